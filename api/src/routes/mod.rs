@@ -1,0 +1,4 @@
+//! One module per resource, each exporting `router()`.
+
+pub mod console;
+pub mod health;

@@ -1,0 +1,7 @@
+import { RouterProvider } from 'react-router';
+
+import { createAppRouter } from '@/app/router';
+
+export function App() {
+  return <RouterProvider router={createAppRouter()} />;
+}

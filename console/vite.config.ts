@@ -1,0 +1,21 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath, URL } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API serves the built console same-origin; in `npm run dev` the API calls are proxied.
+const api = process.env.LUDIS_API_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    port: 5173,
+    proxy: { '/v1': api, '/v2': api, '/healthz': api, '/readyz': api },
+  },
+  test: {
+    environment: 'happy-dom',
+    setupFiles: ['./src/testing/setup-tests.ts'],
+  },
+});

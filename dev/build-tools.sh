@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the local platform's third-party servers from source into a version-keyed cache
+# outside the repository, rebuilding only what is missing:
+#   kubernetes  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl (k8s.io/kubernetes)
+#   etcd        etcd server (go.etcd.io/etcd/server/v3)
+#   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
+#   helm        helm CLI (helm.sh/helm/v4)
+#   s3s-fs      the S3-protocol server (crate s3s-fs)
+# Usage: dev/build-tools.sh [component...]   (default: all)
+# Prints one line per component with its cache folder; a failure names the component and its log.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+build_go() {
+  local name=$1 out=$2
+  shift 2
+  local tmp="$out.tmp.$$"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  (cd "$DEV_DIR/tools/$name" && go build -mod=readonly -trimpath "$@" -o "$tmp/" ${GO_PKGS:?}) || return 1
+  rm -rf "$out" && mv "$tmp" "$out"
+}
+
+build_one() {
+  local name=$1 dir log start
+  dir=$(tool_dir "$name")
+  if [ -f "$dir/.complete" ]; then
+    echo "$name: cached in $dir"
+    return 0
+  fi
+  mkdir -p "$LUDIS_CACHE/logs"
+  log="$LUDIS_CACHE/logs/build-$name.log"
+  start=$(now)
+  log "building $name (first time only; log: $log)"
+  case "$name" in
+    kubernetes)
+      local v minor
+      v=$(gomod_version kubernetes k8s.io/kubernetes)
+      minor=$(echo "$v" | cut -d. -f2)
+      local ld="-s -w"
+      for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        ld+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+        ld+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+      done
+      GO_PKGS="k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+               k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl" \
+        build_go kubernetes "$dir" -ldflags "$ld" >"$log" 2>&1
+      ;;
+    etcd) GO_PKGS=. build_go etcd "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
+    kwok)
+      local v
+      v=$(gomod_version kwok sigs.k8s.io/kwok)
+      GO_PKGS=sigs.k8s.io/kwok/cmd/kwok \
+        build_go kwok "$dir" -ldflags "-s -w" >"$log" 2>&1
+      ;;
+    helm)
+      local v
+      v=$(gomod_version helm helm.sh/helm/v4)
+      GO_PKGS=helm.sh/helm/v4/cmd/helm \
+        build_go helm "$dir" -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$v" >"$log" 2>&1
+      ;;
+    s3s-fs)
+      local tmp="$dir.tmp.$$"
+      rm -rf "$tmp"
+      cargo install --quiet --locked s3s-fs --version "$S3S_FS_VERSION" --features binary \
+        --root "$tmp" --target-dir "$LUDIS_CACHE/cargo-target/s3s-fs" >"$log" 2>&1 &&
+        rm -rf "$dir" && mv "$tmp/bin" "$dir" && rm -rf "$tmp"
+      ;;
+  esac || {
+    echo "--- last lines of $log:" >&2
+    tail -n 20 "$log" >&2
+    die "building $name failed after $(elapsed "$start")s (full log: $log)"
+  }
+  touch "$dir/.complete"
+  ok "$name built in $(elapsed "$start")s into $dir ($(du -sh "$dir" | cut -f1))"
+}
+
+components=("$@")
+[ ${#components[@]} -gt 0 ] || components=(kubernetes etcd kwok helm s3s-fs)
+command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
+command -v cargo >/dev/null || die "cargo is not installed (needed to build s3s-fs)"
+for c in "${components[@]}"; do build_one "$c"; done

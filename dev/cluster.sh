@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# The local Kubernetes control plane: etcd, kube-apiserver, kube-controller-manager,
+# kube-scheduler and kwok (fake nodes whose pods answer logs, exec and attach), all real
+# processes on loopback built from source by dev/build-tools.sh.
+#
+#   dev/cluster.sh up       start (or find the running one); prints the kubeconfig path
+#   dev/cluster.sh down     stop every process; keeps the data (etcd, certificates)
+#   dev/cluster.sh purge    stop and delete the data
+#   dev/cluster.sh status   say what runs
+#   dev/cluster.sh env      print `export KUBECONFIG=…` for eval
+#
+# If KUBECONFIG already points at a reachable cluster, `up` uses that one and starts nothing.
+# State lives in $LUDIS_STATE/cluster (logs in logs/, one per component).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+D=$LUDIS_STATE/cluster
+P=$D/pki
+KUBECONFIG_OUT=$D/kubeconfig
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+NODE_NAMES=${LUDIS_KWOK_NODES:-kwok-node-0}
+READY_TIMEOUT=${LUDIS_READY_TIMEOUT:-120}
+
+K8S_BIN=$(tool_dir kubernetes)
+kubectl() { "$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" "$@"; }
+
+# --- certificates ---------------------------------------------------------------------------
+make_pki() {
+  [ -f "$P/.complete" ] && return 0
+  rm -rf "$P" && mkdir -p "$P"
+  (
+    cd "$P"
+    exec 2>openssl.log >&2
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout ca.key -out ca.crt -subj /CN=ludis-local-ca
+    # serving certificate of the apiserver and kwok: a leaf with serverAuth and loopback SANs
+    openssl req -newkey rsa:2048 -nodes -keyout serving.key -out serving.csr -subj /CN=kube-apiserver
+    cat >serving.ext <<'EOF'
+basicConstraints=CA:FALSE
+keyUsage=digitalSignature,keyEncipherment
+extendedKeyUsage=serverAuth,clientAuth
+subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+EOF
+    openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile serving.ext -out serving.crt
+    # the admin client (group system:masters), used by the controllers, kwok and developers
+    openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=ludis-admin"
+    printf 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n' >client.ext
+    openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile client.ext -out admin.crt
+    # service-account token signing pair
+    openssl genrsa -out sa.key 2048
+    openssl rsa -in sa.key -pubout -out sa.pub
+  ) || die "creating the cluster certificates failed (log: $P/openssl.log)"
+  touch "$P/.complete"
+}
+
+write_kubeconfig() {
+  local b64='base64 -w0'
+  cat >"$KUBECONFIG_OUT.tmp" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: ludis-local
+  cluster:
+    server: https://127.0.0.1:$LUDIS_APISERVER_PORT
+    certificate-authority-data: $($b64 <"$P/ca.crt")
+users:
+- name: ludis-admin
+  user:
+    client-certificate-data: $($b64 <"$P/admin.crt")
+    client-key-data: $($b64 <"$P/admin.key")
+contexts:
+- name: ludis-local
+  context: {cluster: ludis-local, user: ludis-admin}
+current-context: ludis-local
+EOF
+  chmod 600 "$KUBECONFIG_OUT.tmp" && mv "$KUBECONFIG_OUT.tmp" "$KUBECONFIG_OUT"
+}
+
+# --- kwok configuration ---------------------------------------------------------------------
+# Stages come from the kwok module source in the Go module cache (not copied into this repo):
+# the node lifecycle with leases, and the "fast" pod stages (Running at once; pods owned by a Job
+# then Succeed). ClusterLogs/ClusterExec/ClusterAttach make logs, exec and attach work on every pod.
+write_kwok_config() {
+  local src
+  src=$(cd "$DEV_DIR/tools/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok) ||
+    die "cannot find the kwok module source (run dev/build-tools.sh kwok)"
+  mkdir -p "$D/exec"
+  # The kubelet's CRI log format: time, stream, P(artial)/F(ull) tag, message.
+  [ -f "$D/container.log" ] || {
+    local t
+    t=$(date -u +%Y-%m-%dT%H:%M:%S.%NZ)
+    printf '%s stdout F ludis: container started\n%s stderr F ludis: a line on stderr\n' "$t" "$t" >"$D/container.log"
+  }
+  {
+    for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+      pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+      echo "---"
+      cat "$src/kustomize/stage/$f"
+    done
+    cat <<EOF
+---
+kind: ClusterLogs
+apiVersion: kwok.x-k8s.io/v1alpha1
+metadata: {name: ludis-logs}
+spec:
+  logs:
+  - containers: []
+    logsFile: $D/container.log
+    follow: true
+---
+kind: ClusterExec
+apiVersion: kwok.x-k8s.io/v1alpha1
+metadata: {name: ludis-exec}
+spec:
+  execs:
+  - containers: []
+    local:
+      workDir: $D/exec
+      envs:
+      - {name: LUDIS_KWOK_EXEC, value: "1"}
+---
+kind: ClusterAttach
+apiVersion: kwok.x-k8s.io/v1alpha1
+metadata: {name: ludis-attach}
+spec:
+  attaches:
+  - containers: []
+    logsFile: $D/container.log
+EOF
+  } >"$D/kwok.yaml"
+}
+
+# --- processes ------------------------------------------------------------------------------
+apiserver_ready() {
+  curl -fsS --max-time 2 --cacert "$P/ca.crt" --cert "$P/admin.crt" --key "$P/admin.key" \
+    "https://127.0.0.1:$LUDIS_APISERVER_PORT/readyz" >/dev/null 2>&1
+}
+
+all_running() {
+  local c
+  for c in "${COMPONENTS[@]}"; do pid_alive "$D/pids/$c.pid" || return 1; done
+  apiserver_ready
+}
+
+any_running() {
+  local c
+  for c in "${COMPONENTS[@]}"; do pid_alive "$D/pids/$c.pid" && return 0; done
+  return 1
+}
+
+stop_all() {
+  local i
+  for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_pidfile "$D/pids/${COMPONENTS[i]}.pid"; done
+}
+
+external_cluster() {
+  [ -n "${KUBECONFIG:-}" ] && [ "$KUBECONFIG" != "$KUBECONFIG_OUT" ] && [ -f "${KUBECONFIG%%:*}" ] || return 1
+  local k
+  if command -v kubectl >/dev/null 2>&1; then k=$(command -v kubectl); else k=$K8S_BIN/kubectl; fi
+  [ -x "$k" ] && timeout 10 "$k" get --raw /readyz >/dev/null 2>&1
+}
+
+start_components() {
+  local bin kwok_bin etcd_bin
+  bin=$K8S_BIN
+  etcd_bin=$(tool_dir etcd)/etcd
+  kwok_bin=$(tool_dir kwok)/kwok
+  for c in etcd:$LUDIS_ETCD_PORT etcd-peer:$LUDIS_ETCD_PEER_PORT kube-apiserver:$LUDIS_APISERVER_PORT \
+    kube-controller-manager:$LUDIS_KCM_PORT kube-scheduler:$LUDIS_SCHEDULER_PORT kwok:$LUDIS_KWOK_PORT; do
+    require_free_port "${c%%:*}" "${c##*:}"
+  done
+  mkdir -p "$D/etcd" "$D/logs" "$D/pids"
+
+  start_bg etcd "$D" "$etcd_bin" --name ludis --data-dir "$D/etcd" \
+    --listen-client-urls "http://127.0.0.1:$LUDIS_ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$LUDIS_ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$LUDIS_ETCD_PEER_PORT" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$LUDIS_ETCD_PEER_PORT" \
+    --initial-cluster "ludis=http://127.0.0.1:$LUDIS_ETCD_PEER_PORT" \
+    --unsafe-no-fsync --quota-backend-bytes=2147483648 --log-level=warn
+  wait_for etcd 30 "$D/logs/etcd.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_ETCD_PORT/health"
+
+  start_bg kube-apiserver "$D" "$bin/kube-apiserver" \
+    --etcd-servers="http://127.0.0.1:$LUDIS_ETCD_PORT" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$LUDIS_APISERVER_PORT" \
+    --cert-dir="$D/apiserver" \
+    --tls-cert-file="$P/serving.crt" --tls-private-key-file="$P/serving.key" \
+    --client-ca-file="$P/ca.crt" \
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file="$P/sa.pub" --service-account-signing-key-file="$P/sa.key" \
+    --service-cluster-ip-range=10.0.0.0/24 \
+    --authorization-mode=Node,RBAC \
+    --allow-privileged=true \
+    --kubelet-preferred-address-types=InternalIP,Hostname \
+    --endpoint-reconciler-type=none \
+    --enable-priority-and-fairness=false --profiling=false --v=1
+  wait_for kube-apiserver "$READY_TIMEOUT" "$D/logs/kube-apiserver.log" apiserver_ready
+  write_kubeconfig
+
+  start_bg kube-controller-manager "$D" "$bin/kube-controller-manager" \
+    --kubeconfig="$KUBECONFIG_OUT" \
+    --authentication-kubeconfig="$KUBECONFIG_OUT" --authorization-kubeconfig="$KUBECONFIG_OUT" \
+    --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
+    --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
+    --controllers='*' --leader-elect=false \
+    --bind-address=127.0.0.1 --secure-port="$LUDIS_KCM_PORT"
+  start_bg kube-scheduler "$D" "$bin/kube-scheduler" \
+    --kubeconfig="$KUBECONFIG_OUT" \
+    --authentication-kubeconfig="$KUBECONFIG_OUT" --authorization-kubeconfig="$KUBECONFIG_OUT" \
+    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$LUDIS_SCHEDULER_PORT"
+  write_kwok_config
+  start_bg kwok "$D" "$kwok_bin" \
+    --kubeconfig="$KUBECONFIG_OUT" --config="$D/kwok.yaml" \
+    --manage-all-nodes=true \
+    --node-ip=127.0.0.1 --node-name=localhost --node-port="$LUDIS_KWOK_PORT" \
+    --server-address="127.0.0.1:$LUDIS_KWOK_PORT" \
+    --tls-cert-file="$P/serving.crt" --tls-private-key-file="$P/serving.key" \
+    --node-lease-duration-seconds=40
+
+  local c
+  for c in kube-controller-manager kube-scheduler kwok; do
+    sleep 0.2
+    pid_alive "$D/pids/$c.pid" || { tail -n 15 "$D/logs/$c.log" >&2; die "$c exited at start (log: $D/logs/$c.log)"; }
+  done
+}
+
+register_nodes() {
+  local n
+  for n in $NODE_NAMES; do
+    kubectl apply -f - >/dev/null <<EOF || die "registering the kwok node $n failed"
+apiVersion: v1
+kind: Node
+metadata:
+  name: $n
+  labels:
+    type: kwok
+    kubernetes.io/hostname: $n
+    kubernetes.io/os: linux
+    kubernetes.io/arch: amd64
+    node-role.kubernetes.io/agent: ""
+  annotations:
+    kwok.x-k8s.io/node: fake
+EOF
+  done
+  for n in $NODE_NAMES; do
+    wait_for "kwok node $n" 60 "$D/logs/kwok.log" \
+      sh -c "'$K8S_BIN/kubectl' --kubeconfig '$KUBECONFIG_OUT' get node $n -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
+  done
+  wait_for "default service account" 60 "$D/logs/kube-controller-manager.log" kubectl get serviceaccount default -n default
+}
+
+up() {
+  if external_cluster; then
+    ok "using the cluster of KUBECONFIG=$KUBECONFIG (started nothing)"
+    return 0
+  fi
+  if all_running; then
+    ok "the local cluster is already running (KUBECONFIG=$KUBECONFIG_OUT)"
+    return 0
+  fi
+  if any_running; then
+    log "cleaning up a partly running cluster from an earlier start"
+    stop_all
+  fi
+  local start
+  start=$(now)
+  "$DEV_DIR/build-tools.sh" kubernetes etcd kwok >&2
+  make_pki
+  start_components
+  register_nodes
+  ok "local cluster ready in $(elapsed "$start")s: $("$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" version 2>/dev/null | grep -i server)"
+  ok "export KUBECONFIG=$KUBECONFIG_OUT"
+}
+
+status() {
+  local c
+  for c in "${COMPONENTS[@]}"; do
+    if pid_alive "$D/pids/$c.pid"; then
+      printf '%-24s running (pid %s, %s MiB)\n' "$c" "$(cat "$D/pids/$c.pid")" \
+        "$(($(awk '/VmRSS/ {print $2}' "/proc/$(cat "$D/pids/$c.pid")/status") / 1024))"
+    else
+      printf '%-24s stopped\n' "$c"
+    fi
+  done
+  if apiserver_ready; then echo "apiserver /readyz: ok (KUBECONFIG=$KUBECONFIG_OUT)"; else echo "apiserver /readyz: not answering"; fi
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) stop_all && ok "local cluster stopped (data kept in $D)" ;;
+  purge) stop_all && rm -rf "$D" && ok "local cluster stopped and its data removed" ;;
+  status) status ;;
+  env) echo "export KUBECONFIG=$KUBECONFIG_OUT" ;;
+  *) die "usage: dev/cluster.sh up|down|purge|status|env" ;;
+esac

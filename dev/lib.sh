@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# Shared settings and helpers for the dev/ scripts. Sourced, never run.
+#
+# Everything that is built or started lives outside the repository:
+#   $LUDIS_CACHE  built binaries, keyed by version (default ~/.cache/ludis)
+#   $LUDIS_STATE  running processes: pid files, logs, data, kubeconfig (default ~/.local/state/ludis)
+
+set -euo pipefail
+
+DEV_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(dirname "$DEV_DIR")
+export LUDIS_CACHE=${LUDIS_CACHE:-$HOME/.cache/ludis}
+export LUDIS_STATE=${LUDIS_STATE:-$HOME/.local/state/ludis}
+
+# Go: never download another toolchain; static binaries.
+export GOTOOLCHAIN=local
+export CGO_ENABLED=0
+
+# Loopback ports (override any of them from the environment).
+: "${LUDIS_ETCD_PORT:=23790}"
+: "${LUDIS_ETCD_PEER_PORT:=23800}"
+: "${LUDIS_APISERVER_PORT:=26443}"
+: "${LUDIS_KCM_PORT:=26257}"
+: "${LUDIS_SCHEDULER_PORT:=26259}"
+: "${LUDIS_KWOK_PORT:=26250}"
+: "${LUDIS_S3_PORT:=29000}"
+: "${LUDIS_PG_PORT:=25432}"
+: "${LUDIS_API_PORT:=8080}"
+export LUDIS_ETCD_PORT LUDIS_ETCD_PEER_PORT LUDIS_APISERVER_PORT LUDIS_KCM_PORT LUDIS_SCHEDULER_PORT \
+  LUDIS_KWOK_PORT LUDIS_S3_PORT LUDIS_PG_PORT LUDIS_API_PORT
+
+# Credentials of the local S3 server (loopback only, development and tests).
+export LUDIS_S3_ACCESS_KEY=${LUDIS_S3_ACCESS_KEY:-ludis-dev}
+export LUDIS_S3_SECRET_KEY=${LUDIS_S3_SECRET_KEY:-ludis-dev-secret-key}
+export LUDIS_S3_ENDPOINT=${LUDIS_S3_ENDPOINT:-http://127.0.0.1:$LUDIS_S3_PORT}
+
+# Pinned versions of what is built from source. The Go ones must match dev/tools/*/go.mod.
+S3S_FS_VERSION=0.14.1
+
+if [ -t 2 ]; then _c_info=$'\e[36m' _c_err=$'\e[31m' _c_ok=$'\e[32m' _c_off=$'\e[0m'; else _c_info='' _c_err='' _c_ok='' _c_off=''; fi
+log() { printf '%s[ludis]%s %s\n' "$_c_info" "$_c_off" "$*" >&2; }
+ok() { printf '%s[ludis]%s %s\n' "$_c_ok" "$_c_off" "$*" >&2; }
+die() { printf '%s[ludis] error:%s %s\n' "$_c_err" "$_c_off" "$*" >&2; exit 1; }
+
+# Seconds since the epoch with millisecond precision, for timing reports.
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# The version a wrapper module pins for its main module, e.g. `gomod_version kubernetes k8s.io/kubernetes`.
+gomod_version() {
+  awk -v m="$2" '$1 == "require" && $2 == m { print $3 } $1 == m && $2 ~ /^v/ { print $2 }' \
+    "$DEV_DIR/tools/$1/go.mod" | head -n 1
+}
+
+# A short hash of a wrapper module's go.mod and go.sum, so a changed pin means a new cache key.
+gomod_hash() { cat "$DEV_DIR/tools/$1/go.mod" "$DEV_DIR/tools/$1/go.sum" | sha256sum | cut -c1-10; }
+
+go_version() { go env GOVERSION; }
+
+# The cache folder for one built component. Every input that changes the binary is in the name.
+tool_dir() {
+  case "$1" in
+    kubernetes | etcd | kwok | helm)
+      local mod
+      case "$1" in
+        kubernetes) mod=k8s.io/kubernetes ;;
+        etcd) mod=go.etcd.io/etcd/server/v3 ;;
+        kwok) mod=sigs.k8s.io/kwok ;;
+        helm) mod=helm.sh/helm/v4 ;;
+      esac
+      echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$1" "$mod")-$(gomod_hash "$1")-$(go_version)"
+      ;;
+    s3s-fs) echo "$LUDIS_CACHE/bin/s3s-fs-$S3S_FS_VERSION-$(rustc --version | awk '{print $2}')" ;;
+    *) die "unknown tool $1" ;;
+  esac
+}
+
+# Is something listening on 127.0.0.1:PORT?
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Which process listens on a port, for error messages.
+port_owner() { ss -ltnpH "sport = :$1" 2>/dev/null | sed -n 's/.*users:((\("[^"]*"\),pid=\([0-9]*\).*/\1 (pid \2)/p' | head -n 1; }
+
+# Wait until a command succeeds, or fail naming the component and its log.
+wait_for() {
+  local what=$1 timeout=$2 logfile=$3
+  shift 3
+  local deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)); then
+      [ -f "$logfile" ] && { echo "--- last lines of $logfile:" >&2; tail -n 15 "$logfile" >&2; }
+      die "$what did not become ready within ${timeout}s (log: $logfile)"
+    fi
+    sleep 0.3
+  done
+}
+
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# Stop the process in a pid file: TERM, wait up to 10 s, then KILL; remove the pid file.
+stop_pidfile() {
+  local pidfile=$1 pid
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
+# Start a long-running process detached from this shell, logging to a file and writing its pid.
+start_bg() {
+  local name=$1 dir=$2
+  shift 2
+  mkdir -p "$dir/logs" "$dir/pids"
+  setsid "$@" >"$dir/logs/$name.log" 2>&1 </dev/null &
+  echo $! >"$dir/pids/$name.pid"
+}
+
+# Fail clearly when a port this component needs is taken by someone else.
+require_free_port() {
+  local component=$1 port=$2
+  if port_in_use "$port"; then
+    die "$component cannot start: port $port on 127.0.0.1 is taken${3:+ $3} by $(port_owner "$port" || echo 'another process'). Stop it, or set the port variable (see dev/lib.sh)."
+  fi
+}

@@ -1,0 +1,12 @@
+//go:build tools
+
+// Package tools pins the main packages this module builds, so `go mod tidy` records every
+// module they need.
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
