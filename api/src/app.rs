@@ -28,12 +28,20 @@ pub struct App {
 impl App {
     /// Connects to the database and the cluster, binds the listener and builds the router.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        // Two TLS backends are linked (ring through kube, aws-lc-rs through the S3 SDK), so the
+        // process-wide provider is chosen explicitly. A second call (tests) keeps the first.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         sqlx::any::install_default_drivers();
         let db = sqlx::pool::PoolOptions::new()
             .acquire_timeout(Duration::from_secs(5))
             .connect(&settings.database_url)
             .await
-            .with_context(|| format!("failed to connect to the database {}", redact(&settings.database_url)))?;
+            .with_context(|| {
+                format!(
+                    "failed to connect to the database {}",
+                    redact(&settings.database_url)
+                )
+            })?;
 
         let kube = match kube::Client::try_default().await {
             Ok(client) => Some(client),
@@ -49,18 +57,29 @@ impl App {
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
-        let state = AppState { db, kube, settings: Arc::new(settings) };
-        Ok(Self { listener, router: router(state) })
+        let state = AppState {
+            db,
+            kube,
+            settings: Arc::new(settings),
+        };
+        Ok(Self {
+            listener,
+            router: router(state),
+        })
     }
 
     /// The bound address (useful with port 0).
     pub fn local_addr(&self) -> SocketAddr {
-        self.listener.local_addr().expect("a bound listener has an address")
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
     }
 
     /// Serves until SIGINT or SIGTERM, then drains in-flight requests.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown_signal()).await
+        axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(shutdown_signal())
+            .await
     }
 }
 
@@ -70,7 +89,10 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(routes::health::router())
         .fallback_service(console)
-        .layer(TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, Duration::from_secs(30)))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(30),
+        ))
         .layer(TraceLayer::new_for_http())
         .layer(CatchPanicLayer::new())
         .with_state(state)
@@ -113,7 +135,10 @@ mod tests {
 
     #[test]
     fn redact_hides_the_password_only() {
-        assert_eq!(redact("postgres://ludis:s3cret@127.0.0.1:5432/db"), "postgres://ludis:***@127.0.0.1:5432/db");
+        assert_eq!(
+            redact("postgres://ludis:s3cret@127.0.0.1:5432/db"),
+            "postgres://ludis:***@127.0.0.1:5432/db"
+        );
         assert_eq!(redact("sqlite://ludis.db?mode=rwc"), "sqlite://ludis.db?mode=rwc");
     }
 }

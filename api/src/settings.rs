@@ -10,7 +10,11 @@ pub struct Settings {
     pub listen: SocketAddr,
 
     /// Database URL: `sqlite://path?mode=rwc` (the default, a file) or `postgres://…`.
-    #[arg(long, env = "LUDIS_DATABASE_URL", default_value = "sqlite://ludis.db?mode=rwc")]
+    #[arg(
+        long,
+        env = "LUDIS_DATABASE_URL",
+        default_value = "sqlite://ludis.db?mode=rwc"
+    )]
     pub database_url: String,
 
     /// Folder of the built console (`console/dist`), served at `/`.

@@ -25,11 +25,18 @@ async fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .init();
-    let client = kube::Client::try_default().await.context("failed to configure the Kubernetes client")?;
-    let version = client.apiserver_version().await.context("failed to reach the Kubernetes API server")?;
+    let client = kube::Client::try_default()
+        .await
+        .context("failed to configure the Kubernetes client")?;
+    let version = client
+        .apiserver_version()
+        .await
+        .context("failed to reach the Kubernetes API server")?;
     tracing::info!(server = %version.git_version, "connected to the cluster");
 
-    let health = Router::new().route("/healthz", get(|| async { "ok" })).route("/readyz", get(|| async { "ok" }));
+    let health = Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(|| async { "ok" }));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("failed to listen on {}", args.listen))?;

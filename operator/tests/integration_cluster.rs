@@ -41,10 +41,16 @@ impl TestNamespace {
     async fn new(client: &Client, prefix: &str) -> Self {
         let name = format!("{prefix}-{}", std::process::id() as u64 * 1000 + rand_suffix());
         let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
-        Api::<Namespace>::all(client.clone()).create(&PostParams::default(), &ns).await.unwrap();
+        Api::<Namespace>::all(client.clone())
+            .create(&PostParams::default(), &ns)
+            .await
+            .unwrap();
         // Pods are admitted only once the namespace's default service account exists.
         let sa: Api<k8s_openapi::api::core::v1::ServiceAccount> = Api::namespaced(client.clone(), &name);
-        eventually("the default service account", || async { sa.get_opt("default").await.ok().flatten() }).await;
+        eventually("the default service account", || async {
+            sa.get_opt("default").await.ok().flatten()
+        })
+        .await;
         Self { name }
     }
 }
@@ -57,7 +63,9 @@ impl Drop for TestNamespace {
         let _ = std::thread::spawn(move || {
             tokio::runtime::Runtime::new().unwrap().block_on(async move {
                 if let Ok(client) = Client::try_default().await {
-                    let _ = Api::<Namespace>::all(client).delete(&name, &DeleteParams::background()).await;
+                    let _ = Api::<Namespace>::all(client)
+                        .delete(&name, &DeleteParams::background())
+                        .await;
                 }
             })
         })
@@ -67,7 +75,13 @@ impl Drop for TestNamespace {
 
 fn rand_suffix() -> u64 {
     use std::time::{SystemTime, UNIX_EPOCH};
-    u64::from(SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos() % 1000)
+    u64::from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+            % 1000,
+    )
 }
 
 /// Polls `check` until it yields a value, or fails the test after [`TIMEOUT`].
@@ -81,7 +95,10 @@ where
         if let Some(v) = check().await {
             return v;
         }
-        assert!(tokio::time::Instant::now() < deadline, "timed out after {TIMEOUT:?} waiting for {what}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out after {TIMEOUT:?} waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
@@ -99,7 +116,9 @@ fn pod(name: &str, labels: BTreeMap<String, String>) -> Pod {
 
 async fn running_pod(client: &Client, ns: &str, name: &str) -> Pod {
     let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
-    pods.create(&PostParams::default(), &pod(name, BTreeMap::new())).await.unwrap();
+    pods.create(&PostParams::default(), &pod(name, BTreeMap::new()))
+        .await
+        .unwrap();
     eventually(&format!("pod {name} to be Running"), || async {
         let p = pods.get(name).await.ok()?;
         (p.status.as_ref()?.phase.as_deref() == Some("Running")).then_some(p)
@@ -114,9 +133,12 @@ async fn server_side_apply_is_seen_through_a_watch() {
     let cms: Api<ConfigMap> = Api::namespaced(client.clone(), &ns.name);
 
     // Start watching before the write, so the event must come from the watch.
-    let stream = watcher(cms.clone(), watcher::Config::default().fields("metadata.name=settings"))
-        .applied_objects()
-        .boxed();
+    let stream = watcher(
+        cms.clone(),
+        watcher::Config::default().fields("metadata.name=settings"),
+    )
+    .applied_objects()
+    .boxed();
 
     let desired = json!({
         "apiVersion": "v1", "kind": "ConfigMap",
@@ -126,16 +148,34 @@ async fn server_side_apply_is_seen_through_a_watch() {
     let pp = PatchParams::apply(FIELD_MANAGER);
     cms.patch("settings", &pp, &Patch::Apply(&desired)).await.unwrap();
 
-    let seen = tokio::time::timeout(TIMEOUT, stream.try_filter(|cm| {
-        futures::future::ready(cm.data.as_ref().and_then(|d| d.get("greeting")).map(String::as_str) == Some("hello"))
-    }).next())
-        .await
-        .expect("the watch saw no applied ConfigMap in time")
-        .expect("the watch ended")
-        .expect("the watch failed");
+    let seen = tokio::time::timeout(
+        TIMEOUT,
+        stream
+            .try_filter(|cm| {
+                futures::future::ready(
+                    cm.data
+                        .as_ref()
+                        .and_then(|d| d.get("greeting"))
+                        .map(String::as_str)
+                        == Some("hello"),
+                )
+            })
+            .next(),
+    )
+    .await
+    .expect("the watch saw no applied ConfigMap in time")
+    .expect("the watch ended")
+    .expect("the watch failed");
     assert_eq!(seen.name_any(), "settings");
-    let managers: Vec<_> = seen.managed_fields().iter().filter_map(|m| m.manager.clone()).collect();
-    assert!(managers.contains(&FIELD_MANAGER.to_owned()), "field managers were {managers:?}");
+    let managers: Vec<_> = seen
+        .managed_fields()
+        .iter()
+        .filter_map(|m| m.manager.clone())
+        .collect();
+    assert!(
+        managers.contains(&FIELD_MANAGER.to_owned()),
+        "field managers were {managers:?}"
+    );
 
     // Applying again with a changed field updates the object (apply is declarative).
     let changed = json!({
@@ -153,10 +193,19 @@ async fn a_pod_runs_on_the_kwok_node_and_serves_logs_and_exec() {
     let ns = TestNamespace::new(&client, "it-pod").await;
     let pod = running_pod(&client, &ns.name, "worker").await;
 
-    let node = pod.spec.as_ref().and_then(|s| s.node_name.clone()).expect("the scheduler bound the pod");
+    let node = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.clone())
+        .expect("the scheduler bound the pod");
     let nodes: Api<k8s_openapi::api::core::v1::Node> = Api::all(client.clone());
     let node = nodes.get(&node).await.unwrap();
-    assert_eq!(node.labels().get("type").map(String::as_str), Some("kwok"), "pod ran on {}", node.name_any());
+    assert_eq!(
+        node.labels().get("type").map(String::as_str),
+        Some("kwok"),
+        "pod ran on {}",
+        node.name_any()
+    );
 
     let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
     // Logs come from the kubelet (kwok) through the API server.
@@ -164,11 +213,19 @@ async fn a_pod_runs_on_the_kwok_node_and_serves_logs_and_exec() {
     assert!(logs.contains("ludis: container started"), "logs were {logs:?}");
 
     // Exec: stdout, stderr and the exit status travel over the streaming protocol.
-    let (stdout, stderr, status) =
-        exec(&pods, "worker", ["sh", "-c", "echo out-$LUDIS_KWOK_EXEC; echo err >&2; pwd"]).await;
+    let (stdout, stderr, status) = exec(
+        &pods,
+        "worker",
+        ["sh", "-c", "echo out-$LUDIS_KWOK_EXEC; echo err >&2; pwd"],
+    )
+    .await;
     let stdout: Vec<_> = stdout.lines().collect();
     assert_eq!(stdout[0], "out-1");
-    assert!(stdout[1].ends_with("/cluster/exec"), "exec ran in {:?}", stdout[1]);
+    assert!(
+        stdout[1].ends_with("/cluster/exec"),
+        "exec ran in {:?}",
+        stdout[1]
+    );
     assert_eq!(stderr.trim(), "err");
     assert_eq!(status.status.as_deref(), Some("Success"), "status was {status:?}");
 
@@ -176,16 +233,29 @@ async fn a_pod_runs_on_the_kwok_node_and_serves_logs_and_exec() {
     // cause; kwok reports it in the message.)
     let (_, _, status) = exec(&pods, "worker", ["sh", "-c", "exit 3"]).await;
     assert_eq!(status.status.as_deref(), Some("Failure"), "status was {status:?}");
-    assert!(status.message.as_deref().unwrap_or_default().contains("exit status 3"), "status was {status:?}");
+    assert!(
+        status
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("exit status 3"),
+        "status was {status:?}"
+    );
 }
 
 async fn exec<const N: usize>(
     pods: &Api<Pod>,
     pod: &str,
     command: [&str; N],
-) -> (String, String, k8s_openapi::apimachinery::pkg::apis::meta::v1::Status) {
-    let mut attached =
-        pods.exec(pod, command, &AttachParams::default().stdout(true).stderr(true)).await.unwrap();
+) -> (
+    String,
+    String,
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::Status,
+) {
+    let mut attached = pods
+        .exec(pod, command, &AttachParams::default().stdout(true).stderr(true))
+        .await
+        .unwrap();
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let (mut out, mut err) = (attached.stdout().unwrap(), attached.stderr().unwrap());
     let (a, b) = tokio::join!(out.read_to_string(&mut stdout), err.read_to_string(&mut stderr));
@@ -217,9 +287,16 @@ async fn a_job_created_from_a_cronjob_runs_to_completion() {
 
     // What `kubectl create job --from=cronjob/nightly` does: the template, owned by the CronJob.
     let template = cj.spec.as_ref().unwrap().job_template.clone();
-    let mut annotations = template.metadata.as_ref().and_then(|m| m.annotations.clone()).unwrap_or_default();
+    let mut annotations = template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.annotations.clone())
+        .unwrap_or_default();
     annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
-    let owner = OwnerReference { controller: Some(true), ..cj.controller_owner_ref(&()).unwrap() };
+    let owner = OwnerReference {
+        controller: Some(true),
+        ..cj.controller_owner_ref(&()).unwrap()
+    };
     let job = Job {
         metadata: kube::api::ObjectMeta {
             name: Some("nightly-manual".into()),
@@ -236,15 +313,24 @@ async fn a_job_created_from_a_cronjob_runs_to_completion() {
     let done = eventually("the job to complete", || async {
         let j = jobs.get("nightly-manual").await.ok()?;
         let conds = j.status.as_ref()?.conditions.clone()?;
-        conds.iter().any(|c| c.type_ == "Complete" && c.status == "True").then_some(j)
+        conds
+            .iter()
+            .any(|c| c.type_ == "Complete" && c.status == "True")
+            .then_some(j)
     })
     .await;
     assert_eq!(done.status.unwrap().succeeded, Some(1));
 
     let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
-    let list = pods.list(&ListParams::default().labels("job-name=nightly-manual")).await.unwrap();
+    let list = pods
+        .list(&ListParams::default().labels("job-name=nightly-manual"))
+        .await
+        .unwrap();
     assert_eq!(list.items.len(), 1);
-    assert_eq!(list.items[0].status.as_ref().unwrap().phase.as_deref(), Some("Succeeded"));
+    assert_eq!(
+        list.items[0].status.as_ref().unwrap().phase.as_deref(),
+        Some("Succeeded")
+    );
 }
 
 #[tokio::test]

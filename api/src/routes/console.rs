@@ -27,5 +27,8 @@ pub fn service(dir: &Path) -> ConsoleService {
         }));
     }
     let serve = ServeDir::new(dir).fallback(ServeFile::new(index));
-    BoxCloneSyncService::new(ServiceExt::<Request<Body>>::map_response(serve, IntoResponse::into_response))
+    BoxCloneSyncService::new(ServiceExt::<Request<Body>>::map_response(
+        serve,
+        IntoResponse::into_response,
+    ))
 }

@@ -8,7 +8,9 @@ use serde::Serialize;
 use crate::app::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
 }
 
 async fn healthz() -> &'static str {
@@ -37,7 +39,11 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) 
     };
     let cluster = async {
         match &state.kube {
-            Some(client) => client.apiserver_version().await.map(|v| Some(v.git_version)).map_err(anyhow::Error::from),
+            Some(client) => client
+                .apiserver_version()
+                .await
+                .map(|v| Some(v.git_version))
+                .map_err(anyhow::Error::from),
             None => Ok(None),
         }
     };
@@ -62,7 +68,17 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) 
     }
     let body = Readiness {
         ready,
-        checks: Checks { database: database.unwrap_or_else(|e| e), cluster: cluster.unwrap_or_else(|e| e) },
+        checks: Checks {
+            database: database.unwrap_or_else(|e| e),
+            cluster: cluster.unwrap_or_else(|e| e),
+        },
     };
-    (if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, Json(body))
+    (
+        if ready {
+            StatusCode::OK
+        } else {
+            StatusCode::SERVICE_UNAVAILABLE
+        },
+        Json(body),
+    )
 }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Stops everything dev/up.sh started (data is kept; add --purge to delete it too).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+stop_pidfile "$LUDIS_STATE/api/pids/ludis-api.pid"
+if [ "${1:-}" = --purge ]; then
+  "$DEV_DIR/s3.sh" purge
+  "$DEV_DIR/cluster.sh" purge
+  rm -rf "$LUDIS_STATE/api"
+else
+  "$DEV_DIR/s3.sh" down
+  "$DEV_DIR/cluster.sh" down
+fi
+ok "Ludis stopped"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what the platform and its tests need on a fresh machine, and nothing twice:
+# Debian packages (PostgreSQL, openssl, curl; Chromium for browser tests), the console's npm
+# packages, and the control-plane binaries (built from source into the cache, dev/build-tools.sh).
+#   dev/install-deps.sh [--browser]
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+want_browser=false
+[ "${1:-}" = --browser ] && want_browser=true
+
+# --- toolchains that come with the machine image ---
+for tool in go cargo node npm; do
+  command -v "$tool" >/dev/null || die "$tool is not installed; this machine kind provides Go, Rust, Node and npm"
+done
+
+# --- Debian packages ---
+missing=()
+command -v openssl >/dev/null || missing+=(openssl)
+command -v curl >/dev/null || missing+=(curl)
+command -v ss >/dev/null || missing+=(iproute2)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+if $want_browser; then
+  command -v chromium >/dev/null || missing+=(chromium)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+    die "apt-get install ${missing[*]} failed"
+  # The Debian package starts a system-wide cluster; ours are private, so stop it.
+  if [[ " ${missing[*]} " == *" postgresql "* ]] && command -v pg_lsclusters >/dev/null; then
+    $sudo pg_ctlcluster --force "$(pg_lsclusters -h | awk 'NR==1 {print $1}')" main stop 2>/dev/null || true
+  fi
+fi
+
+# --- the console's packages (only when package-lock.json changed) ---
+stamp="$REPO_DIR/console/node_modules/.ludis-lock-hash"
+hash=$(sha256sum "$REPO_DIR/console/package-lock.json" | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
+  log "installing the console's npm packages"
+  (cd "$REPO_DIR/console" && npm ci --no-audit --no-fund --loglevel=error) >&2 || die "npm ci failed in console/"
+  echo "$hash" >"$stamp"
+fi
+
+# --- servers built from source (cached by version) ---
+# shellcheck disable=SC2086 # a word list
+"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes etcd kwok s3s-fs helm} >&2

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Runs every test of Ludis on a fresh machine: installs what is missing, starts a private local
+# control plane, S3 server and PostgreSQL (on their own ports and state, beside any running dev
+# platform), runs the Rust, console and chart tests, and stops everything it started.
+#   dev/test.sh
+# Timings of each phase are printed at the end.
+set -euo pipefail
+
+# Tests use their own state folder and ports, so a running `dev/up.sh` platform is left alone.
+export LUDIS_STATE=${LUDIS_TEST_STATE:-${XDG_STATE_HOME:-$HOME/.local/state}/ludis-test}
+export LUDIS_ETCD_PORT=${LUDIS_TEST_ETCD_PORT:-33790} LUDIS_ETCD_PEER_PORT=${LUDIS_TEST_ETCD_PEER_PORT:-33800}
+export LUDIS_APISERVER_PORT=${LUDIS_TEST_APISERVER_PORT:-36443} LUDIS_KCM_PORT=${LUDIS_TEST_KCM_PORT:-36257}
+export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=${LUDIS_TEST_KWOK_PORT:-36250}
+export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
+unset LUDIS_S3_ENDPOINT
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_DIR"
+
+timings=()
+phase() {
+  local name=$1 start
+  shift
+  start=$(now)
+  log "== $name"
+  "$@"
+  timings+=("$(printf '%-28s %6ss' "$name" "$(elapsed "$start")")")
+}
+
+cleanup() {
+  local rc=$?
+  log "stopping the test servers"
+  "$DEV_DIR/cluster.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/s3.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
+  if [ ${#timings[@]} -gt 0 ]; then
+    log "timings:"
+    printf '  %s\n' "${timings[@]}" >&2
+  fi
+  exit $rc
+}
+trap cleanup EXIT
+
+total_start=$(now)
+phase "install dependencies" "$DEV_DIR/install-deps.sh"
+
+# The external KUBECONFIG, if any, is honoured by cluster.sh; otherwise our own is used.
+start_servers() {
+  "$DEV_DIR/cluster.sh" purge >/dev/null 2>&1 || true # a fresh cluster for every run
+  "$DEV_DIR/cluster.sh" up
+  "$DEV_DIR/s3.sh" up
+  "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/postgres.sh" up
+}
+phase "start test servers" start_servers
+if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
+LUDIS_TEST_POSTGRES_URL=$("$DEV_DIR/postgres.sh" url)
+export LUDIS_TEST_POSTGRES_URL LUDIS_S3_ENDPOINT=http://127.0.0.1:$LUDIS_S3_PORT
+
+phase "rust: format check" cargo fmt --all -- --check
+phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
+phase "rust: build tests" cargo test --workspace --locked --no-run
+mkdir -p "$LUDIS_STATE"
+results=$LUDIS_STATE/test-results.log
+: >"$results"
+# Output goes to the terminal and to a file, from which the totals are counted at the end.
+phase "rust: tests" bash -c "cargo test --workspace --locked 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+phase "console: typecheck + build" bash -c 'cd console && npm run --silent build'
+phase "console: tests" bash -c "cd console && NO_COLOR=1 npx vitest run 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+chart_tests() {
+  local helm
+  helm="$(tool_dir helm)/helm"
+  "$helm" lint --strict charts/ludis
+  # The rendered chart is accepted by the real API server (server-side dry run).
+  "$(tool_dir kubernetes)/kubectl" create namespace ludis-system --dry-run=client -o yaml |
+    "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
+  "$helm" template ludis charts/ludis --namespace ludis-system |
+    "$(tool_dir kubernetes)/kubectl" apply --dry-run=server -n ludis-system -f - >/dev/null
+  # values.schema.json rejects a misspelt key.
+  if "$helm" template ludis charts/ludis --set api.iamge.tag=x >/dev/null 2>&1; then
+    die "the chart accepted an unknown value (api.iamge): values.schema.json is not enforced"
+  fi
+}
+phase "chart: lint + render" chart_tests
+phase "dev scripts" bash -c "'$DEV_DIR/tests/scripts.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+
+passed=$(awk '/^test result:/ { p += $4 } /^ +Tests +[0-9]+ passed/ { p += $2 } /^scripts: [0-9]+ passed/ { p += $2 } END { print p + 0 }' "$results")
+ok "all tests passed in $(elapsed "$total_start")s"
+echo "tests: $passed passed, 0 failed"

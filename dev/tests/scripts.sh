@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Tests of the dev scripts' own behaviour, against the cluster that dev/test.sh started:
+# a second start, recovery from a dead component, clear failures (taken port, failed build,
+# timeout), and nothing left running after stop. Run by dev/test.sh as its last phase.
+set -uo pipefail
+DEV=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' <<<"$2"; }
+check() { # check NAME OUTPUT PATTERN
+  if grep -qF -- "$3" <<<"$2"; then pass "$1"; else fail "$1 (expected: $3)" "$2"; fi
+}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pids_of() { pgrep -f -- "$1" | sort | tr '\n' ' '; }
+
+: "${LUDIS_STATE:?run through dev/test.sh}"
+C=$LUDIS_STATE/cluster
+
+# 1. A second start finds the running cluster and starts nothing.
+before=$(cat "$C"/pids/*.pid | sort | tr '\n' ' ')
+out=$("$DEV/cluster.sh" up 2>&1)
+check "second start finds the running cluster" "$out" "the local cluster is already running"
+after=$(cat "$C"/pids/*.pid | sort | tr '\n' ' ')
+[ "$before" = "$after" ] && pass "second start keeps the same processes" || fail "second start keeps the same processes" "$before -> $after"
+
+# 2. A stale cluster (one component died) is cleaned up and started again.
+kill -9 "$(cat "$C/pids/kube-scheduler.pid")"
+sleep 0.5
+out=$("$DEV/cluster.sh" up 2>&1)
+rc=$?
+check "a partly running cluster is cleaned up" "$out" "cleaning up a partly running cluster"
+if [ $rc = 0 ] && "$DEV/cluster.sh" status | grep -q "kube-scheduler .*running"; then
+  pass "the cluster runs again after recovery"
+else
+  fail "the cluster runs again after recovery" "$out"
+fi
+
+# 3. A taken port fails with the component, the port and who holds it.
+port=$(free_port)
+python3 -m http.server --bind 127.0.0.1 "$port" >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+tmp=$(mktemp -d)
+out=$(LUDIS_STATE=$tmp LUDIS_S3_PORT=$port "$DEV/s3.sh" up 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a taken port fails the start" || fail "a taken port fails the start" "$out"
+check "the port error names the component and port" "$out" "S3 server (s3s-fs) cannot start: port $port on 127.0.0.1 is taken"
+check "the port error names the holder" "$out" "python3"
+kill "$holder"
+wait "$holder" 2>/dev/null
+
+# 4. A failed build names the component and its log.
+out=$(LUDIS_CACHE=$tmp/cache GOFLAGS=-mod=vendor "$DEV/build-tools.sh" etcd 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a failed build fails" || fail "a failed build fails" "$out"
+check "the build error names the component and log" "$out" "building etcd failed after"
+check "the build error points at the log file" "$out" "(full log: $tmp/cache/logs/build-etcd.log)"
+
+# 5. A component that never becomes ready fails with its name and log, within the timeout.
+out=$(bash -c "source '$DEV/lib.sh'; echo 'boom' > '$tmp/x.log'; wait_for 'the widget' 1 '$tmp/x.log' false" 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a timeout fails" || fail "a timeout fails" "$out"
+check "the timeout names the component and log" "$out" "the widget did not become ready within 1s (log: $tmp/x.log)"
+check "the timeout shows the log's last lines" "$out" "boom"
+
+# 6. Stop leaves no process behind (S3 server in a scratch state, then the test cluster).
+s3port=$(free_port)
+LUDIS_STATE=$tmp LUDIS_S3_PORT=$s3port "$DEV/s3.sh" up >/dev/null 2>&1 && pass "S3 server starts on another port" ||
+  fail "S3 server starts on another port"
+[ -n "$(pids_of "$tmp/s3/data")" ] && pass "S3 server process runs" || fail "S3 server process runs"
+LUDIS_STATE=$tmp "$DEV/s3.sh" down >/dev/null 2>&1
+left=$(pids_of "$tmp/s3/data")
+[ -z "$left" ] && pass "S3 stop leaves no process" || fail "S3 stop leaves no process" "$left"
+
+"$DEV/cluster.sh" down >/dev/null 2>&1
+sleep 0.5
+left=$(pids_of "$C/")
+[ -z "$left" ] && pass "cluster stop leaves no process" || fail "cluster stop leaves no process" "$(ps -o pid,cmd -p ${left// /,} 2>&1)"
+
+rm -rf "$tmp"
+echo "scripts: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Starts the whole Ludis platform locally and prints where to open it:
+# the local control plane, the S3 server, the API (SQLite) serving the built console.
+#   dev/up.sh           (stop with dev/down.sh; logs in $LUDIS_STATE/api/logs)
+# Everything missing is installed or built first; a second run finds what already runs.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_DIR"
+
+start=$(now)
+"$DEV_DIR/install-deps.sh"
+"$DEV_DIR/cluster.sh" up
+"$DEV_DIR/s3.sh" up
+if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
+
+log "building the console"
+(cd console && npm run --silent build >"$LUDIS_STATE/console-build.log" 2>&1) ||
+  { tail -n 20 "$LUDIS_STATE/console-build.log" >&2; die "the console build failed (log: $LUDIS_STATE/console-build.log)"; }
+log "building the API"
+cargo build --locked --quiet -p ludis-api || die "the API build failed"
+
+A=$LUDIS_STATE/api
+stop_pidfile "$A/pids/ludis-api.pid"
+require_free_port "the API" "$LUDIS_API_PORT" "(set LUDIS_API_PORT to use another)"
+mkdir -p "$A"
+LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
+  LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
+  LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
+  start_bg ludis-api "$A" "$REPO_DIR/target/debug/ludis-api"
+wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
+
+ok "Ludis is running (started in $(elapsed "$start")s)"
+cat >&2 <<EOF
+
+  Console and API   http://127.0.0.1:$LUDIS_API_PORT
+  Kubernetes        export KUBECONFIG=$KUBECONFIG
+  S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
+  Logs              $LUDIS_STATE/{api,cluster,s3}/logs/
+  Stop              dev/down.sh
+
+EOF
