@@ -28,9 +28,6 @@ pub struct App {
 impl App {
     /// Connects to the database and the cluster, binds the listener and builds the router.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        // Two TLS backends are linked (ring through kube, aws-lc-rs through the S3 SDK), so the
-        // process-wide provider is chosen explicitly. A second call (tests) keeps the first.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         sqlx::any::install_default_drivers();
         let db = sqlx::pool::PoolOptions::new()
             .acquire_timeout(Duration::from_secs(5))

@@ -4,6 +4,7 @@
 mod app;
 mod routes;
 mod settings;
+pub mod storage;
 pub mod telemetry;
 
 pub use app::{App, AppState};

@@ -6,12 +6,8 @@
 
 use std::time::Duration;
 
-use aws_sdk_s3::{
-    Client,
-    config::{Credentials, Region},
-    presigning::PresigningConfig,
-    primitives::ByteStream,
-};
+use aws_sdk_s3::{Client, presigning::PresigningConfig, primitives::ByteStream};
+use ludis_api::storage::{self, S3Settings};
 
 fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {
@@ -20,21 +16,12 @@ fn env(name: &str) -> String {
 }
 
 fn client() -> Client {
-    let creds = Credentials::new(
-        env("LUDIS_S3_ACCESS_KEY"),
-        env("LUDIS_S3_SECRET_KEY"),
-        None,
-        None,
-        "ludis-test",
-    );
-    let config = aws_sdk_s3::Config::builder()
-        .behavior_version_latest()
-        .endpoint_url(env("LUDIS_S3_ENDPOINT"))
-        .region(Region::new("us-east-1"))
-        .credentials_provider(creds)
-        .force_path_style(true)
-        .build();
-    Client::from_conf(config)
+    storage::client(&S3Settings {
+        endpoint: env("LUDIS_S3_ENDPOINT"),
+        region: "us-east-1".into(),
+        access_key: env("LUDIS_S3_ACCESS_KEY"),
+        secret_key: env("LUDIS_S3_SECRET_KEY"),
+    })
 }
 
 async fn fresh_bucket(s3: &Client, prefix: &str) -> String {
