@@ -95,17 +95,24 @@ wait_for() {
   done
 }
 
-pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Is the process in this pid file alive (a zombie, dead but not yet reaped, is not)?
+pid_alive() {
+  local pid state
+  [ -f "$1" ] || return 1
+  pid=$(cat "$1")
+  state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
 
 # Stop the process in a pid file: TERM, wait up to 10 s, then KILL; remove the pid file.
 stop_pidfile() {
   local pidfile=$1 pid
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_alive "$pidfile"; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do pid_alive "$pidfile" || break; sleep 0.1; done
+    pid_alive "$pidfile" && kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$pidfile"
 }

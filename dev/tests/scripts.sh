@@ -49,8 +49,8 @@ check "the port error names the holder" "$out" "python3"
 kill "$holder"
 wait "$holder" 2>/dev/null
 
-# 4. A failed build names the component and its log.
-out=$(LUDIS_CACHE=$tmp/cache GOFLAGS=-mod=vendor "$DEV/build-tools.sh" etcd 2>&1)
+# 4. A failed build names the component and its log (here: offline, with no module cache).
+out=$(LUDIS_CACHE=$tmp/cache GOMODCACHE=$tmp/modcache GOPROXY=off "$DEV/build-tools.sh" etcd 2>&1)
 rc=$?
 [ $rc != 0 ] && pass "a failed build fails" || fail "a failed build fails" "$out"
 check "the build error names the component and log" "$out" "building etcd failed after"
