@@ -62,7 +62,7 @@ build_one() {
       rm -rf "$tmp"
       cargo install --quiet --locked s3s-fs --version "$S3S_FS_VERSION" --features binary \
         --root "$tmp" --target-dir "$LUDIS_CACHE/cargo-target/s3s-fs" >"$log" 2>&1 &&
-        rm -rf "$dir" && mv "$tmp/bin" "$dir" && rm -rf "$tmp"
+        rm -rf "$dir" && mv "$tmp/bin" "$dir" && rm -rf "$tmp" "$LUDIS_CACHE/cargo-target/s3s-fs"
       ;;
   esac || {
     echo "--- last lines of $log:" >&2

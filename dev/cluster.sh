@@ -270,15 +270,17 @@ up() {
 }
 
 status() {
-  local c
+  local c rss total=0
   for c in "${COMPONENTS[@]}"; do
     if pid_alive "$D/pids/$c.pid"; then
-      printf '%-24s running (pid %s, %s MiB)\n' "$c" "$(cat "$D/pids/$c.pid")" \
-        "$(($(awk '/VmRSS/ {print $2}' "/proc/$(cat "$D/pids/$c.pid")/status") / 1024))"
+      rss=$(($(awk '/VmRSS/ {print $2}' "/proc/$(cat "$D/pids/$c.pid")/status" 2>/dev/null || echo 0) / 1024))
+      total=$((total + rss))
+      printf '%-24s running (pid %s, %s MiB)\n' "$c" "$(cat "$D/pids/$c.pid")" "$rss"
     else
       printf '%-24s stopped\n' "$c"
     fi
   done
+  echo "memory (RSS) of the control plane: $total MiB"
   if apiserver_ready; then echo "apiserver /readyz: ok (KUBECONFIG=$KUBECONFIG_OUT)"; else echo "apiserver /readyz: not answering"; fi
 }
 

@@ -12,6 +12,10 @@ REPO_DIR=$(dirname "$DEV_DIR")
 export LUDIS_CACHE=${LUDIS_CACHE:-$HOME/.cache/ludis}
 export LUDIS_STATE=${LUDIS_STATE:-$HOME/.local/state/ludis}
 
+# Cargo builds are cached outside the checkout too, keyed by the compiler version, so a fresh
+# clone (CI) reuses what an earlier run on this machine compiled.
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$LUDIS_CACHE/cargo-target/rustc-$(rustc --version | awk '{print $2}')}
+
 # Go: never download another toolchain; static binaries.
 export GOTOOLCHAIN=local
 export CGO_ENABLED=0

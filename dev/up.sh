@@ -25,7 +25,7 @@ mkdir -p "$A"
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
-  start_bg ludis-api "$A" "$REPO_DIR/target/debug/ludis-api"
+  start_bg ludis-api "$A" "$CARGO_TARGET_DIR/debug/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
 
 ok "Ludis is running (started in $(elapsed "$start")s)"

@@ -29,10 +29,11 @@ sleep 0.5
 out=$("$DEV/cluster.sh" up 2>&1)
 rc=$?
 check "a partly running cluster is cleaned up" "$out" "cleaning up a partly running cluster"
-if [ $rc = 0 ] && "$DEV/cluster.sh" status | grep -q "kube-scheduler .*running"; then
+status=$("$DEV/cluster.sh" status 2>&1)
+if [ $rc = 0 ] && grep -q "kube-scheduler .*running" <<<"$status" && grep -q "readyz: ok" <<<"$status"; then
   pass "the cluster runs again after recovery"
 else
-  fail "the cluster runs again after recovery" "$out"
+  fail "the cluster runs again after recovery" "$out$status"
 fi
 
 # 3. A taken port fails with the component, the port and who holds it.
