@@ -22,86 +22,9 @@ use kube::{
 use serde_json::json;
 use tokio::io::AsyncReadExt as _;
 
-const FIELD_MANAGER: &str = "ludis-integration-test";
-const TIMEOUT: Duration = Duration::from_secs(90);
+use common::{FIELD_MANAGER, TIMEOUT, TestNamespace, client, eventually};
 
-async fn client() -> Client {
-    Client::try_default().await.expect(
-        "no Kubernetes cluster configured: run the tests with dev/test.sh, or start one with \
-         `dev/cluster.sh up` and export the KUBECONFIG it prints",
-    )
-}
-
-/// A fresh namespace for one test, deleted when the guard is dropped.
-struct TestNamespace {
-    name: String,
-}
-
-impl TestNamespace {
-    async fn new(client: &Client, prefix: &str) -> Self {
-        let name = format!("{prefix}-{}", std::process::id() as u64 * 1000 + rand_suffix());
-        let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
-        Api::<Namespace>::all(client.clone())
-            .create(&PostParams::default(), &ns)
-            .await
-            .unwrap();
-        // Pods are admitted only once the namespace's default service account exists.
-        let sa: Api<k8s_openapi::api::core::v1::ServiceAccount> = Api::namespaced(client.clone(), &name);
-        eventually("the default service account", || async {
-            sa.get_opt("default").await.ok().flatten()
-        })
-        .await;
-        Self { name }
-    }
-}
-
-impl Drop for TestNamespace {
-    fn drop(&mut self) {
-        // Best effort: the namespace controller removes everything inside. The test's runtime is
-        // blocked here, so the request runs on a runtime (and client) of its own.
-        let name = self.name.clone();
-        let _ = std::thread::spawn(move || {
-            tokio::runtime::Runtime::new().unwrap().block_on(async move {
-                if let Ok(client) = Client::try_default().await {
-                    let _ = Api::<Namespace>::all(client)
-                        .delete(&name, &DeleteParams::background())
-                        .await;
-                }
-            })
-        })
-        .join();
-    }
-}
-
-fn rand_suffix() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    u64::from(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos()
-            % 1000,
-    )
-}
-
-/// Polls `check` until it yields a value, or fails the test after [`TIMEOUT`].
-async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    loop {
-        if let Some(v) = check().await {
-            return v;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out after {TIMEOUT:?} waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-}
+mod common;
 
 fn pod(name: &str, labels: BTreeMap<String, String>) -> Pod {
     serde_json::from_value(json!({

@@ -1,0 +1,118 @@
+//! Helpers shared by the integration tests: a client of the configured cluster, a namespace per
+//! test, and polling with a timeout.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::{future::Future, time::Duration};
+
+use k8s_openapi::api::core::v1::Namespace;
+use kube::{
+    Api, Client,
+    api::{DeleteParams, PostParams},
+};
+use serde_json::json;
+
+pub const FIELD_MANAGER: &str = "ludis-integration-test";
+pub const TIMEOUT: Duration = Duration::from_secs(90);
+
+pub async fn client() -> Client {
+    Client::try_default().await.expect(
+        "no Kubernetes cluster configured: run the tests with dev/test.sh, or start one with \
+         `dev/cluster.sh up` and export the KUBECONFIG it prints",
+    )
+}
+
+/// A fresh namespace for one test, deleted when the guard is dropped.
+pub struct TestNamespace {
+    pub name: String,
+}
+
+impl TestNamespace {
+    pub async fn new(client: &Client, prefix: &str) -> Self {
+        let name = format!("{prefix}-{}", unique_suffix());
+        let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
+        Api::<Namespace>::all(client.clone())
+            .create(&PostParams::default(), &ns)
+            .await
+            .unwrap();
+        // Pods are admitted only once the namespace's default service account exists.
+        let sa: Api<k8s_openapi::api::core::v1::ServiceAccount> = Api::namespaced(client.clone(), &name);
+        eventually("the default service account", || async {
+            sa.get_opt("default").await.ok().flatten()
+        })
+        .await;
+        Self { name }
+    }
+}
+
+impl Drop for TestNamespace {
+    fn drop(&mut self) {
+        // Best effort: the namespace controller removes everything inside. The test's runtime is
+        // blocked here, so the request runs on a runtime (and client) of its own.
+        let name = self.name.clone();
+        let _ = std::thread::spawn(move || {
+            tokio::runtime::Runtime::new().unwrap().block_on(async move {
+                if let Ok(client) = Client::try_default().await {
+                    let _ = Api::<Namespace>::all(client)
+                        .delete(&name, &DeleteParams::background())
+                        .await;
+                }
+            })
+        })
+        .join();
+    }
+}
+
+fn unique_suffix() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Polls `check` until it yields a value, or fails the test after [`TIMEOUT`].
+pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out after {TIMEOUT:?} waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// Installs (server-side applies) every Ludis CRD and waits until the API server serves them.
+pub async fn install_crds(client: &Client) {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    use kube::api::{Patch, PatchParams};
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    for crd in ludis_crds::all_crds() {
+        let name = crd.metadata.name.clone().unwrap();
+        crds.patch(
+            &name,
+            &PatchParams::apply(FIELD_MANAGER).force(),
+            &Patch::Apply(&crd),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("the API server refused the CRD {name}: {e}"));
+        eventually(&format!("CRD {name} to be established"), || async {
+            let c = crds.get(&name).await.ok()?;
+            let conds = c.status?.conditions?;
+            conds
+                .iter()
+                .any(|c| c.type_ == "Established" && c.status == "True")
+                .then_some(())
+        })
+        .await;
+    }
+}
