@@ -200,6 +200,7 @@ start_components() {
     --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
     --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
     --controllers='*' --leader-elect=false \
+    --enable-hostpath-provisioner=true \
     --bind-address=127.0.0.1 --secure-port="$LUDIS_KCM_PORT"
   start_bg kube-scheduler "$D" "$bin/kube-scheduler" \
     --kubeconfig="$KUBECONFIG_OUT" \
@@ -243,6 +244,19 @@ EOF
     wait_for "kwok node $n" 60 "$D/logs/kwok.log" \
       sh -c "'$K8S_BIN/kubectl' --kubeconfig '$KUBECONFIG_OUT' get node $n -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
   done
+  # Volumes: the controller-manager's hostPath provisioner (single machine, development only)
+  # behind the default StorageClass, so PersistentVolumeClaims bind and their pods schedule.
+  kubectl apply -f - >/dev/null <<EOF || die "creating the default StorageClass failed"
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: kubernetes.io/host-path
+reclaimPolicy: Delete
+volumeBindingMode: Immediate
+EOF
   wait_for "default service account" 60 "$D/logs/kube-controller-manager.log" kubectl get serviceaccount default -n default
 }
 

@@ -5,6 +5,9 @@
 //! `charts/ludis/files/crds/` is generated from these types by `cargo run -p ludis-crds --bin
 //! crdgen` and checked by the `crds_in_sync` test.
 
+// `printcolumn(type_ = …)` repeats by design in the derive attributes.
+#![allow(clippy::duplicated_attributes)]
+
 pub mod common;
 pub mod dataset;
 pub mod insight;

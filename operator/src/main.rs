@@ -1,19 +1,64 @@
-//! The Ludis operator binary. The controllers for Project, Insight, Workflow, WorkflowRun and
-//! Dataset are added with the custom resources; today it connects to the cluster, reports the
-//! server version and serves its health endpoints.
+//! The Ludis operator binary: health and metrics endpoints, leader election on a Lease, and the
+//! controllers while this replica leads.
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
-use axum::{Router, routing::get};
+use axum::{Router, extract::State, http::StatusCode, routing::get};
 use clap::Parser;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::{Api, Client};
+use kube_lease_manager::LeaseManagerBuilder;
+use ludis_operator::{
+    context::{Config, Context},
+    controllers,
+    metrics::Metrics,
+};
+use tokio::sync::watch;
 
 #[derive(Debug, Parser)]
 #[command(name = "ludis-operator", version, about = "The Ludis operator")]
 struct Args {
-    /// Address of the health endpoints (`/healthz`, `/readyz`).
+    /// Address of `/healthz`, `/readyz` and `/metrics`.
     #[arg(long, env = "LUDIS_OPERATOR_LISTEN", default_value = "127.0.0.1:8081")]
     listen: SocketAddr,
+    /// Namespace of the operator's own objects: the image list and the leader Lease.
+    #[arg(long, env = "LUDIS_SYSTEM_NAMESPACE", default_value = "ludis-system")]
+    system_namespace: String,
+    /// ConfigMap (in the system namespace) with the administrator's image list.
+    #[arg(long, env = "LUDIS_IMAGES_CONFIGMAP", default_value = "ludis-images")]
+    images_configmap: String,
+    /// Image of the git checkout init container.
+    #[arg(long, env = "LUDIS_GIT_IMAGE", default_value = "alpine/git:2.47.2")]
+    git_image: String,
+    /// Image of workflow tick pods.
+    #[arg(long, env = "LUDIS_TICK_IMAGE", default_value = "busybox:1.37")]
+    tick_image: String,
+    /// Image of dataset upload tasks.
+    #[arg(long, env = "LUDIS_UPLOAD_IMAGE", default_value = "amazon/aws-cli:2.22.0")]
+    upload_image: String,
+    /// Bucket of organizations whose namespace has no `ludis.dev/bucket` annotation.
+    #[arg(long, env = "LUDIS_DEFAULT_BUCKET", default_value = "ludis")]
+    default_bucket: String,
+    /// Storage class of workspace volumes (default: the cluster's default class).
+    #[arg(long, env = "LUDIS_STORAGE_CLASS")]
+    storage_class: Option<String>,
+    /// Name of the leader-election Lease.
+    #[arg(long, env = "LUDIS_LEASE_NAME", default_value = "ludis-operator")]
+    lease_name: String,
+    /// Identity of this replica in the Lease (default: POD_NAME, else host name and pid).
+    #[arg(long, env = "POD_NAME")]
+    identity: Option<String>,
+    /// Seconds a leader's Lease lasts without renewal (failover time after a crash).
+    #[arg(long, env = "LUDIS_LEASE_SECONDS", default_value_t = 15)]
+    lease_seconds: u64,
+}
+
+#[derive(Clone)]
+struct Health {
+    metrics: Arc<Metrics>,
+    leader: watch::Receiver<bool>,
+    client: Client,
 }
 
 #[tokio::main]
@@ -25,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .init();
-    let client = kube::Client::try_default()
+    let client = Client::try_default()
         .await
         .context("failed to configure the Kubernetes client")?;
     let version = client
@@ -33,18 +78,135 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("failed to reach the Kubernetes API server")?;
     tracing::info!(server = %version.git_version, "connected to the cluster");
+    check_crds(&client).await?;
 
-    let health = Router::new()
+    let identity = args.identity.clone().unwrap_or_else(|| {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        format!("{}-{}", host.trim(), std::process::id())
+    });
+    let metrics = Arc::new(Metrics::default());
+    let config = Config {
+        system_namespace: args.system_namespace.clone(),
+        images_configmap: args.images_configmap,
+        git_image: args.git_image,
+        tick_image: args.tick_image,
+        upload_image: args.upload_image,
+        default_bucket: args.default_bucket,
+        storage_class: args.storage_class,
+    };
+    let ctx = Arc::new(Context::new(
+        client.clone(),
+        config,
+        metrics.clone(),
+        Some(identity.clone()),
+    ));
+
+    let lease = LeaseManagerBuilder::new(client.clone(), &args.lease_name)
+        .with_namespace(&args.system_namespace)
+        .with_identity(&identity)
+        .with_duration(args.lease_seconds)
+        .with_grace(args.lease_seconds.div_ceil(3).max(1))
+        .with_field_manager(ludis_crds::FIELD_MANAGER_OPERATOR)
+        .build()
+        .await
+        .context("failed to set up leader election")?;
+    let (mut leader, lease_task) = lease.watch().await;
+
+    let health = Health {
+        metrics,
+        leader: leader.clone(),
+        client: client.clone(),
+    };
+    let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(|| async { "ok" }));
+        .route("/readyz", get(readyz))
+        .route(
+            "/metrics",
+            get(|State(h): State<Health>| async move { h.metrics.render() }),
+        )
+        .with_state(health);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("failed to listen on {}", args.listen))?;
-    tracing::info!(address = %args.listen, "health endpoints listening");
-    axum::serve(listener, health)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    tracing::info!(address = %args.listen, identity, "health and metrics endpoints listening");
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let mut stop = std::pin::pin!(shutdown_signal());
+    loop {
+        // Standby until this replica holds the Lease (or we are asked to stop).
+        tokio::select! {
+            _ = leader.wait_for(|l| *l) => {}
+            () = &mut stop => break,
+        }
+        tracing::info!(identity, "leading: starting the controllers");
+        let mut lost = leader.clone();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let controllers = tokio::spawn(controllers::run(ctx.clone(), async move {
+            let _ = stop_rx.await;
+        }));
+        let stopping = tokio::select! {
+            _ = lost.wait_for(|l| !*l) => { tracing::warn!("lost the leader Lease: stopping the controllers"); false }
+            () = &mut stop => true,
+        };
+        let _ = stop_tx.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(20), controllers).await;
+        if stopping {
+            break;
+        }
+    }
+    // Dropping the receivers releases the Lease, so a standby takes over at once.
+    drop(leader);
+    match tokio::time::timeout(Duration::from_secs(5), lease_task).await {
+        Ok(Ok(Ok(_))) => tracing::info!("released the leader Lease"),
+        other => tracing::warn!(?other, "could not release the leader Lease cleanly"),
+    }
+    server.abort();
     Ok(())
+}
+
+/// Ready when the API server answers; leadership is not readiness (a standby is healthy).
+async fn readyz(State(h): State<Health>) -> (StatusCode, String) {
+    match tokio::time::timeout(Duration::from_secs(3), h.client.apiserver_version()).await {
+        Ok(Ok(_)) => (StatusCode::OK, format!("ok (leader: {})", *h.leader.borrow())),
+        Ok(Err(e)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the API server is not reachable: {e}"),
+        ),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the API server did not answer in time".into(),
+        ),
+    }
+}
+
+async fn check_crds(client: &Client) -> anyhow::Result<()> {
+    let api: Api<CustomResourceDefinition> = Api::all(client.clone());
+    for crd in ludis_crds::all_crds() {
+        let name = crd.metadata.name.unwrap_or_default();
+        api.get_opt(&name)
+            .await
+            .context("failed to read CustomResourceDefinitions")?
+            .with_context(|| {
+                format!(
+                    "the CRD {name} is not installed: kubectl apply --server-side -f charts/ludis/files/crds/"
+                )
+            })?;
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! { () = ctrl_c => {}, () = terminate => {} }
+    tracing::info!("shutting down");
 }

@@ -4,13 +4,13 @@
 //!
 //! Needs a cluster in `KUBECONFIG` (the test command starts one: `dev/test.sh`).
 
-use std::{collections::BTreeMap, future::Future, time::Duration};
+use std::collections::BTreeMap;
 
 use futures::{StreamExt as _, TryStreamExt as _};
 use k8s_openapi::{
     api::{
         batch::v1::{CronJob, Job},
-        core::v1::{ConfigMap, Namespace, Pod},
+        core::v1::{ConfigMap, Pod},
     },
     apimachinery::pkg::apis::meta::v1::OwnerReference,
 };

@@ -116,3 +116,70 @@ pub async fn install_crds(client: &Client) {
         .await;
     }
 }
+
+/// The namespace of the operator's own objects in tests.
+pub const SYSTEM_NAMESPACE: &str = "ludis-system";
+
+/// Starts the controllers once for this test binary, in a thread of their own (so they outlive
+/// each test's runtime), after installing the CRDs and the image list.
+pub async fn start_operator() {
+    static STARTED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    let client = client().await;
+    install_crds(&client).await;
+    ensure_image_list(&client).await;
+    STARTED.get_or_init(|| {
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Runtime::new().unwrap();
+            rt.block_on(async {
+                let client = Client::try_default().await.unwrap();
+                let metrics = std::sync::Arc::new(ludis_operator::metrics::Metrics::default());
+                let config = ludis_operator::context::Config::for_tests(SYSTEM_NAMESPACE);
+                let ctx = ludis_operator::context::Context::new(client, config, metrics, Some("test".into()));
+                ludis_operator::controllers::run(std::sync::Arc::new(ctx), std::future::pending()).await;
+            });
+        });
+    });
+}
+
+/// The administrator's image list used by the tests.
+pub async fn ensure_image_list(client: &Client) {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use kube::api::{Patch, PatchParams};
+    let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": SYSTEM_NAMESPACE}})).unwrap();
+    let namespaces: Api<Namespace> = Api::all(client.clone());
+    namespaces
+        .patch(
+            SYSTEM_NAMESPACE,
+            &PatchParams::apply(FIELD_MANAGER),
+            &Patch::Apply(&ns),
+        )
+        .await
+        .unwrap();
+    let cm = json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "ludis-images", "namespace": SYSTEM_NAMESPACE},
+        "data": {"python-3.12": "python:3.12-slim", "r-4.4": "rocker/r-ver:4.4"}
+    });
+    let cms: Api<ConfigMap> = Api::namespaced(client.clone(), SYSTEM_NAMESPACE);
+    cms.patch(
+        "ludis-images",
+        &PatchParams::apply(FIELD_MANAGER).force(),
+        &Patch::Apply(&cm),
+    )
+    .await
+    .unwrap();
+}
+
+/// The named condition's (status, reason) of a Ludis object's status, if any.
+pub fn condition(status: &serde_json::Value, type_: &str) -> Option<(String, String)> {
+    status["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == type_)
+        .map(|c| {
+            (
+                c["status"].as_str().unwrap_or_default().to_owned(),
+                c["reason"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+}

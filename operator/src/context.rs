@@ -1,0 +1,128 @@
+//! What every reconcile receives: the client, the event recorder, metrics and configuration.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use k8s_openapi::api::core::v1::{ConfigMap, ObjectReference};
+use kube::{
+    Api, Client,
+    runtime::events::{Event, EventType, Recorder, Reporter},
+};
+
+use crate::metrics::Metrics;
+
+/// Operator configuration (from flags and environment, see `main.rs`).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Namespace of the operator's own objects (the image list, the leader Lease).
+    pub system_namespace: String,
+    /// Name of the ConfigMap holding the administrator's image list: data `<image id>: <image ref>`.
+    pub images_configmap: String,
+    /// Image of the init container that checks out a project's git repository.
+    pub git_image: String,
+    /// Image of the workflow tick pods (they only mark a tick; the run's tasks are separate pods).
+    pub tick_image: String,
+    /// Image of dataset upload tasks (copies a file to object storage).
+    pub upload_image: String,
+    /// Default bucket of organizations whose namespace has no `ludis.dev/bucket` annotation.
+    pub default_bucket: String,
+    /// Storage class of workspace volumes (None: the cluster default).
+    pub storage_class: Option<String>,
+}
+
+impl Config {
+    pub fn for_tests(system_namespace: &str) -> Self {
+        Self {
+            system_namespace: system_namespace.to_owned(),
+            images_configmap: "ludis-images".into(),
+            git_image: "alpine/git:2.47.2".into(),
+            tick_image: "busybox:1.37".into(),
+            upload_image: "amazon/aws-cli:2.22.0".into(),
+            default_bucket: "ludis".into(),
+            storage_class: None,
+        }
+    }
+}
+
+/// Shared state of all controllers.
+#[derive(Clone)]
+pub struct Context {
+    pub client: Client,
+    pub config: Arc<Config>,
+    pub metrics: Arc<Metrics>,
+    pub recorder: Recorder,
+    /// Consecutive failures per object, for the retry backoff.
+    failures: Arc<Mutex<HashMap<String, u32>>>,
+}
+
+impl Context {
+    pub fn new(client: Client, config: Config, metrics: Arc<Metrics>, instance: Option<String>) -> Self {
+        let reporter = Reporter {
+            controller: "ludis-operator".into(),
+            instance,
+        };
+        Self {
+            recorder: Recorder::new(client.clone(), reporter),
+            client,
+            config: Arc::new(config),
+            metrics,
+            failures: Arc::default(),
+        }
+    }
+
+    /// The administrator's image list (empty when the ConfigMap does not exist).
+    pub async fn images(&self) -> kube::Result<ImageCatalog> {
+        let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.system_namespace);
+        let cm = api.get_opt(&self.config.images_configmap).await?;
+        Ok(ImageCatalog(cm.and_then(|cm| cm.data).unwrap_or_default()))
+    }
+
+    /// Publishes an event about `reference`; failures are logged, never fatal.
+    pub async fn event(
+        &self,
+        reference: &ObjectReference,
+        type_: EventType,
+        reason: &str,
+        action: &str,
+        note: String,
+    ) {
+        let ev = Event {
+            type_,
+            reason: reason.into(),
+            note: Some(note),
+            action: action.into(),
+            secondary: None,
+        };
+        if let Err(e) = self.recorder.publish(&ev, reference).await {
+            tracing::warn!(error = %e, reason, "failed to publish an event");
+        }
+    }
+
+    /// Records a failed reconcile of `key`; returns the delay before the next try
+    /// (1 s doubling up to 5 min).
+    pub fn backoff(&self, key: &str) -> Duration {
+        let mut failures = self.failures.lock().expect("not poisoned");
+        let n = failures.entry(key.to_owned()).or_insert(0);
+        *n = n.saturating_add(1);
+        Duration::from_secs(1u64 << (*n - 1).min(8)).min(Duration::from_secs(300))
+    }
+
+    /// Forgets the failures of `key` after a successful reconcile.
+    pub fn succeeded(&self, key: &str) {
+        self.failures.lock().expect("not poisoned").remove(key);
+    }
+}
+
+/// Image ids the administrator allows, and the image reference of each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImageCatalog(pub BTreeMap<String, String>);
+
+impl ImageCatalog {
+    /// The image reference of an allowed image id.
+    pub fn resolve(&self, id: &str) -> Option<&str> {
+        self.0.get(id).map(String::as_str)
+    }
+}

@@ -1,0 +1,150 @@
+//! Pieces of pod specs shared by every workload the operator builds. Only allow-listed fields
+//! reach a pod: images come from the administrator's list, nothing privileged, no host paths, no
+//! service-account choice, and every pod passes Pod Security "restricted".
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::{
+    api::core::v1::{
+        Capabilities, PodSecurityContext, ResourceRequirements, SeccompProfile, SecurityContext,
+    },
+    apimachinery::pkg::api::resource::Quantity,
+};
+use ludis_crds::common::Resources;
+
+/// The user id every Ludis workload runs as.
+pub const RUN_AS_USER: i64 = 1000;
+
+/// Pod-level security context: non-root, RuntimeDefault seccomp.
+pub fn pod_security_context() -> PodSecurityContext {
+    PodSecurityContext {
+        run_as_non_root: Some(true),
+        run_as_user: Some(RUN_AS_USER),
+        run_as_group: Some(RUN_AS_USER),
+        fs_group: Some(RUN_AS_USER),
+        seccomp_profile: Some(SeccompProfile {
+            type_: "RuntimeDefault".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// Container-level security context: no privilege escalation, every capability dropped.
+pub fn container_security_context() -> SecurityContext {
+    SecurityContext {
+        allow_privilege_escalation: Some(false),
+        privileged: Some(false),
+        run_as_non_root: Some(true),
+        capabilities: Some(Capabilities {
+            drop: Some(vec!["ALL".into()]),
+            add: None,
+        }),
+        seccomp_profile: Some(SeccompProfile {
+            type_: "RuntimeDefault".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// Requests and limits from a resource spec, with defaults for what is unset.
+pub fn resources(spec: &Resources, default_cpu: &str, default_memory: &str) -> ResourceRequirements {
+    let cpu = Quantity(spec.cpu.clone().unwrap_or_else(|| default_cpu.to_owned()));
+    let memory = Quantity(spec.memory.clone().unwrap_or_else(|| default_memory.to_owned()));
+    ResourceRequirements {
+        requests: Some(BTreeMap::from([
+            ("cpu".into(), cpu),
+            ("memory".into(), memory.clone()),
+        ])),
+        limits: Some(BTreeMap::from([("memory".into(), memory)])),
+        ..Default::default()
+    }
+}
+
+/// The command that runs a script file of the given language.
+pub fn run_command(language: ludis_crds::common::Language, file: &str) -> Vec<String> {
+    use ludis_crds::common::Language;
+    let lower = file.to_ascii_lowercase();
+    if lower.ends_with(".rmd") {
+        return vec![
+            "Rscript".into(),
+            "-e".into(),
+            format!("rmarkdown::render({})", r_string(file)),
+        ];
+    }
+    match language {
+        Language::Python if !lower.ends_with(".r") => vec!["python".into(), file.into()],
+        _ => vec!["Rscript".into(), file.into()],
+    }
+}
+
+/// An R string literal.
+fn r_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// A short, stable hash of anything serializable, for names that change when a spec changes.
+pub fn spec_hash(value: &impl serde::Serialize) -> String {
+    use std::hash::{Hash as _, Hasher as _};
+    let json = serde_json::to_string(value).expect("a spec serializes");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    json.hash(&mut h);
+    format!("{:08x}", h.finish() as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use ludis_crds::common::Language;
+
+    use super::*;
+
+    #[test]
+    fn scripts_run_with_their_interpreter() {
+        assert_eq!(
+            run_command(Language::Python, "etl/run.py"),
+            ["python", "etl/run.py"]
+        );
+        assert_eq!(run_command(Language::R, "model.R"), ["Rscript", "model.R"]);
+        assert_eq!(run_command(Language::Python, "model.r"), ["Rscript", "model.r"]);
+        assert_eq!(
+            run_command(Language::R, "report.Rmd"),
+            ["Rscript", "-e", "rmarkdown::render(\"report.Rmd\")"]
+        );
+        assert_eq!(
+            run_command(Language::R, "a\"b.rmd")[2],
+            "rmarkdown::render(\"a\\\"b.rmd\")"
+        );
+    }
+
+    #[test]
+    fn security_contexts_meet_pod_security_restricted() {
+        let pod = pod_security_context();
+        assert_eq!(pod.run_as_non_root, Some(true));
+        let c = container_security_context();
+        assert_eq!(c.allow_privilege_escalation, Some(false));
+        assert_eq!(c.capabilities.unwrap().drop.unwrap(), ["ALL"]);
+        assert_eq!(c.seccomp_profile.unwrap().type_, "RuntimeDefault");
+    }
+
+    #[test]
+    fn unset_resources_take_the_defaults() {
+        let r = resources(
+            &Resources {
+                cpu: Some("2".into()),
+                memory: None,
+            },
+            "500m",
+            "1Gi",
+        );
+        assert_eq!(r.requests.as_ref().unwrap()["cpu"].0, "2");
+        assert_eq!(r.requests.unwrap()["memory"].0, "1Gi");
+        assert_eq!(r.limits.unwrap()["memory"].0, "1Gi");
+    }
+
+    #[test]
+    fn spec_hash_changes_with_the_spec() {
+        assert_eq!(spec_hash(&("a", 1)), spec_hash(&("a", 1)));
+        assert_ne!(spec_hash(&("a", 1)), spec_hash(&("a", 2)));
+    }
+}

@@ -1,0 +1,76 @@
+//! The operator's error type. Every failing call has its own variant (or a `what` naming it), so
+//! errors are told apart in logs, events and the `reconcile_failures` metric.
+
+/// An error of one reconcile. Invalid specs are not errors: they are reported in status
+/// (Degraded) and the controller waits for a change.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("failed to read the image list: {0}")]
+    ReadImages(#[source] kube::Error),
+    #[error("failed to read {what}: {source}")]
+    Observe {
+        what: &'static str,
+        #[source]
+        source: kube::Error,
+    },
+    #[error("failed to apply {what} {name}: {source}")]
+    Apply {
+        what: &'static str,
+        name: String,
+        #[source]
+        source: kube::Error,
+    },
+    #[error("failed to delete orphaned {what}: {source}")]
+    DeleteOrphans {
+        what: &'static str,
+        #[source]
+        source: kube::Error,
+    },
+    #[error("failed to create {what}: {source}")]
+    Create {
+        what: &'static str,
+        #[source]
+        source: kube::Error,
+    },
+    #[error("failed to patch the status: {0}")]
+    PatchStatus(#[source] kube::Error),
+    #[error("object storage: {0}")]
+    Storage(String),
+    #[error("failed to send the notification e-mail: {0}")]
+    Notify(String),
+    #[error("finalizer: {0}")]
+    Finalizer(String),
+}
+
+impl Error {
+    /// A stable snake_case label for metrics and event reasons.
+    pub fn label(&self) -> String {
+        match self {
+            Error::ReadImages(_) => "read_images".into(),
+            Error::Observe { what, .. } => format!("observe_{}", what.replace(' ', "_")),
+            Error::Apply { what, .. } => format!("apply_{}", what.replace(' ', "_")),
+            Error::DeleteOrphans { what, .. } => format!("delete_orphans_{}", what.replace(' ', "_")),
+            Error::Create { what, .. } => format!("create_{}", what.replace(' ', "_")),
+            Error::PatchStatus(_) => "patch_status".into(),
+            Error::Storage(_) => "storage".into(),
+            Error::Notify(_) => "notify".into(),
+            Error::Finalizer(_) => "finalizer".into(),
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `map_err` helpers naming the call that failed.
+pub fn observe(what: &'static str) -> impl FnOnce(kube::Error) -> Error {
+    move |source| Error::Observe { what, source }
+}
+
+pub fn apply(what: &'static str, name: &str) -> impl FnOnce(kube::Error) -> Error {
+    let name = name.to_owned();
+    move |source| Error::Apply { what, name, source }
+}
+
+pub fn orphans(what: &'static str) -> impl FnOnce(kube::Error) -> Error {
+    move |source| Error::DeleteOrphans { what, source }
+}
