@@ -158,7 +158,8 @@ pub async fn ensure_image_list(client: &Client) {
     let cm = json!({
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "ludis-images", "namespace": SYSTEM_NAMESPACE},
-        "data": {"python-3.12": "python:3.12-slim", "r-4.4": "rocker/r-ver:4.4"}
+        "data": {"python-3.12": "python:3.12-slim", "r-4.4": "rocker/r-ver:4.4",
+                 "default-python": "python:3.12-slim", "default-r": "rocker/r-ver:4.4"}
     });
     let cms: Api<ConfigMap> = Api::namespaced(client.clone(), SYSTEM_NAMESPACE);
     cms.patch(

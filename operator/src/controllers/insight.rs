@@ -1,0 +1,607 @@
+//! Insight → for an application, a Deployment (scaled to zero while `running` is false; a new
+//! `redeployToken` rolls it) and a Service; for a report, a Job that renders it; nothing for a
+//! user_report or an external application (`appUrl`).
+
+use std::{collections::BTreeMap, sync::Arc};
+
+use futures::Stream;
+use k8s_openapi::{
+    api::{
+        apps::v1::{Deployment, DeploymentSpec},
+        batch::v1::{Job, JobSpec},
+        core::v1::{
+            Container, ContainerPort, PersistentVolumeClaimVolumeSource, PodSpec, PodTemplateSpec, Service,
+            ServicePort, ServiceSpec, Volume, VolumeMount,
+        },
+    },
+    apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
+};
+use kube::{
+    Api, ResourceExt as _,
+    api::ObjectMeta,
+    core::DeserializeGuard,
+    runtime::{Controller, controller::Action, watcher},
+};
+use ludis_crds::{
+    Insight, InsightStatus, Project,
+    insight::{InsightPhase, InsightType},
+};
+
+use super::{RESYNC, Verdict, error_policy, guarded, pods};
+use crate::{
+    context::{Context, ImageCatalog},
+    error::{self, Error, Result},
+    k8s::{
+        apply::{apply, delete_orphans, owner_ref, patch_status},
+        labels::{child_labels, children_selector},
+    },
+};
+
+const CONTROLLER: &str = "insight";
+const WORKSPACE: &str = "/workspace";
+
+pub fn controller(
+    ctx: Arc<Context>,
+    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+) -> impl Stream<Item = ()> {
+    use futures::StreamExt as _;
+    let client = ctx.client.clone();
+    let managed = watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator");
+    Controller::new(
+        Api::<DeserializeGuard<Insight>>::all(client.clone()),
+        watcher::Config::default().any_semantic(),
+    )
+    .owns(Api::<Deployment>::all(client.clone()), managed.clone())
+    .owns(Api::<Job>::all(client.clone()), managed)
+    .graceful_shutdown_on(shutdown)
+    .run(
+        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
+        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+        ctx,
+    )
+    .map(|_| ())
+}
+
+/// What the reconcile reads from the cluster.
+pub struct Observed {
+    pub images: ImageCatalog,
+    /// Whether the source project exists (None: no source).
+    pub project_exists: Option<bool>,
+    pub deployment: Option<Deployment>,
+    pub jobs: Vec<Job>,
+}
+
+/// What runs for a valid insight.
+#[derive(Debug, PartialEq)]
+pub enum Validated {
+    /// Nothing runs: an external app or an uploaded report.
+    Nothing,
+    /// A workload with this resolved image.
+    Workload { image: String },
+}
+
+#[derive(Debug, Default)]
+pub struct Desired {
+    pub deployment: Option<Deployment>,
+    pub service: Option<Service>,
+    pub job: Option<Job>,
+}
+
+async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
+    let ns = insight.namespace().unwrap_or_default();
+    let observed = observe(&insight, &ctx, &ns).await?;
+    let (desired, verdict) = match validate(&insight, &observed) {
+        Err(verdict) => (Desired::default(), verdict),
+        Ok(valid) => {
+            let desired = build(&insight, &valid);
+            apply_children(&ctx, &ns, &insight, &desired).await?;
+            let verdict = Verdict::ready("Pending", "");
+            (desired, verdict)
+        }
+    };
+    let (phase, verdict) = if verdict.degraded {
+        (InsightPhase::Failed, verdict)
+    } else {
+        phase_of(&insight, &desired, &observed)
+    };
+    let url = match (&insight.spec.app_url, &desired.service) {
+        (Some(url), _) => Some(url.clone()),
+        (None, Some(svc)) => Some(format!(
+            "http://{}.{ns}.svc:{}",
+            svc.name_any(),
+            insight.spec.port
+        )),
+        _ => None,
+    };
+    let status = InsightStatus {
+        observed_generation: insight.metadata.generation,
+        phase: Some(phase),
+        url,
+        conditions: verdict.conditions(
+            &insight
+                .status
+                .as_ref()
+                .map(|s| s.conditions.clone())
+                .unwrap_or_default(),
+            insight.metadata.generation,
+        ),
+    };
+    if insight.status.as_ref() != Some(&status) {
+        patch_status(&ctx.client, insight.as_ref(), &status)
+            .await
+            .map_err(Error::PatchStatus)?;
+    }
+    Ok(if verdict.degraded {
+        Action::await_change()
+    } else {
+        Action::requeue(RESYNC)
+    })
+}
+
+async fn observe(insight: &Insight, ctx: &Context, ns: &str) -> Result<Observed> {
+    let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let project_exists = match &insight.spec.source {
+        Some(src) => Some(
+            Api::<Project>::namespaced(ctx.client.clone(), ns)
+                .get_metadata_opt(&src.project)
+                .await
+                .map_err(error::observe("source project"))?
+                .is_some(),
+        ),
+        None => None,
+    };
+    let name = insight.name_any();
+    let deployment = Api::<Deployment>::namespaced(ctx.client.clone(), ns)
+        .get_opt(&name)
+        .await
+        .map_err(error::observe("deployment"))?;
+    let jobs = Api::<Job>::namespaced(ctx.client.clone(), ns)
+        .list(&kube::api::ListParams::default().labels(&children_selector("insight", &name)))
+        .await
+        .map_err(error::observe("report jobs"))?
+        .items;
+    Ok(Observed {
+        images,
+        project_exists,
+        deployment,
+        jobs,
+    })
+}
+
+/// Pure: what should run, or why nothing can.
+pub fn validate(insight: &Insight, observed: &Observed) -> std::result::Result<Validated, Verdict> {
+    let spec = &insight.spec;
+    if spec.type_ == InsightType::UserReport || spec.app_url.is_some() {
+        return Ok(Validated::Nothing);
+    }
+    if observed.project_exists == Some(false) {
+        let project = spec
+            .source
+            .as_ref()
+            .map(|s| s.project.as_str())
+            .unwrap_or_default();
+        return Err(Verdict::degraded(
+            "ProjectNotFound",
+            format!("the source project {project:?} does not exist"),
+        ));
+    }
+    let id = spec
+        .image
+        .clone()
+        .unwrap_or_else(|| format!("default-{}", language_key(spec.language)));
+    match observed.images.resolve(&id) {
+        Some(image) => Ok(Validated::Workload {
+            image: image.to_owned(),
+        }),
+        None => Err(Verdict::degraded(
+            "ImageNotAllowed",
+            format!("image {id:?} is not in the administrator's image list"),
+        )),
+    }
+}
+
+fn language_key(language: ludis_crds::common::Language) -> &'static str {
+    match language {
+        ludis_crds::common::Language::Python => "python",
+        ludis_crds::common::Language::R => "r",
+    }
+}
+
+/// Pure: the children of a valid insight.
+pub fn build(insight: &Insight, valid: &Validated) -> Desired {
+    let Validated::Workload { image } = valid else {
+        return Desired::default();
+    };
+    let Some(source) = &insight.spec.source else {
+        return Desired::default();
+    };
+    let name = insight.name_any();
+    let ns = insight.namespace();
+    let owner = owner_ref(insight);
+    let labels = |component: &str| child_labels("insight", &name, component);
+    let meta = |child: String, component: &str| ObjectMeta {
+        name: Some(child),
+        namespace: ns.clone(),
+        labels: Some(labels(component)),
+        owner_references: Some(vec![owner.clone()]),
+        ..Default::default()
+    };
+    let entry = source.files.first().cloned().unwrap_or_default();
+    let container = Container {
+        name: "app".into(),
+        image: Some(image.clone()),
+        command: Some(pods::run_command(insight.spec.language, &entry)),
+        working_dir: Some(WORKSPACE.into()),
+        ports: (insight.spec.type_ == InsightType::Application).then(|| {
+            vec![ContainerPort {
+                name: Some("web".into()),
+                container_port: insight.spec.port,
+                ..Default::default()
+            }]
+        }),
+        env: Some(vec![k8s_openapi::api::core::v1::EnvVar {
+            name: "PORT".into(),
+            value: Some(insight.spec.port.to_string()),
+            ..Default::default()
+        }]),
+        resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
+        security_context: Some(pods::container_security_context()),
+        volume_mounts: Some(vec![VolumeMount {
+            name: "source".into(),
+            mount_path: WORKSPACE.into(),
+            read_only: Some(true),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    };
+    let pod_spec = |restart: &str| PodSpec {
+        containers: vec![container.clone()],
+        restart_policy: Some(restart.into()),
+        automount_service_account_token: Some(false),
+        enable_service_links: Some(false),
+        security_context: Some(pods::pod_security_context()),
+        volumes: Some(vec![Volume {
+            name: "source".into(),
+            persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+                claim_name: format!("{}-workspace", source.project),
+                read_only: Some(true),
+            }),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    };
+    let mut annotations = BTreeMap::new();
+    if let Some(token) = &insight.spec.redeploy_token {
+        annotations.insert("ludis.dev/redeploy-token".to_owned(), token.clone());
+    }
+    match insight.spec.type_ {
+        InsightType::Application => {
+            let selector = BTreeMap::from([
+                (
+                    "ludis.dev/insight".to_owned(),
+                    labels("app")["ludis.dev/insight"].clone(),
+                ),
+                ("app.kubernetes.io/component".to_owned(), "app".to_owned()),
+            ]);
+            let deployment = Deployment {
+                metadata: meta(name.clone(), "app"),
+                spec: Some(DeploymentSpec {
+                    replicas: Some(i32::from(insight.spec.running)),
+                    selector: LabelSelector {
+                        match_labels: Some(selector.clone()),
+                        ..Default::default()
+                    },
+                    template: PodTemplateSpec {
+                        metadata: Some(ObjectMeta {
+                            labels: Some(labels("app")),
+                            annotations: (!annotations.is_empty()).then_some(annotations),
+                            ..Default::default()
+                        }),
+                        spec: Some(pod_spec("Always")),
+                    },
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            let service = Service {
+                metadata: meta(name.clone(), "app"),
+                spec: Some(ServiceSpec {
+                    selector: Some(selector),
+                    ports: Some(vec![ServicePort {
+                        name: Some("web".into()),
+                        port: insight.spec.port,
+                        target_port: Some(IntOrString::String("web".into())),
+                        ..Default::default()
+                    }]),
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            Desired {
+                deployment: Some(deployment),
+                service: Some(service),
+                job: None,
+            }
+        }
+        InsightType::Report => {
+            // Each distinct source (and redeploy) renders once: the Job name carries its hash.
+            let hash = pods::spec_hash(&(&insight.spec.source, &insight.spec.redeploy_token, image));
+            let job = Job {
+                metadata: meta(format!("{name}-render-{hash}"), "report"),
+                spec: Some(JobSpec {
+                    backoff_limit: Some(1),
+                    ttl_seconds_after_finished: None,
+                    template: PodTemplateSpec {
+                        metadata: Some(ObjectMeta {
+                            labels: Some(labels("report")),
+                            ..Default::default()
+                        }),
+                        spec: Some(pod_spec("Never")),
+                    },
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            Desired {
+                job: Some(job),
+                ..Default::default()
+            }
+        }
+        InsightType::UserReport => Desired::default(),
+    }
+}
+
+async fn apply_children(ctx: &Context, ns: &str, insight: &Insight, desired: &Desired) -> Result<()> {
+    let client = &ctx.client;
+    if let Some(d) = &desired.deployment {
+        apply(client, ns, d)
+            .await
+            .map_err(error::apply("deployment", &d.name_any()))?;
+    }
+    if let Some(s) = &desired.service {
+        apply(client, ns, s)
+            .await
+            .map_err(error::apply("service", &s.name_any()))?;
+    }
+    if let Some(j) = &desired.job {
+        // A Job's template is immutable: create it once, never re-apply.
+        let jobs: Api<Job> = Api::namespaced(client.clone(), ns);
+        if jobs
+            .get_metadata_opt(&j.name_any())
+            .await
+            .map_err(error::observe("report job"))?
+            .is_none()
+        {
+            apply(client, ns, j)
+                .await
+                .map_err(error::apply("report job", &j.name_any()))?;
+        }
+    }
+    let selector = children_selector("insight", &insight.name_any());
+    let names = |o: Option<String>| o.into_iter().collect::<Vec<_>>();
+    delete_orphans::<Deployment>(
+        client,
+        ns,
+        &selector,
+        &names(desired.deployment.as_ref().map(|d| d.name_any())),
+    )
+    .await
+    .map_err(error::orphans("deployments"))?;
+    delete_orphans::<Service>(
+        client,
+        ns,
+        &selector,
+        &names(desired.service.as_ref().map(|d| d.name_any())),
+    )
+    .await
+    .map_err(error::orphans("services"))?;
+    delete_orphans::<Job>(
+        client,
+        ns,
+        &selector,
+        &names(desired.job.as_ref().map(|d| d.name_any())),
+    )
+    .await
+    .map_err(error::orphans("jobs"))?;
+    Ok(())
+}
+
+/// Pure: phase and verdict from the observed workload.
+pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (InsightPhase, Verdict) {
+    if insight.spec.app_url.is_some() {
+        return (
+            InsightPhase::External,
+            Verdict::ready("External", "an external application; nothing runs here"),
+        );
+    }
+    match insight.spec.type_ {
+        InsightType::UserReport => (
+            InsightPhase::Uploaded,
+            Verdict::ready("Uploaded", "an uploaded report"),
+        ),
+        InsightType::Application if !insight.spec.running => (
+            InsightPhase::Stopped,
+            Verdict::ready("Stopped", "the application is scaled to zero"),
+        ),
+        InsightType::Application => {
+            let status = observed.deployment.as_ref().and_then(|d| d.status.as_ref());
+            let generation_seen = observed.deployment.as_ref().is_some_and(|d| {
+                d.status.as_ref().and_then(|s| s.observed_generation) >= d.metadata.generation
+            });
+            let updated = status.and_then(|s| s.updated_replicas).unwrap_or(0);
+            let available = status.and_then(|s| s.available_replicas).unwrap_or(0);
+            let total = status.and_then(|s| s.replicas).unwrap_or(0);
+            if desired.deployment.is_some()
+                && generation_seen
+                && available >= 1
+                && updated >= 1
+                && total == updated
+            {
+                (
+                    InsightPhase::Running,
+                    Verdict::ready("Running", "the application runs"),
+                )
+            } else {
+                (
+                    InsightPhase::Starting,
+                    Verdict::progressing("Starting", "waiting for the application to be available"),
+                )
+            }
+        }
+        InsightType::Report => {
+            let want = desired.job.as_ref().map(|j| j.name_any());
+            let job = observed.jobs.iter().find(|j| Some(j.name_any()) == want);
+            let cond = |t: &str| {
+                job.and_then(|j| j.status.as_ref()?.conditions.as_ref())
+                    .is_some_and(|c| c.iter().any(|c| c.type_ == t && c.status == "True"))
+            };
+            if cond("Complete") {
+                (
+                    InsightPhase::Rendered,
+                    Verdict::ready("Rendered", "the report is rendered"),
+                )
+            } else if cond("Failed") {
+                (
+                    InsightPhase::Failed,
+                    Verdict::degraded("RenderFailed", "rendering the report failed; see the job's logs"),
+                )
+            } else {
+                (
+                    InsightPhase::Rendering,
+                    Verdict::progressing("Rendering", "the report is being rendered"),
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ludis_crds::InsightSpec;
+    use serde_json::json;
+
+    use super::*;
+
+    fn insight(spec: serde_json::Value) -> Insight {
+        let mut i = Insight::new("sales", serde_json::from_value::<InsightSpec>(spec).unwrap());
+        i.metadata.namespace = Some("ludis-acme".into());
+        i.metadata.uid = Some("uid-1".into());
+        i
+    }
+
+    fn observed(project_exists: Option<bool>) -> Observed {
+        Observed {
+            images: ImageCatalog(BTreeMap::from([("default-python".into(), "python:3.12".into())])),
+            project_exists,
+            deployment: None,
+            jobs: vec![],
+        }
+    }
+
+    fn app(extra: serde_json::Value) -> Insight {
+        let mut spec = json!({"displayName": "Sales", "type": "application", "source": {"project": "demo", "files": ["app.py"]}});
+        spec.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        insight(spec)
+    }
+
+    #[test]
+    fn an_application_is_a_deployment_and_a_service() {
+        let i = app(json!({"port": 8050}));
+        let valid = validate(&i, &observed(Some(true))).unwrap();
+        let d = build(&i, &valid);
+        let dep = d.deployment.unwrap();
+        let spec = dep.spec.unwrap();
+        assert_eq!(spec.replicas, Some(1));
+        let pod = spec.template.spec.unwrap();
+        assert_eq!(pod.containers[0].command.as_ref().unwrap(), &["python", "app.py"]);
+        assert_eq!(
+            pod.volumes.unwrap()[0]
+                .persistent_volume_claim
+                .as_ref()
+                .unwrap()
+                .claim_name,
+            "demo-workspace"
+        );
+        assert_eq!(d.service.unwrap().spec.unwrap().ports.unwrap()[0].port, 8050);
+        assert!(d.job.is_none());
+    }
+
+    #[test]
+    fn a_stopped_application_scales_to_zero_and_a_redeploy_rolls_it() {
+        let stopped = build(
+            &app(json!({"running": false})),
+            &Validated::Workload { image: "i".into() },
+        );
+        assert_eq!(stopped.deployment.unwrap().spec.unwrap().replicas, Some(0));
+        let rolled = build(
+            &app(json!({"redeployToken": "2026-11-21T10:00:00Z"})),
+            &Validated::Workload { image: "i".into() },
+        );
+        let annotations = rolled
+            .deployment
+            .unwrap()
+            .spec
+            .unwrap()
+            .template
+            .metadata
+            .unwrap()
+            .annotations
+            .unwrap();
+        assert_eq!(annotations["ludis.dev/redeploy-token"], "2026-11-21T10:00:00Z");
+    }
+
+    #[test]
+    fn external_apps_and_uploaded_reports_run_nothing() {
+        let ext =
+            insight(json!({"displayName": "Ext", "type": "application", "appUrl": "https://bi.example.com"}));
+        assert_eq!(validate(&ext, &observed(None)).unwrap(), Validated::Nothing);
+        let up =
+            insight(json!({"displayName": "Up", "type": "user_report", "reportObject": "reports/q3.pdf"}));
+        assert_eq!(validate(&up, &observed(None)).unwrap(), Validated::Nothing);
+        let d = build(&up, &Validated::Nothing);
+        assert!(d.deployment.is_none() && d.job.is_none() && d.service.is_none());
+        assert_eq!(
+            phase_of(&ext, &Desired::default(), &observed(None)).0,
+            InsightPhase::External
+        );
+    }
+
+    #[test]
+    fn a_report_is_a_job_named_by_its_source() {
+        let r = insight(
+            json!({"displayName": "Q3", "type": "report", "language": "r", "image": "default-python",
+            "source": {"project": "demo", "files": ["q3.Rmd"]}}),
+        );
+        let a = build(&r, &Validated::Workload { image: "r:4".into() })
+            .job
+            .unwrap();
+        assert!(a.metadata.name.as_ref().unwrap().starts_with("sales-render-"));
+        let cmd = a.spec.unwrap().template.spec.unwrap().containers[0]
+            .command
+            .clone()
+            .unwrap();
+        assert_eq!(cmd[0], "Rscript");
+        let mut r2 = r.clone();
+        r2.spec.redeploy_token = Some("again".into());
+        let b = build(&r2, &Validated::Workload { image: "r:4".into() })
+            .job
+            .unwrap();
+        assert_ne!(a.metadata.name, b.metadata.name);
+    }
+
+    #[test]
+    fn a_missing_project_or_image_is_explained() {
+        let i = app(json!({}));
+        assert_eq!(
+            validate(&i, &observed(Some(false))).unwrap_err().reason,
+            "ProjectNotFound"
+        );
+        let i = app(json!({"image": "nope"}));
+        assert_eq!(
+            validate(&i, &observed(Some(true))).unwrap_err().reason,
+            "ImageNotAllowed"
+        );
+    }
+}
