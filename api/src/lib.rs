@@ -4,7 +4,6 @@
 mod app;
 mod routes;
 mod settings;
-pub mod storage;
 pub mod telemetry;
 
 pub use app::{App, AppState};

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use aws_sdk_s3::{Client, presigning::PresigningConfig, primitives::ByteStream};
-use ludis_api::storage::{self, S3Settings};
+use ludis_storage::{self as storage, S3Settings};
 
 fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {

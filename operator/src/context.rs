@@ -31,6 +31,8 @@ pub struct Config {
     pub default_bucket: String,
     /// Storage class of workspace volumes (None: the cluster default).
     pub storage_class: Option<String>,
+    /// Object storage of datasets (None: datasets report StorageNotConfigured).
+    pub s3: Option<ludis_storage::S3Settings>,
 }
 
 impl Config {
@@ -43,6 +45,14 @@ impl Config {
             upload_image: "amazon/aws-cli:2.22.0".into(),
             default_bucket: "ludis".into(),
             storage_class: None,
+            s3: std::env::var("LUDIS_S3_ENDPOINT")
+                .ok()
+                .map(|endpoint| ludis_storage::S3Settings {
+                    endpoint,
+                    region: "us-east-1".into(),
+                    access_key: std::env::var("LUDIS_S3_ACCESS_KEY").unwrap_or_default(),
+                    secret_key: std::env::var("LUDIS_S3_SECRET_KEY").unwrap_or_default(),
+                }),
         }
     }
 }
@@ -54,6 +64,8 @@ pub struct Context {
     pub config: Arc<Config>,
     pub metrics: Arc<Metrics>,
     pub recorder: Recorder,
+    /// Client of the datasets' object storage, when configured.
+    pub s3: Option<aws_sdk_s3::Client>,
     /// Consecutive failures per object, for the retry backoff.
     failures: Arc<Mutex<HashMap<String, u32>>>,
 }
@@ -66,6 +78,7 @@ impl Context {
         };
         Self {
             recorder: Recorder::new(client.clone(), reporter),
+            s3: config.s3.as_ref().map(ludis_storage::client),
             client,
             config: Arc::new(config),
             metrics,

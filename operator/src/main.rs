@@ -43,6 +43,18 @@ struct Args {
     /// Storage class of workspace volumes (default: the cluster's default class).
     #[arg(long, env = "LUDIS_STORAGE_CLASS")]
     storage_class: Option<String>,
+    /// Endpoint of the datasets' object storage (any S3-protocol server).
+    #[arg(long, env = "LUDIS_S3_ENDPOINT")]
+    s3_endpoint: Option<String>,
+    /// Region of the object storage.
+    #[arg(long, env = "LUDIS_S3_REGION", default_value = "us-east-1")]
+    s3_region: String,
+    /// Access key of the object storage.
+    #[arg(long, env = "LUDIS_S3_ACCESS_KEY", default_value = "")]
+    s3_access_key: String,
+    /// Secret key of the object storage.
+    #[arg(long, env = "LUDIS_S3_SECRET_KEY", default_value = "", hide_env_values = true)]
+    s3_secret_key: String,
     /// Name of the leader-election Lease.
     #[arg(long, env = "LUDIS_LEASE_NAME", default_value = "ludis-operator")]
     lease_name: String,
@@ -93,6 +105,12 @@ async fn main() -> anyhow::Result<()> {
         upload_image: args.upload_image,
         default_bucket: args.default_bucket,
         storage_class: args.storage_class,
+        s3: args.s3_endpoint.map(|endpoint| ludis_storage::S3Settings {
+            endpoint,
+            region: args.s3_region,
+            access_key: args.s3_access_key,
+            secret_key: args.s3_secret_key,
+        }),
     };
     let ctx = Arc::new(Context::new(
         client.clone(),

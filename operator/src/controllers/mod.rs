@@ -1,6 +1,7 @@
 //! One controller per kind. Each reconcile is a pipeline: observe (IO) → validate (pure) →
 //! build the desired children (pure) → apply them and delete orphans (IO) → status (IO).
 
+pub mod dataset;
 pub mod insight;
 pub mod pods;
 pub mod project;
@@ -196,7 +197,12 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
     let shutdown = futures::future::FutureExt::shared(Box::pin(shutdown));
     let project = project::controller(ctx.clone(), shutdown.clone());
     let insight = insight::controller(ctx.clone(), shutdown.clone());
-    futures::join!(project.for_each(|_| async {}), insight.for_each(|_| async {}));
+    let dataset = dataset::controller(ctx.clone(), shutdown.clone());
+    futures::join!(
+        project.for_each(|_| async {}),
+        insight.for_each(|_| async {}),
+        dataset.for_each(|_| async {})
+    );
 }
 
 /// Shorthand bounds of the kinds we reconcile.

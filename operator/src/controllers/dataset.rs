@@ -1,0 +1,182 @@
+//! Dataset → a prefix in the organization's bucket; object count and bytes in status; a
+//! finalizer deletes the objects with the dataset when `deletionPolicy` is Delete.
+
+use std::{sync::Arc, time::Duration};
+
+use futures::Stream;
+use k8s_openapi::api::core::v1::Namespace;
+use kube::{
+    Api, Resource as _, ResourceExt as _,
+    core::DeserializeGuard,
+    runtime::{
+        Controller,
+        controller::Action,
+        events::EventType,
+        finalizer::{Event as Finalizer, finalizer},
+        watcher,
+    },
+};
+use ludis_crds::{Dataset, DatasetStatus, LABEL_ID, dataset::DeletionPolicy};
+
+use super::{Verdict, error_policy, guarded};
+use crate::{
+    context::Context,
+    error::{self, Error, Result},
+    k8s::apply::patch_status,
+};
+
+const CONTROLLER: &str = "dataset";
+/// The finalizer that keeps a dataset until its objects are dealt with.
+pub const FINALIZER: &str = "datasets.ludis.dev/cleanup";
+/// Annotation of an organization's namespace naming its bucket.
+pub const BUCKET_ANNOTATION: &str = "ludis.dev/bucket";
+/// How often object counts are refreshed.
+const REFRESH: Duration = Duration::from_secs(60);
+
+pub fn controller(
+    ctx: Arc<Context>,
+    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+) -> impl Stream<Item = ()> {
+    use futures::StreamExt as _;
+    Controller::new(
+        Api::<DeserializeGuard<Dataset>>::all(ctx.client.clone()),
+        watcher::Config::default().any_semantic(),
+    )
+    .graceful_shutdown_on(shutdown)
+    .run(
+        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
+        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+        ctx,
+    )
+    .map(|_| ())
+}
+
+/// Where a dataset's objects live: the namespace's bucket and the dataset's prefix.
+pub fn location(dataset: &Dataset, namespace_bucket: Option<&str>, default_bucket: &str) -> (String, String) {
+    let bucket = namespace_bucket.unwrap_or(default_bucket).to_owned();
+    let id = dataset
+        .labels()
+        .get(LABEL_ID)
+        .cloned()
+        .or_else(|| dataset.uid())
+        .unwrap_or_else(|| dataset.name_any());
+    (bucket, ludis_storage::dataset_prefix(&id))
+}
+
+async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
+    let ns = dataset.namespace().unwrap_or_default();
+    let api: Api<Dataset> = Api::namespaced(ctx.client.clone(), &ns);
+    let Some(s3) = ctx.s3.clone() else {
+        let verdict = Verdict::degraded(
+            "StorageNotConfigured",
+            "the operator has no object storage configured",
+        );
+        write_status(&ctx, &dataset, DatasetStatus::default(), &verdict).await?;
+        return Ok(Action::await_change());
+    };
+    let namespace = Api::<Namespace>::all(ctx.client.clone())
+        .get_metadata(&ns)
+        .await
+        .map_err(error::observe("namespace"))?;
+    let ns_bucket = namespace.annotations().get(BUCKET_ANNOTATION).cloned();
+    let (bucket, prefix) = location(&dataset, ns_bucket.as_deref(), &ctx.config.default_bucket);
+
+    finalizer(&api, FINALIZER, dataset, |event| async {
+        match event {
+            Finalizer::Apply(dataset) => {
+                ludis_storage::ensure_bucket(&s3, &bucket).await.map_err(Error::Storage)?;
+                // A folder marker makes the (empty) dataset visible in listings.
+                s3.put_object()
+                    .bucket(&bucket)
+                    .key(&prefix)
+                    .body(Vec::new().into())
+                    .send()
+                    .await
+                    .map_err(|e| Error::Storage(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
+                let (objects, bytes) = ludis_storage::usage(&s3, &bucket, &prefix).await.map_err(Error::Storage)?;
+                let status = DatasetStatus {
+                    bucket: Some(bucket.clone()),
+                    prefix: Some(prefix.clone()),
+                    object_count: Some(objects),
+                    bytes: Some(bytes),
+                    ..Default::default()
+                };
+                let verdict = Verdict::ready("Available", format!("s3://{bucket}/{prefix}"));
+                write_status(&ctx, &dataset, status, &verdict).await?;
+                Ok(Action::requeue(REFRESH))
+            }
+            Finalizer::Cleanup(dataset) => {
+                if dataset.spec.deletion_policy == DeletionPolicy::Delete {
+                    let n = ludis_storage::delete_prefix(&s3, &bucket, &prefix).await.map_err(Error::Storage)?;
+                    tracing::info!(dataset = %dataset.name_any(), objects = n, "deleted the dataset's objects");
+                    ctx.event(
+                        &dataset.object_ref(&()),
+                        EventType::Normal,
+                        "DataDeleted",
+                        "Cleanup",
+                        format!("deleted {n} objects under s3://{bucket}/{prefix}"),
+                    )
+                    .await;
+                }
+                Ok(Action::await_change())
+            }
+        }
+    })
+    .await
+    .map_err(|e| match e {
+        kube::runtime::finalizer::Error::ApplyFailed(e) | kube::runtime::finalizer::Error::CleanupFailed(e) => e,
+        other => Error::Finalizer(other.to_string()),
+    })
+}
+
+async fn write_status(
+    ctx: &Context,
+    dataset: &Dataset,
+    mut status: DatasetStatus,
+    verdict: &Verdict,
+) -> Result<()> {
+    status.observed_generation = dataset.metadata.generation;
+    status.conditions = verdict.conditions(
+        &dataset
+            .status
+            .as_ref()
+            .map(|s| s.conditions.clone())
+            .unwrap_or_default(),
+        dataset.metadata.generation,
+    );
+    if dataset.status.as_ref() != Some(&status) {
+        patch_status(&ctx.client, dataset, &status)
+            .await
+            .map_err(Error::PatchStatus)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use ludis_crds::DatasetSpec;
+
+    use super::*;
+
+    fn dataset(id: Option<&str>) -> Dataset {
+        let spec: DatasetSpec = serde_json::from_value(serde_json::json!({"displayName": "Sales"})).unwrap();
+        let mut d = Dataset::new("sales", spec);
+        d.metadata.uid = Some("uid-9".into());
+        if let Some(id) = id {
+            d.metadata.labels = Some([(LABEL_ID.to_owned(), id.to_owned())].into());
+        }
+        d
+    }
+
+    #[test]
+    fn a_dataset_lives_under_its_id_in_the_namespace_bucket() {
+        assert_eq!(
+            location(&dataset(Some("abc")), Some("acme"), "ludis"),
+            ("acme".into(), "datasets/abc/".into())
+        );
+        assert_eq!(
+            location(&dataset(None), None, "ludis"),
+            ("ludis".into(), "datasets/uid-9/".into())
+        );
+    }
+}

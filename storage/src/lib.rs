@@ -1,0 +1,173 @@
+//! Object storage for Ludis: an S3 client for any S3-protocol server (path-style addressing,
+//! explicit endpoint and keys, over rustls with the ring provider), and the layout of datasets
+//! in an organization's bucket.
+
+use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
+use aws_smithy_http_client::{
+    Builder,
+    tls::{Provider, rustls_provider::CryptoMode},
+};
+
+/// Where object storage is and how to sign for it.
+#[derive(Clone)]
+pub struct S3Settings {
+    /// e.g. `http://127.0.0.1:29000`, or `https://s3.eu-west-1.amazonaws.com`.
+    pub endpoint: String,
+    pub region: String,
+    pub access_key: String,
+    pub secret_key: String,
+}
+
+impl std::fmt::Debug for S3Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Settings")
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .field("access_key", &self.access_key)
+            .field("secret_key", &"***")
+            .finish()
+    }
+}
+
+/// An S3 client for these settings.
+pub fn client(settings: &S3Settings) -> aws_sdk_s3::Client {
+    let http = Builder::new()
+        .tls_provider(Provider::Rustls(CryptoMode::Ring))
+        .build_https();
+    let creds = Credentials::new(
+        &settings.access_key,
+        &settings.secret_key,
+        None,
+        None,
+        "ludis-settings",
+    );
+    let config = aws_sdk_s3::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .http_client(http)
+        .endpoint_url(&settings.endpoint)
+        .region(Region::new(settings.region.clone()))
+        .credentials_provider(creds)
+        .force_path_style(true)
+        .build();
+    aws_sdk_s3::Client::from_conf(config)
+}
+
+/// The prefix of a dataset's objects in its organization's bucket (ends with `/`).
+pub fn dataset_prefix(dataset_id: &str) -> String {
+    format!("datasets/{dataset_id}/")
+}
+
+/// Number of objects and total bytes under `prefix` (folder markers, keys ending in `/`, are not
+/// counted).
+pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<(i64, i64), String> {
+    let mut pages = s3
+        .list_objects_v2()
+        .bucket(bucket)
+        .prefix(prefix)
+        .into_paginator()
+        .send();
+    let (mut count, mut bytes) = (0i64, 0i64);
+    while let Some(page) = pages.next().await {
+        let page = page.map_err(|e| {
+            format!(
+                "failed to list s3://{bucket}/{prefix}: {}",
+                aws_sdk_s3::error::DisplayErrorContext(e)
+            )
+        })?;
+        for obj in page.contents() {
+            if obj.key().is_some_and(|k| !k.ends_with('/')) {
+                count += 1;
+                bytes += obj.size().unwrap_or(0);
+            }
+        }
+    }
+    Ok((count, bytes))
+}
+
+/// Deletes every object under `prefix`; returns how many were deleted.
+pub async fn delete_prefix(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<usize, String> {
+    use aws_sdk_s3::types::{Delete, ObjectIdentifier};
+    let err = |e: String| format!("failed to delete s3://{bucket}/{prefix}: {e}");
+    let mut deleted = 0;
+    loop {
+        // Always list from the start: what was deleted is gone, so this ends.
+        let page = s3
+            .list_objects_v2()
+            .bucket(bucket)
+            .prefix(prefix)
+            .max_keys(1000)
+            .send()
+            .await
+            .map_err(|e| err(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
+        let ids: Vec<_> = page
+            .contents()
+            .iter()
+            .filter_map(|o| ObjectIdentifier::builder().key(o.key()?).build().ok())
+            .collect();
+        if ids.is_empty() {
+            return Ok(deleted);
+        }
+        let n = ids.len();
+        let delete = Delete::builder()
+            .set_objects(Some(ids))
+            .quiet(true)
+            .build()
+            .map_err(|e| err(e.to_string()))?;
+        let out = s3
+            .delete_objects()
+            .bucket(bucket)
+            .delete(delete)
+            .send()
+            .await
+            .map_err(|e| err(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
+        if let Some(e) = out.errors().first() {
+            return Err(err(format!(
+                "{}: {}",
+                e.key().unwrap_or_default(),
+                e.message().unwrap_or_default()
+            )));
+        }
+        deleted += n;
+    }
+}
+
+/// Creates `bucket` unless it exists.
+pub async fn ensure_bucket(s3: &aws_sdk_s3::Client, bucket: &str) -> Result<(), String> {
+    if s3.head_bucket().bucket(bucket).send().await.is_ok() {
+        return Ok(());
+    }
+    match s3.create_bucket().bucket(bucket).send().await {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let ctx = aws_sdk_s3::error::DisplayErrorContext(&e).to_string();
+            if ctx.contains("BucketAlreadyOwnedByYou") || ctx.contains("BucketAlreadyExists") {
+                Ok(())
+            } else {
+                Err(format!("failed to create the bucket {bucket}: {ctx}"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dataset_prefixes_are_folders_of_datasets() {
+        assert_eq!(dataset_prefix("6f1c"), "datasets/6f1c/");
+    }
+
+    #[test]
+    fn debug_output_hides_the_secret_key() {
+        let s = S3Settings {
+            endpoint: "http://127.0.0.1:1".into(),
+            region: "us-east-1".into(),
+            access_key: "ak".into(),
+            secret_key: "very-secret".into(),
+        };
+        let printed = format!("{s:?}");
+        assert!(!printed.contains("very-secret"));
+        assert!(printed.contains("***"));
+    }
+}
