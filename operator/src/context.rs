@@ -33,6 +33,8 @@ pub struct Config {
     pub storage_class: Option<String>,
     /// Object storage of datasets (None: datasets report StorageNotConfigured).
     pub s3: Option<ludis_storage::S3Settings>,
+    /// The SMTP server for workflow notifications (None: none are sent; an event says so).
+    pub smtp: Option<crate::notify::SmtpSettings>,
 }
 
 impl Config {
@@ -52,6 +54,14 @@ impl Config {
                     region: "us-east-1".into(),
                     access_key: std::env::var("LUDIS_S3_ACCESS_KEY").unwrap_or_default(),
                     secret_key: std::env::var("LUDIS_S3_SECRET_KEY").unwrap_or_default(),
+                }),
+            smtp: std::env::var("LUDIS_TEST_SMTP_PORT")
+                .ok()
+                .and_then(|p| p.parse().ok())
+                .map(|port| crate::notify::SmtpSettings {
+                    host: "127.0.0.1".into(),
+                    port,
+                    from: "ludis@localhost".into(),
                 }),
         }
     }

@@ -5,3 +5,4 @@ pub mod controllers;
 pub mod error;
 pub mod k8s;
 pub mod metrics;
+pub mod notify;

@@ -55,6 +55,12 @@ struct Args {
     /// Secret key of the object storage.
     #[arg(long, env = "LUDIS_S3_SECRET_KEY", default_value = "", hide_env_values = true)]
     s3_secret_key: String,
+    /// SMTP server for workflow notifications (host:port); unset: no e-mail is sent.
+    #[arg(long, env = "LUDIS_SMTP_SERVER")]
+    smtp_server: Option<String>,
+    /// Sender address of notifications.
+    #[arg(long, env = "LUDIS_SMTP_FROM", default_value = "ludis@localhost")]
+    smtp_from: String,
     /// Name of the leader-election Lease.
     #[arg(long, env = "LUDIS_LEASE_NAME", default_value = "ludis-operator")]
     lease_name: String,
@@ -105,6 +111,13 @@ async fn main() -> anyhow::Result<()> {
         upload_image: args.upload_image,
         default_bucket: args.default_bucket,
         storage_class: args.storage_class,
+        smtp: match args.smtp_server {
+            Some(server) => Some(ludis_operator::notify::SmtpSettings::parse(
+                &server,
+                &args.smtp_from,
+            )?),
+            None => None,
+        },
         s3: args.s3_endpoint.map(|endpoint| ludis_storage::S3Settings {
             endpoint,
             region: args.s3_region,

@@ -5,6 +5,7 @@ pub mod dataset;
 pub mod insight;
 pub mod pods;
 pub mod project;
+pub mod workflow;
 
 use std::{fmt::Debug, future::Future, sync::Arc, time::Duration};
 
@@ -198,10 +199,14 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
     let project = project::controller(ctx.clone(), shutdown.clone());
     let insight = insight::controller(ctx.clone(), shutdown.clone());
     let dataset = dataset::controller(ctx.clone(), shutdown.clone());
+    let workflow = workflow::controller(ctx.clone(), shutdown.clone());
+    let run = workflow::run::controller(ctx.clone(), shutdown.clone());
     futures::join!(
         project.for_each(|_| async {}),
         insight.for_each(|_| async {}),
-        dataset.for_each(|_| async {})
+        dataset.for_each(|_| async {}),
+        workflow.for_each(|_| async {}),
+        run.for_each(|_| async {})
     );
 }
 
