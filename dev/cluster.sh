@@ -95,6 +95,8 @@ write_kwok_config() {
       echo "---"
       cat "$src/kustomize/stage/$f"
     done
+    echo "---"
+    cat "$DEV_DIR/kwok/ludis-stages.yaml"
     cat <<EOF
 ---
 kind: ClusterLogs

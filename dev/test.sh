@@ -12,6 +12,7 @@ export LUDIS_ETCD_PORT=${LUDIS_TEST_ETCD_PORT:-33790} LUDIS_ETCD_PEER_PORT=${LUD
 export LUDIS_APISERVER_PORT=${LUDIS_TEST_APISERVER_PORT:-36443} LUDIS_KCM_PORT=${LUDIS_TEST_KCM_PORT:-36257}
 export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=${LUDIS_TEST_KWOK_PORT:-36250}
 export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
+export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525}
 unset LUDIS_S3_ENDPOINT
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
@@ -32,6 +33,7 @@ cleanup() {
   "$DEV_DIR/cluster.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/s3.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/smtp.sh" purge >/dev/null 2>&1 || true
   if [ ${#timings[@]} -gt 0 ]; then
     log "timings:"
     printf '  %s\n' "${timings[@]}" >&2
@@ -50,11 +52,15 @@ start_servers() {
   "$DEV_DIR/s3.sh" up
   "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/postgres.sh" up
+  "$DEV_DIR/smtp.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/smtp.sh" up
 }
 phase "start test servers" start_servers
 if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
 LUDIS_TEST_POSTGRES_URL=$("$DEV_DIR/postgres.sh" url)
 export LUDIS_TEST_POSTGRES_URL LUDIS_S3_ENDPOINT=http://127.0.0.1:$LUDIS_S3_PORT
+LUDIS_TEST_MAILDIR=$("$DEV_DIR/smtp.sh" maildir)
+export LUDIS_TEST_MAILDIR LUDIS_TEST_SMTP_PORT=$LUDIS_SMTP_PORT
 
 phase "rust: format check" cargo fmt --all -- --check
 phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings

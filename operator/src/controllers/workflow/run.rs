@@ -165,10 +165,7 @@ async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
     } else {
         None
     };
-    let mut notified = if done { old.notified } else { None };
-    if done && notified != Some(true) {
-        notified = Some(send_notification(&ctx, &run, &wf, phase, &tasks).await?);
-    }
+    let notified = if done { old.notified } else { None };
     let verdict = match phase {
         RunPhase::Succeeded => Verdict::ready("Succeeded", "every task succeeded"),
         RunPhase::Failed => {
@@ -192,6 +189,17 @@ async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
         conditions: verdict.conditions(&old.conditions, run.metadata.generation),
     };
     if run.status.as_ref() != Some(&status) {
+        patch_status(&ctx.client, run.as_ref(), &status)
+            .await
+            .map_err(Error::PatchStatus)?;
+    }
+    // The status is written first, so a failing mail server delays only the e-mail (retried
+    // with backoff), never the run's state.
+    if done && notified != Some(true) && send_notification(&ctx, &run, &wf, phase, &status.tasks).await? {
+        let status = WorkflowRunStatus {
+            notified: Some(true),
+            ..status
+        };
         patch_status(&ctx.client, run.as_ref(), &status)
             .await
             .map_err(Error::PatchStatus)?;

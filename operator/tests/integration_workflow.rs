@@ -1,0 +1,295 @@
+//! Workflows against the local control plane: the CronJob, a manual run (a Job from the
+//! CronJob's template) becoming a WorkflowRun, a diamond DAG with a failing task, mark success,
+//! clear with downstream, and the notification e-mails arriving at a real SMTP server.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::batch::v1::{CronJob, Job};
+use kube::{
+    Api, Resource as _, ResourceExt as _,
+    api::{ObjectMeta, Patch, PatchParams, PostParams},
+};
+use ludis_crds::{
+    Dataset, DatasetSpec, Project, ProjectSpec, Workflow, WorkflowRun, WorkflowSpec,
+    workflow::{RunPhase, TaskState, Trigger, WorkflowState},
+};
+use serde_json::json;
+
+use common::{TestNamespace, client, eventually, start_operator};
+
+mod common;
+
+/// Messages in the test SMTP server's Maildir whose text contains `needle`.
+fn mails_containing(needle: &str) -> Vec<String> {
+    let dir = std::env::var("LUDIS_TEST_MAILDIR")
+        .expect("LUDIS_TEST_MAILDIR is not set: run the tests with dev/test.sh");
+    let mut found = Vec::new();
+    for sub in ["new", "cur"] {
+        for entry in std::fs::read_dir(format!("{dir}/{sub}"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            if text.contains(needle) {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+async fn run_in_phase(runs: &Api<WorkflowRun>, name: &str, phase: RunPhase, applied: usize) -> WorkflowRun {
+    eventually(&format!("run {name} to be {phase:?}"), || async {
+        let r = runs.get(name).await.ok()?;
+        let s = r.status.as_ref()?;
+        (s.phase == Some(phase) && s.applied_requests.len() == applied).then_some(r)
+    })
+    .await
+}
+
+fn task_states(run: &WorkflowRun) -> BTreeMap<String, (TaskState, i32)> {
+    run.status
+        .as_ref()
+        .unwrap()
+        .tasks
+        .iter()
+        .map(|t| (t.name.clone(), (t.state, t.try_number)))
+        .collect()
+}
+
+async fn request(runs: &Api<WorkflowRun>, name: &str, requests: serde_json::Value) {
+    runs.patch(
+        name,
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"requests": requests}})),
+    )
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-wf").await;
+    let n = ns.name.as_str();
+    let project: ProjectSpec =
+        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
+    Api::<Project>::namespaced(client.clone(), n)
+        .create(&PostParams::default(), &Project::new("demo", project))
+        .await
+        .unwrap();
+    let ds: DatasetSpec =
+        serde_json::from_value(json!({"displayName": "Out", "deletionPolicy": "Delete"})).unwrap();
+    let datasets: Api<Dataset> = Api::namespaced(client.clone(), n);
+    datasets
+        .create(&PostParams::default(), &Dataset::new("out", ds))
+        .await
+        .unwrap();
+    eventually("the dataset to have a prefix", || async {
+        datasets.get("out").await.ok()?.status?.prefix
+    })
+    .await;
+
+    let recipient = format!("ops+{n}@example.com");
+    let spec: WorkflowSpec = serde_json::from_value(json!({
+        "displayName": format!("Nightly {n}"), "project": "demo", "schedule": "0 3 * * *",
+        "tasks": [
+            {"name": "extract", "script": {"file": "extract.py", "image": "python-3.12"}},
+            {"name": "clean", "script": {"file": "clean.py", "image": "python-3.12", "installScript": "setup.sh"}},
+            {"name": "check", "script": {"file": "fail_check.py", "image": "python-3.12"}},
+            {"name": "load", "upload": {"file": "out/result.csv", "dataset": "out", "destinationPath": "daily"}}
+        ],
+        "edges": [{"from": "extract", "to": "clean"}, {"from": "extract", "to": "check"},
+                  {"from": "clean", "to": "load"}, {"from": "check", "to": "load"}],
+        "notification": {"emails": [recipient], "on": "both"}
+    }))
+    .unwrap();
+    let workflows: Api<Workflow> = Api::namespaced(client.clone(), n);
+    workflows
+        .create(&PostParams::default(), &Workflow::new("nightly", spec))
+        .await
+        .unwrap();
+    let wf = eventually("the workflow to be ready", || async {
+        let w = workflows.get("nightly").await.ok()?;
+        (w.status.as_ref()?.state == Some(WorkflowState::Ready)).then_some(w)
+    })
+    .await;
+
+    let cronjobs: Api<CronJob> = Api::namespaced(client.clone(), n);
+    let cj = cronjobs.get("nightly").await.unwrap();
+    assert_eq!(cj.owner_references()[0].name, "nightly");
+    let cj_spec = cj.spec.clone().unwrap();
+    assert_eq!(
+        (cj_spec.schedule.as_str(), cj_spec.suspend),
+        ("0 3 * * *", Some(false))
+    );
+    assert_eq!(wf.status.unwrap().cron_job.as_deref(), Some("nightly"));
+
+    // Run now: exactly what `kubectl create job --from=cronjob/nightly` does.
+    let template = cj_spec.job_template;
+    let mut annotations = template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.annotations.clone())
+        .unwrap_or_default();
+    annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
+    let job = Job {
+        metadata: ObjectMeta {
+            name: Some("nightly-manual-1".into()),
+            labels: template.metadata.as_ref().and_then(|m| m.labels.clone()),
+            annotations: Some(annotations),
+            owner_references: Some(vec![cj.controller_owner_ref(&()).unwrap()]),
+            ..Default::default()
+        },
+        spec: template.spec,
+        status: None,
+    };
+    Api::<Job>::namespaced(client.clone(), n)
+        .create(&PostParams::default(), &job)
+        .await
+        .unwrap();
+
+    let runs: Api<WorkflowRun> = Api::namespaced(client.clone(), n);
+    let run = run_in_phase(&runs, "nightly-manual-1", RunPhase::Failed, 0).await;
+    assert_eq!(run.spec.trigger, Trigger::Manual);
+    assert_eq!(run.spec.job.as_deref(), Some("nightly-manual-1"));
+    use TaskState::*;
+    let expect = |pairs: [(&str, TaskState, i32); 4]| -> BTreeMap<String, (TaskState, i32)> {
+        pairs
+            .into_iter()
+            .map(|(k, s, t)| (k.to_owned(), (s, t)))
+            .collect()
+    };
+    assert_eq!(
+        task_states(&run),
+        expect([
+            ("extract", Success, 1),
+            ("clean", Success, 1),
+            ("check", Failed, 1),
+            ("load", UpstreamFailed, 0)
+        ])
+    );
+    eventually("the failure e-mail", || async {
+        mails_containing(&recipient)
+            .into_iter()
+            .find(|m| m.contains("failed (run nightly-manual-1)"))
+            .map(|_| ())
+    })
+    .await;
+
+    // Mark the failed check as a success: load runs, and the run succeeds.
+    request(
+        &runs,
+        "nightly-manual-1",
+        json!([{"id": "m1", "action": "markSuccess", "task": "check"}]),
+    )
+    .await;
+    let run = run_in_phase(&runs, "nightly-manual-1", RunPhase::Succeeded, 1).await;
+    assert_eq!(
+        task_states(&run),
+        expect([
+            ("extract", Success, 1),
+            ("clean", Success, 1),
+            ("check", Success, 1),
+            ("load", Success, 1)
+        ])
+    );
+    eventually("the success e-mail", || async {
+        mails_containing(&recipient)
+            .into_iter()
+            .find(|m| m.contains("succeeded (run nightly-manual-1)"))
+            .map(|_| ())
+    })
+    .await;
+
+    // Clear clean with its downstream: exactly clean and load run again.
+    request(
+        &runs,
+        "nightly-manual-1",
+        json!([{"id": "m1", "action": "markSuccess", "task": "check"},
+        {"id": "c1", "action": "clear", "task": "clean", "downstream": true}]),
+    )
+    .await;
+    let run = run_in_phase(&runs, "nightly-manual-1", RunPhase::Succeeded, 2).await;
+    let run = if task_states(&run)["load"].1 == 2 {
+        run
+    } else {
+        eventually("the cleared tasks to finish", || async {
+            let r = runs.get("nightly-manual-1").await.ok()?;
+            (task_states(&r)["load"] == (Success, 2) && r.status.as_ref()?.phase == Some(RunPhase::Succeeded))
+                .then_some(r)
+        })
+        .await
+    };
+    assert_eq!(
+        task_states(&run),
+        expect([
+            ("extract", Success, 1),
+            ("clean", Success, 2),
+            ("check", Success, 1),
+            ("load", Success, 2)
+        ])
+    );
+
+    // The workflow reports its last run; pausing suspends the CronJob.
+    let w = eventually("the workflow to report its last run", || async {
+        let w = workflows.get("nightly").await.ok()?;
+        (w.status.as_ref()?.last_run.as_deref() == Some("nightly-manual-1")).then_some(w)
+    })
+    .await;
+    assert!(w.status.unwrap().last_run_time.is_some());
+    workflows
+        .patch(
+            "nightly",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"paused": true}})),
+        )
+        .await
+        .unwrap();
+    eventually("the CronJob to be suspended", || async {
+        (cronjobs.get("nightly").await.ok()?.spec?.suspend == Some(true)).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_workflow_whose_image_is_not_allowed_is_broken() {
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-wf-bad").await;
+    let project: ProjectSpec =
+        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
+    Api::<Project>::namespaced(client.clone(), &ns.name)
+        .create(&PostParams::default(), &Project::new("demo", project))
+        .await
+        .unwrap();
+    let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "X", "project": "demo",
+        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "evil/miner"}}]}))
+    .unwrap();
+    let workflows: Api<Workflow> = Api::namespaced(client.clone(), &ns.name);
+    workflows
+        .create(&PostParams::default(), &Workflow::new("x", spec))
+        .await
+        .unwrap();
+    let w = eventually("the workflow to be broken", || async {
+        let w = workflows.get("x").await.ok()?;
+        (w.status.as_ref()?.state == Some(WorkflowState::Broken)).then_some(w)
+    })
+    .await;
+    assert!(
+        w.status
+            .unwrap()
+            .import_error
+            .unwrap()
+            .contains("\"evil/miner\" is not in the administrator's image list")
+    );
+    assert!(
+        Api::<CronJob>::namespaced(client.clone(), &ns.name)
+            .get_opt("x")
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
