@@ -185,13 +185,15 @@ async fn main() -> anyhow::Result<()> {
             break;
         }
     }
-    // Dropping the receivers releases the Lease, so a standby takes over at once.
+    // Dropping every receiver (the health server holds one) releases the Lease, so a standby
+    // takes over at once.
+    server.abort();
+    let _ = server.await;
     drop(leader);
     match tokio::time::timeout(Duration::from_secs(5), lease_task).await {
         Ok(Ok(Ok(_))) => tracing::info!("released the leader Lease"),
         other => tracing::warn!(?other, "could not release the leader Lease cleanly"),
     }
-    server.abort();
     Ok(())
 }
 
