@@ -10,8 +10,8 @@ use k8s_openapi::{
         apps::v1::{Deployment, DeploymentSpec},
         batch::v1::{Job, JobSpec},
         core::v1::{
-            Container, ContainerPort, PersistentVolumeClaimVolumeSource, PodSpec, PodTemplateSpec, Service,
-            ServicePort, ServiceSpec, Volume, VolumeMount,
+            Container, ContainerPort, PodSpec, PodTemplateSpec, Service, ServicePort, ServiceSpec,
+            VolumeMount,
         },
     },
     apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
@@ -257,18 +257,12 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
     let pod_spec = |restart: &str| PodSpec {
         containers: vec![container.clone()],
         restart_policy: Some(restart.into()),
-        automount_service_account_token: Some(false),
-        enable_service_links: Some(false),
-        security_context: Some(pods::pod_security_context()),
-        volumes: Some(vec![Volume {
-            name: "source".into(),
-            persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
-                claim_name: format!("{}-workspace", source.project),
-                read_only: Some(true),
-            }),
-            ..Default::default()
-        }]),
-        ..Default::default()
+        volumes: Some(vec![pods::pvc_volume(
+            "source",
+            format!("{}-workspace", source.project),
+            true,
+        )]),
+        ..pods::restricted()
     };
     let mut annotations = BTreeMap::new();
     if let Some(token) = &insight.spec.redeploy_token {

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
-        Capabilities, PodSecurityContext, ResourceRequirements, SeccompProfile, SecurityContext,
+        Capabilities, PersistentVolumeClaimVolumeSource, PodSecurityContext, PodSpec, ResourceRequirements,
+        SeccompProfile, SecurityContext, Volume,
     },
     apimachinery::pkg::api::resource::Quantity,
 };
@@ -43,6 +44,29 @@ pub fn container_security_context() -> SecurityContext {
         seccomp_profile: Some(SeccompProfile {
             type_: "RuntimeDefault".into(),
             ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// The fields every Ludis pod spec shares: no service-account token, no service links in the
+/// environment, the restricted security context. Use as `PodSpec { containers, ..restricted() }`.
+pub fn restricted() -> PodSpec {
+    PodSpec {
+        automount_service_account_token: Some(false),
+        enable_service_links: Some(false),
+        security_context: Some(pod_security_context()),
+        ..Default::default()
+    }
+}
+
+/// A volume of the PersistentVolumeClaim `claim`.
+pub fn pvc_volume(name: &str, claim: String, read_only: bool) -> Volume {
+    Volume {
+        name: name.to_owned(),
+        persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+            claim_name: claim,
+            read_only: read_only.then_some(true),
         }),
         ..Default::default()
     }

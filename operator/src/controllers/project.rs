@@ -7,9 +7,8 @@ use futures::Stream;
 use k8s_openapi::{
     api::core::v1::{
         Container, ContainerPort, EnvFromSource, EnvVar, EnvVarSource, PersistentVolumeClaim,
-        PersistentVolumeClaimSpec, PersistentVolumeClaimVolumeSource, Pod, PodSpec, Secret, SecretEnvSource,
-        SecretKeySelector, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
-        VolumeResourceRequirements,
+        PersistentVolumeClaimSpec, Pod, PodSpec, Secret, SecretEnvSource, SecretKeySelector, Service,
+        ServicePort, ServiceSpec, VolumeMount, VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
@@ -265,18 +264,8 @@ pub fn build(project: &Project, valid: &Validated, config: &crate::context::Conf
         init_containers: init.map(|c| vec![c]),
         containers: vec![main],
         restart_policy: Some("Always".into()),
-        automount_service_account_token: Some(false),
-        enable_service_links: Some(false),
-        security_context: Some(pods::pod_security_context()),
-        volumes: Some(vec![Volume {
-            name: "workspace".into(),
-            persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
-                claim_name: pvc_name,
-                read_only: None,
-            }),
-            ..Default::default()
-        }]),
-        ..Default::default()
+        volumes: Some(vec![pods::pvc_volume("workspace", pvc_name, false)]),
+        ..pods::restricted()
     };
     // A pod's spec cannot change in place: a changed spec is a new pod (the old one is an orphan).
     let pod_name = format!("{name}-preview-{}", pods::spec_hash(&pod_spec));

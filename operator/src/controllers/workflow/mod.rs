@@ -110,10 +110,7 @@ pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
             ..Default::default()
         }],
         restart_policy: Some("Never".into()),
-        automount_service_account_token: Some(false),
-        enable_service_links: Some(false),
-        security_context: Some(pods::pod_security_context()),
-        ..Default::default()
+        ..pods::restricted()
     };
     CronJob {
         metadata: ObjectMeta {

@@ -6,10 +6,7 @@ use std::{collections::BTreeMap, sync::Arc};
 
 use futures::Stream;
 use k8s_openapi::{
-    api::core::v1::{
-        Container, EnvFromSource, EnvVar, PersistentVolumeClaimVolumeSource, Pod, PodSpec, SecretEnvSource,
-        Volume, VolumeMount,
-    },
+    api::core::v1::{Container, EnvFromSource, EnvVar, Pod, PodSpec, SecretEnvSource, VolumeMount},
     apimachinery::pkg::apis::meta::v1::Time,
     jiff::Timestamp,
 };
@@ -394,18 +391,12 @@ pub fn build_pod(
                 ..Default::default()
             }],
             restart_policy: Some("Never".into()),
-            automount_service_account_token: Some(false),
-            enable_service_links: Some(false),
-            security_context: Some(pods::pod_security_context()),
-            volumes: Some(vec![Volume {
-                name: "workspace".into(),
-                persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
-                    claim_name: format!("{}-workspace", wf.spec.project),
-                    read_only: None,
-                }),
-                ..Default::default()
-            }]),
-            ..Default::default()
+            volumes: Some(vec![pods::pvc_volume(
+                "workspace",
+                format!("{}-workspace", wf.spec.project),
+                false,
+            )]),
+            ..pods::restricted()
         }),
         status: None,
     })
