@@ -37,7 +37,7 @@ make_pki() {
 basicConstraints=CA:FALSE
 keyUsage=digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth,clientAuth
-subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
 EOF
     openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile serving.ext -out serving.crt
     # the admin client (group system:masters), used by the controllers, kwok and developers
@@ -187,7 +187,7 @@ start_components() {
     --client-ca-file="$P/ca.crt" \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$P/sa.pub" --service-account-signing-key-file="$P/sa.key" \
-    --service-cluster-ip-range=10.0.0.0/24 \
+    --service-cluster-ip-range=10.96.0.0/16 \
     --authorization-mode=Node,RBAC \
     --allow-privileged=true \
     --kubelet-preferred-address-types=InternalIP,Hostname \

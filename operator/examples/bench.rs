@@ -232,7 +232,8 @@ async fn main() -> anyhow::Result<()> {
             2 * n
         );
         eprint!("\r  ready: {ready_count}/{}   ", 2 * n);
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        // Listing 2,000 objects loads the API server too: look every 2 s only.
+        tokio::time::sleep(Duration::from_secs(2)).await;
     }
     eprintln!();
     let all_ready = t1.elapsed();
