@@ -203,11 +203,13 @@ start_components() {
     --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
     --controllers='*' --leader-elect=false \
     --enable-hostpath-provisioner=true \
+    --kube-api-qps=200 --kube-api-burst=400 \
     --bind-address=127.0.0.1 --secure-port="$LUDIS_KCM_PORT"
   start_bg kube-scheduler "$D" "$bin/kube-scheduler" \
     --kubeconfig="$KUBECONFIG_OUT" \
     --authentication-kubeconfig="$KUBECONFIG_OUT" --authorization-kubeconfig="$KUBECONFIG_OUT" \
-    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$LUDIS_SCHEDULER_PORT"
+    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$LUDIS_SCHEDULER_PORT" \
+    --kube-api-qps=200 --kube-api-burst=400
   write_kwok_config
   start_bg kwok "$D" "$kwok_bin" \
     --kubeconfig="$KUBECONFIG_OUT" --config="$D/kwok.yaml" \

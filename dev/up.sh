@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the whole Ludis platform locally and prints where to open it:
-# the local control plane, the S3 server, the API (SQLite) serving the built console.
+# the local control plane, the S3 server, the operator, and the API (SQLite) serving the built
+# console.
 #   dev/up.sh           (stop with dev/down.sh; logs in $LUDIS_STATE/api/logs)
 # Everything missing is installed or built first; a second run finds what already runs.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -15,8 +16,24 @@ if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubecon
 log "building the console"
 (cd console && npm run --silent build >"$LUDIS_STATE/console-build.log" 2>&1) ||
   { tail -n 20 "$LUDIS_STATE/console-build.log" >&2; die "the console build failed (log: $LUDIS_STATE/console-build.log)"; }
-log "building the API"
-cargo build --locked --quiet -p ludis-api || die "the API build failed"
+log "building the API and the operator"
+cargo build --locked --quiet -p ludis-api -p ludis-operator || die "the build failed"
+
+# The operator: our CRDs, the image list, then the controllers (against this cluster and S3).
+kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
+kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
+kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+kubectl -n ludis-system create configmap ludis-images --dry-run=client -o yaml \
+  --from-literal=python-3.12=python:3.12-slim --from-literal=r-4.4=rocker/r-ver:4.4 \
+  --from-literal=default-python=python:3.12-slim --from-literal=default-r=rocker/r-ver:4.4 |
+  kubectl apply --server-side --field-manager=ludis-dev -f - >/dev/null
+O=$LUDIS_STATE/operator
+stop_pidfile "$O/pids/ludis-operator.pid"
+mkdir -p "$O"
+LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
+  LUDIS_OPERATOR_LISTEN=127.0.0.1:$((LUDIS_API_PORT + 1)) \
+  start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/debug/ludis-operator"
+wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
 A=$LUDIS_STATE/api
 stop_pidfile "$A/pids/ludis-api.pid"
@@ -34,7 +51,8 @@ cat >&2 <<EOF
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
   Kubernetes        export KUBECONFIG=$KUBECONFIG
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
-  Logs              $LUDIS_STATE/{api,cluster,s3}/logs/
+  Operator          http://127.0.0.1:$((LUDIS_API_PORT + 1))/metrics   (kubectl get ludis -A)
+  Logs              $LUDIS_STATE/{api,operator,cluster,s3}/logs/
   Stop              dev/down.sh
 
 EOF
