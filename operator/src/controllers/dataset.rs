@@ -18,7 +18,7 @@ use kube::{
 };
 use ludis_crds::{Dataset, DatasetStatus, LABEL_ID, dataset::DeletionPolicy};
 
-use super::{Verdict, error_policy, guarded};
+use super::Verdict;
 use crate::{
     context::Context,
     error::{self, Error, Result},
@@ -37,18 +37,16 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    use futures::StreamExt as _;
-    Controller::new(
-        Api::<DeserializeGuard<Dataset>>::all(ctx.client.clone()),
-        watcher::Config::default().any_semantic(),
-    )
-    .graceful_shutdown_on(shutdown)
-    .run(
-        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
-        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+    super::drive(
+        Controller::new(
+            Api::<DeserializeGuard<Dataset>>::all(ctx.client.clone()),
+            watcher::Config::default().any_semantic(),
+        ),
+        CONTROLLER,
+        reconcile,
         ctx,
+        shutdown,
     )
-    .map(|_| ())
 }
 
 /// Where a dataset's objects live: the namespace's bucket and the dataset's prefix.

@@ -27,7 +27,7 @@ use ludis_crds::{
     insight::{InsightPhase, InsightType},
 };
 
-use super::{RESYNC, Verdict, error_policy, guarded, pods};
+use super::{RESYNC, Verdict, pods};
 use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
@@ -44,22 +44,20 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    use futures::StreamExt as _;
     let client = ctx.client.clone();
     let managed = watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator");
-    Controller::new(
-        Api::<DeserializeGuard<Insight>>::all(client.clone()),
-        watcher::Config::default().any_semantic(),
-    )
-    .owns(Api::<Deployment>::all(client.clone()), managed.clone())
-    .owns(Api::<Job>::all(client.clone()), managed)
-    .graceful_shutdown_on(shutdown)
-    .run(
-        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
-        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+    super::drive(
+        Controller::new(
+            Api::<DeserializeGuard<Insight>>::all(client.clone()),
+            watcher::Config::default().any_semantic(),
+        )
+        .owns(Api::<Deployment>::all(client.clone()), managed.clone())
+        .owns(Api::<Job>::all(client.clone()), managed),
+        CONTROLLER,
+        reconcile,
         ctx,
+        shutdown,
     )
-    .map(|_| ())
 }
 
 /// What the reconcile reads from the cluster.

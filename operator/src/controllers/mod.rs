@@ -193,6 +193,29 @@ fn to_pascal(s: &str) -> String {
         .collect()
 }
 
+/// Runs a kind's controller: every reconcile goes through [`guarded`] and every error through
+/// [`error_policy`], until `shutdown` completes.
+pub fn drive<K, Fut>(
+    controller: kube::runtime::Controller<DeserializeGuard<K>>,
+    name: &'static str,
+    reconcile: fn(Arc<K>, Arc<Context>) -> Fut,
+    ctx: Arc<Context>,
+    shutdown: impl Future<Output = ()> + Send + Sync + 'static,
+) -> impl futures::Stream<Item = ()>
+where
+    K: LudisKind + serde::Serialize,
+    Fut: Future<Output = Result<Action, Error>> + Send + 'static,
+{
+    controller
+        .graceful_shutdown_on(shutdown)
+        .run(
+            move |obj, ctx| guarded(name, obj, ctx, reconcile),
+            move |obj, err, ctx| error_policy(name, obj, err, ctx),
+            ctx,
+        )
+        .map(|_| ())
+}
+
 /// Runs every controller until shutdown.
 pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + Sync + 'static) {
     let shutdown = futures::future::FutureExt::shared(Box::pin(shutdown));

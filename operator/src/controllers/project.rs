@@ -23,7 +23,7 @@ use ludis_crds::{
     project::{GitSource, ProjectPhase},
 };
 
-use super::{RESYNC, Verdict, error_policy, guarded, pods};
+use super::{RESYNC, Verdict, pods};
 use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
@@ -40,26 +40,25 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    use futures::StreamExt as _;
     let client = ctx.client.clone();
     let cfg = watcher::Config::default().any_semantic();
-    Controller::new(Api::<DeserializeGuard<Project>>::all(client.clone()), cfg.clone())
-        .owns(
-            Api::<Pod>::all(client.clone()),
-            watcher::Config::default()
-                .labels("app.kubernetes.io/managed-by=ludis-operator,app.kubernetes.io/component=preview"),
-        )
-        .owns(
-            Api::<PersistentVolumeClaim>::all(client.clone()),
-            watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator"),
-        )
-        .graceful_shutdown_on(shutdown)
-        .run(
-            |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
-            |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
-            ctx,
-        )
-        .map(|_| ())
+    super::drive(
+        Controller::new(Api::<DeserializeGuard<Project>>::all(client.clone()), cfg.clone())
+            .owns(
+                Api::<Pod>::all(client.clone()),
+                watcher::Config::default().labels(
+                    "app.kubernetes.io/managed-by=ludis-operator,app.kubernetes.io/component=preview",
+                ),
+            )
+            .owns(
+                Api::<PersistentVolumeClaim>::all(client.clone()),
+                watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator"),
+            ),
+        CONTROLLER,
+        reconcile,
+        ctx,
+        shutdown,
+    )
 }
 
 /// What the reconcile reads from the cluster.

@@ -23,7 +23,7 @@ use ludis_crds::{
     workflow::{RunPhase, Trigger, WorkflowState},
 };
 
-use super::{RESYNC, Verdict, error_policy, guarded, pods};
+use super::{RESYNC, Verdict, pods};
 use crate::{
     context::{Config, Context, ImageCatalog},
     error::{self, Error, Result},
@@ -43,34 +43,32 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    use futures::StreamExt as _;
     let client = ctx.client.clone();
     let managed = watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator");
-    Controller::new(
-        Api::<DeserializeGuard<Workflow>>::all(client.clone()),
-        watcher::Config::default().any_semantic(),
-    )
-    .owns(Api::<CronJob>::all(client.clone()), managed)
-    .owns(
-        Api::<WorkflowRun>::all(client.clone()),
-        watcher::Config::default(),
-    )
-    // Jobs are owned by the CronJob, not the workflow: map them back by label.
-    .watches(
-        Api::<Job>::all(client.clone()),
-        watcher::Config::default().labels(WORKFLOW_LABEL),
-        |job| {
-            let name = job.labels().get(WORKFLOW_LABEL)?.clone();
-            Some(ObjectRef::<DeserializeGuard<Workflow>>::new(&name).within(&job.namespace()?))
-        },
-    )
-    .graceful_shutdown_on(shutdown)
-    .run(
-        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
-        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+    super::drive(
+        Controller::new(
+            Api::<DeserializeGuard<Workflow>>::all(client.clone()),
+            watcher::Config::default().any_semantic(),
+        )
+        .owns(Api::<CronJob>::all(client.clone()), managed)
+        .owns(
+            Api::<WorkflowRun>::all(client.clone()),
+            watcher::Config::default(),
+        )
+        // Jobs are owned by the CronJob, not the workflow: map them back by label.
+        .watches(
+            Api::<Job>::all(client.clone()),
+            watcher::Config::default().labels(WORKFLOW_LABEL),
+            |job| {
+                let name = job.labels().get(WORKFLOW_LABEL)?.clone();
+                Some(ObjectRef::<DeserializeGuard<Workflow>>::new(&name).within(&job.namespace()?))
+            },
+        ),
+        CONTROLLER,
+        reconcile,
         ctx,
+        shutdown,
     )
-    .map(|_| ())
 }
 
 /// Pure: why a workflow cannot run, if it cannot.

@@ -25,7 +25,7 @@ use ludis_crds::{
 use super::dag::{self, Dag, PodOutcome};
 use crate::{
     context::{Config, Context, ImageCatalog},
-    controllers::{RESYNC, Verdict, error_policy, guarded, pods},
+    controllers::{RESYNC, Verdict, pods},
     error::{self, Error, Result},
     k8s::{
         apply::{owner_ref, patch_status},
@@ -44,23 +44,21 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    use futures::StreamExt as _;
     let client = ctx.client.clone();
-    Controller::new(
-        Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()),
-        watcher::Config::default().any_semantic(),
-    )
-    .owns(
-        Api::<Pod>::all(client.clone()),
-        watcher::Config::default().labels(TASK_LABEL),
-    )
-    .graceful_shutdown_on(shutdown)
-    .run(
-        |obj, ctx| guarded(CONTROLLER, obj, ctx, reconcile),
-        |obj, err, ctx| error_policy(CONTROLLER, obj, err, ctx),
+    crate::controllers::drive(
+        Controller::new(
+            Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()),
+            watcher::Config::default().any_semantic(),
+        )
+        .owns(
+            Api::<Pod>::all(client.clone()),
+            watcher::Config::default().labels(TASK_LABEL),
+        ),
+        CONTROLLER,
+        reconcile,
         ctx,
+        shutdown,
     )
-    .map(|_| ())
 }
 
 /// Where upload tasks put their files: dataset name → `s3://bucket/prefix`.
