@@ -1,7 +1,14 @@
 import { RouterProvider } from 'react-router';
 
+import { AppProvider } from '@/app/provider';
 import { createAppRouter } from '@/app/router';
 
+const router = createAppRouter();
+
 export function App() {
-  return <RouterProvider router={createAppRouter()} />;
+  return (
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>
+  );
 }

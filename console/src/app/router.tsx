@@ -1,16 +1,91 @@
-import { createBrowserRouter, createMemoryRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, createMemoryRouter, Navigate, type RouteObject } from 'react-router';
 
-import { Layout } from '@/app/routes/layout';
-import { HomeRoute } from '@/app/routes/home';
-import { NotFoundRoute } from '@/app/routes/not-found';
+import { PageLoader, RootRoute } from '@/app/routes/root';
 import { paths } from '@/config/paths';
 
+/**
+ * Every screen is its own chunk (route-level code splitting); only the guard and the loader are
+ * in the entry chunk.
+ */
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
+    element: <RootRoute />,
+    hydrateFallbackElement: <PageLoader />,
     children: [
-      { path: paths.home.path, element: <HomeRoute /> },
-      { path: '*', element: <NotFoundRoute /> },
+      { path: paths.login.path, lazy: () => import('@/app/routes/auth/login').then((m) => ({ Component: m.LoginRoute })) },
+      ...[paths.register.path, paths.resetPassword.path, paths.forgotPassword.path].map((path) => ({
+        path,
+        lazy: () => import('@/app/routes/auth/account-help').then((m) => ({ Component: m.AccountHelpRoute })),
+      })),
+      {
+        path: paths.twoFactorVerify.path,
+        lazy: () => import('@/app/routes/auth/two-factor-verify').then((m) => ({ Component: m.TwoFactorVerifyRoute })),
+      },
+      {
+        path: paths.twoFactorEnable.path,
+        lazy: () => import('@/app/routes/auth/two-factor-enable').then((m) => ({ Component: m.TwoFactorEnableRoute })),
+      },
+      {
+        lazy: () => import('@/app/routes/app-layout').then((m) => ({ Component: m.AppLayoutRoute })),
+        children: [
+          ...[paths.root.path, paths.home.path].map((path) => ({
+            path,
+            lazy: () => import('@/app/routes/home').then((m) => ({ Component: m.HomeRoute })),
+          })),
+          {
+            path: paths.profile.path,
+            lazy: () => import('@/app/routes/profile').then((m) => ({ Component: m.ProfileRoute })),
+          },
+          {
+            path: paths.changePassword.path,
+            lazy: () => import('@/app/routes/auth/change-password').then((m) => ({ Component: m.ChangePasswordRoute })),
+          },
+          ...[paths.insights, paths.projects, paths.notebooks, paths.workflows, paths.datasets, paths.collections].map(
+            (p) => ({
+              path: p.path,
+              lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),
+            }),
+          ),
+          {
+            path: paths.organizations.path,
+            lazy: () => import('@/app/routes/organizations/list').then((m) => ({ Component: m.OrganizationsRoute })),
+          },
+          {
+            path: paths.organizationNew.path,
+            lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationNewRoute })),
+          },
+          {
+            path: paths.organization.path,
+            lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationEditRoute })),
+          },
+          {
+            path: paths.organizationUsers.path,
+            lazy: () => import('@/app/routes/users/list').then((m) => ({ Component: m.OrganizationUsersRoute })),
+          },
+          {
+            path: paths.organizationUserNew.path,
+            lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserNewRoute })),
+          },
+          {
+            path: paths.organizationUserEdit.path,
+            lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserEditRoute })),
+          },
+          ...[paths.flightSettings.path, paths.organizationFlightSettings.path].map((path) => ({
+            path,
+            lazy: () => import('@/app/routes/flight-settings').then((m) => ({ Component: m.FlightSettingsRoute })),
+          })),
+          {
+            path: paths.manageOrganizations.path,
+            lazy: () => import('@/app/routes/manage-organizations').then((m) => ({ Component: m.ManageOrganizationsRoute })),
+          },
+          {
+            path: paths.adminPortal.path,
+            lazy: () => import('@/app/routes/admin-portal').then((m) => ({ Component: m.AdminPortalRoute })),
+          },
+        ],
+      },
+      // Unknown paths redirect home (spec 000 §2).
+      { path: '*', element: <Navigate to={paths.root.getHref()} replace /> },
     ],
   },
 ];

@@ -1,4 +1,63 @@
-/** Every route of the console: its path pattern and an href builder. */
+/**
+ * Every route of the console: its path pattern and an href builder.
+ * Route paths are built here and nowhere else.
+ */
 export const paths = {
-  home: { path: '/', getHref: () => '/' },
+  root: { path: '/', getHref: () => '/' },
+  home: { path: '/home', getHref: () => '/home' },
+
+  login: { path: '/login', getHref: () => '/login' },
+  register: { path: '/register', getHref: () => '/register' },
+  resetPassword: { path: '/resetpassword', getHref: () => '/resetpassword' },
+  forgotPassword: { path: '/forgot_password', getHref: () => '/forgot_password' },
+  twoFactorEnable: { path: '/two-factor-auth-enable', getHref: () => '/two-factor-auth-enable' },
+  twoFactorVerify: { path: '/two-factor-auth-verify', getHref: () => '/two-factor-auth-verify' },
+
+  changePassword: { path: '/changepassword', getHref: () => '/changepassword' },
+  profile: { path: '/profile-setting', getHref: () => '/profile-setting' },
+
+  insights: { path: '/insights', getHref: () => '/insights' },
+  projects: { path: '/projectsv2', getHref: () => '/projectsv2' },
+  notebooks: { path: '/projects', getHref: () => '/projects' },
+  workflows: { path: '/workflows', getHref: () => '/workflows' },
+  datasets: { path: '/datasets', getHref: () => '/datasets' },
+  collections: { path: '/collections', getHref: () => '/collections' },
+
+  organizations: { path: '/organizations', getHref: () => '/organizations' },
+  organizationNew: { path: '/organizations/new', getHref: () => '/organizations/new' },
+  organization: {
+    path: '/organizations/:organizationId',
+    getHref: (organizationId: string | number) => `/organizations/${organizationId}`,
+  },
+  organizationUsers: {
+    path: '/organizations/:organizationId/users',
+    getHref: (organizationId: string | number) => `/organizations/${organizationId}/users`,
+  },
+  organizationUserNew: {
+    path: '/organizations/:organizationId/users/new',
+    getHref: (organizationId: string | number) => `/organizations/${organizationId}/users/new`,
+  },
+  organizationUserEdit: {
+    path: '/organizations/:organizationId/users/edit/:userId',
+    getHref: (organizationId: string | number, userId: string | number) =>
+      `/organizations/${organizationId}/users/edit/${userId}`,
+  },
+  organizationFlightSettings: {
+    path: '/organizations/:organizationId/flight-settings',
+    getHref: (organizationId: string | number) => `/organizations/${organizationId}/flight-settings`,
+  },
+  flightSettings: { path: '/flight-settings', getHref: () => '/flight-settings' },
+  manageOrganizations: { path: '/manage-organizations', getHref: () => '/manage-organizations' },
+  adminPortal: { path: '/admin-portal', getHref: () => '/admin-portal' },
 } as const;
+
+/** Routes reachable without a token (spec 000 §2 "Public routes"). */
+export const PUBLIC_PATHS: readonly string[] = [
+  paths.login.path,
+  paths.register.path,
+  paths.resetPassword.path,
+  paths.forgotPassword.path,
+];
+
+/** The two-factor pages, reachable only while the sign-in waits for a second factor. */
+export const TWO_FACTOR_PATHS: readonly string[] = [paths.twoFactorEnable.path, paths.twoFactorVerify.path];

@@ -1,42 +1,24 @@
-import { useEffect, useState } from 'react';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 
-import { fetchReadiness, type Readiness } from '@/lib/readiness';
+import { useFlighting } from '@/features/flighting/api/get-flighting';
+import { PinnedInsights } from '@/features/home/components/pinned-insights';
+import { useSession } from '@/lib/auth';
+import { isPinnedAreaVisible } from '@/lib/flighting';
 
-type State = { kind: 'loading' } | { kind: 'loaded'; readiness: Readiness } | { kind: 'error'; message: string };
-
+/** Home: a welcome banner greeting by first name, and the pinned insights (spec 000 §1–2). */
 export function HomeRoute() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchReadiness(controller.signal)
-      .then((readiness) => setState({ kind: 'loaded', readiness }))
-      .catch((e: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: 'error', message: String(e) });
-      });
-    return () => controller.abort();
-  }, []);
-
+  const { user } = useSession();
+  const flighting = useFlighting();
+  const showPinned = isPinnedAreaVisible(flighting.data?.flightings, user?.role);
   return (
-    <section>
-      <h2>Welcome to Ludis</h2>
-      <p>Projects, insights, workflows and datasets for your organization.</p>
-      <h3>Platform status</h3>
-      {state.kind === 'loading' && <p role="status">Checking the platform…</p>}
-      {state.kind === 'error' && (
-        <p role="alert" className="status-error">
-          The API cannot be reached: {state.message}
-        </p>
-      )}
-      {state.kind === 'loaded' && (
-        <ul className="status-list" aria-label="Platform status">
-          {Object.entries(state.readiness.checks).map(([name, value]) => (
-            <li key={name} className={value.startsWith('error') ? 'status-error' : 'status-ok'}>
-              <strong>{name}</strong>: {value}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <Stack gap="xl">
+      <Paper p="xl" radius="md" bg="indigo.0">
+        <Title order={2}>Welcome, {user?.first_name || 'there'}!</Title>
+        <Text c="dimmed" mt={4}>
+          Projects, insights, workflows and datasets for your organization.
+        </Text>
+      </Paper>
+      {showPinned && <PinnedInsights />}
+    </Stack>
   );
 }

@@ -1,0 +1,2 @@
+import { ComingSoonRoute } from '@/app/routes/coming-soon';
+export const ProfileRoute = ComingSoonRoute;

@@ -1,0 +1,3 @@
+import { ComingSoonRoute } from '@/app/routes/coming-soon';
+export const UserNewRoute = ComingSoonRoute;
+export const UserEditRoute = ComingSoonRoute;

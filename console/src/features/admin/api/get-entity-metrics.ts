@@ -1,0 +1,35 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+
+import { LIST_PAGE_SIZE, type MetricPeriod } from '@/config/constants';
+import { api } from '@/lib/api-client';
+import type { Id, MetricRowsResponse } from '@/lib/api/types';
+
+/** The metrics entities: user activities (logins and actions) and usage per asset kind. */
+export const METRIC_ENTITIES = ['activities', 'applications', 'projects', 'datasets', 'workflows'] as const;
+export type MetricEntity = (typeof METRIC_ENTITIES)[number];
+
+export type EntityMetricsParams = {
+  entity: MetricEntity;
+  period: MetricPeriod;
+  organizationId?: Id;
+  searchTerm?: string;
+};
+
+/** GET /v1/metrics/{entity} (period, page, limit, organizationId, searchTerm). */
+export function getEntityMetrics(params: EntityMetricsParams & { page: number }, signal?: AbortSignal) {
+  const { entity, ...query } = params;
+  return api.get<MetricRowsResponse>(`/v1/metrics/${entity}`, { ...query, limit: LIST_PAGE_SIZE }, signal);
+}
+
+export function getEntityMetricsQueryOptions(params: EntityMetricsParams) {
+  return infiniteQueryOptions({
+    queryKey: ['metrics', params.entity, params],
+    queryFn: ({ pageParam, signal }) => getEntityMetrics({ ...params, page: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, all) => (last.rows.length < LIST_PAGE_SIZE ? undefined : all.length + 1),
+  });
+}
+
+export function useEntityMetrics(params: EntityMetricsParams) {
+  return useInfiniteQuery(getEntityMetricsQueryOptions(params));
+}

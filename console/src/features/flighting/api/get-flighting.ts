@@ -1,0 +1,33 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Flighting, FlightingResponse, Id } from '@/lib/api/types';
+import { readPersistedState, updatePersistedState } from '@/lib/storage';
+
+/** GET /v1/flighting (param organization). The answer is persisted (spec 000 §9). */
+export async function getFlighting(organization: Id | undefined, signal?: AbortSignal) {
+  const data = await api.get<FlightingResponse>('/v1/flighting', { organization }, signal);
+  if (organization === undefined) updatePersistedState({ flighting: data.flightings });
+  return data;
+}
+
+function persisted(): FlightingResponse | undefined {
+  const f = readPersistedState().flighting;
+  return Array.isArray(f) ? { flightings: f as Flighting[] } : undefined;
+}
+
+/** `organization` undefined = the caller's own organization. */
+export function getFlightingQueryOptions(organization?: Id) {
+  return queryOptions({
+    queryKey: organization === undefined ? ['flighting'] : ['flighting', String(organization)],
+    queryFn: ({ signal }) => getFlighting(organization, signal),
+  });
+}
+
+export function useFlighting(organization?: Id, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    ...getFlightingQueryOptions(organization),
+    placeholderData: organization === undefined ? persisted() : undefined,
+    enabled: options.enabled ?? true,
+  });
+}

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Id, OrganizationResponse } from '@/lib/api/types';
+
+/** GET /v1/organizations/{id}. */
+export function getOrganization(id: Id, signal?: AbortSignal) {
+  return api.get<OrganizationResponse>(`/v1/organizations/${encodeURIComponent(String(id))}`, undefined, signal);
+}
+
+export function getOrganizationQueryOptions(id: Id) {
+  return queryOptions({ queryKey: ['organizations', String(id)], queryFn: ({ signal }) => getOrganization(id, signal) });
+}
+
+export function useOrganization(id: Id | undefined | null) {
+  return useQuery({ ...getOrganizationQueryOptions(id ?? ''), enabled: id !== undefined && id !== null && id !== '' });
+}

@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+
+import { LIST_PAGE_SIZE } from '@/config/constants';
+import { api } from '@/lib/api-client';
+import type { OrganizationsPage } from '@/lib/api/types';
+
+export type GetOrganizationsParams = { page: number; limit?: number };
+
+/** GET /v1/organizations/list with page and limit. */
+export function getOrganizations({ page, limit = LIST_PAGE_SIZE }: GetOrganizationsParams, signal?: AbortSignal) {
+  return api.get<OrganizationsPage>('/v1/organizations/list', { page, limit }, signal);
+}
+
+export function getOrganizationsQueryOptions(params: GetOrganizationsParams) {
+  return queryOptions({
+    queryKey: ['organizations', 'list', params],
+    queryFn: ({ signal }) => getOrganizations(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useOrganizations(params: GetOrganizationsParams, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...getOrganizationsQueryOptions(params), enabled: options.enabled ?? true });
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Id, OrganizationResponse } from '@/lib/api/types';
+
+import type { OrganizationInput } from '@/features/organizations/api/create-organization';
+
+/** PUT /v1/organizations/{id} with body `{organization}`. */
+export function updateOrganization({ id, organization }: { id: Id; organization: Partial<OrganizationInput> }) {
+  return api.put<OrganizationResponse>(`/v1/organizations/${encodeURIComponent(String(id))}`, { organization });
+}
+
+export function useUpdateOrganization(options: { onSuccess?: (data: OrganizationResponse) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateOrganization,
+    onSuccess: (data) => {
+      void queryClient.invalidateQueries({ queryKey: ['organizations'] });
+      options.onSuccess?.(data);
+    },
+  });
+}

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Id, UserResponse } from '@/lib/api/types';
+
+/** GET /v1/users/{id}. */
+export function getUser(id: Id, signal?: AbortSignal) {
+  return api.get<UserResponse>(`/v1/users/${encodeURIComponent(String(id))}`, undefined, signal);
+}
+
+export function getUserQueryOptions(id: Id) {
+  return queryOptions({ queryKey: ['users', String(id)], queryFn: ({ signal }) => getUser(id, signal) });
+}
+
+export function useUser(id: Id | undefined) {
+  return useQuery({ ...getUserQueryOptions(id ?? ''), enabled: id !== undefined && id !== '' });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Id, PhotoPath, UserResponse } from '@/lib/api/types';
+
+export type UserUpdate = Partial<{
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: string;
+  timezone: string;
+  date_format: string;
+  photo_path: PhotoPath;
+  git_username: string;
+  git_token: string;
+  password: string;
+  organization: Id;
+  cluster_id: Id | null;
+}>;
+
+/** PUT /v1/users/{id} with body `{user}`. */
+export function updateUser({ id, user }: { id: Id; user: UserUpdate }) {
+  return api.put<UserResponse>(`/v1/users/${encodeURIComponent(String(id))}`, { user });
+}
+
+export function useUpdateUser(options: { onSuccess?: (data: UserResponse) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUser,
+    onSuccess: (data) => {
+      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      options.onSuccess?.(data);
+    },
+  });
+}

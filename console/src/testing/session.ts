@@ -1,0 +1,22 @@
+import type { User } from '@/lib/api/types';
+import { setSession } from '@/lib/auth';
+
+export function makeUser(patch: Partial<User> = {}): User {
+  return {
+    uid: 'u-1',
+    id: 1,
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    role: 'developer',
+    status: 'active',
+    organization: 7,
+    timezone: 'UTC',
+    date_format: 'MM/DD/YY',
+    ...patch,
+  };
+}
+
+export function signIn(patch: Partial<User> = {}, verified2fa = false) {
+  setSession({ token: 'access-1', refreshToken: 'refresh-1', user: makeUser(patch), verified2fa });
+}
