@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
 import { reloadSession } from '@/lib/auth';
+
+// Two shared cores: give async queries room.
+configure({ asyncUtilTimeout: 4000 });
 
 // React's act() checks this flag.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -10,6 +14,9 @@ import { reloadSession } from '@/lib/auth';
 // Without vitest globals, Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
+  // Mantine's toast store is module-wide: empty it between tests.
+  notifications.clean();
+  notifications.cleanQueue();
   vi.unstubAllGlobals();
 });
 

@@ -1,4 +1,4 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 
 import { type LoginInput, useLogin } from '@/features/auth/api/login';
@@ -14,11 +14,6 @@ export function LoginForm({ onSuccess }: { onSuccess: (data: LoginResponse) => v
       <Stack>
         <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
         <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
-        {login.error && (
-          <Alert color="red" role="alert" variant="light">
-            {login.error.message}
-          </Alert>
-        )}
         <Button type="submit" loading={login.isPending} fullWidth>
           Sign In
         </Button>
