@@ -3,16 +3,38 @@
 use std::{
     collections::{BTreeMap, HashMap},
     sync::{Arc, Mutex},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
-use k8s_openapi::api::core::v1::{ConfigMap, ObjectReference};
+use k8s_openapi::api::{
+    apps::v1::Deployment,
+    batch::v1::Job,
+    core::v1::{ConfigMap, ObjectReference, PersistentVolumeClaim, Pod, Service},
+};
 use kube::{
     Api, Client,
+    core::{DeserializeGuard, PartialObjectMeta},
     runtime::events::{Event, EventType, Recorder, Reporter},
 };
+use ludis_crds::Project;
 
-use crate::metrics::Metrics;
+use crate::{
+    k8s::stores::{Cache, ImageWatch},
+    metrics::Metrics,
+};
+
+/// The caches of what the controllers observe, each filled by the controller that owns it.
+#[derive(Default)]
+pub struct Caches {
+    /// Projects (the project controller's own store), read by insights for their source.
+    pub projects: Cache<DeserializeGuard<Project>>,
+    pub preview_pods: Cache<Pod>,
+    pub workspaces: Cache<PartialObjectMeta<PersistentVolumeClaim>>,
+    pub project_services: Cache<PartialObjectMeta<Service>>,
+    pub deployments: Cache<Deployment>,
+    pub insight_services: Cache<PartialObjectMeta<Service>>,
+    pub report_jobs: Cache<Job>,
+}
 
 /// Operator configuration (from flags and environment, see `main.rs`).
 #[derive(Clone, Debug)]
@@ -76,8 +98,14 @@ pub struct Context {
     pub recorder: Recorder,
     /// Client of the datasets' object storage, when configured.
     pub s3: Option<aws_sdk_s3::Client>,
+    /// Caches of children and of projects.
+    pub caches: Arc<Caches>,
+    /// The administrator's image list, kept current by a watch.
+    pub image_watch: ImageWatch,
     /// Consecutive failures per object, for the retry backoff.
     failures: Arc<Mutex<HashMap<String, u32>>>,
+    /// When each object's children were last applied unconditionally.
+    full_applies: Arc<Mutex<HashMap<String, Instant>>>,
 }
 
 impl Context {
@@ -92,12 +120,19 @@ impl Context {
             client,
             config: Arc::new(config),
             metrics,
+            caches: Arc::default(),
+            image_watch: ImageWatch::default(),
             failures: Arc::default(),
+            full_applies: Arc::default(),
         }
     }
 
-    /// The administrator's image list (empty when the ConfigMap does not exist).
+    /// The administrator's image list (empty when the ConfigMap does not exist): from the watch
+    /// once it has listed, read from the API server before that.
     pub async fn images(&self) -> kube::Result<ImageCatalog> {
+        if let Some(images) = self.image_watch.current() {
+            return Ok(images);
+        }
         let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.system_namespace);
         let cm = api.get_opt(&self.config.images_configmap).await?;
         Ok(ImageCatalog(cm.and_then(|cm| cm.data).unwrap_or_default()))
@@ -131,6 +166,26 @@ impl Context {
         let n = failures.entry(key.to_owned()).or_insert(0);
         *n = n.saturating_add(1);
         Duration::from_secs(1u64 << (*n - 1).min(8)).min(Duration::from_secs(300))
+    }
+
+    /// Whether `key`'s children are due an unconditional apply: never done by this process, or
+    /// not within [`crate::controllers::RESYNC`]. Between those, unchanged children are skipped.
+    pub fn full_apply_due(&self, key: &str) -> bool {
+        self.full_applies
+            .lock()
+            .expect("not poisoned")
+            .get(key)
+            .is_none_or(|at| at.elapsed() >= crate::controllers::RESYNC)
+    }
+
+    /// Records an unconditional apply of `key`'s children.
+    pub fn fully_applied(&self, key: &str) {
+        let mut map = self.full_applies.lock().expect("not poisoned");
+        map.insert(key.to_owned(), Instant::now());
+        // Forget objects that are long gone (a live one is re-recorded at least every RESYNC).
+        if map.len() > 1024 && map.len().is_power_of_two() {
+            map.retain(|_, at| at.elapsed() < 2 * crate::controllers::RESYNC);
+        }
     }
 
     /// Forgets the failures of `key` after a successful reconcile.

@@ -40,6 +40,8 @@ pub enum Error {
     Notify(String),
     #[error("finalizer: {0}")]
     Finalizer(String),
+    #[error(transparent)]
+    Cache(#[from] crate::k8s::stores::CacheError),
 }
 
 impl Error {
@@ -55,6 +57,7 @@ impl Error {
             Error::Storage(_) => "storage".into(),
             Error::Notify(_) => "notify".into(),
             Error::Finalizer(_) => "finalizer".into(),
+            Error::Cache(_) => "cache_not_ready".into(),
         }
     }
 }

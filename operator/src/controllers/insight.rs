@@ -19,11 +19,16 @@ use k8s_openapi::{
 use kube::{
     Api, ResourceExt as _,
     api::ObjectMeta,
-    core::DeserializeGuard,
-    runtime::{Controller, controller::Action, watcher},
+    core::{DeserializeGuard, PartialObjectMeta},
+    runtime::{
+        Controller, PredicateConfig, WatchStreamExt as _, controller::Action, predicates,
+        reflector::{ObjectRef, Store},
+        watcher,
+    },
 };
 use ludis_crds::{
     Insight, InsightStatus, Project,
+    common::CONDITION_DEGRADED,
     insight::{InsightPhase, InsightType},
 };
 
@@ -32,8 +37,9 @@ use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
     k8s::{
-        apply::{apply, delete_orphans, owner_ref, patch_status},
-        labels::{child_labels, children_selector},
+        apply::{apply_if_changed, delete_children, owner_ref, patch_status},
+        labels::child_labels,
+        stores::owned_by,
     },
 };
 
@@ -45,28 +51,83 @@ pub fn controller(
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
     let client = ctx.client.clone();
-    let managed = watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator");
-    super::drive(
-        Controller::new(
-            Api::<DeserializeGuard<Insight>>::all(client.clone()),
-            watcher::Config::default().any_semantic(),
-        )
-        .owns(Api::<Deployment>::all(client.clone()), managed.clone())
-        .owns(Api::<Job>::all(client.clone()), managed),
-        CONTROLLER,
-        reconcile,
-        ctx,
-        shutdown,
+    let caches = &ctx.caches;
+    let ours = || {
+        watcher::Config::default()
+            .labels("app.kubernetes.io/managed-by=ludis-operator,ludis.dev/insight")
+            .any_semantic()
+    };
+    let controller = Controller::new(
+        Api::<DeserializeGuard<Insight>>::all(client.clone()),
+        watcher::Config::default().any_semantic(),
+    );
+    let insights = controller.store();
+    // An insight refused for a missing source project is looked at again when that project
+    // appears (new projects only: generation changes, not status updates, pass the filter).
+    let projects = watcher(
+        Api::<PartialObjectMeta<Project>>::all(client.clone()),
+        watcher::Config::default().any_semantic(),
     )
+    .default_backoff()
+    .applied_objects()
+    .predicate_filter(predicates::generation, PredicateConfig::default());
+    let controller = controller
+        .owns_stream(caches.deployments.full(Api::<Deployment>::all(client.clone()), ours()))
+        .owns_stream(caches.report_jobs.full(Api::<Job>::all(client.clone()), ours()))
+        .owns_stream(
+            caches
+                .insight_services
+                .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours()),
+        )
+        .watches_stream(projects, move |project| {
+            waiting_for_project(&insights, &project)
+        })
+        .reconcile_all_on(ctx.image_watch.changes());
+    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
 }
 
-/// What the reconcile reads from the cluster.
+/// The insights in `store` that are refused because `project` did not exist.
+fn waiting_for_project(
+    store: &Store<DeserializeGuard<Insight>>,
+    project: &PartialObjectMeta<Project>,
+) -> Vec<ObjectRef<DeserializeGuard<Insight>>> {
+    let (Some(ns), Some(name)) = (&project.metadata.namespace, &project.metadata.name) else {
+        return Vec::new();
+    };
+    store
+        .state_filter(|guard| {
+            let Ok(i) = &guard.0 else { return false };
+            i.metadata.namespace.as_ref() == Some(ns)
+                && i.spec.source.as_ref().is_some_and(|s| &s.project == name)
+                && i.status.as_ref().is_some_and(|s| {
+                    s.conditions
+                        .iter()
+                        .any(|c| c.type_ == CONDITION_DEGRADED && c.reason == "ProjectNotFound")
+                })
+        })
+        .iter()
+        .map(|g| ObjectRef::from_obj(g.as_ref()))
+        .collect()
+}
+
+/// What the reconcile reads (from caches; a source project missing from the cache is looked up).
 pub struct Observed {
     pub images: ImageCatalog,
     /// Whether the source project exists (None: no source).
     pub project_exists: Option<bool>,
-    pub deployment: Option<Deployment>,
-    pub jobs: Vec<Job>,
+    pub deployments: Vec<Arc<Deployment>>,
+    pub jobs: Vec<Arc<Job>>,
+    pub services: Vec<ObjectMeta>,
+}
+
+impl Observed {
+    /// The application's Deployment (named like the insight).
+    pub fn deployment(&self, name: &str) -> Option<&Deployment> {
+        self.deployments
+            .iter()
+            .map(AsRef::as_ref)
+            .find(|d| d.metadata.name.as_deref() == Some(name))
+    }
 }
 
 /// What runs for a valid insight.
@@ -92,7 +153,7 @@ async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
         Err(verdict) => (Desired::default(), verdict),
         Ok(valid) => {
             let desired = build(&insight, &valid);
-            apply_children(&ctx, &ns, &insight, &desired).await?;
+            apply_children(&ctx, &ns, &insight, &desired, &observed).await?;
             let verdict = Verdict::ready("Pending", "");
             (desired, verdict)
         }
@@ -138,31 +199,36 @@ async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
 
 async fn observe(insight: &Insight, ctx: &Context, ns: &str) -> Result<Observed> {
     let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let caches = &ctx.caches;
     let project_exists = match &insight.spec.source {
-        Some(src) => Some(
-            Api::<Project>::namespaced(ctx.client.clone(), ns)
-                .get_metadata_opt(&src.project)
-                .await
-                .map_err(error::observe("source project"))?
-                .is_some(),
-        ),
         None => None,
+        Some(src) => {
+            let cached = caches
+                .projects
+                .get()
+                .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)))
+                .is_some();
+            // The cache may lag a project created a moment ago: only a hit is trusted.
+            Some(
+                cached
+                    || Api::<Project>::namespaced(ctx.client.clone(), ns)
+                        .get_metadata_opt(&src.project)
+                        .await
+                        .map_err(error::observe("source project"))?
+                        .is_some(),
+            )
+        }
     };
-    let name = insight.name_any();
-    let deployment = Api::<Deployment>::namespaced(ctx.client.clone(), ns)
-        .get_opt(&name)
-        .await
-        .map_err(error::observe("deployment"))?;
-    let jobs = Api::<Job>::namespaced(ctx.client.clone(), ns)
-        .list(&kube::api::ListParams::default().labels(&children_selector("insight", &name)))
-        .await
-        .map_err(error::observe("report jobs"))?
-        .items;
+    let uid = insight.uid().unwrap_or_default();
     Ok(Observed {
         images,
         project_exists,
-        deployment,
-        jobs,
+        deployments: owned_by(caches.deployments.ready("deployment").await?, ns, &uid),
+        jobs: owned_by(caches.report_jobs.ready("report job").await?, ns, &uid),
+        services: owned_by(caches.insight_services.ready("service").await?, ns, &uid)
+            .iter()
+            .map(|m| m.metadata.clone())
+            .collect(),
     })
 }
 
@@ -343,58 +409,61 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
     }
 }
 
-async fn apply_children(ctx: &Context, ns: &str, insight: &Insight, desired: &Desired) -> Result<()> {
+async fn apply_children(ctx: &Context, ns: &str, insight: &Insight, desired: &Desired, observed: &Observed) -> Result<()> {
     let client = &ctx.client;
+    let key = format!("{CONTROLLER}/{ns}/{}", insight.name_any());
+    let force = ctx.full_apply_due(&key);
+    let deployments: Vec<ObjectMeta> = observed.deployments.iter().map(|d| d.metadata.clone()).collect();
+    let jobs: Vec<ObjectMeta> = observed.jobs.iter().map(|j| j.metadata.clone()).collect();
+    let find = |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     if let Some(d) = &desired.deployment {
-        apply(client, ns, d)
+        apply_if_changed(client, ns, d, find(&deployments, &d.name_any()).as_ref(), force)
             .await
             .map_err(error::apply("deployment", &d.name_any()))?;
     }
     if let Some(s) = &desired.service {
-        apply(client, ns, s)
+        apply_if_changed(client, ns, s, find(&observed.services, &s.name_any()).as_ref(), force)
             .await
             .map_err(error::apply("service", &s.name_any()))?;
     }
     if let Some(j) = &desired.job {
-        // A Job's template is immutable: create it once, never re-apply.
-        let jobs: Api<Job> = Api::namespaced(client.clone(), ns);
-        if jobs
-            .get_metadata_opt(&j.name_any())
-            .await
-            .map_err(error::observe("report job"))?
-            .is_none()
-        {
-            apply(client, ns, j)
+        // A Job's template is immutable: create it once (its name carries the hash of what it
+        // renders), never re-apply.
+        let exists = find(&jobs, &j.name_any()).is_some()
+            || Api::<Job>::namespaced(client.clone(), ns)
+                .get_metadata_opt(&j.name_any())
+                .await
+                .map_err(error::observe("report job"))?
+                .is_some();
+        if !exists {
+            apply_if_changed(client, ns, j, None, true)
                 .await
                 .map_err(error::apply("report job", &j.name_any()))?;
         }
     }
-    let selector = children_selector("insight", &insight.name_any());
-    let names = |o: Option<String>| o.into_iter().collect::<Vec<_>>();
-    delete_orphans::<Deployment>(
+    let orphans = |have: &[ObjectMeta], keep: Option<String>| -> Vec<ObjectMeta> {
+        have.iter().filter(|m| m.name != keep).cloned().collect()
+    };
+    delete_children::<Deployment>(
         client,
         ns,
-        &selector,
-        &names(desired.deployment.as_ref().map(|d| d.name_any())),
+        &orphans(&deployments, desired.deployment.as_ref().map(|d| d.name_any())),
     )
     .await
     .map_err(error::orphans("deployments"))?;
-    delete_orphans::<Service>(
+    delete_children::<Service>(
         client,
         ns,
-        &selector,
-        &names(desired.service.as_ref().map(|d| d.name_any())),
+        &orphans(&observed.services, desired.service.as_ref().map(|s| s.name_any())),
     )
     .await
     .map_err(error::orphans("services"))?;
-    delete_orphans::<Job>(
-        client,
-        ns,
-        &selector,
-        &names(desired.job.as_ref().map(|d| d.name_any())),
-    )
-    .await
-    .map_err(error::orphans("jobs"))?;
+    delete_children::<Job>(client, ns, &orphans(&jobs, desired.job.as_ref().map(|j| j.name_any())))
+        .await
+        .map_err(error::orphans("jobs"))?;
+    if force {
+        ctx.fully_applied(&key);
+    }
     Ok(())
 }
 
@@ -416,8 +485,9 @@ pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (I
             Verdict::ready("Stopped", "the application is scaled to zero"),
         ),
         InsightType::Application => {
-            let status = observed.deployment.as_ref().and_then(|d| d.status.as_ref());
-            let generation_seen = observed.deployment.as_ref().is_some_and(|d| {
+            let deployment = observed.deployment(&insight.name_any());
+            let status = deployment.and_then(|d| d.status.as_ref());
+            let generation_seen = deployment.is_some_and(|d| {
                 d.status.as_ref().and_then(|s| s.observed_generation) >= d.metadata.generation
             });
             let updated = status.and_then(|s| s.updated_replicas).unwrap_or(0);
@@ -485,8 +555,9 @@ mod tests {
         Observed {
             images: ImageCatalog(BTreeMap::from([("default-python".into(), "python:3.12".into())])),
             project_exists,
-            deployment: None,
+            deployments: vec![],
             jobs: vec![],
+            services: vec![],
         }
     }
 

@@ -224,7 +224,19 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
     let dataset = dataset::controller(ctx.clone(), shutdown.clone());
     let workflow = workflow::controller(ctx.clone(), shutdown.clone());
     let run = workflow::run::controller(ctx.clone(), shutdown.clone());
+    let images = ctx.image_watch.clone().run(
+        kube::Api::namespaced(ctx.client.clone(), &ctx.config.system_namespace),
+        ctx.config.images_configmap.clone(),
+    );
+    // The image watch ends with the controllers.
+    let images = async move {
+        tokio::select! {
+            () = images => {}
+            () = shutdown => {}
+        }
+    };
     futures::join!(
+        images,
         project.for_each(|_| async {}),
         insight.for_each(|_| async {}),
         dataset.for_each(|_| async {}),

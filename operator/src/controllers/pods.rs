@@ -110,11 +110,7 @@ fn r_string(s: &str) -> String {
 
 /// A short, stable hash of anything serializable, for names that change when a spec changes.
 pub fn spec_hash(value: &impl serde::Serialize) -> String {
-    use std::hash::{Hash as _, Hasher as _};
-    let json = serde_json::to_string(value).expect("a spec serializes");
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    json.hash(&mut h);
-    format!("{:08x}", h.finish() as u32)
+    format!("{:08x}", crate::k8s::apply::content_hash(value) as u32)
 }
 
 #[cfg(test)]

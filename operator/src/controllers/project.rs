@@ -15,7 +15,7 @@ use k8s_openapi::{
 use kube::{
     Api, ResourceExt as _,
     api::ObjectMeta,
-    core::DeserializeGuard,
+    core::{DeserializeGuard, PartialObjectMeta},
     runtime::{Controller, controller::Action, watcher},
 };
 use ludis_crds::{
@@ -28,8 +28,9 @@ use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
     k8s::{
-        apply::{apply, delete_orphans, owner_ref, patch_status},
-        labels::{child_labels, children_selector},
+        apply::{apply_if_changed, delete_children, owner_ref, patch_status},
+        labels::child_labels,
+        stores::owned_by,
     },
 };
 
@@ -41,31 +42,42 @@ pub fn controller(
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
     let client = ctx.client.clone();
-    let cfg = watcher::Config::default().any_semantic();
-    super::drive(
-        Controller::new(Api::<DeserializeGuard<Project>>::all(client.clone()), cfg.clone())
-            .owns(
-                Api::<Pod>::all(client.clone()),
-                watcher::Config::default().labels(
-                    "app.kubernetes.io/managed-by=ludis-operator,app.kubernetes.io/component=preview",
-                ),
-            )
-            .owns(
-                Api::<PersistentVolumeClaim>::all(client.clone()),
-                watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator"),
-            ),
-        CONTROLLER,
-        reconcile,
-        ctx,
-        shutdown,
+    let caches = &ctx.caches;
+    let ours = |component: &str| {
+        let mut selector = "app.kubernetes.io/managed-by=ludis-operator,ludis.dev/project".to_owned();
+        if !component.is_empty() {
+            selector.push_str(",app.kubernetes.io/component=");
+            selector.push_str(component);
+        }
+        watcher::Config::default().labels(&selector).any_semantic()
+    };
+    let controller = Controller::new(
+        Api::<DeserializeGuard<Project>>::all(client.clone()),
+        watcher::Config::default().any_semantic(),
     )
+    .owns_stream(caches.preview_pods.full(Api::<Pod>::all(client.clone()), ours("preview")))
+    .owns_stream(
+        caches
+            .workspaces
+            .full(Api::<PartialObjectMeta<PersistentVolumeClaim>>::all(client.clone()), ours("workspace")),
+    )
+    .owns_stream(
+        caches
+            .project_services
+            .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours("preview")),
+    )
+    .reconcile_all_on(ctx.image_watch.changes());
+    caches.projects.set(controller.store());
+    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
 }
 
-/// What the reconcile reads from the cluster.
+/// What the reconcile reads (from caches, and Secrets from the API server).
 pub struct Observed {
     pub images: ImageCatalog,
     pub secrets: BTreeMap<String, bool>,
-    pub preview_pod: Option<Pod>,
+    pub preview_pods: Vec<Arc<Pod>>,
+    pub workspaces: Vec<ObjectMeta>,
+    pub services: Vec<ObjectMeta>,
 }
 
 /// A spec that passed validation, with its references resolved.
@@ -89,12 +101,14 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
         Err(verdict) => verdict,
         Ok(valid) => {
             let desired = build(&project, &valid, &ctx.config);
-            apply_children(&ctx, &ns, &project, &desired).await?;
-            let pod = match &desired.pod {
-                Some(want) => observed.preview_pod.filter(|p| p.name_any() == want.name_any()),
-                None => None,
-            };
-            return finish(&ctx, &project, phase_of(&project, pod.as_ref()), &desired).await;
+            apply_children(&ctx, &ns, &desired, &observed).await?;
+            let pod = desired.pod.as_ref().and_then(|want| {
+                observed
+                    .preview_pods
+                    .iter()
+                    .find(|p| p.name_any() == want.name_any() && p.metadata.deletion_timestamp.is_none())
+            });
+            return finish(&ctx, &project, phase_of(&project, pod.map(AsRef::as_ref)), &desired).await;
         }
     };
     // Invalid spec: nothing is created; the status says why, and we wait for a change.
@@ -122,19 +136,19 @@ async fn observe(project: &Project, ctx: &Context, ns: &str) -> Result<Observed>
             .is_some();
         secrets.insert(name, exists);
     }
-    let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), ns);
-    let preview_pod = pods
-        .list(&kube::api::ListParams::default().labels(&children_selector("project", &project.name_any())))
-        .await
-        .map_err(error::observe("preview pod"))?
-        .items
-        .into_iter()
-        .find(|p| p.metadata.deletion_timestamp.is_none());
+    let uid = project.uid().unwrap_or_default();
+    let caches = &ctx.caches;
     Ok(Observed {
         images,
         secrets,
-        preview_pod,
+        preview_pods: owned_by(caches.preview_pods.ready("preview pod").await?, ns, &uid),
+        workspaces: metadata(owned_by(caches.workspaces.ready("workspace").await?, ns, &uid)),
+        services: metadata(owned_by(caches.project_services.ready("preview service").await?, ns, &uid)),
     })
+}
+
+fn metadata<K>(objects: Vec<Arc<PartialObjectMeta<K>>>) -> Vec<ObjectMeta> {
+    objects.iter().map(|m| m.metadata.clone()).collect()
 }
 
 fn referenced_secrets(project: &Project) -> Vec<String> {
@@ -353,31 +367,43 @@ fi"#;
     }
 }
 
-async fn apply_children(ctx: &Context, ns: &str, project: &Project, desired: &Desired) -> Result<()> {
+async fn apply_children(ctx: &Context, ns: &str, desired: &Desired, observed: &Observed) -> Result<()> {
     let client = &ctx.client;
+    let key = format!("{CONTROLLER}/{ns}/{}", desired.pvc.name_any());
+    let force = ctx.full_apply_due(&key);
+    let find = |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     let pvc_name = desired.pvc.name_any();
-    apply(client, ns, &desired.pvc)
+    apply_if_changed(client, ns, &desired.pvc, find(&observed.workspaces, &pvc_name).as_ref(), force)
         .await
         .map_err(error::apply("workspace volume", &pvc_name))?;
+    let pod_metas: Vec<ObjectMeta> = observed.preview_pods.iter().map(|p| p.metadata.clone()).collect();
     if let Some(pod) = &desired.pod {
-        apply(client, ns, pod)
+        // A pod's spec cannot change in place; its name carries the spec's hash.
+        apply_if_changed(client, ns, pod, find(&pod_metas, &pod.name_any()).as_ref(), force)
             .await
             .map_err(error::apply("preview pod", &pod.name_any()))?;
     }
     if let Some(svc) = &desired.service {
-        apply(client, ns, svc)
+        apply_if_changed(client, ns, svc, find(&observed.services, &svc.name_any()).as_ref(), force)
             .await
             .map_err(error::apply("preview service", &svc.name_any()))?;
     }
-    let selector = children_selector("project", &project.name_any());
-    let keep_pods: Vec<String> = desired.pod.iter().map(|p| p.name_any()).collect();
-    delete_orphans::<Pod>(client, ns, &selector, &keep_pods)
+    let orphans = |have: &[ObjectMeta], keep: Option<String>| -> Vec<ObjectMeta> {
+        have.iter().filter(|m| m.name != keep).cloned().collect()
+    };
+    delete_children::<Pod>(client, ns, &orphans(&pod_metas, desired.pod.as_ref().map(|p| p.name_any())))
         .await
         .map_err(error::orphans("preview pods"))?;
-    let keep_svcs: Vec<String> = desired.service.iter().map(|s| s.name_any()).collect();
-    delete_orphans::<Service>(client, ns, &selector, &keep_svcs)
-        .await
-        .map_err(error::orphans("preview services"))?;
+    delete_children::<Service>(
+        client,
+        ns,
+        &orphans(&observed.services, desired.service.as_ref().map(|s| s.name_any())),
+    )
+    .await
+    .map_err(error::orphans("preview services"))?;
+    if force {
+        ctx.fully_applied(&key);
+    }
     Ok(())
 }
 
@@ -478,7 +504,9 @@ mod tests {
                     .collect(),
             ),
             secrets: secrets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            preview_pod: None,
+            preview_pods: Vec::new(),
+            workspaces: Vec::new(),
+            services: Vec::new(),
         }
     }
 

@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use k8s_openapi::{NamespaceResourceScope, apimachinery::pkg::apis::meta::v1::OwnerReference};
 use kube::{
     Api, Client, Resource, ResourceExt as _,
-    api::{DeleteParams, ListParams, Patch, PatchParams},
+    api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams},
 };
 use ludis_crds::FIELD_MANAGER_OPERATOR;
 use serde::{Serialize, de::DeserializeOwned};
@@ -35,6 +35,69 @@ where
         &Patch::Apply(obj),
     )
     .await
+}
+
+/// Annotation on every applied child: the hash of what was applied, so an unchanged child is
+/// not applied again.
+pub const ANNOTATION_HASH: &str = "ludis.dev/applied-hash";
+
+/// A stable content hash (FNV-1a 64 over the JSON form): the same value hashes the same in
+/// every build and on every machine, unlike `std`'s hasher.
+pub fn content_hash(value: &impl Serialize) -> u64 {
+    let json = serde_json::to_vec(value).expect("a Kubernetes object serializes");
+    json.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Applies `desired` (see [`apply`]) unless `current` — the child as last seen by a cache —
+/// already carries the hash of `desired` and is not being deleted. `force` applies anyway (a
+/// periodic pass that undoes changes made to children by hand). Returns whether it applied.
+pub async fn apply_if_changed<K>(
+    client: &Client,
+    ns: &str,
+    desired: &K,
+    current: Option<&ObjectMeta>,
+    force: bool,
+) -> kube::Result<bool>
+where
+    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()>
+        + Clone
+        + Debug
+        + Serialize
+        + DeserializeOwned,
+{
+    let hash = format!("{:016x}", content_hash(desired));
+    let unchanged = current.is_some_and(|m| {
+        m.deletion_timestamp.is_none()
+            && m.annotations.as_ref().and_then(|a| a.get(ANNOTATION_HASH)) == Some(&hash)
+    });
+    if unchanged && !force {
+        return Ok(false);
+    }
+    let mut obj = desired.clone();
+    obj.annotations_mut().insert(ANNOTATION_HASH.to_owned(), hash);
+    apply(client, ns, &obj).await?;
+    Ok(true)
+}
+
+/// Deletes the given children (found in a cache) unless they are already being deleted;
+/// returns how many.
+pub async fn delete_children<K>(client: &Client, ns: &str, children: &[ObjectMeta]) -> kube::Result<usize>
+where
+    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
+{
+    let api: Api<K> = Api::namespaced(client.clone(), ns);
+    let mut deleted = 0;
+    for child in children.iter().filter(|c| c.deletion_timestamp.is_none()) {
+        let name = child.name.clone().unwrap_or_default();
+        match api.delete(&name, &DeleteParams::background()).await {
+            Ok(_) => deleted += 1,
+            Err(kube::Error::Api(e)) if e.code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(deleted)
 }
 
 /// Deletes the children selected by `selector` whose names are not in `keep`; returns how many.
@@ -79,4 +142,17 @@ where
         &Patch::Apply(&patch),
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_content_hash_is_stable_and_follows_the_content() {
+        // FNV-1a 64 of `"a"` (the JSON form of the string a), computed independently.
+        assert_eq!(content_hash(&"a"), 0xd427_2417_d7c7_7eea);
+        assert_eq!(content_hash(&("x", 1)), content_hash(&("x", 1)));
+        assert_ne!(content_hash(&("x", 1)), content_hash(&("x", 2)));
+    }
 }

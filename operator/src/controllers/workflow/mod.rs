@@ -63,7 +63,9 @@ pub fn controller(
                 let name = job.labels().get(WORKFLOW_LABEL)?.clone();
                 Some(ObjectRef::<DeserializeGuard<Workflow>>::new(&name).within(&job.namespace()?))
             },
-        ),
+        )
+        // A workflow broken by an image outside the list is looked at again when the list changes.
+        .reconcile_all_on(ctx.image_watch.changes()),
         CONTROLLER,
         reconcile,
         ctx,
