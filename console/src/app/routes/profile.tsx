@@ -1,2 +1,31 @@
-import { ComingSoonRoute } from '@/app/routes/coming-soon';
-export const ProfileRoute = ComingSoonRoute;
+import { Alert, Skeleton, Stack, Title } from '@mantine/core';
+
+import { TwoFactorSection } from '@/features/auth/components/two-factor-section';
+import { useUser } from '@/features/users/api/get-user';
+import { ProfileForm } from '@/features/users/components/profile-form';
+import { useSession } from '@/lib/auth';
+
+/** Profile settings: the form, then the two-factor section. */
+export function ProfileRoute() {
+  const session = useSession();
+  const fresh = useUser(session.user?.id);
+  // The stored user answers at once; the server's copy refreshes it.
+  const user = fresh.data?.user ? { ...session.user, ...fresh.data.user } : session.user;
+  return (
+    <Stack>
+      <Title order={2}>Profile settings</Title>
+      {!user && <Skeleton h={300} />}
+      {fresh.isError && (
+        <Alert color="yellow" variant="light">
+          Showing your saved profile: {fresh.error.message}
+        </Alert>
+      )}
+      {user && (
+        <>
+          <ProfileForm key={fresh.dataUpdatedAt} user={user} />
+          <TwoFactorSection user={{ ...user, enabled_2fa: session.user?.enabled_2fa ?? user.enabled_2fa }} />
+        </>
+      )}
+    </Stack>
+  );
+}

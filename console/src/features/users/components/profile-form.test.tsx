@@ -1,0 +1,103 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { GIT_BOTH_REQUIRED, IMAGE_TYPE_ERROR, ProfileForm } from '@/features/users/components/profile-form';
+import { getSession } from '@/lib/auth';
+import { mockFetch, on } from '@/testing/fetch-mock';
+import { renderWithProviders } from '@/testing/render';
+import { makeUser, signIn } from '@/testing/session';
+
+describe('profile settings', () => {
+  it('shows e-mail, role, status and API token read-only', async () => {
+    const user = makeUser({ api_key: 'key-123', role: 'administrator' });
+    renderWithProviders(<ProfileForm user={user} />);
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Email')).toBeDisabled();
+    expect(screen.getByLabelText('Status')).toBeDisabled();
+    expect(screen.getByLabelText('API token')).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('API token')).toHaveValue('key-123');
+    expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toBeDisabled();
+    expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toHaveValue('Administrator');
+    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
+  });
+
+  it('asks for both source-control fields when only one is filled', async () => {
+    const calls = mockFetch();
+    renderWithProviders(<ProfileForm user={makeUser()} />);
+    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
+    await userEvent.type(screen.getByLabelText('Source-control username'), 'ada');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByText(GIT_BOTH_REQUIRED)).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('saves names, date format, time zone and git details, then toasts', async () => {
+    signIn();
+    const calls = mockFetch(
+      on('PUT', '/v1/users/1', (call) => ({
+        body: { success: true, user: { ...makeUser(), ...(call.body as { user: object }).user } },
+      })),
+    );
+    renderWithProviders(<ProfileForm user={makeUser()} />);
+    const first = screen.getByLabelText(/First name/);
+    await userEvent.clear(first);
+    await userEvent.type(first, 'Augusta');
+    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
+    await userEvent.type(screen.getByLabelText('Source-control username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Source-control access token'), 'ghp_x');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(calls[0].body).toEqual({
+      user: {
+        first_name: 'Augusta',
+        last_name: 'Lovelace',
+        date_format: 'MM/DD/YY',
+        timezone: 'UTC',
+        git_username: 'ada',
+        git_token: 'ghp_x',
+      },
+    });
+    expect(getSession().user?.first_name).toBe('Augusta');
+  });
+
+  it('offers the four date formats', async () => {
+    renderWithProviders(<ProfileForm user={makeUser()} />);
+    const input = screen.getByLabelText('Date format', { selector: 'input:not([type=hidden])' });
+    await userEvent.click(input);
+    const listbox = await screen.findByRole('listbox', { name: 'Date format', hidden: true });
+    const options = within(listbox).getAllByRole('option', { hidden: true });
+    expect(options.map((o) => o.textContent)).toEqual(['MM/DD/YY', 'DD/MM/YY', 'MMMM/DD/YY', 'DD/MMMM/YY']);
+  });
+
+  it('refuses images other than png, jpg and jpeg', async () => {
+    renderWithProviders(<ProfileForm user={makeUser()} />);
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'photo.gif', { type: 'image/gif' })] } });
+    expect(await screen.findByText(IMAGE_TYPE_ERROR)).toBeInTheDocument();
+  });
+
+  it('uploads a new photo through the presigned URL before saving', async () => {
+    signIn();
+    const calls = mockFetch(
+      on('GET', '/v1/users/presign_url', {
+        body: { success: true, urls: [{ presigned_url: 'https://s3.test/put?sig=1', photo_path: 'users/u-1/photo.png' }] },
+      }),
+      on('PUT', 'https://s3.test/put', { status: 200 }),
+      on('PUT', '/v1/users/1', { body: { success: true, user: makeUser({ photo_path: 'users/u-1/photo.png' }) } }),
+    );
+    renderWithProviders(<ProfileForm user={makeUser()} />);
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
+    await screen.findByText('me.png will be uploaded when you submit');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /v1/users/presign_url?user_name=u-1&ext=.png',
+      'PUT https://s3.test/put?sig=1',
+      'PUT /v1/users/1',
+    ]);
+    expect((calls[2].body as { user: { photo_path: string } }).user.photo_path).toBe('users/u-1/photo.png');
+  });
+});
