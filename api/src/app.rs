@@ -3,12 +3,29 @@
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
-use axum::Router;
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request, State},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
 use sqlx::AnyPool;
 use tokio::net::TcpListener;
 use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
 
-use crate::{routes, settings::Settings};
+use crate::{
+    auth::{Auth, AuthConfig, extract, jwt::TokenKind, password::HashParams},
+    crypto::Keyring,
+    db,
+    error::ApiError,
+    openapi, policy, routes, seeds,
+    settings::{Secret, Settings},
+};
+
+/// JSON bodies are limited to 1 MiB; files go straight to object storage.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+/// Every request ends within 30 seconds.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Shared state of every handler.
 #[derive(Clone)]
@@ -16,20 +33,26 @@ pub struct AppState {
     pub db: AnyPool,
     /// `None` when no cluster is configured and none is required.
     pub kube: Option<kube::Client>,
+    /// `None` when no S3 endpoint is configured.
+    pub s3: Option<aws_sdk_s3::Client>,
     pub settings: Arc<Settings>,
+    pub auth: Auth,
 }
 
 /// A built application, bound to its address but not yet serving.
 pub struct App {
     listener: TcpListener,
     router: Router,
+    state: AppState,
 }
 
 impl App {
-    /// Connects to the database and the cluster, binds the listener and builds the router.
-    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+    /// Connects to the database (and migrates it), the cluster and object storage, seeds first-start
+    /// data, binds the listener and builds the router.
+    pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
         let db = sqlx::pool::PoolOptions::new()
+            .max_connections(16)
             .acquire_timeout(Duration::from_secs(5))
             .connect(&settings.database_url)
             .await
@@ -39,6 +62,22 @@ impl App {
                     redact(&settings.database_url)
                 )
             })?;
+        db::migrate(&db).await?;
+
+        load_or_generate_secrets(&mut settings)?;
+        let keyring =
+            Keyring::parse(settings.encryption_keys.expose()).context("invalid LUDIS_ENCRYPTION_KEYS")?;
+        for id in db::users::encrypted_key_ids(&db).await? {
+            anyhow::ensure!(
+                keyring.has_key(&id),
+                "the database holds values encrypted with key {id:?}, which LUDIS_ENCRYPTION_KEYS does not have; \
+                 refusing to start"
+            );
+        }
+        anyhow::ensure!(
+            settings.jwt_secret.expose().len() >= 32,
+            "LUDIS_JWT_SECRET must be at least 32 characters"
+        );
 
         let kube = match kube::Client::try_default().await {
             Ok(client) => Some(client),
@@ -51,17 +90,52 @@ impl App {
             }
         };
 
+        let s3 = (!settings.s3_endpoint.is_empty()).then(|| {
+            ludis_storage::client(&ludis_storage::S3Settings {
+                endpoint: settings.s3_endpoint.clone(),
+                region: settings.s3_region.clone(),
+                access_key: settings.s3_access_key.clone(),
+                secret_key: settings.s3_secret_key.expose().to_owned(),
+            })
+        });
+        if let Some(s3) = &s3
+            && let Err(e) = ludis_storage::ensure_bucket(s3, &settings.s3_bucket).await
+        {
+            tracing::warn!(bucket = %settings.s3_bucket, error = %e, "the assets bucket is not reachable yet");
+        }
+
+        let auth = Arc::new(AuthConfig {
+            jwt_key: crate::auth::jwt::key(settings.jwt_secret.expose()),
+            keyring,
+            hash: HashParams {
+                memory_kib: settings.argon2_memory_kib,
+                iterations: settings.argon2_iterations,
+            },
+            access_ttl: settings.access_token_ttl,
+            refresh_idle_ttl: settings.refresh_idle_ttl,
+            refresh_absolute_ttl: settings.refresh_absolute_ttl,
+            address_failures: settings.throttle_address_failures,
+        });
+
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
         let state = AppState {
             db,
             kube,
+            s3,
             settings: Arc::new(settings),
+            auth,
         };
+        if state.settings.seed {
+            seeds::run(&state)
+                .await
+                .context("failed to seed first-start data")?;
+        }
         Ok(Self {
             listener,
-            router: router(state),
+            router: router(state.clone()),
+            state,
         })
     }
 
@@ -72,27 +146,131 @@ impl App {
             .expect("a bound listener has an address")
     }
 
+    /// The state (tests reach the database through it).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
     /// Serves until SIGINT or SIGTERM, then drains in-flight requests.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(shutdown_signal())
-            .await
+        axum::serve(
+            self.listener,
+            self.router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await
     }
 }
 
-/// The route table: every resource module contributes its own router.
+/// The route table: every resource module contributes its own router (see [`openapi::api`]).
 pub fn router(state: AppState) -> Router {
     let console = routes::console::service(&state.settings.console_dir);
+    let (api, _) = openapi::api().split_for_parts();
     Router::new()
-        .merge(routes::health::router())
+        .merge(api)
+        .route("/v1/{*rest}", axum::routing::any(not_found))
+        .route("/v2/{*rest}", axum::routing::any(not_found))
         .fallback_service(console)
+        .layer(middleware::from_fn_with_state(state.clone(), feature_gate))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
+            REQUEST_TIMEOUT,
         ))
         .layer(TraceLayer::new_for_http())
-        .layer(CatchPanicLayer::new())
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::internal("a handler panicked").into_response()
+        }))
         .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("route_not_found", "Not found")
+}
+
+/// Flighting, enforced for every route of a feature area (`policy::flags::feature_for_path`):
+/// a signed-in caller whose role the feature excludes gets 403. Unauthenticated requests pass on
+/// to the route, which answers 401 itself.
+async fn feature_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let Some(key) = policy::flags::feature_for_path(req.uri().path()) else {
+        return next.run(req).await;
+    };
+    let Some(token) = extract::bearer(req.headers()) else {
+        return next.run(req).await;
+    };
+    let Ok(claims) = extract::claims(&state, token) else {
+        return next.run(req).await;
+    };
+    if claims.kind != TokenKind::Access {
+        return next.run(req).await;
+    }
+    match gate_decision(&state, &claims.sub, key).await {
+        Ok(true) => next.run(req).await,
+        Ok(false) => {
+            tracing::info!(user = %claims.sub, feature = key, "rejected: feature off for this role");
+            ApiError::forbidden(
+                "feature_disabled",
+                format!(
+                    "The {} feature is not enabled for your role",
+                    policy::flags::feature_name(key).unwrap_or(key)
+                ),
+            )
+            .into_response()
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn gate_decision(state: &AppState, uid: &str, key: &str) -> Result<bool, ApiError> {
+    let Some(user) = db::users::by_uid(&state.db, uid).await? else {
+        return Ok(true); // the route's extractor rejects the token
+    };
+    let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
+    Ok(policy::flags::allowed(&user.role, flag.as_ref()))
+}
+
+/// Fills empty JWT and encryption settings from the secrets file, generating it on first start.
+fn load_or_generate_secrets(settings: &mut Settings) -> anyhow::Result<()> {
+    if !settings.jwt_secret.is_empty() && !settings.encryption_keys.is_empty() {
+        return Ok(());
+    }
+    let path = settings.secrets_file.clone();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let text = format!(
+                "# Generated by ludis-api for development. Set LUDIS_JWT_SECRET and LUDIS_ENCRYPTION_KEYS instead in production.\n\
+                 LUDIS_JWT_SECRET={}\nLUDIS_ENCRYPTION_KEYS={}\n",
+                crate::crypto::random_token(48),
+                Keyring::generate_spec("k1"),
+            );
+            write_private(&path, &text).with_context(|| format!("failed to write {}", path.display()))?;
+            tracing::warn!(file = %path.display(), "generated development secrets (set LUDIS_JWT_SECRET and LUDIS_ENCRYPTION_KEYS in production)");
+            text
+        }
+        Err(e) => return Err(e).with_context(|| format!("failed to read {}", path.display())),
+    };
+    for line in text.lines() {
+        match line.split_once('=') {
+            Some(("LUDIS_JWT_SECRET", v)) if settings.jwt_secret.is_empty() => {
+                settings.jwt_secret = Secret(v.trim().into())
+            }
+            Some(("LUDIS_ENCRYPTION_KEYS", v)) if settings.encryption_keys.is_empty() => {
+                settings.encryption_keys = Secret(v.trim().into())
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(text.as_bytes())
 }
 
 async fn shutdown_signal() {

@@ -2,9 +2,18 @@
 //! [`App::run_until_stopped`], so tests can start it on port 0.
 
 mod app;
+pub mod auth;
+pub mod crypto;
+pub mod db;
+pub mod error;
+pub mod k8s;
+pub mod openapi;
+pub mod policy;
 mod routes;
+pub mod seeds;
 mod settings;
 pub mod telemetry;
+pub mod views;
 
-pub use app::{App, AppState};
-pub use settings::Settings;
+pub use app::{App, AppState, BODY_LIMIT};
+pub use settings::{Secret, Settings};

@@ -1,9 +1,12 @@
-use clap::Parser;
-use ludis_api::{App, Settings, telemetry};
+use ludis_api::{App, Settings, openapi, telemetry};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let settings = Settings::parse();
+    if std::env::args().nth(1).as_deref() == Some("--print-openapi") {
+        print!("{}", openapi::document_json());
+        return Ok(());
+    }
+    let settings = Settings::load()?;
     telemetry::init(&settings.log_format);
     let app = App::build(settings).await?;
     tracing::info!(address = %app.local_addr(), "ludis-api listening");

@@ -1,9 +1,44 @@
-//! Typed settings: command-line flags, each with an environment variable fallback.
+//! Typed settings: command-line flags, each with an environment variable fallback, and an
+//! optional settings file (`LUDIS_CONFIG_FILE`, lines of `LUDIS_X=value`). Precedence: flag, then
+//! environment, then file, then default. Secrets never Debug-print.
 
 use std::{net::SocketAddr, path::PathBuf};
 
+use clap::{CommandFactory, Parser};
+
+/// A secret string: `Debug` prints `***`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_empty() { "\"\"" } else { "***" })
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, clap::Parser)]
-#[command(name = "ludis-api", version, about = "The Ludis API server")]
+#[command(
+    name = "ludis-api",
+    version,
+    about = "The Ludis API server",
+    args_override_self = true
+)]
 pub struct Settings {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "LUDIS_API_LISTEN", default_value = "127.0.0.1:8080")]
@@ -22,24 +57,190 @@ pub struct Settings {
     pub console_dir: PathBuf,
 
     /// Whether the API needs a Kubernetes cluster (from `KUBECONFIG` or in-cluster config).
-    /// Without one, `/readyz` reports the cluster as not configured instead of failing.
+    /// Without one, `/readyz` reports the cluster as not configured instead of failing, and
+    /// organization namespaces are not created (logged).
     #[arg(long, env = "LUDIS_REQUIRE_CLUSTER", default_value_t = true, action = clap::ArgAction::Set)]
     pub require_cluster: bool,
 
     /// Log format: `text` or `json`.
     #[arg(long, env = "LUDIS_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
+
+    /// HMAC-SHA256 key of access tokens (at least 32 characters). When empty, one is generated
+    /// into the secrets file (single-replica development only).
+    #[arg(long, env = "LUDIS_JWT_SECRET", default_value = "", hide_env_values = true)]
+    pub jwt_secret: Secret,
+
+    /// AES-256-GCM keys for secrets at rest: `id:base64key[,id:base64key…]` (32-byte keys); the
+    /// first one encrypts, all decrypt. When empty, one is generated into the secrets file.
+    #[arg(
+        long,
+        env = "LUDIS_ENCRYPTION_KEYS",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub encryption_keys: Secret,
+
+    /// Where generated development secrets are kept when the two settings above are empty.
+    #[arg(long, env = "LUDIS_SECRETS_FILE", default_value = "ludis-secrets.env")]
+    pub secrets_file: PathBuf,
+
+    /// Access token lifetime in seconds.
+    #[arg(long, env = "LUDIS_ACCESS_TOKEN_TTL", default_value_t = 15 * 60)]
+    pub access_token_ttl: i64,
+
+    /// Refresh token idle lifetime in seconds (7 days).
+    #[arg(long, env = "LUDIS_REFRESH_IDLE_TTL", default_value_t = 7 * 24 * 3600)]
+    pub refresh_idle_ttl: i64,
+
+    /// Refresh token family absolute lifetime in seconds (30 days).
+    #[arg(long, env = "LUDIS_REFRESH_ABSOLUTE_TTL", default_value_t = 30 * 24 * 3600)]
+    pub refresh_absolute_ttl: i64,
+
+    /// Argon2id memory cost in KiB.
+    #[arg(long, env = "LUDIS_ARGON2_MEMORY_KIB", default_value_t = 19 * 1024)]
+    pub argon2_memory_kib: u32,
+
+    /// Argon2id iterations.
+    #[arg(long, env = "LUDIS_ARGON2_ITERATIONS", default_value_t = 2)]
+    pub argon2_iterations: u32,
+
+    /// Failed sign-in or 2FA attempts from one client address, within 15 minutes, before that
+    /// address is throttled for 15 minutes (the per-account limit is 5).
+    #[arg(long, env = "LUDIS_THROTTLE_ADDRESS_FAILURES", default_value_t = 50)]
+    pub throttle_address_failures: i64,
+
+    /// S3 endpoint for user images; empty disables presigned photo uploads.
+    #[arg(long, env = "LUDIS_S3_ENDPOINT", default_value = "")]
+    pub s3_endpoint: String,
+
+    #[arg(long, env = "LUDIS_S3_REGION", default_value = "us-east-1")]
+    pub s3_region: String,
+
+    #[arg(long, env = "LUDIS_S3_ACCESS_KEY", default_value = "")]
+    pub s3_access_key: String,
+
+    #[arg(long, env = "LUDIS_S3_SECRET_KEY", default_value = "", hide_env_values = true)]
+    pub s3_secret_key: Secret,
+
+    /// Bucket of user images (created at start when missing).
+    #[arg(long, env = "LUDIS_S3_BUCKET", default_value = "ludis-assets")]
+    pub s3_bucket: String,
+
+    /// Seed the superadmin, demo organization, flighting and default images on first start.
+    #[arg(long, env = "LUDIS_SEED", default_value_t = true, action = clap::ArgAction::Set)]
+    pub seed: bool,
+
+    /// E-mail of the seeded superadmin.
+    #[arg(long, env = "LUDIS_ADMIN_EMAIL", default_value = "admin@ludis.local")]
+    pub admin_email: String,
+
+    /// Password of the seeded superadmin; when empty one is generated and printed once.
+    #[arg(
+        long,
+        env = "LUDIS_ADMIN_PASSWORD",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub admin_password: Secret,
+
+    /// Support address shown in the console.
+    #[arg(long, env = "LUDIS_SUPPORT_EMAIL", default_value = "support@ludis.local")]
+    pub support_email: String,
+
+    /// Documentation link shown in the console.
+    #[arg(long, env = "LUDIS_DOCS_URL", default_value = "https://ludis.dev/docs")]
+    pub docs_url: String,
 }
 
 impl Settings {
-    /// Settings for tests: port 0, the given database, no cluster required.
-    pub fn for_tests(database_url: impl Into<String>, console_dir: PathBuf) -> Self {
-        Self {
-            listen: "127.0.0.1:0".parse().expect("valid address"),
-            database_url: database_url.into(),
-            console_dir,
-            require_cluster: false,
-            log_format: "text".into(),
+    /// Flags, environment, then the settings file named by `LUDIS_CONFIG_FILE` (if any).
+    pub fn load() -> anyhow::Result<Self> {
+        let mut args: Vec<String> = std::env::args().collect();
+        if let Ok(path) = std::env::var("LUDIS_CONFIG_FILE") {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| anyhow::anyhow!("failed to read the settings file {path}: {e}"))?;
+            let from_file = file_args(&text, |k| std::env::var_os(k).is_some())?;
+            // File values go first, so flags given on the command line override them.
+            args.splice(1..1, from_file);
         }
+        Ok(Self::try_parse_from(args)?)
+    }
+
+    /// Settings for tests: port 0, the given database, no cluster required, fixed secrets,
+    /// cheap password hashing, no seeding.
+    pub fn for_tests(database_url: impl Into<String>, console_dir: PathBuf) -> Self {
+        let mut s = Self::try_parse_from(["ludis-api"]).expect("defaults parse");
+        s.listen = "127.0.0.1:0".parse().expect("valid address");
+        s.database_url = database_url.into();
+        s.console_dir = console_dir;
+        s.require_cluster = false;
+        s.jwt_secret = Secret("test-jwt-secret-that-is-long-enough-0123456789".into());
+        // "test-key-test-key-test-key-12345" (32 bytes), base64.
+        s.encryption_keys = Secret("t1:dGVzdC1rZXktdGVzdC1rZXktdGVzdC1rZXktMTIzNDU=".into());
+        s.argon2_memory_kib = 64;
+        s.argon2_iterations = 1;
+        s.seed = false;
+        s.s3_endpoint = String::new();
+        s
+    }
+}
+
+/// Turns `KEY=value` lines into `--flag=value` arguments for keys that are settings and not set
+/// in the environment. Blank lines and `#` comments are skipped; unknown keys are an error.
+fn file_args(text: &str, in_env: impl Fn(&str) -> bool) -> anyhow::Result<Vec<String>> {
+    let command = Settings::command();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            anyhow::bail!("settings file line {}: expected KEY=value", n + 1);
+        };
+        let key = key.trim();
+        let value = value.trim().trim_matches('"');
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_env().is_some_and(|e| e == key))
+            .ok_or_else(|| anyhow::anyhow!("settings file line {}: unknown setting {key}", n + 1))?;
+        if !in_env(key) {
+            let long = arg.get_long().expect("every setting has a long flag");
+            out.push(format!("--{long}={value}"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_values_apply_unless_the_environment_has_them() {
+        let text = "# comment\nLUDIS_API_LISTEN=0.0.0.0:9000\n\nLUDIS_LOG_FORMAT=json\n";
+        let args = file_args(text, |k| k == "LUDIS_LOG_FORMAT").unwrap();
+        assert_eq!(args, vec!["--listen=0.0.0.0:9000".to_owned()]);
+        let s = Settings::try_parse_from(
+            std::iter::once("ludis-api".to_owned())
+                .chain(args)
+                .chain(["--listen=127.0.0.1:1".to_owned()]),
+        )
+        .unwrap();
+        assert_eq!(s.listen.port(), 1, "a flag overrides the file");
+    }
+
+    #[test]
+    fn unknown_keys_in_the_file_are_errors() {
+        let err = file_args("LUDIS_NOPE=1", |_| false).unwrap_err();
+        assert!(err.to_string().contains("unknown setting LUDIS_NOPE"), "{err}");
+    }
+
+    #[test]
+    fn secrets_do_not_debug_print() {
+        let s = Settings::for_tests("sqlite::memory:", PathBuf::from("/x"));
+        let dbg = format!("{s:?}");
+        assert!(!dbg.contains("test-jwt-secret"), "{dbg}");
     }
 }

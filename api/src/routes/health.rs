@@ -2,28 +2,32 @@
 
 use std::time::Duration;
 
-use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
+use axum::{Json, extract::State, http::StatusCode};
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::app::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
 }
 
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, body = String, example = "ok")))]
 async fn healthz() -> &'static str {
     "ok"
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Readiness {
     ready: bool,
     checks: Checks,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Checks {
     database: String,
     cluster: String,
@@ -31,6 +35,9 @@ struct Checks {
 
 const CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// Readiness: the database and the cluster (when configured) answer.
+#[utoipa::path(get, path = "/readyz", tag = "health", responses(
+    (status = 200, body = Readiness), (status = 503, description = "A dependency does not answer", body = Readiness)))]
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let database = async {
         let row: (i64,) = sqlx::query_as("SELECT 1").fetch_one(&state.db).await?;

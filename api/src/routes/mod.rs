@@ -1,4 +1,9 @@
-//! One module per resource, each exporting `router()`.
+//! One module per resource, each exporting `router()`; the table is [`crate::openapi::api`].
 
+pub mod auth;
 pub mod console;
+pub mod flighting;
 pub mod health;
+pub mod metrics;
+pub mod organizations;
+pub mod users;

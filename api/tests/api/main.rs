@@ -1,6 +1,9 @@
 //! API tests against a real server on port 0, on SQLite and (when LUDIS_TEST_POSTGRES_URL is
-//! set, as the test command does) PostgreSQL. One binary for every feature file.
+//! set, as the test command does) PostgreSQL, each test on its own fresh databases. One binary
+//! for every feature file.
 
+mod auth;
 mod console;
 mod health;
 mod helpers;
+mod openapi;

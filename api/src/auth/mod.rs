@@ -1,0 +1,150 @@
+//! Authentication: argon2id passwords, HS256 access tokens, rotating refresh tokens with reuse
+//! detection, TOTP, throttling of guesses, and the extractors handlers take.
+//!
+//! Tokens (DESIGN.md "Security decisions"): an access token lives 15 minutes and names its
+//! session (`sid`, a refresh-token family). A refresh token is opaque, stored as a digest, spent
+//! on use and replaced by a new one of the same family; the family lives 7 days idle and 30 days
+//! at most. Presenting a spent refresh token revokes the whole family (a thief and the victim
+//! cannot both keep going). Logout revokes the family; access tokens of a revoked family stop
+//! working at once because the extractor checks the family.
+
+pub mod extract;
+pub mod jwt;
+pub mod password;
+pub mod throttle;
+pub mod totp;
+
+use std::sync::Arc;
+
+use crate::{
+    app::AppState,
+    crypto::{self, Keyring},
+    db::{self, tokens},
+    error::{ApiError, Result},
+};
+
+pub use extract::{AuthUser, MaybeAuthUser, TwoFactorCaller};
+
+/// Pending-2FA tokens live 5 minutes.
+pub const PENDING_TTL: i64 = 5 * 60;
+
+/// Keys and parameters of authentication, built once from the settings.
+pub struct AuthConfig {
+    pub jwt_key: ring::hmac::Key,
+    pub keyring: Keyring,
+    pub hash: password::HashParams,
+    pub access_ttl: i64,
+    pub refresh_idle_ttl: i64,
+    pub refresh_absolute_ttl: i64,
+    pub address_failures: i64,
+}
+
+pub type Auth = Arc<AuthConfig>;
+
+/// A signed-in session's tokens.
+pub struct Tokens {
+    pub token: String,
+    pub refresh_token: String,
+}
+
+fn access_token(state: &AppState, uid: &str, sid: &str, now: i64) -> String {
+    jwt::encode(
+        &jwt::Claims {
+            sub: uid.to_owned(),
+            sid: sid.to_owned(),
+            kind: jwt::TokenKind::Access,
+            iat: now,
+            exp: now + state.auth.access_ttl,
+        },
+        &state.auth.jwt_key,
+    )
+}
+
+/// A token that opens only the 2FA calls.
+pub fn pending_token(state: &AppState, uid: &str, kind: jwt::TokenKind) -> String {
+    let now = db::now();
+    jwt::encode(
+        &jwt::Claims {
+            sub: uid.to_owned(),
+            sid: String::new(),
+            kind,
+            iat: now,
+            exp: now + PENDING_TTL,
+        },
+        &state.auth.jwt_key,
+    )
+}
+
+/// Starts a session (a new refresh-token family) for a user.
+pub async fn start_session(state: &AppState, uid: &str) -> Result<Tokens> {
+    let now = db::now();
+    let family = db::new_id();
+    let family_expires = now + state.auth.refresh_absolute_ttl;
+    tokens::create_family(&state.db, &family, uid, now, family_expires).await?;
+    let refresh = crypto::random_token(32);
+    tokens::insert_refresh(
+        &state.db,
+        &family,
+        &crypto::sha256_hex(&refresh),
+        now,
+        (now + state.auth.refresh_idle_ttl).min(family_expires),
+    )
+    .await?;
+    Ok(Tokens {
+        token: access_token(state, uid, &family, now),
+        refresh_token: refresh,
+    })
+}
+
+/// Spends a refresh token and issues the next one of its family.
+pub async fn rotate(state: &AppState, refresh: &str) -> Result<(String, Tokens)> {
+    let now = db::now();
+    let invalid = || ApiError::unauthorized("invalid_refresh_token", "Invalid refresh token");
+    let row = tokens::find_refresh(&state.db, &crypto::sha256_hex(refresh))
+        .await?
+        .ok_or_else(invalid)?;
+    if row.family_revoked_at.is_some() {
+        return Err(ApiError::unauthorized(
+            "session_revoked",
+            "Session has been revoked. Please sign in again.",
+        ));
+    }
+    let reused = || {
+        ApiError::unauthorized(
+            "refresh_token_reused",
+            "Refresh token reuse detected; the session has been revoked. Please sign in again.",
+        )
+    };
+    if row.spent_at.is_some() {
+        tracing::warn!(family = %row.family_id, user = %row.user_uid, "spent refresh token presented: revoking its family");
+        tokens::revoke_family(&state.db, &row.family_id, now, "refresh token reuse").await?;
+        return Err(reused());
+    }
+    if now >= row.expires_at || now >= row.family_expires_at {
+        return Err(ApiError::unauthorized(
+            "refresh_token_expired",
+            "Refresh token expired. Please sign in again.",
+        ));
+    }
+    if !tokens::spend(&state.db, &row.id, now).await? {
+        // Spent concurrently by someone else: same as reuse.
+        tokens::revoke_family(&state.db, &row.family_id, now, "refresh token reuse").await?;
+        return Err(reused());
+    }
+    let next = crypto::random_token(32);
+    tokens::insert_refresh(
+        &state.db,
+        &row.family_id,
+        &crypto::sha256_hex(&next),
+        now,
+        (now + state.auth.refresh_idle_ttl).min(row.family_expires_at),
+    )
+    .await?;
+    Ok((
+        row.user_uid.clone(),
+        Tokens {
+            token: access_token(state, &row.user_uid, &row.family_id, now),
+            refresh_token: next,
+        },
+    ))
+}

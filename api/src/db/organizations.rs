@@ -1,0 +1,207 @@
+//! The `organizations` and `buckets` tables.
+
+use sqlx::{AnyPool, Row as _, any::AnyRow};
+
+#[derive(Debug, Clone)]
+pub struct OrganizationRow {
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+    pub admin_email: String,
+    pub description: String,
+    pub tier: String,
+    pub max_seats: i64,
+    pub bucket_id: Option<String>,
+    pub is_2fa_required: bool,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str =
+    "id, name, slug, admin_email, description, tier, max_seats, bucket_id, is_2fa_required, created_at";
+
+impl OrganizationRow {
+    fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            id: r.try_get("id")?,
+            name: r.try_get("name")?,
+            slug: r.try_get("slug")?,
+            admin_email: r.try_get("admin_email")?,
+            description: r.try_get("description")?,
+            tier: r.try_get("tier")?,
+            max_seats: r.try_get("max_seats")?,
+            bucket_id: r.try_get("bucket_id")?,
+            is_2fa_required: r.try_get::<i64, _>("is_2fa_required")? != 0,
+            created_at: r.try_get("created_at")?,
+        })
+    }
+}
+
+pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<OrganizationRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM organizations WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?
+    .map(|r| OrganizationRow::from_row(&r))
+    .transpose()
+}
+
+pub async fn by_name(db: &AnyPool, name: &str) -> Result<Option<OrganizationRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM organizations WHERE name = $1"
+    )))
+    .bind(name)
+    .fetch_optional(db)
+    .await?
+    .map(|r| OrganizationRow::from_row(&r))
+    .transpose()
+}
+
+pub async fn slug_taken(db: &AnyPool, slug: &str) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE slug = $1")
+        .bind(slug)
+        .fetch_one(db)
+        .await?;
+    Ok(n > 0)
+}
+
+/// A page of organizations by name; `only` restricts to one id.
+pub async fn list(
+    db: &AnyPool,
+    only: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<OrganizationRow>, i64), sqlx::Error> {
+    let (filter, total) = match only {
+        Some(id) => (
+            "WHERE id = $1",
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM organizations WHERE id = $1")
+                .bind(id)
+                .fetch_one(db)
+                .await?,
+        ),
+        None => (
+            "WHERE $1 = $1",
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM organizations")
+                .fetch_one(db)
+                .await?,
+        ),
+    };
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM organizations {filter} ORDER BY name LIMIT $2 OFFSET $3"
+    )))
+    .bind(only.unwrap_or(""))
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db)
+    .await?;
+    Ok((
+        rows.iter()
+            .map(OrganizationRow::from_row)
+            .collect::<Result<_, _>>()?,
+        total,
+    ))
+}
+
+pub async fn insert(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO organizations (id, name, slug, admin_email, description, tier, max_seats, bucket_id, \
+         is_2fa_required, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(&o.id)
+    .bind(&o.name)
+    .bind(&o.slug)
+    .bind(&o.admin_email)
+    .bind(&o.description)
+    .bind(&o.tier)
+    .bind(o.max_seats)
+    .bind(o.bucket_id.as_deref())
+    .bind(i64::from(o.is_2fa_required))
+    .bind(o.created_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn update(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE organizations SET name = $2, admin_email = $3, description = $4, tier = $5, max_seats = $6, \
+         bucket_id = $7, is_2fa_required = $8 WHERE id = $1",
+    )
+    .bind(&o.id)
+    .bind(&o.name)
+    .bind(&o.admin_email)
+    .bind(&o.description)
+    .bind(&o.tier)
+    .bind(o.max_seats)
+    .bind(o.bucket_id.as_deref())
+    .bind(i64::from(o.is_2fa_required))
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete(db: &AnyPool, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM organizations WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Active users per organization: (id, name, max_seats, active users).
+pub async fn active_user_counts(
+    db: &AnyPool,
+    only: Option<&str>,
+) -> Result<Vec<(String, String, i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT o.id, o.name, o.max_seats, \
+         (SELECT COUNT(*) FROM users u WHERE u.organization_id = o.id AND u.status = 'active') AS active \
+         FROM organizations o WHERE ($1 = '' OR o.id = $1) ORDER BY o.name",
+    )
+    .bind(only.unwrap_or(""))
+    .fetch_all(db)
+    .await
+}
+
+#[derive(Debug, Clone)]
+pub struct BucketRow {
+    pub id: String,
+    pub name: String,
+    pub region: String,
+}
+
+pub async fn buckets(db: &AnyPool) -> Result<Vec<BucketRow>, sqlx::Error> {
+    let rows: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT id, name, region FROM buckets ORDER BY name")
+            .fetch_all(db)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, region)| BucketRow { id, name, region })
+        .collect())
+}
+
+pub async fn bucket(db: &AnyPool, id: &str) -> Result<Option<BucketRow>, sqlx::Error> {
+    let row: Option<(String, String, String)> =
+        sqlx::query_as("SELECT id, name, region FROM buckets WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
+    Ok(row.map(|(id, name, region)| BucketRow { id, name, region }))
+}
+
+/// Registers a bucket by name (idempotent); returns its id.
+pub async fn ensure_bucket(db: &AnyPool, name: &str, region: &str) -> Result<String, sqlx::Error> {
+    sqlx::query("INSERT INTO buckets (id, name, region) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING")
+        .bind(super::new_id())
+        .bind(name)
+        .bind(region)
+        .execute(db)
+        .await?;
+    sqlx::query_scalar("SELECT id FROM buckets WHERE name = $1")
+        .bind(name)
+        .fetch_one(db)
+        .await
+}

@@ -1,0 +1,224 @@
+//! The `users` table.
+
+use sqlx::{AnyPool, Row as _, any::AnyRow};
+
+#[derive(Debug, Clone)]
+pub struct UserRow {
+    pub uid: String,
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub role: String,
+    pub status: String,
+    pub organization_id: String,
+    pub cluster_id: Option<String>,
+    pub timezone: String,
+    pub date_format: String,
+    pub photo_path: Option<String>,
+    pub git_username: Option<String>,
+    pub git_token_enc: Option<String>,
+    pub enabled_2fa: bool,
+    pub confirmed_2fa: bool,
+    pub secret_2fa_enc: Option<String>,
+    pub last_totp_step: i64,
+    pub api_key_enc: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+pub const COLUMNS: &str = "u.uid, u.email, u.password_hash, u.first_name, u.last_name, u.role, u.status, \
+    u.organization_id, u.cluster_id, u.timezone, u.date_format, u.photo_path, u.git_username, u.git_token_enc, \
+    u.enabled_2fa, u.confirmed_2fa, u.secret_2fa_enc, u.last_totp_step, u.api_key_enc, u.created_at, u.updated_at";
+
+impl UserRow {
+    pub fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            uid: r.try_get("uid")?,
+            email: r.try_get("email")?,
+            password_hash: r.try_get("password_hash")?,
+            first_name: r.try_get("first_name")?,
+            last_name: r.try_get("last_name")?,
+            role: r.try_get("role")?,
+            status: r.try_get("status")?,
+            organization_id: r.try_get("organization_id")?,
+            cluster_id: r.try_get("cluster_id")?,
+            timezone: r.try_get("timezone")?,
+            date_format: r.try_get("date_format")?,
+            photo_path: r.try_get("photo_path")?,
+            git_username: r.try_get("git_username")?,
+            git_token_enc: r.try_get("git_token_enc")?,
+            enabled_2fa: r.try_get::<i64, _>("enabled_2fa")? != 0,
+            confirmed_2fa: r.try_get::<i64, _>("confirmed_2fa")? != 0,
+            secret_2fa_enc: r.try_get("secret_2fa_enc")?,
+            last_totp_step: r.try_get("last_totp_step")?,
+            api_key_enc: r.try_get("api_key_enc")?,
+            created_at: r.try_get("created_at")?,
+            updated_at: r.try_get("updated_at")?,
+        })
+    }
+
+    /// 2FA is on: enrolled and confirmed with a first code.
+    pub fn has_2fa(&self) -> bool {
+        self.enabled_2fa && self.confirmed_2fa
+    }
+}
+
+pub async fn by_uid(db: &AnyPool, uid: &str) -> Result<Option<UserRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM users u WHERE u.uid = $1");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(uid)
+        .fetch_optional(db)
+        .await?
+        .map(|r| UserRow::from_row(&r))
+        .transpose()
+}
+
+pub async fn by_email(db: &AnyPool, email: &str) -> Result<Option<UserRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM users u WHERE u.email = $1");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(email.trim().to_lowercase())
+        .fetch_optional(db)
+        .await?
+        .map(|r| UserRow::from_row(&r))
+        .transpose()
+}
+
+pub struct NewUser<'a> {
+    pub uid: &'a str,
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub role: &'a str,
+    pub organization_id: &'a str,
+    pub cluster_id: Option<&'a str>,
+    pub timezone: &'a str,
+    pub date_format: &'a str,
+}
+
+pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO users (uid, email, password_hash, first_name, last_name, role, status, organization_id, \
+         cluster_id, timezone, date_format, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9, $10, $11, $11)",
+    )
+    .bind(u.uid)
+    .bind(u.email.trim().to_lowercase())
+    .bind(u.password_hash)
+    .bind(u.first_name)
+    .bind(u.last_name)
+    .bind(u.role)
+    .bind(u.organization_id)
+    .bind(u.cluster_id)
+    .bind(u.timezone)
+    .bind(u.date_format)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Active users of an organization (the seats in use).
+pub async fn count_active(db: &AnyPool, organization_id: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE organization_id = $1 AND status = 'active'")
+        .bind(organization_id)
+        .fetch_one(db)
+        .await
+}
+
+pub async fn count_in_org(db: &AnyPool, organization_id: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE organization_id = $1")
+        .bind(organization_id)
+        .fetch_one(db)
+        .await
+}
+
+/// One page of users, newest first, optionally of one organization and matching a search term
+/// (first name, last name or e-mail).
+pub async fn list(
+    db: &AnyPool,
+    organization_id: Option<&str>,
+    search: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<UserRow>, i64), sqlx::Error> {
+    let mut filter = String::from(" WHERE 1 = 1");
+    let mut n = 0;
+    if organization_id.is_some() {
+        n += 1;
+        filter.push_str(&format!(" AND u.organization_id = ${n}"));
+    }
+    if search.is_some() {
+        n += 1;
+        filter.push_str(&format!(
+            " AND (LOWER(u.first_name) LIKE ${n} ESCAPE '\\' OR LOWER(u.last_name) LIKE ${n} ESCAPE '\\' \
+             OR LOWER(u.email) LIKE ${n} ESCAPE '\\' OR LOWER(u.first_name || ' ' || u.last_name) LIKE ${n} ESCAPE '\\')"
+        ));
+    }
+    let pattern = search.map(super::like_pattern);
+    let count_sql = format!("SELECT COUNT(*) FROM users u{filter}");
+    let mut count = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(count_sql));
+    if let Some(o) = organization_id {
+        count = count.bind(o.to_owned());
+    }
+    if let Some(p) = &pattern {
+        count = count.bind(p.clone());
+    }
+    let total = count.fetch_one(db).await?;
+    let list_sql = format!(
+        "SELECT {COLUMNS} FROM users u{filter} ORDER BY u.created_at DESC, u.uid LIMIT ${} OFFSET ${}",
+        n + 1,
+        n + 2
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(list_sql));
+    if let Some(o) = organization_id {
+        q = q.bind(o.to_owned());
+    }
+    if let Some(p) = pattern {
+        q = q.bind(p);
+    }
+    let rows = q.bind(limit).bind(offset).fetch_all(db).await?;
+    let users = rows.iter().map(UserRow::from_row).collect::<Result<_, _>>()?;
+    Ok((users, total))
+}
+
+pub async fn delete(db: &AnyPool, uid: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM users WHERE uid = $1")
+        .bind(uid)
+        .execute(db)
+        .await?
+        .rows_affected()
+        == 1)
+}
+
+/// Records the step of an accepted TOTP code; false when that step (or a later one) was already
+/// used, so a code is accepted once even under concurrent requests.
+pub async fn spend_totp_step(db: &AnyPool, uid: &str, step: i64) -> Result<bool, sqlx::Error> {
+    Ok(
+        sqlx::query("UPDATE users SET last_totp_step = $1 WHERE uid = $2 AND last_totp_step < $1")
+            .bind(step)
+            .bind(uid)
+            .execute(db)
+            .await?
+            .rows_affected()
+            == 1,
+    )
+}
+
+/// Every encrypted value's key id (for the start-up check that every key is configured).
+pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error> {
+    let rows: Vec<(Option<String>, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT git_token_enc, secret_2fa_enc, api_key_enc FROM users")
+            .fetch_all(db)
+            .await?;
+    let mut ids: Vec<String> = rows
+        .into_iter()
+        .flat_map(|(a, b, c)| [a, b, c])
+        .flatten()
+        .filter_map(|v| crate::crypto::Keyring::key_id(&v).map(str::to_owned))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
