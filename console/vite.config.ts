@@ -18,5 +18,8 @@ export default defineConfig({
   test: {
     environment: 'happy-dom',
     setupFiles: ['./src/testing/setup-tests.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    // Two shared cores: user-event flows through Mantine need more than the default 5 s.
+    testTimeout: 20_000,
   },
 });

@@ -1,3 +1,42 @@
-import { ComingSoonRoute } from '@/app/routes/coming-soon';
-export const UserNewRoute = ComingSoonRoute;
-export const UserEditRoute = ComingSoonRoute;
+import { Skeleton } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+
+import { RequireAdmin } from '@/components/require-admin';
+import { PageHeader } from '@/components/ui/page-header';
+import { QueryError } from '@/components/ui/query-error';
+import { paths } from '@/config/paths';
+import { useUser } from '@/features/users/api/get-user';
+import { UserForm } from '@/features/users/components/user-form';
+import { useSession } from '@/lib/auth';
+
+function useBack(organizationId: string) {
+  const navigate = useNavigate();
+  return () => navigate(paths.organizationUsers.getHref(organizationId));
+}
+
+export function UserNewRoute() {
+  const { organizationId = '' } = useParams();
+  const { user: me } = useSession();
+  const back = useBack(organizationId);
+  return (
+    <RequireAdmin>
+      <PageHeader title="Add user" crumbs={[{ label: 'Users', href: paths.organizationUsers.getHref(organizationId) }, { label: 'New' }]} />
+      <UserForm mode="create" organizationId={organizationId} me={me} onDone={back} />
+    </RequireAdmin>
+  );
+}
+
+export function UserEditRoute() {
+  const { organizationId = '', userId = '' } = useParams();
+  const { user: me } = useSession();
+  const back = useBack(organizationId);
+  const target = useUser(userId);
+  return (
+    <RequireAdmin>
+      <PageHeader title="Edit user" crumbs={[{ label: 'Users', href: paths.organizationUsers.getHref(organizationId) }, { label: 'Edit' }]} />
+      {target.isPending && <Skeleton h={260} />}
+      {target.isError && <QueryError error={target.error} onRetry={() => target.refetch()} />}
+      {target.data && <UserForm key={userId} mode="edit" organizationId={organizationId} me={me} user={target.data.user} onDone={back} />}
+    </RequireAdmin>
+  );
+}

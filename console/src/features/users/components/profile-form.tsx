@@ -187,7 +187,7 @@ export function ProfileForm({ user }: { user: User }) {
               <Select label="Date format" data={[...DATE_FORMATS]} allowDeselect={false} {...form.getInputProps('date_format')} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <Select label="Time zone" data={zones} searchable allowDeselect={false} {...form.getInputProps('timezone')} />
+              <Select label="Time zone" data={zones} searchable limit={50} allowDeselect={false} {...form.getInputProps('timezone')} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <Select label="Role" data={roleOptions} value={user.role} disabled />
