@@ -1,9 +1,416 @@
-//! (being written)
+//! Metrics over real events: sign-ins (`login_events`) and the activity log (`activity`), for
+//! administrators (their organization) and superadmins (any, or all).
 
-use utoipa_axum::router::OpenApiRouter;
+use axum::{Json, extract::State};
+use serde::{Deserialize, Serialize};
+use sqlx::Row as _;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::app::AppState;
+use super::users::paging;
+use crate::{
+    app::AppState,
+    auth::AuthUser,
+    db::{self, organizations},
+    error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
+    policy,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(overview))
+        .routes(routes!(num_logins))
+        .routes(routes!(entity_activity))
+        .routes(routes!(entity_usage))
+}
+
+/// Entities with an activity log.
+pub const ENTITIES: [&str; 7] = [
+    "applications",
+    "projects",
+    "datasets",
+    "workflows",
+    "users",
+    "organizations",
+    "flighting",
+];
+
+/// Seconds covered by a period (default week).
+pub fn period_seconds(period: Option<&str>) -> Result<(String, i64)> {
+    let p = period.map(str::trim).filter(|p| !p.is_empty()).unwrap_or("week");
+    let secs = match p {
+        "day" => 86_400,
+        "week" => 7 * 86_400,
+        "month" => 30 * 86_400,
+        "year" => 365 * 86_400,
+        _ => {
+            return Err(ApiError::bad_request(
+                "invalid_period",
+                "Period must be one of day, week, month, year",
+            ));
+        }
+    };
+    Ok((p.to_owned(), secs))
+}
+
+/// The organization scope of a metrics call: `Some(id)` for one organization, `None` for all
+/// (superadmins only).
+async fn scope(state: &AppState, caller: &AuthUser, requested: Option<String>) -> Result<Option<String>> {
+    if !policy::is_admin(&caller.user.role) {
+        return Err(ApiError::forbidden("admin_required", "Only administrators can see metrics"));
+    }
+    match requested.filter(|o| !o.is_empty()) {
+        Some(o) => {
+            if !policy::users::can_see_org(caller.person(), &o) || organizations::by_id(&state.db, &o).await?.is_none() {
+                return Err(ApiError::not_found("organization_not_found", "Organization not found"));
+            }
+            Ok(Some(o))
+        }
+        None if caller.user.role == policy::SUPERADMIN => Ok(None),
+        None => Ok(Some(caller.user.organization_id.clone())),
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct OverviewQuery {
+    /// day, week (default), month or year.
+    pub period: Option<String>,
+    pub organization_id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Overview {
+    pub logins: i64,
+    pub failed_logins: i64,
+    /// Distinct users who signed in during the period.
+    pub active_users: i64,
+    pub total_users: i64,
+    pub organizations: i64,
+    pub activities: i64,
+    pub by_entity: Vec<EntityCount>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct EntityCount {
+    pub entity: String,
+    pub count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OverviewResponse {
+    pub success: bool,
+    pub period: String,
+    pub from: i64,
+    pub to: i64,
+    pub metrics: Overview,
+}
+
+/// Totals for a period: sign-ins, active users, users, organizations, activity by entity.
+#[utoipa::path(get, path = "/v1/metrics", tag = "metrics", params(OverviewQuery),
+    responses((status = 200, body = OverviewResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn overview(State(state): State<AppState>, caller: AuthUser, AppQuery(q): AppQuery<OverviewQuery>) -> Result<Json<OverviewResponse>> {
+    let (period, secs) = period_seconds(q.period.as_deref())?;
+    let org = scope(&state, &caller, q.organization_id).await?;
+    let to = db::now();
+    let from = to - secs;
+    let o = org.clone().unwrap_or_default();
+    let one = |sql: &'static str| {
+        sqlx::query_scalar::<_, i64>(sql)
+            .bind(o.clone())
+            .bind(from)
+            .fetch_one(&state.db)
+    };
+    let logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1").await?;
+    let failed_logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 0").await?;
+    let active_users = one(
+        "SELECT COUNT(DISTINCT user_uid) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1",
+    )
+    .await?;
+    let activities = one("SELECT COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2").await?;
+    let total_users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = '' OR organization_id = $1)")
+        .bind(o.clone())
+        .fetch_one(&state.db)
+        .await?;
+    let organizations: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE ($1 = '' OR id = $1)")
+        .bind(o.clone())
+        .fetch_one(&state.db)
+        .await?;
+    let by_entity: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT entity_type, COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2 \
+         GROUP BY entity_type ORDER BY entity_type",
+    )
+    .bind(o)
+    .bind(from)
+    .fetch_all(&state.db)
+    .await?;
+    Ok(Json(OverviewResponse {
+        success: true,
+        period,
+        from,
+        to,
+        metrics: Overview {
+            logins,
+            failed_logins,
+            active_users,
+            total_users,
+            organizations,
+            activities,
+            by_entity: by_entity
+                .into_iter()
+                .map(|(entity, count)| EntityCount { entity, count })
+                .collect(),
+        },
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LoginsQuery {
+    pub organization: Option<String>,
+    pub period: Option<String>,
+    /// The organizations with the most sign-ins (default 5).
+    pub limit: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginPoint {
+    /// UTC day, YYYY-MM-DD.
+    pub date: String,
+    pub logins: i64,
+    pub org_name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LoginSeries {
+    pub success: bool,
+    pub period: String,
+    pub logins: Vec<LoginPoint>,
+}
+
+/// Successful sign-ins per day and organization (the busiest `limit` organizations).
+#[utoipa::path(get, path = "/v1/metrics/numLogins", tag = "metrics", params(LoginsQuery),
+    responses((status = 200, body = LoginSeries), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn num_logins(State(state): State<AppState>, caller: AuthUser, AppQuery(q): AppQuery<LoginsQuery>) -> Result<Json<LoginSeries>> {
+    let (period, secs) = period_seconds(q.period.as_deref())?;
+    let org = scope(&state, &caller, q.organization).await?.unwrap_or_default();
+    let limit = q.limit.unwrap_or(5).clamp(1, 100);
+    let from = db::now() - secs;
+    let top: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT organization_id, COUNT(*) AS n FROM login_events \
+         WHERE success = 1 AND at >= $1 AND organization_id IS NOT NULL AND ($2 = '' OR organization_id = $2) \
+         GROUP BY organization_id ORDER BY n DESC, organization_id LIMIT $3",
+    )
+    .bind(from)
+    .bind(org)
+    .bind(limit)
+    .fetch_all(&state.db)
+    .await?;
+    let mut points = Vec::new();
+    for (org_id, _) in top {
+        let name = organizations::by_id(&state.db, &org_id)
+            .await?
+            .map(|o| o.name)
+            .unwrap_or_else(|| "(deleted)".into());
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT day, COUNT(*) FROM login_events WHERE success = 1 AND at >= $1 AND organization_id = $2 \
+             GROUP BY day ORDER BY day",
+        )
+        .bind(from)
+        .bind(&org_id)
+        .fetch_all(&state.db)
+        .await?;
+        points.extend(rows.into_iter().map(|(date, logins)| LoginPoint {
+            date,
+            logins,
+            org_name: name.clone(),
+        }));
+    }
+    points.sort_by(|a, b| a.date.cmp(&b.date).then(a.org_name.cmp(&b.org_name)));
+    Ok(Json(LoginSeries {
+        success: true,
+        period,
+        logins: points,
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ActivityQuery {
+    pub period: Option<String>,
+    pub page: Option<i64>,
+    /// Default 10.
+    pub limit: Option<i64>,
+    pub organization_id: Option<String>,
+    /// Matches the entity name, the person's names or e-mail.
+    pub search_term: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ActivityRow {
+    pub entity_name: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub action: String,
+    /// Unix seconds.
+    pub date: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ActivityPage {
+    pub success: bool,
+    pub entity: String,
+    pub rows: Vec<ActivityRow>,
+    pub total: i64,
+    pub page: i64,
+    pub limit: i64,
+}
+
+fn check_entity(entity: &str) -> Result<()> {
+    if !ENTITIES.contains(&entity) {
+        return Err(ApiError::not_found(
+            "unknown_metrics_entity",
+            format!("Unknown metrics entity: {entity}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The activity log of one entity kind, newest first, paged and searchable.
+#[utoipa::path(get, path = "/v1/metrics/{entity}", tag = "metrics",
+    params(("entity" = String, Path, description = "applications, projects, datasets, workflows, users, organizations or flighting"), ActivityQuery),
+    responses((status = 200, body = ActivityPage), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn entity_activity(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(entity): AppPath<String>,
+    AppQuery(q): AppQuery<ActivityQuery>,
+) -> Result<Json<ActivityPage>> {
+    check_entity(&entity)?;
+    let (_, secs) = period_seconds(q.period.as_deref())?;
+    let org = scope(&state, &caller, q.organization_id).await?.unwrap_or_default();
+    let (page, limit, offset) = paging(q.page, q.limit, 10);
+    let from = db::now() - secs;
+    let pattern = q
+        .search_term
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(db::like_pattern)
+        .unwrap_or_default();
+    let filter = "FROM activity a LEFT JOIN users u ON u.uid = a.user_uid \
+         WHERE a.entity_type = $1 AND a.at >= $2 AND ($3 = '' OR a.organization_id = $3) \
+         AND ($4 = '' OR LOWER(a.entity_name) LIKE $4 ESCAPE '\\' OR LOWER(u.email) LIKE $4 ESCAPE '\\' \
+         OR LOWER(u.first_name) LIKE $4 ESCAPE '\\' OR LOWER(u.last_name) LIKE $4 ESCAPE '\\')";
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
+        .bind(&entity)
+        .bind(from)
+        .bind(&org)
+        .bind(&pattern)
+        .fetch_one(&state.db)
+        .await?;
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT a.entity_name, u.first_name, u.last_name, u.email, a.action, a.at {filter} \
+         ORDER BY a.at DESC, a.id LIMIT $5 OFFSET $6"
+    )))
+    .bind(&entity)
+    .bind(from)
+    .bind(&org)
+    .bind(&pattern)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(&state.db)
+    .await?;
+    let rows = rows
+        .iter()
+        .map(|r| {
+            Ok(ActivityRow {
+                entity_name: r.try_get("entity_name")?,
+                first_name: r.try_get("first_name")?,
+                last_name: r.try_get("last_name")?,
+                email: r.try_get("email")?,
+                action: r.try_get("action")?,
+                date: r.try_get("at")?,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Json(ActivityPage {
+        success: true,
+        entity,
+        rows,
+        total,
+        page,
+        limit,
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsageQuery {
+    pub period: Option<String>,
+    /// Default 10.
+    pub limit: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UsageRow {
+    pub entity_id: String,
+    pub entity_name: String,
+    /// Activities on the entity in the period.
+    pub count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UsageResponse {
+    pub success: bool,
+    pub entity: String,
+    pub usage: Vec<UsageRow>,
+}
+
+/// The most used entities of a kind in one organization.
+#[utoipa::path(get, path = "/v1/metrics/{org_id}/{entity}", tag = "metrics",
+    params(("org_id" = String, Path), ("entity" = String, Path, description = "applications, projects, datasets or workflows"), UsageQuery),
+    responses((status = 200, body = UsageResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn entity_usage(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath((org_id, entity)): AppPath<(String, String)>,
+    AppQuery(q): AppQuery<UsageQuery>,
+) -> Result<Json<UsageResponse>> {
+    check_entity(&entity)?;
+    let (_, secs) = period_seconds(q.period.as_deref())?;
+    let org = scope(&state, &caller, Some(org_id)).await?.unwrap_or_default();
+    let limit = q.limit.unwrap_or(10).clamp(1, 100);
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT entity_id, MAX(entity_name) AS entity_name, COUNT(*) AS n FROM activity \
+         WHERE organization_id = $1 AND entity_type = $2 AND at >= $3 \
+         GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT $4",
+    )
+    .bind(org)
+    .bind(&entity)
+    .bind(db::now() - secs)
+    .bind(limit)
+    .fetch_all(&state.db)
+    .await?;
+    Ok(Json(UsageResponse {
+        success: true,
+        entity,
+        usage: rows
+            .into_iter()
+            .map(|(entity_id, entity_name, count)| UsageRow {
+                entity_id,
+                entity_name,
+                count,
+            })
+            .collect(),
+    }))
 }

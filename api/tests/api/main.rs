@@ -2,8 +2,10 @@
 //! set, as the test command does) PostgreSQL, each test on its own fresh databases. One binary
 //! for every feature file.
 
+mod admin;
 mod auth;
 mod console;
 mod health;
 mod helpers;
 mod openapi;
+mod users;
