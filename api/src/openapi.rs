@@ -60,6 +60,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(routes::organizations::router())
         .merge(routes::flighting::router())
         .merge(routes::metrics::router())
+        .merge(routes::images::router())
 }
 
 /// The document as pretty JSON with a trailing newline (the committed file's form).

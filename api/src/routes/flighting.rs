@@ -44,8 +44,13 @@ async fn target_org(state: &AppState, caller: &AuthUser, q: OrgQuery) -> Result<
         .organization
         .filter(|o| !o.is_empty())
         .unwrap_or_else(|| caller.user.organization_id.clone());
-    if !policy::users::can_see_org(caller.person(), &id) || organizations::by_id(&state.db, &id).await?.is_none() {
-        return Err(ApiError::not_found("organization_not_found", "Organization not found"));
+    if !policy::users::can_see_org(caller.person(), &id)
+        || organizations::by_id(&state.db, &id).await?.is_none()
+    {
+        return Err(ApiError::not_found(
+            "organization_not_found",
+            "Organization not found",
+        ));
     }
     Ok(id)
 }
@@ -67,7 +72,11 @@ fn response(caller: &AuthUser, org: String, flags: Vec<Flag>, message: &str) -> 
 #[utoipa::path(get, path = "/v1/flighting", tag = "flighting", params(OrgQuery),
     responses((status = 200, body = FlightingResponse), (status = 404, description = "Organization not found", body = ErrorBody)),
     security(("bearer" = [])))]
-async fn get_flighting(State(state): State<AppState>, caller: AuthUser, AppQuery(q): AppQuery<OrgQuery>) -> Result<Json<FlightingResponse>> {
+async fn get_flighting(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppQuery(q): AppQuery<OrgQuery>,
+) -> Result<Json<FlightingResponse>> {
     let org = target_org(&state, &caller, q).await?;
     let flags = flighting::for_org(&state.db, &org).await?;
     Ok(response(&caller, org, flags, ""))
@@ -96,13 +105,16 @@ async fn update_flighting(
 ) -> Result<Json<FlightingResponse>> {
     let org = target_org(&state, &caller, q).await?;
     let current = flighting::for_org(&state.db, &org).await?;
-    let flags = policy::flags::apply_update(&caller.user.role, &current, &req.flightings).map_err(|e| match e {
-        FlagError::UnknownKey(_) | FlagError::UnknownRole(_) | FlagError::Duplicate(_) => {
-            ApiError::bad_request("invalid_flighting", e.to_string())
-        }
-        FlagError::NotAllowed => ApiError::forbidden("admin_required", e.to_string()),
-        FlagError::AdministratorRole | FlagError::Active => ApiError::forbidden("flighting_change_forbidden", e.to_string()),
-    })?;
+    let flags =
+        policy::flags::apply_update(&caller.user.role, &current, &req.flightings).map_err(|e| match e {
+            FlagError::UnknownKey(_) | FlagError::UnknownRole(_) | FlagError::Duplicate(_) => {
+                ApiError::bad_request("invalid_flighting", e.to_string())
+            }
+            FlagError::NotAllowed => ApiError::forbidden("admin_required", e.to_string()),
+            FlagError::AdministratorRole | FlagError::Active => {
+                ApiError::forbidden("flighting_change_forbidden", e.to_string())
+            }
+        })?;
     flighting::upsert_all(&state.db, &org, &flags).await?;
     activity::record(
         &state.db,
@@ -153,10 +165,21 @@ async fn get_config(State(state): State<AppState>) -> Json<ConfigResponse> {
             support_email: state.settings.support_email.clone(),
             documentation_url: state.settings.docs_url.clone(),
             roles: s(&policy::ROLES),
-            feature_keys: policy::flags::FEATURES.iter().map(|(k, _)| (*k).to_owned()).collect(),
+            feature_keys: policy::flags::FEATURES
+                .iter()
+                .map(|(k, _)| (*k).to_owned())
+                .collect(),
             date_formats: s(&super::users::DATE_FORMATS),
             access_levels: s(&["none", "view", "execute", "edit"]),
-            entity_types: s(&["Application", "Project", "Project_V2", "Dataset", "Workflow", "Insight", "Designer"]),
+            entity_types: s(&[
+                "Application",
+                "Project",
+                "Project_V2",
+                "Dataset",
+                "Workflow",
+                "Insight",
+                "Designer",
+            ]),
             min_password_length: super::auth::MIN_PASSWORD,
             two_factor_code_length: crate::auth::totp::DIGITS,
             photo_upload: state.s3.is_some(),

@@ -57,12 +57,20 @@ pub fn period_seconds(period: Option<&str>) -> Result<(String, i64)> {
 /// (superadmins only).
 async fn scope(state: &AppState, caller: &AuthUser, requested: Option<String>) -> Result<Option<String>> {
     if !policy::is_admin(&caller.user.role) {
-        return Err(ApiError::forbidden("admin_required", "Only administrators can see metrics"));
+        return Err(ApiError::forbidden(
+            "admin_required",
+            "Only administrators can see metrics",
+        ));
     }
     match requested.filter(|o| !o.is_empty()) {
         Some(o) => {
-            if !policy::users::can_see_org(caller.person(), &o) || organizations::by_id(&state.db, &o).await?.is_none() {
-                return Err(ApiError::not_found("organization_not_found", "Organization not found"));
+            if !policy::users::can_see_org(caller.person(), &o)
+                || organizations::by_id(&state.db, &o).await?.is_none()
+            {
+                return Err(ApiError::not_found(
+                    "organization_not_found",
+                    "Organization not found",
+                ));
             }
             Ok(Some(o))
         }
@@ -112,7 +120,11 @@ pub struct OverviewResponse {
 #[utoipa::path(get, path = "/v1/metrics", tag = "metrics", params(OverviewQuery),
     responses((status = 200, body = OverviewResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn overview(State(state): State<AppState>, caller: AuthUser, AppQuery(q): AppQuery<OverviewQuery>) -> Result<Json<OverviewResponse>> {
+async fn overview(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppQuery(q): AppQuery<OverviewQuery>,
+) -> Result<Json<OverviewResponse>> {
     let (period, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, q.organization_id).await?;
     let to = db::now();
@@ -130,15 +142,18 @@ async fn overview(State(state): State<AppState>, caller: AuthUser, AppQuery(q): 
         "SELECT COUNT(DISTINCT user_uid) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1",
     )
     .await?;
-    let activities = one("SELECT COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2").await?;
-    let total_users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = '' OR organization_id = $1)")
-        .bind(o.clone())
-        .fetch_one(&state.db)
-        .await?;
-    let organizations: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE ($1 = '' OR id = $1)")
-        .bind(o.clone())
-        .fetch_one(&state.db)
-        .await?;
+    let activities =
+        one("SELECT COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2").await?;
+    let total_users: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = '' OR organization_id = $1)")
+            .bind(o.clone())
+            .fetch_one(&state.db)
+            .await?;
+    let organizations: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE ($1 = '' OR id = $1)")
+            .bind(o.clone())
+            .fetch_one(&state.db)
+            .await?;
     let by_entity: Vec<(String, i64)> = sqlx::query_as(
         "SELECT entity_type, COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2 \
          GROUP BY entity_type ORDER BY entity_type",
@@ -196,7 +211,11 @@ pub struct LoginSeries {
 #[utoipa::path(get, path = "/v1/metrics/numLogins", tag = "metrics", params(LoginsQuery),
     responses((status = 200, body = LoginSeries), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn num_logins(State(state): State<AppState>, caller: AuthUser, AppQuery(q): AppQuery<LoginsQuery>) -> Result<Json<LoginSeries>> {
+async fn num_logins(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppQuery(q): AppQuery<LoginsQuery>,
+) -> Result<Json<LoginSeries>> {
     let (period, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, q.organization).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(5).clamp(1, 100);
@@ -296,7 +315,9 @@ async fn entity_activity(
 ) -> Result<Json<ActivityPage>> {
     check_entity(&entity)?;
     let (_, secs) = period_seconds(q.period.as_deref())?;
-    let org = scope(&state, &caller, q.organization_id).await?.unwrap_or_default();
+    let org = scope(&state, &caller, q.organization_id)
+        .await?
+        .unwrap_or_default();
     let (page, limit, offset) = paging(q.page, q.limit, 10);
     let from = db::now() - secs;
     let pattern = q

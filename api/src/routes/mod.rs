@@ -4,6 +4,7 @@ pub mod auth;
 pub mod console;
 pub mod flighting;
 pub mod health;
+pub mod images;
 pub mod metrics;
 pub mod organizations;
 pub mod users;

@@ -26,7 +26,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_buckets))
         .routes(routes!(get_bucket))
         .routes(routes!(create_organization))
-        .routes(routes!(get_organization, update_organization, delete_organization))
+        .routes(routes!(
+            get_organization,
+            update_organization,
+            delete_organization
+        ))
         .routes(routes!(available_seats))
         .routes(routes!(set_2fa_required))
 }
@@ -49,7 +53,10 @@ fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
 
 fn admin_only(caller: &AuthUser) -> Result<()> {
     if !policy::is_admin(&caller.user.role) {
-        return Err(ApiError::forbidden("admin_required", "Only administrators can do this"));
+        return Err(ApiError::forbidden(
+            "admin_required",
+            "Only administrators can do this",
+        ));
     }
     Ok(())
 }
@@ -59,7 +66,9 @@ async fn visible(state: &AppState, caller: &AuthUser, id: &str) -> Result<organi
     if !policy::users::can_see_org(caller.person(), id) {
         return Err(org_not_found());
     }
-    organizations::by_id(&state.db, id).await?.ok_or_else(org_not_found)
+    organizations::by_id(&state.db, id)
+        .await?
+        .ok_or_else(org_not_found)
 }
 
 async fn view_of(state: &AppState, o: &organizations::OrganizationRow) -> Result<OrganizationView> {
@@ -173,7 +182,11 @@ fn parse_seats(v: &Value) -> Option<i64> {
 }
 
 /// Validates an organization form, filling missing fields from `current` (for updates).
-async fn validate(state: &AppState, f: &OrganizationFields, current: Option<&organizations::OrganizationRow>) -> Result<Valid> {
+async fn validate(
+    state: &AppState,
+    f: &OrganizationFields,
+    current: Option<&organizations::OrganizationRow>,
+) -> Result<Valid> {
     let name = f
         .name
         .as_deref()
@@ -182,7 +195,10 @@ async fn validate(state: &AppState, f: &OrganizationFields, current: Option<&org
         .or_else(|| current.map(|c| c.name.clone()))
         .unwrap_or_default();
     if name.is_empty() {
-        return Err(ApiError::bad_request("name_required", "Organization name is required"));
+        return Err(ApiError::bad_request(
+            "name_required",
+            "Organization name is required",
+        ));
     }
     let admin_email = f
         .admin_email
@@ -191,10 +207,16 @@ async fn validate(state: &AppState, f: &OrganizationFields, current: Option<&org
         .or_else(|| current.map(|c| c.admin_email.clone()))
         .unwrap_or_default();
     if admin_email.is_empty() {
-        return Err(ApiError::bad_request("admin_email_required", "Admin email is required"));
+        return Err(ApiError::bad_request(
+            "admin_email_required",
+            "Admin email is required",
+        ));
     }
     if !valid_email(&admin_email) {
-        return Err(ApiError::bad_request("invalid_admin_email", "Admin email is invalid"));
+        return Err(ApiError::bad_request(
+            "invalid_admin_email",
+            "Admin email is invalid",
+        ));
     }
     let tier = f
         .tier
@@ -209,11 +231,16 @@ async fn validate(state: &AppState, f: &OrganizationFields, current: Option<&org
         return Err(ApiError::bad_request("invalid_tier", "Tier must be paid or free"));
     }
     let max_seats = match (&f.max_seats, current) {
-        (Some(v), _) => parse_seats(v)
-            .filter(|n| *n >= 0)
-            .ok_or_else(|| ApiError::bad_request("invalid_max_seats", "Max seats must be a number of at least 0"))?,
+        (Some(v), _) => parse_seats(v).filter(|n| *n >= 0).ok_or_else(|| {
+            ApiError::bad_request("invalid_max_seats", "Max seats must be a number of at least 0")
+        })?,
         (None, Some(c)) => c.max_seats,
-        (None, None) => return Err(ApiError::bad_request("max_seats_required", "Max seats is required")),
+        (None, None) => {
+            return Err(ApiError::bad_request(
+                "max_seats_required",
+                "Max seats is required",
+            ));
+        }
     };
     let bucket_id = match f.bucket_id.as_deref().map(str::trim) {
         Some("") => None,
@@ -267,8 +294,12 @@ async fn create_organization(
     superadmin_only(&caller, "create")?;
     let f = req.organization;
     let v = validate(&state, &f, None).await?;
-    let flags = policy::flags::apply_update(policy::SUPERADMIN, &policy::flags::defaults(), f.flightings.as_deref().unwrap_or(&[]))
-        .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
+    let flags = policy::flags::apply_update(
+        policy::SUPERADMIN,
+        &policy::flags::defaults(),
+        f.flightings.as_deref().unwrap_or(&[]),
+    )
+    .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
     if organizations::by_name(&state.db, &v.name).await?.is_some() {
         return Err(name_taken());
     }
@@ -338,7 +369,10 @@ async fn create_organization(
 }
 
 fn name_taken() -> ApiError {
-    ApiError::conflict("organization_name_taken", "An organization with this name already exists")
+    ApiError::conflict(
+        "organization_name_taken",
+        "An organization with this name already exists",
+    )
 }
 
 /// Update an organization (superadmins); `flightings`, when sent, replace its flighting.
@@ -405,7 +439,11 @@ async fn update_organization(
         (status = 409, description = "The organization still owns users or assets", body = ErrorBody),
     ),
     security(("bearer" = [])))]
-async fn delete_organization(State(state): State<AppState>, caller: AuthUser, AppPath(id): AppPath<String>) -> Result<Json<Done>> {
+async fn delete_organization(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<Done>> {
     let org = visible(&state, &caller, &id).await?;
     superadmin_only(&caller, "delete")?;
     let namespace = ludis_crds::organization_namespace(&org.slug);
@@ -415,7 +453,9 @@ async fn delete_organization(State(state): State<AppState>, caller: AuthUser, Ap
         owned.push(format!("{people} user{}", if people == 1 { "" } else { "s" }));
     }
     if let Some(client) = &state.kube {
-        let assets = k8s::count_assets(client, &namespace).await.map_err(ApiError::Internal)?;
+        let assets = k8s::count_assets(client, &namespace)
+            .await
+            .map_err(ApiError::Internal)?;
         owned.extend(assets.into_iter().map(|(kind, n)| kind.plural_label(n)));
     }
     if !owned.is_empty() {
@@ -429,7 +469,9 @@ async fn delete_organization(State(state): State<AppState>, caller: AuthUser, Ap
         ));
     }
     if let Some(client) = &state.kube {
-        k8s::delete_namespace(client, &namespace).await.map_err(ApiError::Internal)?;
+        k8s::delete_namespace(client, &namespace)
+            .await
+            .map_err(ApiError::Internal)?;
     }
     organizations::delete(&state.db, &org.id).await?;
     activity::record(
@@ -459,7 +501,11 @@ pub struct Seats {
 /// Free seats (checked before the add-user form opens).
 #[utoipa::path(get, path = "/v1/organizations/{id}/availableSeats", tag = "organizations", params(("id" = String, Path)),
     responses((status = 200, body = Seats), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
-async fn available_seats(State(state): State<AppState>, caller: AuthUser, AppPath(id): AppPath<String>) -> Result<Json<Seats>> {
+async fn available_seats(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<Seats>> {
     let org = visible(&state, &caller, &id).await?;
     let active = users::count_active(&state.db, &org.id).await?;
     Ok(Json(Seats {
@@ -503,7 +549,11 @@ async fn set_2fa_required(
             entity_type: "organizations",
             entity_id: &org.id,
             entity_name: &org.name,
-            action: if req.new2fa_required_status { "2fa_required" } else { "2fa_not_required" },
+            action: if req.new2fa_required_status {
+                "2fa_required"
+            } else {
+                "2fa_not_required"
+            },
         },
     )
     .await;
@@ -527,7 +577,10 @@ pub struct ActiveUserCounts {
 /// Active users per organization (all for a superadmin; one's own for an administrator).
 #[utoipa::path(get, path = "/v1/organizations/activeUserCounts", tag = "organizations",
     responses((status = 200, body = ActiveUserCounts), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
-async fn active_user_counts(State(state): State<AppState>, caller: AuthUser) -> Result<Json<ActiveUserCounts>> {
+async fn active_user_counts(
+    State(state): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<ActiveUserCounts>> {
     admin_only(&caller)?;
     let only = (caller.user.role != policy::SUPERADMIN).then_some(caller.user.organization_id.as_str());
     let rows = organizations::active_user_counts(&state.db, only).await?;
@@ -587,7 +640,11 @@ async fn list_buckets(State(state): State<AppState>, caller: AuthUser) -> Result
 #[utoipa::path(get, path = "/v1/organizations/buckets/{id}", tag = "organizations", params(("id" = String, Path)),
     responses((status = 200, body = BucketResponse), (status = 404, description = "Bucket not found", body = ErrorBody)),
     security(("bearer" = [])))]
-async fn get_bucket(State(state): State<AppState>, caller: AuthUser, AppPath(id): AppPath<String>) -> Result<Json<BucketResponse>> {
+async fn get_bucket(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<BucketResponse>> {
     admin_only(&caller)?;
     let b = organizations::bucket(&state.db, &id)
         .await?

@@ -4,8 +4,10 @@
 
 mod admin;
 mod auth;
+mod cluster;
 mod console;
 mod health;
 mod helpers;
 mod openapi;
+mod seeds;
 mod users;

@@ -1,0 +1,152 @@
+//! Organization namespaces and asset ownership against a real control plane (KUBECONFIG; the
+//! test command starts one). Skipped, with a message, when no cluster is configured locally.
+
+use k8s_openapi::{
+    api::core::v1::Namespace, apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+};
+use kube::{
+    Api, ResourceExt as _,
+    api::{DeleteParams, Patch, PatchParams, PostParams},
+};
+use ludis_crds::{ANNOTATION_OWNER, Dataset};
+use serde_json::json;
+
+use crate::helpers::apps;
+
+fn cluster_configured() -> bool {
+    if std::env::var_os("KUBECONFIG").is_some() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "KUBECONFIG must be set in CI (dev/test.sh)"
+    );
+    eprintln!("KUBECONFIG is not set: the cluster tests are skipped (dev/test.sh sets it)");
+    false
+}
+
+async fn install_crds(client: &kube::Client) {
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    for crd in ludis_crds::all_crds() {
+        crds.patch(
+            &crd.name_any(),
+            &PatchParams::apply("ludis-api-tests").force(),
+            &Patch::Apply(&crd),
+        )
+        .await
+        .unwrap();
+    }
+    // Wait until the Dataset kind is served.
+    for _ in 0..50 {
+        let ds: Api<Dataset> = Api::namespaced(client.clone(), "default");
+        if ds.list(&Default::default()).await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    panic!("the Dataset CRD is not served");
+}
+
+#[tokio::test]
+async fn organizations_own_a_namespace_and_cannot_be_deleted_while_they_own_assets() {
+    if !cluster_configured() {
+        return;
+    }
+    let app = apps().await.remove(0);
+    let client = app
+        .state
+        .kube
+        .clone()
+        .expect("KUBECONFIG is set, so the API has a cluster client");
+    install_crds(&client).await;
+    let home = app.org("Home", 10).await;
+    app.user("root@ludis.example", "root-pass", "superadmin", &home)
+        .await;
+    let (root, _) = app.login("root@ludis.example", "root-pass").await;
+
+    let name = format!("Cluster {}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (s, b) = app
+        .post("/v1/organizations", Some(&root), json!({"organization": {"name": name, "admin_email": "a@b.example", "tier": "free", "max_seats": 3}}))
+        .await;
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["namespace_created"], true);
+    let org = b["organization"]["id"].as_str().unwrap().to_owned();
+    let namespace = b["organization"]["namespace"].as_str().unwrap().to_owned();
+    let ns = Api::<Namespace>::all(client.clone())
+        .get(&namespace)
+        .await
+        .expect("the namespace exists");
+    assert_eq!(ns.labels()["ludis.dev/organization"], org);
+    assert_eq!(ns.labels()["pod-security.kubernetes.io/enforce"], "restricted");
+
+    // Two users and a dataset owned by one of them.
+    let dev = app
+        .user(&format!("dev@{org}.example"), "dev-pass", "developer", &org)
+        .await;
+    let admin = app
+        .user(
+            &format!("admin@{org}.example"),
+            "admin-pass",
+            "administrator",
+            &org,
+        )
+        .await;
+    let datasets: Api<Dataset> = Api::namespaced(client.clone(), &namespace);
+    let mut ds: Dataset = serde_json::from_value(json!({
+        "apiVersion": "ludis.dev/v1alpha1", "kind": "Dataset",
+        "metadata": {"name": "sales", "annotations": {ANNOTATION_OWNER: dev}},
+        "spec": {"displayName": "Sales", "deletionPolicy": "Retain"}
+    }))
+    .unwrap();
+    ds = datasets.create(&PostParams::default(), &ds).await.unwrap();
+
+    let (admin_token, _) = app.login(&format!("admin@{org}.example"), "admin-pass").await;
+    let (s, b) = app
+        .post(
+            "/v1/auth/migrateEntityOwner",
+            Some(&admin_token),
+            json!({"entityType": "Dataset", "sourceUserId": dev, "destinationUserId": admin}),
+        )
+        .await;
+    assert_eq!((s.as_u16(), b["migrated"].as_u64()), (200, Some(1)), "{b}");
+    let moved = datasets.get(&ds.name_any()).await.unwrap();
+    assert_eq!(moved.annotations()[ANNOTATION_OWNER], admin);
+
+    let (s, b) = app.delete(&format!("/v1/organizations/{org}"), &root).await;
+    assert_eq!(s, 409);
+    assert_eq!(
+        b["message"],
+        format!(
+            "{name} still owns 2 users, 1 dataset. Delete or move them before deleting the organization."
+        )
+    );
+    ludis_api::db::users::delete(&app.state.db, &dev).await.unwrap();
+    ludis_api::db::users::delete(&app.state.db, &admin).await.unwrap();
+    let (s, b) = app.delete(&format!("/v1/organizations/{org}"), &root).await;
+    assert_eq!(
+        b["message"],
+        format!("{name} still owns 1 dataset. Delete or move them before deleting the organization.")
+    );
+    assert_eq!(s, 409);
+    datasets.delete("sales", &DeleteParams::default()).await.unwrap();
+    for _ in 0..50 {
+        if datasets.get_opt("sales").await.unwrap().is_none() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (s, b) = app.delete(&format!("/v1/organizations/{org}"), &root).await;
+    assert_eq!(
+        (s.as_u16(), b["message"].as_str()),
+        (200, Some("Organization Deleted!")),
+        "{b}"
+    );
+    let gone = Api::<Namespace>::all(client.clone())
+        .get_opt(&namespace)
+        .await
+        .unwrap();
+    assert!(
+        gone.is_none_or(|n| n.metadata.deletion_timestamp.is_some()),
+        "the namespace is deleted"
+    );
+}
