@@ -21,5 +21,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     // Two shared cores: user-event flows through Mantine need more than the default 5 s.
     testTimeout: 20_000,
+    // Every test resets the session, the toast store and fetch (testing/setup-tests.ts), so files can
+    // share a worker's module graph: that saves re-importing Mantine per file.
+    isolate: false,
   },
 });

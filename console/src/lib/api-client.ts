@@ -9,7 +9,7 @@ export const DEFAULT_ERROR_MESSAGE = 'Seems like something went wrong!';
 export const JWT_EXPIRED = 'jwt expired';
 
 /** The refresh token travels in this header on POST /v1/auth/refreshtoken (spec 001 §7). */
-export const REFRESH_TOKEN_HEADER = 'x-refresh-token';
+export const REFRESH_TOKEN_HEADER = 'refresh_token';
 export const REFRESH_PATH = '/v1/auth/refreshtoken';
 
 /** An answer the console treats as an error: HTTP failure, network failure or `success: false`. */
@@ -35,6 +35,8 @@ export type RequestOptions = {
   params?: QueryParams;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Send no access token (the refresh call carries its own). */
+  anonymous?: boolean;
 };
 
 export function buildUrl(path: string, params?: QueryParams): string {
@@ -76,7 +78,7 @@ function codeOf(body: unknown): string | undefined {
 async function send(path: string, options: RequestOptions): Promise<{ res: Response; body: unknown }> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const token = getSession().token;
-  if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
+  if (token && !options.anonymous && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -107,7 +109,8 @@ export function refreshAccessToken(): Promise<boolean> {
     try {
       const { res, body } = await send(REFRESH_PATH, {
         method: 'POST',
-        headers: { [REFRESH_TOKEN_HEADER]: refreshToken, Authorization: `Bearer ${refreshToken}` },
+        headers: { [REFRESH_TOKEN_HEADER]: refreshToken },
+        anonymous: true,
         body: { refresh_token: refreshToken },
       });
       const data = body as RefreshResponse | null;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import type { User } from '@/lib/api/types';
 import type { Session } from '@/lib/auth';
 import { guardRedirect } from '@/lib/route-guard';
+import { makeUser } from '@/testing/session';
 
-const user: User = { uid: 'u1', id: 1, email: 'a@b.c', first_name: 'Ada', last_name: 'L', role: 'developer' };
+const user = makeUser();
 const signedOut: Session = { token: null, refreshToken: null, user: null, verified2fa: false };
 const signedIn: Session = { token: 't', refreshToken: 'r', user, verified2fa: false };
 const needsVerify: Session = { ...signedIn, user: { ...user, enabled_2fa: true, confirmed_2fa: true } };

@@ -4,15 +4,21 @@ import { setSession } from '@/lib/auth';
 export function makeUser(patch: Partial<User> = {}): User {
   return {
     uid: 'u-1',
-    id: 1,
+    id: '1',
     email: 'ada@example.com',
     first_name: 'Ada',
     last_name: 'Lovelace',
     role: 'developer',
     status: 'active',
-    organization: 7,
+    organization: '7',
     timezone: 'UTC',
     date_format: 'MM/DD/YY',
+    has_git_token: false,
+    enabled_2fa: false,
+    confirmed_2fa: false,
+    is_2fa_required: false,
+    created_at: 0,
+    updated_at: 0,
     ...patch,
   };
 }

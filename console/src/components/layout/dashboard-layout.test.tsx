@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { DashboardLayout } from '@/components/layout/dashboard-layout';
@@ -66,16 +66,16 @@ describe('sidebar filtering', () => {
   it('Support opens the dialog with the e-mail; Logout calls back', async () => {
     const onLogout = vi.fn();
     const nav = renderLayout('developer', onLogout);
-    await userEvent.click(nav.getByRole('button', { name: 'Support' }));
+    await user().click(nav.getByRole('button', { name: 'Support' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('For support, please email: help@ludis.test');
-    await userEvent.click(nav.getByRole('button', { name: 'Logout' }));
+    await user().click(nav.getByRole('button', { name: 'Logout' }));
     expect(onLogout).toHaveBeenCalled();
   });
 
   it('the compact dropdown for small screens lists the same filtered entries', async () => {
     renderLayout('developer');
-    await userEvent.click(screen.getByRole('button', { name: 'Open navigation', hidden: true }));
+    await user().click(screen.getByRole('button', { name: 'Open navigation', hidden: true }));
     const menu = await screen.findByRole('menu', { hidden: true });
     const items = within(menu).getAllByRole('menuitem', { hidden: true }).map((i) => i.textContent?.replace('Deprecated', '').trim());
     expect(items).toEqual(['Home', 'Insights', 'Datasets', 'Notebooks', 'Support', 'Documentation', 'Account', 'Logout']);

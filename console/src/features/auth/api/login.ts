@@ -16,7 +16,13 @@ export function useLogin(options: { onSuccess?: (data: LoginResponse) => void } 
   return useMutation({
     mutationFn: login,
     onSuccess: (data) => {
-      setSession({ token: data.token, refreshToken: data.refresh_token, user: data.user, verified2fa: false });
+      // When 2FA is still due, `token` is a pending token that opens only the 2FA calls.
+      setSession({
+        token: data.token,
+        refreshToken: data.refresh_token ?? null,
+        user: data.user,
+        verified2fa: data.verified_2fa && !data.requires_2fa_enrollment,
+      });
       options.onSuccess?.(data);
     },
   });

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { Verify2faResponse } from '@/lib/api/types';
+import type { Verify2faRequest, Verify2faResponse } from '@/lib/api/types';
 import { getSession, setSession } from '@/lib/auth';
 
-export type Verify2faInput = { secret: string; token: string };
+export type Verify2faInput = Verify2faRequest;
 
-/** POST /v1/auth/verify2fa with body `{secret, token}` (token is the 6-digit code). */
+/** POST /v1/auth/verify2fa with body `{secret?, token}` (token is the 6-digit code; the secret only at enrolment). */
 export function verify2fa(input: Verify2faInput): Promise<Verify2faResponse> {
   return api.post<Verify2faResponse>('/v1/auth/verify2fa', input);
 }
@@ -23,7 +23,7 @@ export function useVerify2fa(options: { onSuccess?: (data: Verify2faResponse) =>
         token: data.token ?? s.token,
         refreshToken: data.refresh_token ?? s.refreshToken,
         user: data.user ? { ...s.user, ...data.user } : s.user,
-        verified2fa: true,
+        verified2fa: data.verified_2fa !== false,
       });
       options.onSuccess?.(data);
     },

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { ChangePasswordForm } from '@/features/auth/components/change-password-form';
@@ -8,10 +8,10 @@ import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 
 async function fill(current: string, next: string, confirm: string) {
-  if (current) await userEvent.type(screen.getByLabelText(/Current password/), current);
-  if (next) await userEvent.type(screen.getByLabelText(/New password/), next);
-  if (confirm) await userEvent.type(screen.getByLabelText(/Confirm password/), confirm);
-  await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+  if (current) await user().type(screen.getByLabelText(/Current password/), current);
+  if (next) await user().type(screen.getByLabelText(/New password/), next);
+  if (confirm) await user().type(screen.getByLabelText(/Confirm password/), confirm);
+  await user().click(screen.getByRole('button', { name: 'Submit' }));
 }
 
 describe('change password', () => {
@@ -40,7 +40,7 @@ describe('change password', () => {
     await fill('old-pass', 'new-pass', 'new-pass');
     expect(await screen.findByText('Password Updated')).toBeInTheDocument();
     expect(calls[0].body).toEqual({ currentPassword: 'old-pass', newPassword: 'new-pass', confirmPassword: 'new-pass' });
-    await userEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await user().click(screen.getByRole('button', { name: 'OK' }));
     expect(onDone).toHaveBeenCalled();
   });
 

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it } from 'vitest';
 
 import { createTestRouter, routes } from '@/app/router';
@@ -21,18 +21,28 @@ function renderApp(url: string) {
   return router;
 }
 
-async function signInWith(user = makeUser()) {
+async function signInWith(account = makeUser()) {
   const calls = mockFetch(
-    on('POST', '/v1/auth/login', { body: { success: true, token: 't1', refresh_token: 'r1', user } }),
+    on('POST', '/v1/auth/login', {
+      body: {
+        success: true,
+        message: 'ok',
+        token: 't1',
+        refresh_token: account.enabled_2fa || account.is_2fa_required ? null : 'r1',
+        user: account,
+        verified_2fa: !(account.enabled_2fa || account.is_2fa_required),
+        requires_2fa_enrollment: !!account.is_2fa_required && !account.enabled_2fa,
+      },
+    }),
     on('GET', '/v1/flighting', { body: { success: true, flightings: [] } }),
     on('GET', '/v1/config', { body: { success: true } }),
     on('GET', '/v1/applications/pin/list', { body: { success: true, applications: [] } }),
   );
   const router = renderApp('/home');
   const email = await screen.findByLabelText(/Email/);
-  await userEvent.type(email, user.email);
-  await userEvent.type(screen.getByLabelText(/Password/), 'secret1');
-  await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+  await user().type(email, account.email);
+  await user().type(screen.getByLabelText(/Password/), 'secret1');
+  await user().click(screen.getByRole('button', { name: 'Sign In' }));
   return { calls, router };
 }
 
@@ -71,9 +81,9 @@ describe('sign in', () => {
   it('shows the server message when sign-in fails', async () => {
     mockFetch(on('POST', '/v1/auth/login', { status: 401, body: { success: false, message: 'Invalid email or password', code: 'invalid_credentials' } }));
     renderApp('/login');
-    await userEvent.type(await screen.findByLabelText(/Email/), 'x@y.z');
-    await userEvent.type(screen.getByLabelText(/Password/), 'nope');
-    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await user().type(await screen.findByLabelText(/Email/), 'x@y.z');
+    await user().type(screen.getByLabelText(/Password/), 'nope');
+    await user().click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('ErrorInvalid email or password');
     expect(getSession().token).toBeNull();
   });

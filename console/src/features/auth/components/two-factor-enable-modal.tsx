@@ -37,11 +37,11 @@ export function TwoFactorEnableModal({ opened, onClose, onVerified, footer, clos
   const requested = useRef(false);
   const enable = useEnable2fa({
     onSuccess: (data) => {
-      const secret2fa = data.secret_2fa ?? data.user?.secret_2fa ?? '';
-      const qr = data.secret_2fa_qr ?? data.user?.secret_2fa_qr ?? null;
+      const secret2fa = data.secret ?? '';
+      const qr = data.secret_2fa_qr ?? null;
       setSecret({ secret: secret2fa, qr });
       const s = getSession();
-      if (s.user) setSession({ user: { ...s.user, ...data.user, secret_2fa: secret2fa, enabled_2fa: true } });
+      if (s.user) setSession({ user: { ...s.user, secret_2fa: secret2fa, secret_2fa_qr: qr } });
     },
   });
   const form = useForm({ initialValues: { code: '' }, validate: { code: validateTwoFactorCode } });
@@ -142,7 +142,7 @@ export function TwoFactorEnableModal({ opened, onClose, onVerified, footer, clos
           noValidate
           onSubmit={form.onSubmit(({ code }) =>
             verify.mutate(
-              { secret: secret?.secret ?? '', token: code.trim() },
+              { secret: secret?.secret || undefined, token: code.trim() },
               { onError: () => notify.error('2FA Verification Failed') },
             ),
           )}

@@ -27,7 +27,7 @@ export function TwoFactorVerifyForm({ onVerified }: { onVerified: () => void }) 
       noValidate
       onSubmit={form.onSubmit(({ code }) =>
         verify.mutate(
-          { secret: user?.secret_2fa ?? '', token: code.trim() },
+          { secret: user?.secret_2fa || undefined, token: code.trim() },
           { onError: () => notify.error(INVALID_2FA_CODE) },
         ),
       )}

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { TwoFactorEnableModal } from '@/features/auth/components/two-factor-enable-modal';
@@ -14,10 +14,10 @@ describe('2FA verify modal', () => {
     signIn({ enabled_2fa: true, secret_2fa: 'S3CR3T' });
     const calls = mockFetch();
     renderWithProviders(<TwoFactorVerifyForm onVerified={() => undefined} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await user().click(screen.getByRole('button', { name: 'Verify' }));
     expect(screen.getByText('Please enter the 6-digit code')).toBeInTheDocument();
-    await userEvent.type(screen.getByLabelText(/Verification code/), '12a');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await user().type(screen.getByLabelText(/Verification code/), '12a');
+    await user().click(screen.getByRole('button', { name: 'Verify' }));
     expect(screen.getByText('The code must be 6 digits')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
@@ -29,8 +29,8 @@ describe('2FA verify modal', () => {
     );
     const onVerified = vi.fn();
     renderWithProviders(<TwoFactorVerifyForm onVerified={onVerified} />);
-    await userEvent.type(screen.getByLabelText(/Verification code/), '123456');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await user().type(screen.getByLabelText(/Verification code/), '123456');
+    await user().click(screen.getByRole('button', { name: 'Verify' }));
     await vi.waitFor(() => expect(onVerified).toHaveBeenCalled());
     expect(calls[0].body).toEqual({ secret: 'S3CR3T', token: '123456' });
     expect(getSession()).toMatchObject({ token: 'full', refreshToken: 'r2', verified2fa: true });
@@ -42,8 +42,8 @@ describe('2FA verify modal', () => {
     mockFetch(on('POST', '/v1/auth/verify2fa', { status: 401, body: { success: false, message: 'bad code' } }));
     const onVerified = vi.fn();
     renderWithProviders(<TwoFactorVerifyForm onVerified={onVerified} />);
-    await userEvent.type(screen.getByLabelText(/Verification code/), '000000');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await user().type(screen.getByLabelText(/Verification code/), '000000');
+    await user().click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('Invalid 2FA Code')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
     expect(onVerified).not.toHaveBeenCalled();
@@ -58,7 +58,7 @@ describe('2FA verify modal', () => {
       path: '/two-factor-auth-verify',
       url: '/two-factor-auth-verify',
     });
-    await userEvent.click(screen.getByRole('link', { name: 'Back' }));
+    await user().click(screen.getByRole('link', { name: 'Back' }));
     expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
     expect(getSession().token).toBeNull();
@@ -70,7 +70,7 @@ describe('2FA enable modal', () => {
     signIn({ uid: 'u-9' });
     const calls = mockFetch(
       on('POST', '/v1/auth/enable2fa/u-9', {
-        body: { success: true, secret_2fa: 'JBSWY3DPEHPK3PXP', secret_2fa_qr: 'data:image/png;base64,AAAA' },
+        body: { success: true, message: 'ok', secret: 'JBSWY3DPEHPK3PXP', secret_2fa_qr: 'data:image/svg+xml;base64,AAAA', otpauth_url: 'otpauth://totp/x' },
       }),
       on('POST', '/v1/auth/verify2fa', { body: { success: true, verified_2fa: true } }),
     );
@@ -80,22 +80,22 @@ describe('2FA enable modal', () => {
     expect(await screen.findByText(/Scan the QR code/)).toBeInTheDocument();
     const secret = await screen.findByLabelText('Secret key');
     expect(secret).not.toHaveValue('JBSWY3DPEHPK3PXP');
-    await userEvent.click(screen.getByRole('button', { name: 'Show secret key' }));
+    await user().click(screen.getByRole('button', { name: 'Show secret key' }));
     expect(secret).toHaveValue('JBSWY3DPEHPK3PXP');
-    await userEvent.click(screen.getByRole('button', { name: 'Hide secret key' }));
+    await user().click(screen.getByRole('button', { name: 'Hide secret key' }));
     expect(secret).not.toHaveValue('JBSWY3DPEHPK3PXP');
     expect(screen.getByRole('img', { name: 'QR code for your authenticator app' })).toHaveAttribute(
       'src',
-      'data:image/png;base64,AAAA',
+      'data:image/svg+xml;base64,AAAA',
     );
     expect(calls[0].body).toEqual({ enabled_2fa: true });
 
     // Instructions collapse.
-    await userEvent.click(screen.getByRole('button', { name: /Verification instructions/ }));
+    await user().click(screen.getByRole('button', { name: /Verification instructions/ }));
     expect(screen.getByRole('button', { name: /Verification instructions/ })).toHaveAttribute('aria-expanded', 'false');
 
-    await userEvent.type(screen.getByLabelText(/Verification code/), '654321');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await user().type(screen.getByLabelText(/Verification code/), '654321');
+    await user().click(screen.getByRole('button', { name: 'Verify' }));
     await vi.waitFor(() => expect(onVerified).toHaveBeenCalled());
     expect(calls[1].body).toEqual({ secret: 'JBSWY3DPEHPK3PXP', token: '654321' });
     expect(getSession().user).toMatchObject({ enabled_2fa: true, confirmed_2fa: true });

@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it } from 'vitest';
 
 import { GIT_BOTH_REQUIRED, IMAGE_TYPE_ERROR, ProfileForm } from '@/features/users/components/profile-form';
@@ -10,8 +10,8 @@ import { makeUser, signIn } from '@/testing/session';
 
 describe('profile settings', () => {
   it('shows e-mail, role, status and API token read-only', async () => {
-    const user = makeUser({ api_key: 'key-123', role: 'administrator' });
-    renderWithProviders(<ProfileForm user={user} />);
+    const account = makeUser({ api_key: 'key-123', role: 'administrator' });
+    renderWithProviders(<ProfileForm user={account} />);
     expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
     expect(screen.getByLabelText('Email')).toBeDisabled();
     expect(screen.getByLabelText('Status')).toBeDisabled();
@@ -19,16 +19,16 @@ describe('profile settings', () => {
     expect(screen.getByLabelText('API token')).toHaveValue('key-123');
     expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toBeDisabled();
     expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toHaveValue('Administrator');
-    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
+    await user().click(screen.getByRole('button', { name: /Advanced/ }));
     expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
   });
 
   it('asks for both source-control fields when only one is filled', async () => {
     const calls = mockFetch();
     renderWithProviders(<ProfileForm user={makeUser()} />);
-    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
-    await userEvent.type(screen.getByLabelText('Source-control username'), 'ada');
-    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await user().click(screen.getByRole('button', { name: /Advanced/ }));
+    await user().type(screen.getByLabelText('Source-control username'), 'ada');
+    await user().click(screen.getByRole('button', { name: 'Submit' }));
     expect(screen.getByText(GIT_BOTH_REQUIRED)).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
@@ -42,12 +42,12 @@ describe('profile settings', () => {
     );
     renderWithProviders(<ProfileForm user={makeUser()} />);
     const first = screen.getByLabelText(/First name/);
-    await userEvent.clear(first);
-    await userEvent.type(first, 'Augusta');
-    await userEvent.click(screen.getByRole('button', { name: /Advanced/ }));
-    await userEvent.type(screen.getByLabelText('Source-control username'), 'ada');
-    await userEvent.type(screen.getByLabelText('Source-control access token'), 'ghp_x');
-    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await user().clear(first);
+    await user().type(first, 'Augusta');
+    await user().click(screen.getByRole('button', { name: /Advanced/ }));
+    await user().type(screen.getByLabelText('Source-control username'), 'ada');
+    await user().type(screen.getByLabelText('Source-control access token'), 'ghp_x');
+    await user().click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
     expect(calls[0].body).toEqual({
       user: {
@@ -65,7 +65,7 @@ describe('profile settings', () => {
   it('offers the four date formats', async () => {
     renderWithProviders(<ProfileForm user={makeUser()} />);
     const input = screen.getByLabelText('Date format', { selector: 'input:not([type=hidden])' });
-    await userEvent.click(input);
+    await user().click(input);
     const listbox = await screen.findByRole('listbox', { name: 'Date format', hidden: true });
     const options = within(listbox).getAllByRole('option', { hidden: true });
     expect(options.map((o) => o.textContent)).toEqual(['MM/DD/YY', 'DD/MM/YY', 'MMMM/DD/YY', 'DD/MMMM/YY']);
@@ -91,7 +91,7 @@ describe('profile settings', () => {
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
     await screen.findByText('me.png will be uploaded when you submit');
-    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await user().click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       'GET /v1/users/presign_url?user_name=u-1&ext=.png',

@@ -43,9 +43,10 @@ export type ProfileValues = {
 };
 
 /** Both source-control fields filled, or both empty (spec 000 §5). */
-export function validateProfile(values: ProfileValues) {
+export function validateProfile(values: ProfileValues, hasSavedToken = false) {
   const user = values.git_username.trim();
-  const token = values.git_token.trim();
+  // The API never returns a saved token: a blank field keeps it.
+  const token = values.git_token.trim() || (hasSavedToken && user ? 'saved' : '');
   const gitError = !!user !== !!token ? GIT_BOTH_REQUIRED : null;
   return {
     first_name: values.first_name.trim() ? null : 'First name is required',
@@ -88,9 +89,9 @@ export function ProfileForm({ user }: { user: User }) {
       date_format: user.date_format || DEFAULT_DATE_FORMAT,
       timezone: user.timezone || 'UTC',
       git_username: user.git_username ?? '',
-      git_token: user.git_token ?? '',
+      git_token: '',
     },
-    validate: validateProfile,
+    validate: (values) => validateProfile(values, user.has_git_token),
   });
   const update = useUpdateUser({
     onSuccess: (data) => {
@@ -122,7 +123,8 @@ export function ProfileForm({ user }: { user: User }) {
             date_format: values.date_format,
             timezone: values.timezone,
             git_username: values.git_username.trim(),
-            git_token: values.git_token.trim(),
+            // Blank keeps the saved token, unless the username was cleared too.
+            ...(values.git_token.trim() || !values.git_username.trim() ? { git_token: values.git_token.trim() } : {}),
             ...(photo_path !== undefined ? { photo_path } : {}),
           },
         })
@@ -231,7 +233,12 @@ export function ProfileForm({ user }: { user: User }) {
                   <TextInput label="Source-control username" autoComplete="off" {...form.getInputProps('git_username')} />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 6 }}>
-                  <PasswordInput label="Source-control access token" autoComplete="off" {...form.getInputProps('git_token')} />
+                  <PasswordInput
+                    label="Source-control access token"
+                    autoComplete="off"
+                    placeholder={user.has_git_token ? 'A token is saved; type to replace it' : undefined}
+                    {...form.getInputProps('git_token')}
+                  />
                 </Grid.Col>
               </Grid>
               <Anchor component={Link} to={paths.changePassword.getHref()}>
@@ -247,7 +254,7 @@ export function ProfileForm({ user }: { user: User }) {
             loading={saving}
             onClick={() => {
               // Errors in the collapsed section must be visible.
-              const v = validateProfile(form.getValues());
+              const v = validateProfile(form.getValues(), user.has_git_token);
               if (v.git_username || v.git_token) setAdvanced(true);
             }}
           >

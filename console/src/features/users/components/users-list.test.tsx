@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { user } from '@/testing/user';
 import { describe, expect, it } from 'vitest';
 
 import { UsersList } from '@/features/users/components/users-list';
@@ -7,20 +7,20 @@ import { mockFetch, on } from '@/testing/fetch-mock';
 import { landing, renderWithProviders } from '@/testing/render';
 import { makeUser, signIn } from '@/testing/session';
 
-const grace = makeUser({ id: 3, uid: 'g', first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
-const alan = makeUser({ id: 4, uid: 'a', first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', enabled_2fa: true });
+const grace = makeUser({ id: '3', uid: 'g', first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
+const alan = makeUser({ id: '4', uid: 'a', first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', enabled_2fa: true });
 
 describe('users list', () => {
   it('lists users and searches after the pause', async () => {
-    signIn({ role: 'administrator', id: 1 });
+    signIn({ role: 'administrator', id: '1' });
     const calls = mockFetch(
       on('GET', '/v1/users', (c) => ({ body: { success: true, users: c.url.includes('searchTerm=gra') ? [grace] : [grace, alan] } })),
     );
-    renderWithProviders(<UsersList organizationId={7} />);
+    renderWithProviders(<UsersList organizationId="7" />);
     const table = await screen.findByRole('table', { name: 'Users' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(calls[0].url).toBe('/v1/users?page=1&limit=10&organization=7');
-    await userEvent.type(screen.getByLabelText('Search users'), 'gra');
+    await user().type(screen.getByLabelText('Search users'), 'gra');
     await screen.findByText((_, el) => el?.tagName === 'TBODY' && within(el as HTMLElement).queryAllByRole('row').length === 1);
     expect(calls.at(-1)?.url).toBe('/v1/users?page=1&limit=10&organization=7&searchTerm=gra');
     // One request for the whole word, not one per key.
@@ -30,7 +30,7 @@ describe('users list', () => {
   it('shows an empty state', async () => {
     signIn({ role: 'administrator' });
     mockFetch(on('GET', '/v1/users', { body: { success: true, users: [] } }));
-    renderWithProviders(<UsersList organizationId={7} />);
+    renderWithProviders(<UsersList organizationId="7" />);
     expect(await screen.findByText('No users yet')).toBeInTheDocument();
   });
 
@@ -40,8 +40,8 @@ describe('users list', () => {
       on('GET', '/v1/users', { body: { success: true, users: [grace] } }),
       on('GET', '/v1/organizations/7/availableSeats', { body: { success: true, availableSeats: 0, message: 'All 5 seats are taken.' } }),
     );
-    renderWithProviders(<UsersList organizationId={7} />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Add User' }));
+    renderWithProviders(<UsersList organizationId="7" />);
+    await user().click(await screen.findByRole('button', { name: 'Add User' }));
     expect(await screen.findByText('Limit Reached')).toBeInTheDocument();
     expect(screen.getByText('All 5 seats are taken.')).toBeInTheDocument();
   });
@@ -52,11 +52,11 @@ describe('users list', () => {
       on('GET', '/v1/users', { body: { success: true, users: [grace] } }),
       on('GET', '/v1/organizations/7/availableSeats', { body: { success: true, availableSeats: 2 } }),
     );
-    const { router } = renderWithProviders(<UsersList organizationId={7} />, {
+    const { router } = renderWithProviders(<UsersList organizationId="7" />, {
       routes: [landing('/organizations/:organizationId/users/new')],
     });
     expect(screen.queryByRole('link', { name: 'Manage Flight Config' })).not.toBeInTheDocument();
-    await userEvent.click(await screen.findByRole('button', { name: 'Add User' }));
+    await user().click(await screen.findByRole('button', { name: 'Add User' }));
     await screen.findByText(/landed on/);
     expect(router.state.location.pathname).toBe('/organizations/7/users/new');
   });
@@ -64,20 +64,20 @@ describe('users list', () => {
   it('superadmins get Manage Flight Config', async () => {
     signIn({ role: 'superadmin' });
     mockFetch(on('GET', '/v1/users', { body: { success: true, users: [] } }));
-    renderWithProviders(<UsersList organizationId={7} />);
+    renderWithProviders(<UsersList organizationId="7" />);
     expect(await screen.findByRole('link', { name: 'Manage Flight Config' })).toHaveAttribute('href', '/organizations/7/flight-settings');
   });
 
   it('deletes a user after confirmation', async () => {
-    signIn({ role: 'administrator', id: 1 });
+    signIn({ role: 'administrator', id: '1' });
     const calls = mockFetch(
       on('GET', '/v1/users', { body: { success: true, users: [grace] } }),
       on('DELETE', '/v1/users/3', { body: { success: true } }),
     );
-    renderWithProviders(<UsersList organizationId={7} />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Delete grace@example.com' }));
+    renderWithProviders(<UsersList organizationId="7" />);
+    await user().click(await screen.findByRole('button', { name: 'Delete grace@example.com' }));
     expect(await screen.findByText('Are you sure you want to delete this item?')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await user().click(screen.getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('User Deleted')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/v1/users/3')).toBe(true);
   });
