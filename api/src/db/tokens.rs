@@ -51,8 +51,11 @@ pub struct RefreshRow {
     pub family_revoked_at: Option<i64>,
 }
 
+/// id, family, user, expiry, spent, family expiry, family revoked.
+type RefreshTuple = (String, String, String, i64, Option<i64>, i64, Option<i64>);
+
 pub async fn find_refresh(db: &AnyPool, token_hash: &str) -> Result<Option<RefreshRow>, sqlx::Error> {
-    let row: Option<(String, String, String, i64, Option<i64>, i64, Option<i64>)> = sqlx::query_as(
+    let row: Option<RefreshTuple> = sqlx::query_as(
         "SELECT r.id, r.family_id, f.user_uid, r.expires_at, r.spent_at, f.expires_at, f.revoked_at \
          FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1",
     )
