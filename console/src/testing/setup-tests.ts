@@ -40,3 +40,10 @@ if (!window.matchMedia) {
     }),
   });
 }
+
+// Mantine's autosize textarea listens on document.fonts, which happy-dom lacks.
+if (!('fonts' in document) || !document.fonts) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined, ready: Promise.resolve() },
+  });
+}

@@ -1,3 +1,42 @@
-import { ComingSoonRoute } from '@/app/routes/coming-soon';
-export const OrganizationNewRoute = ComingSoonRoute;
-export const OrganizationEditRoute = ComingSoonRoute;
+import { Skeleton } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+
+import { RequireAdmin } from '@/components/require-admin';
+import { PageHeader } from '@/components/ui/page-header';
+import { QueryError } from '@/components/ui/query-error';
+import { paths } from '@/config/paths';
+import { useOrganization } from '@/features/organizations/api/get-organization';
+import { OrganizationForm } from '@/features/organizations/components/organization-form';
+
+const crumbs = [{ label: 'Organizations', href: paths.organizations.getHref() }];
+
+export function OrganizationNewRoute() {
+  const navigate = useNavigate();
+  return (
+    <RequireAdmin superadmin>
+      <PageHeader title="Add organization" crumbs={[...crumbs, { label: 'New' }]} />
+      <OrganizationForm onSaved={() => navigate(paths.organizations.getHref())} />
+    </RequireAdmin>
+  );
+}
+
+export function OrganizationEditRoute() {
+  const { organizationId = '' } = useParams();
+  const navigate = useNavigate();
+  const org = useOrganization(organizationId);
+  return (
+    <RequireAdmin>
+      <PageHeader title={org.data?.organization.name ?? 'Organization'} crumbs={[...crumbs, { label: 'Edit' }]} />
+      {org.isPending && <Skeleton h={300} />}
+      {org.isError && <QueryError error={org.error} onRetry={() => org.refetch()} />}
+      {org.data && (
+        <OrganizationForm
+          key={org.dataUpdatedAt}
+          organization={org.data.organization}
+          onSaved={() => navigate(paths.organizations.getHref())}
+          onDeleted={() => navigate(paths.organizations.getHref(), { replace: true })}
+        />
+      )}
+    </RequireAdmin>
+  );
+}

@@ -1,0 +1,64 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { ORGANIZATION_MESSAGES, OrganizationForm } from '@/features/organizations/components/organization-form';
+import type { Organization } from '@/lib/api/types';
+import { mockFetch, on } from '@/testing/fetch-mock';
+import { renderWithProviders } from '@/testing/render';
+import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
+
+const acme: Organization = { id: '7', name: 'Acme', admin_email: 'boss@acme.io', tier: 'paid', max_seats: 5, is_2fa_required: false };
+
+describe('organization form', () => {
+  it('requires name, a valid admin e-mail and seats of 0 or more', async () => {
+    const calls = mockFetch(on('GET', '/v1/organizations/buckets', { body: { buckets: [] } }));
+    renderWithProviders(<OrganizationForm onSaved={() => undefined} />);
+    const seats = screen.getByLabelText(/Max seats/);
+    await user().clear(seats);
+    await user().type(screen.getByLabelText(/Admin email/), 'nope');
+    await user().click(screen.getByRole('button', { name: 'Create organization' }));
+    expect(screen.getByText(ORGANIZATION_MESSAGES.name)).toBeInTheDocument();
+    expect(screen.getByText('Email is invalid!')).toBeInTheDocument();
+    expect(screen.getByText(ORGANIZATION_MESSAGES.maxSeats)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it('creates an organization with default flightings', async () => {
+    signIn({ role: 'superadmin' });
+    const calls = mockFetch(
+      on('GET', '/v1/organizations/buckets', { body: { buckets: [] } }),
+      on('POST', '/v1/organizations', { body: { success: true, organization: acme } }),
+    );
+    const onSaved = vi.fn();
+    renderWithProviders(<OrganizationForm onSaved={onSaved} />);
+    await user().type(screen.getByLabelText(/^Name/), 'Acme');
+    await user().type(screen.getByLabelText(/Admin email/), 'boss@acme.io');
+    await user().click(screen.getByRole('button', { name: 'Create organization' }));
+    expect(await screen.findByText('Organization created successfully!')).toBeInTheDocument();
+    expect(onSaved).toHaveBeenCalled();
+    const body = calls.find((c) => c.method === 'POST')?.body as { organization: { name: string; max_seats: number; flightings: { key: string }[] } };
+    expect(body.organization).toMatchObject({ name: 'Acme', admin_email: 'boss@acme.io', tier: 'free', max_seats: 10 });
+    expect(body.organization.flightings.map((f) => f.key)).toEqual(['insights', 'projects', 'workflows', 'datasets', 'notebooks']);
+  });
+
+  it('switches the 2FA requirement and deletes after confirmation', async () => {
+    signIn({ role: 'superadmin' });
+    const calls = mockFetch(
+      on('GET', '/v1/organizations/buckets', { body: { buckets: [] } }),
+      on('PUT', '/v1/organizations/7/2farequired', { body: { success: true } }),
+      on('DELETE', '/v1/organizations/7', { body: { success: true } }),
+    );
+    const onDeleted = vi.fn();
+    renderWithProviders(<OrganizationForm organization={acme} onSaved={() => undefined} onDeleted={onDeleted} />);
+    await user().click(screen.getByRole('switch', { name: /Require two-factor/ }));
+    expect(await screen.findByText('2FA Status Updated Successfully!')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/v1/organizations/7/2farequired')?.body).toEqual({ new2faRequiredStatus: true });
+
+    await user().click(screen.getByRole('button', { name: 'Delete organization' }));
+    expect(await screen.findByText('Are you sure?')).toBeInTheDocument();
+    await user().click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Organization Deleted!')).toBeInTheDocument();
+    expect(onDeleted).toHaveBeenCalled();
+  });
+});
