@@ -1,0 +1,68 @@
+import { render, screen } from '@testing-library/react';
+import { RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import { AppProvider } from '@/app/provider';
+import { createTestRouter } from '@/app/router';
+import { mockFetch, on } from '@/testing/fetch-mock';
+import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
+
+const all = ['developer', 'management', 'administrator', 'superadmin'];
+
+function api() {
+  return mockFetch(
+    on('GET', '/v1/flighting', { body: { flightings: [{ key: 'insights', name: 'Insights', active: true, user_roles: all }] } }),
+    on('GET', '/v1/config', { body: { support_email: 'help@ludis.test' } }),
+    on('GET', '/v1/organizations/7', {
+      body: { organization: { id: '7', name: 'Acme', admin_email: 'boss@acme.io', tier: 'paid', max_seats: 5, is_2fa_required: false } },
+    }),
+    on('GET', '/v1/organizations/activeUserCounts', { body: { counts: [{ organization: '7', count: 3 }] } }),
+    on('GET', '/v1/metrics', { body: { metrics: { users: 3, logins: 12, projects: 4 } } }),
+    on('GET', '/v1/metrics/numLogins', { body: { logins: [{ date: '2026-11-01', logins: 2, orgName: 'Acme' }] } }),
+    on('GET', '/readyz', { body: { ready: true, checks: { database: 'ok' } } }),
+    on('GET', '/v1/users', { body: { users: [], total: 0 } }),
+  );
+}
+
+function renderAt(url: string) {
+  const router = createTestRouter(url);
+  render(
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return router;
+}
+
+describe('admin portal', () => {
+  it('is for administrators: a developer is sent home', async () => {
+    signIn({ role: 'developer' }, true);
+    api();
+    const router = renderAt('/admin-portal');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('an administrator sees the five tabs, their organization card, totals and the actions for their role', async () => {
+    signIn({ role: 'administrator' }, true);
+    api();
+    renderAt('/admin-portal');
+    expect(await screen.findByRole('heading', { name: 'Admin portal' })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Overview',
+      'Users',
+      'User activities',
+      'Entity Usage',
+      'Security',
+    ]);
+    expect(await screen.findByText('Active users: 3 / 5')).toBeInTheDocument();
+    expect(await screen.findByText('Logins', { selector: 'p' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change Flighting' })).toHaveAttribute('href', '/flight-settings');
+    expect(screen.getByRole('link', { name: 'Add users' })).toHaveAttribute('href', '/organizations/7/users/new');
+    expect(screen.queryByRole('link', { name: 'Add organization' })).not.toBeInTheDocument();
+
+    await user().click(screen.getByRole('tab', { name: 'Security' }));
+    expect(await screen.findByRole('switch', { name: 'Require two-factor authentication' })).not.toBeChecked();
+  });
+});

@@ -1,0 +1,64 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { pivotLogins } from '@/features/admin/components/logins-chart';
+import { carouselWindow, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
+import type { Organization } from '@/lib/api/types';
+import { renderWithProviders } from '@/testing/render';
+import { user } from '@/testing/user';
+
+const org = (i: number): Organization => ({
+  id: String(i),
+  name: `Org ${i}`,
+  admin_email: `admin${i}@org.io`,
+  tier: 'free',
+  max_seats: 10,
+});
+
+describe('organization carousel', () => {
+  it('windows 4 cards at a time', () => {
+    const items = [1, 2, 3, 4, 5, 6];
+    expect(carouselWindow(items, 0)).toEqual([1, 2, 3, 4]);
+    expect(carouselWindow(items, 4)).toEqual([5, 6]);
+  });
+
+  it('shows 4 cards with seat usage and legacy links, and pages forward and back', async () => {
+    const orgs = [1, 2, 3, 4, 5, 6].map((i) => ({ ...org(i), activeUsers: i }));
+    renderWithProviders(<OrganizationCarousel organizations={orgs} />);
+    const list = screen.getByRole('list', { name: 'Organizations' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(4);
+    const first = within(list).getByRole('listitem', { name: 'Org 1' });
+    expect(first).toHaveTextContent('admin1@org.io');
+    expect(first).toHaveTextContent('Active users: 1 / 10');
+    expect(within(first).getByRole('link', { name: 'View in Legacy Mode' })).toHaveAttribute('href', '/organizations/1/users');
+    expect(screen.getByRole('button', { name: 'Previous organizations' })).toBeDisabled();
+
+    await user().click(screen.getByRole('button', { name: 'Next organizations' }));
+    const names = within(screen.getByRole('list', { name: 'Organizations' }))
+      .getAllByRole('listitem')
+      .map((li) => li.getAttribute('aria-label'));
+    expect(names).toEqual(['Org 5', 'Org 6']);
+    expect(screen.getByRole('button', { name: 'Next organizations' })).toBeDisabled();
+    expect(screen.getByText('5–6 of 6 organizations')).toBeInTheDocument();
+  });
+
+  it('says so when there is nothing to show', () => {
+    renderWithProviders(<OrganizationCarousel organizations={[]} />);
+    expect(screen.getByText('No organizations to show')).toBeInTheDocument();
+  });
+});
+
+describe('logins chart data', () => {
+  it('pivots {date, logins, orgName} into one row per date with a series per organization', () => {
+    const { rows, series } = pivotLogins([
+      { date: '2026-11-02', logins: 3, orgName: 'Acme' },
+      { date: '2026-11-01', logins: 1, orgName: 'Acme' },
+      { date: '2026-11-02', logins: 2, orgName: 'Globex' },
+    ]);
+    expect(series.map((s) => s.name)).toEqual(['Acme', 'Globex']);
+    expect(rows).toEqual([
+      { date: '2026-11-01', Acme: 1, Globex: 0 },
+      { date: '2026-11-02', Acme: 3, Globex: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,49 @@
+import { LineChart } from '@mantine/charts';
+import { Paper, Skeleton, Text, Title } from '@mantine/core';
+
+import { EmptyState } from '@/components/ui/empty-state';
+import { QueryError } from '@/components/ui/query-error';
+import { LOGIN_CHART_LIMIT, type MetricPeriod } from '@/config/constants';
+import { useNumLogins } from '@/features/admin/api/get-num-logins';
+import type { Id, LoginPoint } from '@/lib/api/types';
+
+const COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'red.6'];
+
+/** One row per date and one series per organization, as the line chart wants them. */
+export function pivotLogins(points: readonly LoginPoint[]) {
+  const series = [...new Set(points.map((p) => p.orgName || 'Logins'))];
+  const byDate = new Map<string, Record<string, number | string>>();
+  for (const p of points) {
+    const row = byDate.get(p.date) ?? { date: p.date };
+    const name = p.orgName || 'Logins';
+    row[name] = ((row[name] as number | undefined) ?? 0) + p.logins;
+    byDate.set(p.date, row);
+  }
+  const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
+  for (const row of rows) for (const s of series) row[s] ??= 0;
+  return { rows, series: series.map((name, i) => ({ name, color: COLORS[i % COLORS.length] })) };
+}
+
+/** Logins over the chosen period; a superadmin sees the top 5 organizations. */
+export function LoginsChart({ period, organization }: { period: MetricPeriod; organization?: Id }) {
+  const logins = useNumLogins({ period, organization, limit: LOGIN_CHART_LIMIT });
+  const { rows, series } = pivotLogins(logins.data?.logins ?? []);
+  return (
+    <Paper withBorder p="lg">
+      <Title order={4} mb="sm">
+        Logins
+      </Title>
+      {logins.isPending && <Skeleton h={240} />}
+      {logins.isError && <QueryError error={logins.error} onRetry={() => logins.refetch()} />}
+      {logins.isSuccess && rows.length === 0 && <EmptyState title="No logins in this period" />}
+      {rows.length > 0 && (
+        <>
+          <LineChart h={260} data={rows} dataKey="date" series={series} curveType="monotone" withLegend={series.length > 1} />
+          <Text size="xs" c="dimmed" mt="xs">
+            Total: {rows.reduce((n, r) => n + series.reduce((m, s) => m + Number(r[s.name] ?? 0), 0), 0)} logins
+          </Text>
+        </>
+      )}
+    </Paper>
+  );
+}
