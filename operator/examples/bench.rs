@@ -85,6 +85,25 @@ async fn metric(url: &str) -> f64 {
         .sum()
 }
 
+/// CPU seconds (user + system) the process has used so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    // utime and stime are fields 14 and 15 of stat(5); here 11 and 12 (0-based, after the state).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn peak_rss_mib(pid: u32) -> f64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -172,6 +191,7 @@ async fn main() -> anyhow::Result<()> {
     );
     tokio::time::sleep(Duration::from_millis(500)).await;
     let reconciles_before = metric(&metrics_url).await;
+    let cpu_before = cpu_seconds(operator_pid);
     let t1 = Instant::now();
     let mut created = create_all(n, concurrency, |i| {
         let projects = projects.clone();
@@ -237,6 +257,7 @@ async fn main() -> anyhow::Result<()> {
     }
     eprintln!();
     let all_ready = t1.elapsed();
+    let cpu = cpu_seconds(operator_pid) - cpu_before;
     let reconciles = metric(&metrics_url).await - reconciles_before;
     w1.abort();
     w2.abort();
@@ -263,6 +284,11 @@ async fn main() -> anyhow::Result<()> {
         "  objects handled per second {:>8.1}  ({:.1} per core; target >= 80 per core)",
         changes_per_s,
         changes_per_s / cores
+    );
+    println!(
+        "  operator CPU time          {:>8.2} s  ({:.0} objects per CPU-second of the operator)",
+        cpu,
+        (2 * n) as f64 / cpu
     );
     println!(
         "  ratio to the baseline pace {:>8.2}",

@@ -198,4 +198,20 @@ async fn an_application_of_a_missing_project_is_degraded() {
             .items
             .is_empty()
     );
+
+    // When the project appears, the insight is looked at again without any change of its own.
+    let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
+    let spec: ProjectSpec =
+        serde_json::from_value(json!({"displayName": "Nowhere", "image": "python-3.12"})).unwrap();
+    projects
+        .create(&PostParams::default(), &Project::new("nowhere", spec))
+        .await
+        .unwrap();
+    eventually("the insight's deployment once its project exists", || async {
+        deployments.get_opt("lost").await.ok()?
+    })
+    .await;
+    let i = insights.get("lost").await.unwrap();
+    let status = serde_json::to_value(&i.status).unwrap();
+    assert_eq!(condition(&status, "Degraded").unwrap().0, "False");
 }

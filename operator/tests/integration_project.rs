@@ -210,3 +210,49 @@ async fn an_image_outside_the_list_is_degraded_and_creates_nothing() {
         .unwrap();
     wait_ready(&projects, "miner", "Stopped").await;
 }
+
+#[tokio::test]
+async fn an_image_added_to_the_list_later_recovers_the_project() {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-proj-late").await;
+    let image_id = format!("late-{}", ns.name);
+    let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
+    projects
+        .create(
+            &PostParams::default(),
+            &project("late", json!({"displayName": "Late", "image": image_id})),
+        )
+        .await
+        .unwrap();
+    eventually("the project to be refused its image", || async {
+        let p = projects.get("late").await.ok()?;
+        (condition(&status_json(&p), "Degraded")? == ("True".into(), "ImageNotAllowed".into())).then_some(())
+    })
+    .await;
+
+    // The administrator adds the image (a field manager of its own, so other tests' images stay).
+    let cms: Api<ConfigMap> = Api::namespaced(client.clone(), common::SYSTEM_NAMESPACE);
+    let manager = format!("it-{}", ns.name);
+    let add = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "ludis-images", "namespace": common::SYSTEM_NAMESPACE},
+        "data": {image_id.clone(): "python:3.12-slim"}});
+    cms.patch("ludis-images", &PatchParams::apply(&manager), &Patch::Apply(&add))
+        .await
+        .unwrap();
+    wait_ready(&projects, "late", "Stopped").await;
+
+    // Removing it again: the manager applies no data, so its key goes.
+    let remove = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "ludis-images", "namespace": common::SYSTEM_NAMESPACE}});
+    cms.patch(
+        "ludis-images",
+        &PatchParams::apply(&manager),
+        &Patch::Apply(&remove),
+    )
+    .await
+    .unwrap();
+    let cm = cms.get("ludis-images").await.unwrap();
+    assert!(!cm.data.unwrap_or_default().contains_key(&image_id));
+}

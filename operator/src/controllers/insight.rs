@@ -21,7 +21,9 @@ use kube::{
     api::ObjectMeta,
     core::{DeserializeGuard, PartialObjectMeta},
     runtime::{
-        Controller, PredicateConfig, WatchStreamExt as _, controller::Action, predicates,
+        Controller, PredicateConfig, WatchStreamExt as _,
+        controller::Action,
+        predicates,
         reflector::{ObjectRef, Store},
         watcher,
     },
@@ -39,7 +41,7 @@ use crate::{
     k8s::{
         apply::{apply_if_changed, delete_children, owner_ref, patch_status},
         labels::child_labels,
-        stores::owned_by,
+        stores::{owned_by, primaries},
     },
 };
 
@@ -57,11 +59,8 @@ pub fn controller(
             .labels("app.kubernetes.io/managed-by=ludis-operator,ludis.dev/insight")
             .any_semantic()
     };
-    let controller = Controller::new(
-        Api::<DeserializeGuard<Insight>>::all(client.clone()),
-        watcher::Config::default().any_semantic(),
-    );
-    let insights = controller.store();
+    let (insights, trigger) = primaries(Api::<DeserializeGuard<Insight>>::all(client.clone()));
+    let controller = Controller::for_stream(trigger, insights.clone());
     // An insight refused for a missing source project is looked at again when that project
     // appears (new projects only: generation changes, not status updates, pass the filter).
     let projects = watcher(
@@ -72,16 +71,22 @@ pub fn controller(
     .applied_objects()
     .predicate_filter(predicates::generation, PredicateConfig::default());
     let controller = controller
-        .owns_stream(caches.deployments.full(Api::<Deployment>::all(client.clone()), ours()))
-        .owns_stream(caches.report_jobs.full(Api::<Job>::all(client.clone()), ours()))
+        .owns_stream(
+            caches
+                .deployments
+                .trimmed(Api::<Deployment>::all(client.clone()), ours(), |d| d.spec = None),
+        )
+        .owns_stream(
+            caches
+                .report_jobs
+                .trimmed(Api::<Job>::all(client.clone()), ours(), |j| j.spec = None),
+        )
         .owns_stream(
             caches
                 .insight_services
                 .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours()),
         )
-        .watches_stream(projects, move |project| {
-            waiting_for_project(&insights, &project)
-        })
+        .watches_stream(projects, move |project| waiting_for_project(&insights, &project))
         .reconcile_all_on(ctx.image_watch.changes());
     super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
 }
@@ -409,22 +414,35 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
     }
 }
 
-async fn apply_children(ctx: &Context, ns: &str, insight: &Insight, desired: &Desired, observed: &Observed) -> Result<()> {
+async fn apply_children(
+    ctx: &Context,
+    ns: &str,
+    insight: &Insight,
+    desired: &Desired,
+    observed: &Observed,
+) -> Result<()> {
     let client = &ctx.client;
     let key = format!("{CONTROLLER}/{ns}/{}", insight.name_any());
     let force = ctx.full_apply_due(&key);
     let deployments: Vec<ObjectMeta> = observed.deployments.iter().map(|d| d.metadata.clone()).collect();
     let jobs: Vec<ObjectMeta> = observed.jobs.iter().map(|j| j.metadata.clone()).collect();
-    let find = |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
+    let find =
+        |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     if let Some(d) = &desired.deployment {
         apply_if_changed(client, ns, d, find(&deployments, &d.name_any()).as_ref(), force)
             .await
             .map_err(error::apply("deployment", &d.name_any()))?;
     }
     if let Some(s) = &desired.service {
-        apply_if_changed(client, ns, s, find(&observed.services, &s.name_any()).as_ref(), force)
-            .await
-            .map_err(error::apply("service", &s.name_any()))?;
+        apply_if_changed(
+            client,
+            ns,
+            s,
+            find(&observed.services, &s.name_any()).as_ref(),
+            force,
+        )
+        .await
+        .map_err(error::apply("service", &s.name_any()))?;
     }
     if let Some(j) = &desired.job {
         // A Job's template is immutable: create it once (its name carries the hash of what it
@@ -458,9 +476,13 @@ async fn apply_children(ctx: &Context, ns: &str, insight: &Insight, desired: &De
     )
     .await
     .map_err(error::orphans("services"))?;
-    delete_children::<Job>(client, ns, &orphans(&jobs, desired.job.as_ref().map(|j| j.name_any())))
-        .await
-        .map_err(error::orphans("jobs"))?;
+    delete_children::<Job>(
+        client,
+        ns,
+        &orphans(&jobs, desired.job.as_ref().map(|j| j.name_any())),
+    )
+    .await
+    .map_err(error::orphans("jobs"))?;
     if force {
         ctx.fully_applied(&key);
     }

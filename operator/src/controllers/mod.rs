@@ -28,6 +28,9 @@ use crate::{context::Context, error::Error};
 /// How often a healthy object is looked at again even without changes.
 pub const RESYNC: Duration = Duration::from_secs(300);
 
+/// How many objects of one kind are reconciled at the same time.
+pub const CONCURRENCY: u16 = 32;
+
 /// What a reconcile concluded, turned into the three standard conditions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
@@ -207,6 +210,13 @@ where
     Fut: Future<Output = Result<Action, Error>> + Send + 'static,
 {
     controller
+        // Bounded parallelism keeps memory and the API server's load flat under a flood of
+        // changes; a short debounce folds bursts of child events into one reconcile.
+        .with_config(
+            kube::runtime::controller::Config::default()
+                .concurrency(CONCURRENCY)
+                .debounce(Duration::from_millis(100)),
+        )
         .graceful_shutdown_on(shutdown)
         .run(
             move |obj, ctx| guarded(name, obj, ctx, reconcile),

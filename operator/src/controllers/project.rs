@@ -30,7 +30,7 @@ use crate::{
     k8s::{
         apply::{apply_if_changed, delete_children, owner_ref, patch_status},
         labels::child_labels,
-        stores::owned_by,
+        stores::{owned_by, primaries},
     },
 };
 
@@ -51,22 +51,24 @@ pub fn controller(
         }
         watcher::Config::default().labels(&selector).any_semantic()
     };
-    let controller = Controller::new(
-        Api::<DeserializeGuard<Project>>::all(client.clone()),
-        watcher::Config::default().any_semantic(),
-    )
-    .owns_stream(caches.preview_pods.full(Api::<Pod>::all(client.clone()), ours("preview")))
-    .owns_stream(
-        caches
-            .workspaces
-            .full(Api::<PartialObjectMeta<PersistentVolumeClaim>>::all(client.clone()), ours("workspace")),
-    )
-    .owns_stream(
-        caches
-            .project_services
-            .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours("preview")),
-    )
-    .reconcile_all_on(ctx.image_watch.changes());
+    let (projects, trigger) = primaries(Api::<DeserializeGuard<Project>>::all(client.clone()));
+    let controller = Controller::for_stream(trigger, projects)
+        .owns_stream(
+            caches
+                .preview_pods
+                .trimmed(Api::<Pod>::all(client.clone()), ours("preview"), |p| {
+                    p.spec = None
+                }),
+        )
+        .owns_stream(caches.workspaces.full(
+            Api::<PartialObjectMeta<PersistentVolumeClaim>>::all(client.clone()),
+            ours("workspace"),
+        ))
+        .owns_stream(caches.project_services.full(
+            Api::<PartialObjectMeta<Service>>::all(client.clone()),
+            ours("preview"),
+        ))
+        .reconcile_all_on(ctx.image_watch.changes());
     caches.projects.set(controller.store());
     super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
 }
@@ -108,7 +110,13 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
                     .iter()
                     .find(|p| p.name_any() == want.name_any() && p.metadata.deletion_timestamp.is_none())
             });
-            return finish(&ctx, &project, phase_of(&project, pod.map(AsRef::as_ref)), &desired).await;
+            return finish(
+                &ctx,
+                &project,
+                phase_of(&project, pod.map(AsRef::as_ref)),
+                &desired,
+            )
+            .await;
         }
     };
     // Invalid spec: nothing is created; the status says why, and we wait for a change.
@@ -143,7 +151,11 @@ async fn observe(project: &Project, ctx: &Context, ns: &str) -> Result<Observed>
         secrets,
         preview_pods: owned_by(caches.preview_pods.ready("preview pod").await?, ns, &uid),
         workspaces: metadata(owned_by(caches.workspaces.ready("workspace").await?, ns, &uid)),
-        services: metadata(owned_by(caches.project_services.ready("preview service").await?, ns, &uid)),
+        services: metadata(owned_by(
+            caches.project_services.ready("preview service").await?,
+            ns,
+            &uid,
+        )),
     })
 }
 
@@ -371,11 +383,18 @@ async fn apply_children(ctx: &Context, ns: &str, desired: &Desired, observed: &O
     let client = &ctx.client;
     let key = format!("{CONTROLLER}/{ns}/{}", desired.pvc.name_any());
     let force = ctx.full_apply_due(&key);
-    let find = |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
+    let find =
+        |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     let pvc_name = desired.pvc.name_any();
-    apply_if_changed(client, ns, &desired.pvc, find(&observed.workspaces, &pvc_name).as_ref(), force)
-        .await
-        .map_err(error::apply("workspace volume", &pvc_name))?;
+    apply_if_changed(
+        client,
+        ns,
+        &desired.pvc,
+        find(&observed.workspaces, &pvc_name).as_ref(),
+        force,
+    )
+    .await
+    .map_err(error::apply("workspace volume", &pvc_name))?;
     let pod_metas: Vec<ObjectMeta> = observed.preview_pods.iter().map(|p| p.metadata.clone()).collect();
     if let Some(pod) = &desired.pod {
         // A pod's spec cannot change in place; its name carries the spec's hash.
@@ -384,16 +403,26 @@ async fn apply_children(ctx: &Context, ns: &str, desired: &Desired, observed: &O
             .map_err(error::apply("preview pod", &pod.name_any()))?;
     }
     if let Some(svc) = &desired.service {
-        apply_if_changed(client, ns, svc, find(&observed.services, &svc.name_any()).as_ref(), force)
-            .await
-            .map_err(error::apply("preview service", &svc.name_any()))?;
+        apply_if_changed(
+            client,
+            ns,
+            svc,
+            find(&observed.services, &svc.name_any()).as_ref(),
+            force,
+        )
+        .await
+        .map_err(error::apply("preview service", &svc.name_any()))?;
     }
     let orphans = |have: &[ObjectMeta], keep: Option<String>| -> Vec<ObjectMeta> {
         have.iter().filter(|m| m.name != keep).cloned().collect()
     };
-    delete_children::<Pod>(client, ns, &orphans(&pod_metas, desired.pod.as_ref().map(|p| p.name_any())))
-        .await
-        .map_err(error::orphans("preview pods"))?;
+    delete_children::<Pod>(
+        client,
+        ns,
+        &orphans(&pod_metas, desired.pod.as_ref().map(|p| p.name_any())),
+    )
+    .await
+    .map_err(error::orphans("preview pods"))?;
     delete_children::<Service>(
         client,
         ns,

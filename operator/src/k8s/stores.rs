@@ -16,7 +16,7 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::{
     Api, Resource, ResourceExt as _,
     runtime::{
-        WatchStreamExt as _,
+        PredicateConfig, WatchStreamExt as _, predicates,
         reflector::{self, Store},
         watcher,
     },
@@ -59,12 +59,29 @@ impl<K: Resource<DynamicType = ()> + Clone + 'static> Cache<K> {
     where
         K: DeserializeOwned + Debug + Send + Sync,
     {
+        self.trimmed(api, cfg, |_| {})
+    }
+
+    /// Like [`Cache::full`], dropping with `trim` the parts of each object that are never read
+    /// (its spec, typically: children are compared by their applied-hash annotation).
+    pub fn trimmed(
+        &self,
+        api: Api<K>,
+        cfg: watcher::Config,
+        trim: fn(&mut K),
+    ) -> impl Stream<Item = Result<K, watcher::Error>> + Send + 'static
+    where
+        K: DeserializeOwned + Debug + Send + Sync,
+    {
         let (reader, writer) = reflector::store();
         let _ = self.0.set(reader);
         watcher(api, cfg)
             .default_backoff()
-            // managedFields are most of an object's size and never read here.
-            .modify(|o| o.meta_mut().managed_fields = None)
+            .modify(move |o| {
+                // managedFields are most of an object's size and never read here.
+                o.meta_mut().managed_fields = None;
+                trim(o);
+            })
             .reflect(writer)
             .applied_objects()
     }
@@ -88,6 +105,28 @@ impl<K: Resource<DynamicType = ()> + Clone + 'static> Cache<K> {
     pub fn set(&self, store: Store<K>) {
         let _ = self.0.set(store);
     }
+}
+
+/// The watch of a controller's own kind: a store without managedFields, and a trigger stream
+/// that passes an object only when it is new or its generation (its spec) changed — the
+/// operator's own status writes do not reconcile the object again.
+pub fn primaries<K>(
+    api: Api<K>,
+) -> (
+    Store<K>,
+    impl Stream<Item = Result<K, watcher::Error>> + Send + 'static,
+)
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+{
+    let (reader, writer) = reflector::store();
+    let stream = watcher(api, watcher::Config::default().any_semantic())
+        .default_backoff()
+        .modify(|o| o.meta_mut().managed_fields = None)
+        .reflect(writer)
+        .applied_objects()
+        .predicate_filter(predicates::generation, PredicateConfig::default());
+    (reader, stream)
 }
 
 /// The children in `store` controlled by the object with `owner_uid`, in namespace `ns`.
@@ -192,8 +231,7 @@ mod tests {
         let next = tokio::time::timeout(Duration::from_millis(50), changes.next()).await;
         assert!(next.is_err(), "the first listing fired a change");
         // A later change does.
-        w.tx
-            .send_replace(Some(ImageCatalog(BTreeMap::from([("a".into(), "img:a".into())]))));
+        w.tx.send_replace(Some(ImageCatalog(BTreeMap::from([("a".into(), "img:a".into())]))));
         let next = tokio::time::timeout(Duration::from_secs(1), changes.next()).await;
         assert_eq!(next.expect("a change fires"), Some(()));
         assert_eq!(w.current().unwrap().resolve("a"), Some("img:a"));
