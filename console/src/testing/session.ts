@@ -1,4 +1,4 @@
-import type { User } from '@/lib/api/types';
+import type { Organization, User } from '@/lib/api/types';
 import { setSession } from '@/lib/auth';
 
 export function makeUser(patch: Partial<User> = {}): User {
@@ -25,4 +25,22 @@ export function makeUser(patch: Partial<User> = {}): User {
 
 export function signIn(patch: Partial<User> = {}, verified2fa = false) {
   setSession({ token: 'access-1', refreshToken: 'refresh-1', user: makeUser(patch), verified2fa });
+}
+
+export function makeOrganization(patch: Partial<Organization> = {}): Organization {
+  return {
+    id: '7',
+    name: 'Acme',
+    slug: 'acme',
+    namespace: 'ludis-acme',
+    admin_email: 'boss@acme.io',
+    description: '',
+    tier: 'paid',
+    max_seats: 5,
+    is_2fa_required: false,
+    created_at: 0,
+    active_users: 0,
+    flightings: [],
+    ...patch,
+  };
 }

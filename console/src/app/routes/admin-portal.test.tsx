@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { createTestRouter } from '@/app/router';
 import { mockFetch, on } from '@/testing/fetch-mock';
-import { signIn } from '@/testing/session';
+import { makeOrganization, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
 const all = ['developer', 'management', 'administrator', 'superadmin'];
@@ -13,12 +13,18 @@ const all = ['developer', 'management', 'administrator', 'superadmin'];
 function api() {
   return mockFetch(
     on('GET', '/v1/flighting', { body: { flightings: [{ key: 'insights', name: 'Insights', active: true, user_roles: all }] } }),
-    on('GET', '/v1/config', { body: { support_email: 'help@ludis.test' } }),
-    on('GET', '/v1/organizations/7', {
-      body: { organization: { id: '7', name: 'Acme', admin_email: 'boss@acme.io', tier: 'paid', max_seats: 5, is_2fa_required: false } },
+    on('GET', '/v1/config', { body: { success: true, config: { supportEmail: 'help@ludis.test', documentationUrl: 'https://docs', roles: all } } }),
+    on('GET', '/v1/organizations/7', { body: { success: true, organization: makeOrganization() } }),
+    on('GET', '/v1/organizations/activeUserCounts', { body: { success: true, counts: [{ id: '7', name: 'Acme', max_seats: 5, active_users: 3 }] } }),
+    on('GET', '/v1/metrics', {
+      body: {
+        success: true,
+        period: 'week',
+        from: 0,
+        to: 0,
+        metrics: { logins: 12, failedLogins: 1, activeUsers: 2, totalUsers: 3, organizations: 1, activities: 9, byEntity: [{ entity: 'projects', count: 4 }] },
+      },
     }),
-    on('GET', '/v1/organizations/activeUserCounts', { body: { counts: [{ organization: '7', count: 3 }] } }),
-    on('GET', '/v1/metrics', { body: { metrics: { users: 3, logins: 12, projects: 4 } } }),
     on('GET', '/v1/metrics/numLogins', { body: { logins: [{ date: '2026-11-01', logins: 2, orgName: 'Acme' }] } }),
     on('GET', '/readyz', { body: { ready: true, checks: { database: 'ok' } } }),
     on('GET', '/v1/users', { body: { users: [], total: 0 } }),
@@ -57,7 +63,10 @@ describe('admin portal', () => {
       'Security',
     ]);
     expect(await screen.findByText('Active users: 3 / 5')).toBeInTheDocument();
-    expect(await screen.findByText('Logins', { selector: 'p' })).toBeInTheDocument();
+    const totals = await screen.findByRole('list', { name: 'Totals' });
+    expect(totals).toHaveTextContent('Logins12');
+    expect(totals).toHaveTextContent('Failed logins1');
+    expect(totals).not.toHaveTextContent('Organizations');
     expect(screen.getByRole('link', { name: 'Change Flighting' })).toHaveAttribute('href', '/flight-settings');
     expect(screen.getByRole('link', { name: 'Add users' })).toHaveAttribute('href', '/organizations/7/users/new');
     expect(screen.queryByRole('link', { name: 'Add organization' })).not.toBeInTheDocument();

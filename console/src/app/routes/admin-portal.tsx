@@ -11,6 +11,7 @@ import { DEFAULT_METRIC_PERIOD, type MetricPeriod } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { type MetricEntity } from '@/features/admin/api/get-entity-metrics';
 import { ActivityTable } from '@/features/admin/components/activity-table';
+import { EntityUsageChart } from '@/features/admin/components/entity-usage-chart';
 import { LoginsChart } from '@/features/admin/components/logins-chart';
 import { type OrganizationCard, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
 import { PeriodSelect } from '@/features/admin/components/period-select';
@@ -34,7 +35,7 @@ function useAdministeredOrganizations(superadmin: boolean, ownId: string | undef
   const all = useOrganizations({ page: 1, limit: 100 }, { enabled: superadmin });
   const own = useOrganization(superadmin ? undefined : ownId);
   const counts = useActiveUserCounts();
-  const active = new Map((counts.data?.counts ?? []).map((c) => [String(c.organization), c.count]));
+  const active = new Map((counts.data?.counts ?? []).map((c) => [c.id, c.active_users]));
   const list = superadmin ? (all.data?.organizations ?? []) : own.data ? [own.data.organization] : [];
   const cards: OrganizationCard[] = list.map((o) => ({ ...o, activeUsers: active.get(String(o.id)) ?? o.active_users }));
   return { cards, pending: superadmin ? all.isPending : own.isPending };
@@ -95,7 +96,7 @@ export function AdminPortalRoute() {
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
             {orgs.pending ? <Skeleton h={160} /> : <OrganizationCarousel organizations={orgs.cards} />}
-            <UsageSummary period={period} />
+            <UsageSummary period={period} organizationId={scope} superadmin={superadmin} />
             <LoginsChart period={period} organization={scope} />
             <PlatformStatus />
           </Stack>
@@ -111,7 +112,7 @@ export function AdminPortalRoute() {
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
             <LoginsChart period={period} organization={scope} />
-            <ActivityTable entity="activities" period={period} organizationId={scope} />
+            <ActivityTable entity="users" period={period} organizationId={scope} />
           </Stack>
         </Tabs.Panel>
 
@@ -128,6 +129,14 @@ export function AdminPortalRoute() {
               />
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
+            {(scope ?? ownOrg) && (
+              <EntityUsageChart
+                organizationId={(scope ?? ownOrg) as string}
+                entity={entity}
+                label={ENTITY_OPTIONS.find((o) => o.value === entity)?.label ?? entity}
+                period={period}
+              />
+            )}
             <ActivityTable key={entity} entity={entity} period={period} organizationId={scope} />
           </Stack>
         </Tabs.Panel>

@@ -22,8 +22,8 @@ export function AppLayoutRoute() {
     <DashboardLayout
       user={user}
       flightings={flighting.data?.flightings}
-      supportEmail={config.data?.support_email || DEFAULT_SUPPORT_EMAIL}
-      documentationUrl={config.data?.documentation_url || DEFAULT_DOCUMENTATION_URL}
+      supportEmail={config.data?.config?.supportEmail || DEFAULT_SUPPORT_EMAIL}
+      documentationUrl={config.data?.config?.documentationUrl || DEFAULT_DOCUMENTATION_URL}
       onLogout={() => logout.mutate()}
     >
       <Outlet />

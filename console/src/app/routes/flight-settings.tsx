@@ -28,7 +28,7 @@ export function FlightSettingsRoute() {
         key={organizationId}
         organizationId={organizationId}
         superadmin={superadmin}
-        serverRoles={config.data?.roles?.length ? config.data.roles : ROLES}
+        serverRoles={config.data?.config?.roles?.length ? config.data.config.roles : ROLES}
       />
     </RequireAdmin>
   );

@@ -170,6 +170,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Client configuration (no sign-in needed). */
+        get: operations["get_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flighting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization's flighting (members read their own organization's). */
+        get: operations["get_flighting"];
+        /**
+         * Change flighting: an administrator for their own organization (developer and management
+         *     roles), a superadmin for any organization (also the administrator role and `active`).
+         */
+        put: operations["update_flighting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/git_detail": {
         parameters: {
             query?: never;
@@ -190,6 +228,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/images/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The default insight images. */
+        get: operations["list_default_images"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/defaults/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One default image (SVG, cacheable for a day). */
+        get: operations["get_default_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Totals for a period: sign-ins, active users, users, organizations, activity by entity. */
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/numLogins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Successful sign-ins per day and organization (the busiest `limit` organizations). */
+        get: operations["num_logins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The activity log of one entity kind, newest first, paged and searchable. */
+        get: operations["entity_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/{org_id}/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most used entities of a kind in one organization. */
+        get: operations["entity_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -199,6 +339,153 @@ export interface paths {
         };
         /** This document. */
         get: operations["openapi_json"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an organization (superadmins): its namespace `ludis-<slug>` on the cluster and its
+         *     flighting (the defaults, or the `flightings` sent).
+         */
+        post: operations["create_organization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/activeUserCounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active users per organization (all for a superadmin; one's own for an administrator). */
+        get: operations["active_user_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/buckets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Object-storage buckets an organization can use (administrators). */
+        get: operations["list_buckets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/buckets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bucket by id (administrators). */
+        get: operations["get_bucket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organizations: all for a superadmin, one's own otherwise. */
+        get: operations["list_organizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One organization (one's own, or any for a superadmin). */
+        get: operations["get_organization"];
+        /** Update an organization (superadmins); `flightings`, when sent, replace its flighting. */
+        put: operations["update_organization"];
+        post?: never;
+        /**
+         * Delete an organization (superadmins), refused while it still has users or assets; its
+         *     namespace is deleted too.
+         */
+        delete: operations["delete_organization"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/2farequired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require (or stop requiring) 2FA for everyone in an organization (its administrators, or
+         *     superadmins). Members without 2FA are sent to enrolment at their next call.
+         */
+        put: operations["set_2fa_required"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/availableSeats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Free seats (checked before the add-user form opens). */
+        get: operations["available_seats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -292,11 +579,59 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActiveUserCount: {
+            id: string;
+            name: string;
+            /** Format: int64 */
+            max_seats: number;
+            /** Format: int64 */
+            active_users: number;
+        };
+        ActiveUserCounts: {
+            success: boolean;
+            counts: components["schemas"]["ActiveUserCount"][];
+        };
+        ActivityPage: {
+            success: boolean;
+            entity: string;
+            rows: components["schemas"]["ActivityRow"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            limit: number;
+        };
+        ActivityRow: {
+            entity_name: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            email?: string | null;
+            action: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            date: number;
+        };
         ApiKeyResponse: {
             success: boolean;
             message: string;
             /** @description Send as the `x-api-key` header. */
             api_key: string;
+        };
+        Bucket: {
+            id: string;
+            name: string;
+            region: string;
+        };
+        BucketList: {
+            success: boolean;
+            buckets: components["schemas"]["Bucket"][];
+        };
+        BucketResponse: {
+            success: boolean;
+            bucket: components["schemas"]["Bucket"];
         };
         ChangePasswordRequest: {
             currentPassword?: string;
@@ -307,12 +642,47 @@ export interface components {
             database: string;
             cluster: string;
         };
+        ClientConfig: {
+            environment: string;
+            supportEmail: string;
+            documentationUrl: string;
+            roles: string[];
+            featureKeys: string[];
+            dateFormats: string[];
+            accessLevels: string[];
+            entityTypes: string[];
+            minPasswordLength: number;
+            /** Format: int32 */
+            twoFactorCodeLength: number;
+            /** @description Whether profile photos can be uploaded (object storage is configured). */
+            photoUpload: boolean;
+        };
+        ConfigResponse: {
+            success: boolean;
+            config: components["schemas"]["ClientConfig"];
+        };
         CreateUserRequest: {
             user: components["schemas"]["NewUserFields"];
+        };
+        CreatedOrganization: {
+            success: boolean;
+            message: string;
+            organization: components["schemas"]["OrganizationView"];
+            /** @description Whether the namespace was created (false when the API runs without a cluster). */
+            namespace_created: boolean;
         };
         Credentials: {
             email?: string;
             password?: string;
+        };
+        DefaultImage: {
+            name: string;
+            /** @description Use as an insight's `img_path`. */
+            url: string;
+        };
+        DefaultImages: {
+            success: boolean;
+            images: components["schemas"]["DefaultImage"][];
         };
         /** @description `{"success": true, "message": …}`. */
         Done: {
@@ -332,6 +702,11 @@ export interface components {
             secret_2fa_qr?: string | null;
             otpauth_url?: string | null;
         };
+        EntityCount: {
+            entity: string;
+            /** Format: int64 */
+            count: number;
+        };
         /** @description The JSON body of every error. */
         ErrorBody: {
             /** @description Always `false`. */
@@ -341,25 +716,56 @@ export interface components {
             /** @description A stable snake_case code for programs. */
             code: string;
         };
+        Flag: {
+            /** @description One of insights, projects, workflows, datasets, notebooks. */
+            key: string;
+            name: string;
+            active: boolean;
+            /** @description Roles that see the feature (developer, management, administrator). */
+            user_roles: string[];
+        };
+        FlightingResponse: {
+            success: boolean;
+            message: string;
+            organization: string;
+            flightings: components["schemas"]["Flag"][];
+            /** @description Roles whose features the caller may switch (the role selector's choices). */
+            editable_roles: string[];
+        };
+        FlightingUpdate: {
+            flightings: components["schemas"]["Flag"][];
+        };
         GitDetailRequest: {
             /** @default null */
-            git_username: string | null;
+            git_username?: string | null;
             /** @default null */
-            git_token: string | null;
+            git_token?: string | null;
+        };
+        LoginPoint: {
+            /** @description UTC day, YYYY-MM-DD. */
+            date: string;
+            /** Format: int64 */
+            logins: number;
+            orgName: string;
         };
         LoginRequest: {
             user: components["schemas"]["Credentials"];
+        };
+        LoginSeries: {
+            success: boolean;
+            period: string;
+            logins: components["schemas"]["LoginPoint"][];
         };
         MigrateRequest: {
             /**
              * @description insight (or application), project, workflow or dataset.
              * @default
              */
-            entityType: string;
+            entityType?: string;
             /** @default  */
-            sourceUserId: string;
+            sourceUserId?: string;
             /** @default  */
-            destinationUserId: string;
+            destinationUserId?: string;
         };
         MigrateResponse: {
             success: boolean;
@@ -369,26 +775,122 @@ export interface components {
         };
         NewUserFields: {
             /** @default  */
-            email: string;
+            email?: string;
             /** @default  */
-            password: string;
+            password?: string;
             /** @default  */
-            first_name: string;
+            first_name?: string;
             /** @default  */
-            last_name: string;
+            last_name?: string;
             /** @default  */
-            role: string;
+            role?: string;
             /** @default  */
-            timezone: string;
+            timezone?: string;
             /**
              * @description Organization id; defaults to the caller's (only a superadmin may name another).
              * @default null
              */
-            organization: string | null;
+            organization?: string | null;
             /** @default null */
-            cluster_id: string | null;
+            cluster_id?: string | null;
             /** @default null */
-            date_format: string | null;
+            date_format?: string | null;
+        };
+        OrganizationFields: {
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            admin_email?: string | null;
+            /** @default null */
+            description?: string | null;
+            /**
+             * @description paid or free.
+             * @default null
+             */
+            tier?: string | null;
+            /**
+             * Format: int64
+             * @description A number of at least 0.
+             * @default null
+             */
+            max_seats?: number | null;
+            /** @default null */
+            bucket_id?: string | null;
+            /** @default null */
+            is_2fa_required?: boolean | null;
+            /**
+             * @description Flighting to apply (the defaults otherwise).
+             * @default null
+             */
+            flightings?: components["schemas"]["Flag"][] | null;
+        };
+        OrganizationList: {
+            success: boolean;
+            organizations: components["schemas"]["OrganizationView"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            limit: number;
+        };
+        OrganizationRequest: {
+            organization: components["schemas"]["OrganizationFields"];
+        };
+        OrganizationResponse: {
+            success: boolean;
+            message: string;
+            organization: components["schemas"]["OrganizationView"];
+        };
+        OrganizationView: {
+            id: string;
+            name: string;
+            /** @description The organization's namespace is `ludis-<slug>`. */
+            slug: string;
+            namespace: string;
+            admin_email: string;
+            description: string;
+            /** @description paid or free. */
+            tier: string;
+            /** Format: int64 */
+            max_seats: number;
+            bucket_id?: string | null;
+            is_2fa_required: boolean;
+            /** Format: int64 */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Users with status active.
+             */
+            active_users: number;
+            flightings: components["schemas"]["Flag"][];
+        };
+        Overview: {
+            /** Format: int64 */
+            logins: number;
+            /** Format: int64 */
+            failedLogins: number;
+            /**
+             * Format: int64
+             * @description Distinct users who signed in during the period.
+             */
+            activeUsers: number;
+            /** Format: int64 */
+            totalUsers: number;
+            /** Format: int64 */
+            organizations: number;
+            /** Format: int64 */
+            activities: number;
+            byEntity: components["schemas"]["EntityCount"][];
+        };
+        OverviewResponse: {
+            success: boolean;
+            period: string;
+            /** Format: int64 */
+            from: number;
+            /** Format: int64 */
+            to: number;
+            metrics: components["schemas"]["Overview"];
         };
         PresignResponse: {
             success: boolean;
@@ -406,6 +908,15 @@ export interface components {
         };
         RefreshRequest: {
             refresh_token?: string | null;
+        };
+        Seats: {
+            success: boolean;
+            /** Format: int64 */
+            availableSeats: number;
+            /** Format: int64 */
+            maxSeats: number;
+            /** Format: int64 */
+            activeUsers: number;
         };
         /**
          * @description A sign-in answer. When `verified_2fa` is false the `token` is a pending-2FA token that opens
@@ -426,8 +937,25 @@ export interface components {
             token: string;
             refresh_token: string;
         };
+        TwoFaRequiredRequest: {
+            new2faRequiredStatus: boolean;
+        };
         UpdateUserRequest: {
             user: components["schemas"]["UserChanges"];
+        };
+        UsageResponse: {
+            success: boolean;
+            entity: string;
+            usage: components["schemas"]["UsageRow"][];
+        };
+        UsageRow: {
+            entity_id: string;
+            entity_name: string;
+            /**
+             * Format: int64
+             * @description Activities on the entity in the period.
+             */
+            count: number;
         };
         /**
          * @description Fields a user update may carry. Fields a caller may not change are refused when their value
@@ -435,49 +963,49 @@ export interface components {
          */
         UserChanges: {
             /** @default null */
-            first_name: string | null;
+            first_name?: string | null;
             /** @default null */
-            last_name: string | null;
+            last_name?: string | null;
             /** @default null */
-            timezone: string | null;
+            timezone?: string | null;
             /** @default null */
-            date_format: string | null;
+            date_format?: string | null;
             /**
              * @description An object key returned by `GET /v1/users/presign_url`.
              * @default null
              */
-            photo_path: string | null;
+            photo_path?: string | null;
             /** @default null */
-            git_username: string | null;
+            git_username?: string | null;
             /** @default null */
-            git_token: string | null;
+            git_token?: string | null;
             /**
              * @description Administrators only.
              * @default null
              */
-            email: string | null;
+            email?: string | null;
             /**
              * @description Administrators only (superadmin only for `superadmin`).
              * @default null
              */
-            role: string | null;
+            role?: string | null;
             /**
              * @description active or inactive; administrators only.
              * @default null
              */
-            status: string | null;
+            status?: string | null;
             /**
              * @description Superadmins only.
              * @default null
              */
-            organization: string | null;
+            organization?: string | null;
             /** @default null */
-            cluster_id: string | null;
+            cluster_id?: string | null;
             /**
              * @description A blank password is ignored; otherwise see the password rule.
              * @default null
              */
-            password: string | null;
+            password?: string | null;
         };
         UserList: {
             success: boolean;
@@ -927,6 +1455,110 @@ export interface operations {
             };
         };
     };
+    get_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigResponse"];
+                };
+            };
+        };
+    };
+    get_flighting: {
+        parameters: {
+            query?: {
+                /** @description Organization id (default: the caller's; only a superadmin may name another). */
+                organization?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightingResponse"];
+                };
+            };
+            /** @description Organization not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_flighting: {
+        parameters: {
+            query?: {
+                /** @description Organization id (default: the caller's; only a superadmin may name another). */
+                organization?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlightingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Flighting configuration updated! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightingResponse"];
+                };
+            };
+            /** @description Unknown feature key or role */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A change the caller may not make */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Organization not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     update_git_detail: {
         parameters: {
             query?: never;
@@ -960,6 +1592,247 @@ export interface operations {
             };
         };
     };
+    list_default_images: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultImages"];
+                };
+            };
+        };
+    };
+    get_default_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Image not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: {
+                /** @description day, week (default), month or year. */
+                period?: string;
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    num_logins: {
+        parameters: {
+            query?: {
+                organization?: string;
+                period?: string;
+                /** @description The organizations with the most sign-ins (default 5). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginSeries"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    entity_activity: {
+        parameters: {
+            query?: {
+                period?: string;
+                page?: number;
+                /** @description Default 10. */
+                limit?: number;
+                organizationId?: string;
+                /** @description Matches the entity name, the person's names or e-mail. */
+                searchTerm?: string;
+            };
+            header?: never;
+            path: {
+                /** @description applications, projects, datasets, workflows, users, organizations or flighting */
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    entity_usage: {
+        parameters: {
+            query?: {
+                period?: string;
+                /** @description Default 10. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                org_id: string;
+                /** @description applications, projects, datasets or workflows */
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     openapi_json: {
         parameters: {
             query?: never;
@@ -976,6 +1849,377 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+        };
+    };
+    create_organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description Organization created successfully! */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOrganization"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An organization with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The namespace could not be created */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    active_user_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveUserCounts"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_buckets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BucketList"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_bucket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BucketResponse"];
+                };
+            };
+            /** @description Bucket not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_organizations: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 10. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationList"];
+                };
+            };
+        };
+    };
+    get_organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            /** @description Organization not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description Organization updated successfully! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Organization Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization still owns users or assets */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_2fa_required: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFaRequiredRequest"];
+            };
+        };
+        responses: {
+            /** @description 2FA Status Updated Successfully! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    available_seats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seats"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

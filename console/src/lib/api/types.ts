@@ -22,24 +22,10 @@ export type User = Schemas['UserView'] & {
   secret_2fa_qr?: string | null;
 };
 
-export type Flighting = { key: string; name: string; active: boolean; user_roles: string[] };
-
-export type Organization = {
-  id: Id;
-  name: string;
-  admin_email: string;
-  description?: string | null;
-  tier: string;
-  max_seats: number;
-  bucket_id?: Id | null;
-  created_at?: string | null;
-  is_2fa_required?: boolean;
-  flightings?: Flighting[];
-  /** Active users in the organization (from activeUserCounts or embedded). */
-  active_users?: number;
-};
-
-export type Bucket = { id?: Id; name: string; region?: string | null };
+export type Flighting = Schemas['Flag'];
+export type Organization = Schemas['OrganizationView'];
+export type OrganizationFields = Schemas['OrganizationFields'];
+export type Bucket = Schemas['Bucket'];
 
 /** Every answer carries `success`; a false one is an error (spec 001 §8). */
 export type Envelope = { success?: boolean; message?: string };
@@ -63,36 +49,27 @@ export type CreateUserResponse = UserResponse & { limitExceded?: boolean };
 export type PresignResponse = Schemas['PresignResponse'];
 export type ApiKeyResponse = Schemas['ApiKeyResponse'];
 
-export type OrganizationsPage = Envelope & { organizations: Organization[]; total?: number };
-export type OrganizationResponse = Envelope & { organization: Organization };
-export type AvailableSeatsResponse = Envelope & { availableSeats: number; limitExceded?: boolean };
-export type ActiveUserCountsResponse = Envelope & { counts: { organization: Id; count: number }[] };
-export type BucketsResponse = Envelope & { buckets: Bucket[] };
+export type OrganizationsPage = Schemas['OrganizationList'];
+export type OrganizationResponse = Schemas['OrganizationResponse'];
+export type CreatedOrganization = Schemas['CreatedOrganization'];
+export type AvailableSeatsResponse = Schemas['Seats'] & { message?: string; limitExceded?: boolean };
+export type ActiveUserCountsResponse = Schemas['ActiveUserCounts'];
+export type BucketsResponse = Schemas['BucketList'];
 
-export type FlightingResponse = Envelope & { flightings: Flighting[] };
+export type FlightingResponse = Schemas['FlightingResponse'];
+export type FlightingUpdate = Schemas['FlightingUpdate'];
 
-export type ConfigResponse = Envelope & {
-  support_email?: string | null;
-  documentation_url?: string | null;
-  roles?: string[];
-  timezones?: string[];
-};
+export type ConfigResponse = Schemas['ConfigResponse'];
+export type ClientConfig = Schemas['ClientConfig'];
 
-export type MetricsSummary = Envelope & {
-  metrics: Record<string, number>;
-};
-export type LoginPoint = { date: string; logins: number; orgName?: string | null };
-export type LoginsResponse = Envelope & { logins: LoginPoint[] };
-export type MetricRow = {
-  entity_name?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  email?: string | null;
-  action?: string | null;
-  date: string;
-};
-export type MetricRowsResponse = Envelope & { rows: MetricRow[]; total?: number };
+export type MetricsSummary = Schemas['OverviewResponse'];
+export type LoginPoint = Schemas['LoginPoint'];
+export type LoginsResponse = Schemas['LoginSeries'];
+export type MetricRow = Schemas['ActivityRow'];
+export type MetricRowsResponse = Schemas['ActivityPage'];
+export type UsageResponse = Schemas['UsageResponse'];
 
+/** Not in api/openapi.json yet (insights come with a later issue): written from spec 000 §7. */
 export type PinnedInsight = {
   id: Id;
   name: string;

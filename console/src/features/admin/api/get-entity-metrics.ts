@@ -4,8 +4,8 @@ import { LIST_PAGE_SIZE, type MetricPeriod } from '@/config/constants';
 import { api } from '@/lib/api-client';
 import type { Id, MetricRowsResponse } from '@/lib/api/types';
 
-/** The metrics entities: user activities (logins and actions) and usage per asset kind. */
-export const METRIC_ENTITIES = ['activities', 'applications', 'projects', 'datasets', 'workflows'] as const;
+/** The metrics entities: `users` is the user-activities tab; the others are asset kinds. */
+export const METRIC_ENTITIES = ['users', 'applications', 'projects', 'datasets', 'workflows'] as const;
 export type MetricEntity = (typeof METRIC_ENTITIES)[number];
 
 export type EntityMetricsParams = {

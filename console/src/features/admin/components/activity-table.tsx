@@ -9,9 +9,10 @@ import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
 import type { Id } from '@/lib/api/types';
 
-function when(date: string) {
-  const d = new Date(date);
-  return Number.isNaN(d.getTime()) ? date : d.toLocaleString();
+/** Activity dates are Unix seconds. */
+export function when(date: number | string) {
+  const d = typeof date === 'number' ? new Date(date * 1000) : new Date(date);
+  return Number.isNaN(d.getTime()) ? String(date) : d.toLocaleString();
 }
 
 /** Rows of who did what (user activities, or uses of one asset kind); search after 500 ms, load more. */
@@ -20,7 +21,7 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const metrics = useEntityMetrics({ entity, period, organizationId, searchTerm: debounced || undefined });
   const rows = metrics.data?.pages.flatMap((p) => p.rows) ?? [];
-  const showEntity = entity !== 'activities';
+  const showEntity = entity !== 'users';
   return (
     <Stack>
       <TextInput

@@ -5,15 +5,11 @@ import { pivotLogins } from '@/features/admin/components/logins-chart';
 import { carouselWindow, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
 import type { Organization } from '@/lib/api/types';
 import { renderWithProviders } from '@/testing/render';
+import { makeOrganization } from '@/testing/session';
 import { user } from '@/testing/user';
 
-const org = (i: number): Organization => ({
-  id: String(i),
-  name: `Org ${i}`,
-  admin_email: `admin${i}@org.io`,
-  tier: 'free',
-  max_seats: 10,
-});
+const org = (i: number): Organization =>
+  makeOrganization({ id: String(i), name: `Org ${i}`, admin_email: `admin${i}@org.io`, tier: 'free', max_seats: 10 });
 
 describe('organization carousel', () => {
   it('windows 4 cards at a time', () => {

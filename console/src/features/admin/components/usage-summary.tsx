@@ -1,51 +1,66 @@
 import { BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 
+import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
 import type { MetricPeriod } from '@/config/constants';
 import { useMetrics } from '@/features/admin/api/get-metrics';
+import type { Id, MetricsSummary } from '@/lib/api/types';
 
-const LABELS: Record<string, string> = {
-  users: 'Users',
-  activeUsers: 'Active users',
-  logins: 'Logins',
+const ENTITY_LABELS: Record<string, string> = {
   applications: 'Insights',
   projects: 'Projects',
   workflows: 'Workflows',
   datasets: 'Datasets',
+  users: 'Users',
+  organizations: 'Organizations',
+  flighting: 'Flighting',
 };
 
-/** Totals for the period as tiles, and the usage per asset kind as a bar chart. */
-export function UsageSummary({ period }: { period: MetricPeriod }) {
-  const metrics = useMetrics(period);
+/** The overview's tiles, in the order people read them. */
+export function summaryTiles(m: MetricsSummary['metrics'], superadmin: boolean) {
+  return [
+    { label: 'Logins', value: m.logins },
+    { label: 'Failed logins', value: m.failedLogins },
+    { label: 'Active users', value: m.activeUsers },
+    { label: 'Total users', value: m.totalUsers },
+    ...(superadmin ? [{ label: 'Organizations', value: m.organizations }] : []),
+    { label: 'Activities', value: m.activities },
+  ];
+}
+
+/** Totals for the period as tiles, and activity per asset kind as a bar chart. */
+export function UsageSummary({ period, organizationId, superadmin }: { period: MetricPeriod; organizationId?: Id; superadmin: boolean }) {
+  const metrics = useMetrics(period, organizationId);
   if (metrics.isPending) return <Skeleton h={120} />;
   if (metrics.isError) return <QueryError error={metrics.error} onRetry={() => metrics.refetch()} />;
-  const entries = Object.entries(metrics.data.metrics ?? {});
-  const usage = entries
-    .filter(([k]) => ['applications', 'projects', 'workflows', 'datasets'].includes(k))
-    .map(([k, v]) => ({ entity: LABELS[k] ?? k, count: v }));
+  const m = metrics.data.metrics;
+  const tiles = summaryTiles(m, superadmin);
+  const usage = m.byEntity.map((e) => ({ entity: ENTITY_LABELS[e.entity] ?? e.entity, count: e.count }));
   return (
     <>
-      <SimpleGrid cols={{ base: 2, sm: 3, md: Math.min(6, Math.max(entries.length, 1)) }} role="list" aria-label="Totals">
-        {entries.map(([k, v]) => (
-          <Paper key={k} withBorder p="md" role="listitem">
+      <SimpleGrid cols={{ base: 2, sm: 3, md: tiles.length }} role="list" aria-label="Totals">
+        {tiles.map((t) => (
+          <Paper key={t.label} withBorder p="md" role="listitem" aria-label={t.label}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              {LABELS[k] ?? k}
+              {t.label}
             </Text>
             <Text fw={700} size="xl">
-              {v}
+              {t.value}
             </Text>
           </Paper>
         ))}
       </SimpleGrid>
-      {usage.length > 0 && (
-        <Paper withBorder p="lg">
-          <Title order={4} mb="sm">
-            Usage
-          </Title>
-          <BarChart h={220} data={usage} dataKey="entity" series={[{ name: 'count', label: 'Uses', color: 'indigo.6' }]} />
-        </Paper>
-      )}
+      <Paper withBorder p="lg">
+        <Title order={4} mb="sm">
+          Activity by kind
+        </Title>
+        {usage.length === 0 ? (
+          <EmptyState title="No activity in this period" />
+        ) : (
+          <BarChart h={220} data={usage} dataKey="entity" series={[{ name: 'count', label: 'Activities', color: 'indigo.6' }]} />
+        )}
+      </Paper>
     </>
   );
 }

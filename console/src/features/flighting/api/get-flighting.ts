@@ -13,7 +13,9 @@ export async function getFlighting(organization: Id | undefined, signal?: AbortS
 
 function persisted(): FlightingResponse | undefined {
   const f = readPersistedState().flighting;
-  return Array.isArray(f) ? { flightings: f as Flighting[] } : undefined;
+  return Array.isArray(f)
+    ? { success: true, message: '', organization: '', flightings: f as Flighting[], editable_roles: [] }
+    : undefined;
 }
 
 /** `organization` undefined = the caller's own organization. */

@@ -32,8 +32,14 @@ type Props = { organizationId: Id; superadmin: boolean; serverRoles: readonly st
 /** Flighting configuration: a role selector, one checkbox per active feature, Apply Changes. */
 export function FlightSettings({ organizationId, superadmin, serverRoles }: Props) {
   const flighting = useFlighting(organizationId);
-  const roles = useMemo(() => selectableRoles(serverRoles, superadmin), [serverRoles, superadmin]);
-  const [role, setRole] = useState<string | null>(roles[0] ?? null);
+  // The API says which roles the caller may switch; the spec's rule is the fallback.
+  const editable = flighting.data?.editable_roles;
+  const roles = useMemo(
+    () => (editable?.length ? editable : selectableRoles(serverRoles, superadmin)),
+    [editable, serverRoles, superadmin],
+  );
+  const [picked, setRole] = useState<string | null>(null);
+  const role = picked && roles.includes(picked) ? picked : (roles[0] ?? null);
   const [draft, setDraft] = useState<Flighting[] | null>(null);
   const update = useUpdateFlighting({ onSuccess: () => notify.success('Flighting configuration updated!') });
 

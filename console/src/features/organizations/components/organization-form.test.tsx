@@ -5,10 +5,10 @@ import { ORGANIZATION_MESSAGES, OrganizationForm } from '@/features/organization
 import type { Organization } from '@/lib/api/types';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
-import { signIn } from '@/testing/session';
+import { makeOrganization, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
-const acme: Organization = { id: '7', name: 'Acme', admin_email: 'boss@acme.io', tier: 'paid', max_seats: 5, is_2fa_required: false };
+const acme: Organization = makeOrganization();
 
 describe('organization form', () => {
   it('requires name, a valid admin e-mail and seats of 0 or more', async () => {

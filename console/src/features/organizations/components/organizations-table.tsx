@@ -15,7 +15,7 @@ export function OrganizationsTable() {
   const [page, setPage] = useState(1);
   const orgs = useOrganizations({ page });
   const counts = useActiveUserCounts();
-  const active = new Map((counts.data?.counts ?? []).map((c) => [String(c.organization), c.count]));
+  const active = new Map((counts.data?.counts ?? []).map((c) => [c.id, c.active_users]));
   const rows = orgs.data?.organizations ?? [];
   const total = orgs.data?.total;
   const pages = typeof total === 'number' ? Math.max(1, Math.ceil(total / LIST_PAGE_SIZE)) : rows.length < LIST_PAGE_SIZE ? page : page + 1;
