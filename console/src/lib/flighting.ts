@@ -1,12 +1,16 @@
 import type { Flighting } from '@/lib/api/types';
 
 /**
- * A section shows only when its feature flag is active and lists the user's role
- * (spec 000 §6). A missing flag hides the section.
+ * Whether a role may use a feature, mirroring the API's flighting rule (api policy::flags::allowed):
+ * a superadmin always may; otherwise the flag must be active and list the role (spec 000 §6). A
+ * feature without a flag is not restricted. Until the flags are loaded nothing is shown.
  */
 export function isFeatureEnabled(flightings: readonly Flighting[] | undefined, key: string, role: string | undefined) {
-  const flag = flightings?.find((f) => f.key === key);
-  return !!flag && flag.active && !!role && flag.user_roles.includes(role);
+  if (!flightings || !role) return false;
+  if (role === 'superadmin') return true;
+  const flag = flightings.find((f) => f.key === key);
+  if (!flag) return true;
+  return flag.active && flag.user_roles.includes(role);
 }
 
 /**
@@ -14,7 +18,8 @@ export function isFeatureEnabled(flightings: readonly Flighting[] | undefined, k
  * user's role (spec 000 §2): a missing flag leaves them shown.
  */
 export function isPinnedAreaVisible(flightings: readonly Flighting[] | undefined, role: string | undefined) {
+  if (role === 'superadmin') return true;
   const flag = flightings?.find((f) => f.key === 'insights');
   if (!flag) return true;
-  return !!role && flag.user_roles.includes(role);
+  return !!role && flag.active && flag.user_roles.includes(role);
 }

@@ -26,9 +26,20 @@ describe('sidebar filtering', () => {
     expect(visibleSections(flags, makeUser({ role })).map((s) => s.label)).toEqual(labels);
   });
 
-  it('a missing flag hides its section; no flags leaves only Home', () => {
-    expect(visibleSections([], makeUser()).map((s) => s.label)).toEqual(['Home']);
+  it('a feature without a flag is not restricted (as in the API); before the flags load only Home shows', () => {
+    expect(visibleSections(flags.slice(0, 3), makeUser()).map((s) => s.label)).toEqual(['Home', 'Insights', 'Datasets', 'Notebooks']);
     expect(visibleSections(undefined, makeUser()).map((s) => s.label)).toEqual(['Home']);
+  });
+
+  it('a superadmin sees every section, even switched-off ones', () => {
+    expect(visibleSections(flags, makeUser({ role: 'superadmin' })).map((s) => s.label)).toEqual([
+      'Home',
+      'Insights',
+      'Projects',
+      'Workflows',
+      'Datasets',
+      'Notebooks',
+    ]);
   });
 
   function renderLayout(role: string, onLogout = vi.fn()) {

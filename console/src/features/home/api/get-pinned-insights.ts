@@ -1,11 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, ApiError } from '@/lib/api-client';
 import type { PinListResponse } from '@/lib/api/types';
 
 /** GET /v1/applications/pin/list: the caller's pinned insights. */
-export function getPinnedInsights(signal?: AbortSignal) {
-  return api.get<PinListResponse>('/v1/applications/pin/list', undefined, signal);
+export async function getPinnedInsights(signal?: AbortSignal): Promise<PinListResponse> {
+  try {
+    return await api.get<PinListResponse>('/v1/applications/pin/list', undefined, signal);
+  } catch (e) {
+    // Until the API serves insights, the route does not exist: nothing is pinned.
+    if (e instanceof ApiError && e.code === 'route_not_found') return { success: true, applications: [] };
+    throw e;
+  }
 }
 
 export function getPinnedInsightsQueryOptions() {
