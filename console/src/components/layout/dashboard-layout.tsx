@@ -44,7 +44,7 @@ export type DashboardLayoutProps = {
 function DeprecatedTag() {
   return (
     <Tooltip label={NOTEBOOKS_DEPRECATION} multiline w={240} withArrow>
-      <Badge size="xs" color="orange" variant="light" title={NOTEBOOKS_DEPRECATION} aria-label={NOTEBOOKS_DEPRECATION}>
+      <Badge size="xs" color="orange" variant="light" tt="none" px={6} title={NOTEBOOKS_DEPRECATION} aria-label={NOTEBOOKS_DEPRECATION}>
         Deprecated
       </Badge>
     </Tooltip>
@@ -67,7 +67,7 @@ export function DashboardLayout({ user, flightings, supportEmail, documentationU
   const admin = showsAdmin(user);
 
   return (
-    <AppShell navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: true } }} header={{ height: { base: 56, sm: 0 } }} padding="lg">
+    <AppShell navbar={{ width: 256, breakpoint: 'sm', collapsed: { mobile: true } }} header={{ height: { base: 56, sm: 0 } }} padding="lg">
       <AppShell.Header hiddenFrom="sm" px="md">
         <Group h="100%" justify="space-between">
           <Text fw={700} component={Link} to={paths.home.getHref()}>

@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests against a running Ludis API that serves this console (build it first).
+ * LUDIS_E2E_URL: where it listens (default http://127.0.0.1:8080).
+ * LUDIS_E2E_ADMIN_EMAIL / LUDIS_E2E_ADMIN_PASSWORD: the seeded superadmin.
+ * Uses Debian's Chromium; Playwright's own browsers are never downloaded.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 180_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: process.env.LUDIS_E2E_URL ?? 'http://127.0.0.1:8080',
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.LUDIS_E2E_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+});
