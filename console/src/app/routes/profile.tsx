@@ -2,6 +2,7 @@ import { Alert, Skeleton, Stack, Title } from '@mantine/core';
 
 import { TwoFactorSection } from '@/features/auth/components/two-factor-section';
 import { useUser } from '@/features/users/api/get-user';
+import { useConfig } from '@/lib/api/get-config';
 import { ProfileForm } from '@/features/users/components/profile-form';
 import { useSession } from '@/lib/auth';
 
@@ -9,6 +10,7 @@ import { useSession } from '@/lib/auth';
 export function ProfileRoute() {
   const session = useSession();
   const fresh = useUser(session.user?.id);
+  const config = useConfig();
   // The stored user answers at once; the server's copy refreshes it.
   const user = fresh.data?.user ? { ...session.user, ...fresh.data.user } : session.user;
   return (
@@ -22,7 +24,7 @@ export function ProfileRoute() {
       )}
       {user && (
         <>
-          <ProfileForm key={fresh.dataUpdatedAt} user={user} />
+          <ProfileForm key={fresh.dataUpdatedAt} user={user} photoUpload={config.data?.config?.photoUpload ?? true} />
           <TwoFactorSection user={{ ...user, enabled_2fa: session.user?.enabled_2fa ?? user.enabled_2fa }} />
         </>
       )}

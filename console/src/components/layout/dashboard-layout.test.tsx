@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { DashboardLayout } from '@/components/layout/dashboard-layout';
@@ -8,6 +7,7 @@ import { NOTEBOOKS_DEPRECATION } from '@/config/constants';
 import type { Flighting } from '@/lib/api/types';
 import { renderWithProviders } from '@/testing/render';
 import { makeUser } from '@/testing/session';
+import { user } from '@/testing/user';
 
 const all = ['developer', 'management', 'administrator', 'superadmin'];
 const flags: Flighting[] = [

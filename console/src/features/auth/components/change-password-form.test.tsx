@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { ChangePasswordForm } from '@/features/auth/components/change-password-form';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
 
 async function fill(current: string, next: string, confirm: string) {
   if (current) await user().type(screen.getByLabelText(/Current password/), current);

@@ -1,5 +1,4 @@
 import { screen } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it } from 'vitest';
 
 import { createTestRouter, routes } from '@/app/router';
@@ -10,6 +9,7 @@ import { mockFetch, on } from '@/testing/fetch-mock';
 import { makeUser } from '@/testing/session';
 import { render } from '@testing-library/react';
 import { RouterProvider } from 'react-router';
+import { user } from '@/testing/user';
 
 function renderApp(url: string) {
   const router = createTestRouter(url);

@@ -1,5 +1,4 @@
 import { screen } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { TwoFactorEnableModal } from '@/features/auth/components/two-factor-enable-modal';
@@ -8,6 +7,7 @@ import { getSession } from '@/lib/auth';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
 
 describe('2FA verify modal', () => {
   it('requires a 6-digit code', async () => {

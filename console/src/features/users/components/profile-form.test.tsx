@@ -1,12 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { user } from '@/testing/user';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { GIT_BOTH_REQUIRED, IMAGE_TYPE_ERROR, ProfileForm } from '@/features/users/components/profile-form';
 import { getSession } from '@/lib/auth';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { makeUser, signIn } from '@/testing/session';
+import { user } from '@/testing/user';
 
 describe('profile settings', () => {
   it('shows e-mail, role, status and API token read-only', async () => {
@@ -60,6 +60,17 @@ describe('profile settings', () => {
       },
     });
     expect(getSession().user?.first_name).toBe('Augusta');
+  });
+
+  it('generates an API token when there is none', async () => {
+    signIn();
+    const calls = mockFetch(on('POST', '/v1/users/1/api_key', { body: { success: true, message: 'ok', api_key: 'lk_new' } }));
+    renderWithProviders(<ProfileForm user={makeUser({ api_key: null })} />);
+    expect(screen.getByLabelText('API token')).toHaveValue('');
+    await user().click(screen.getByRole('button', { name: 'Generate' }));
+    await vi.waitFor(() => expect(screen.getByLabelText('API token')).toHaveValue('lk_new'));
+    expect(calls).toHaveLength(1);
+    expect(getSession().user?.api_key).toBe('lk_new');
   });
 
   it('offers the four date formats', async () => {

@@ -23,6 +23,7 @@ import { Link } from 'react-router';
 
 import { DATE_FORMATS, DEFAULT_DATE_FORMAT, IMAGE_EXTENSIONS, ROLE_LABELS } from '@/config/constants';
 import { paths } from '@/config/paths';
+import { useCreateApiKey } from '@/features/users/api/create-api-key';
 import { uploadProfileImage } from '@/features/users/api/get-presign-url';
 import { useUpdateUser } from '@/features/users/api/update-user';
 import type { PhotoPath, User } from '@/lib/api/types';
@@ -74,11 +75,20 @@ function ReadOnly({ label, value }: { label: string; value: string }) {
  * Profile settings (spec 000 §2): photo, names, read-only e-mail/role/status/API token, date
  * format, time zone, an advanced section for source control and the Change Password link.
  */
-export function ProfileForm({ user }: { user: User }) {
+export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpload?: boolean }) {
   const [advanced, setAdvanced] = useState(false);
   const [photo, setPhoto] = useState<File | null>(null);
   const [photoError, setPhotoError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [apiKey, setApiKey] = useState(user.api_key ?? '');
+  const createKey = useCreateApiKey({
+    onSuccess: (data) => {
+      setApiKey(data.api_key);
+      const s = getSession();
+      if (s.user) setSession({ user: { ...s.user, api_key: data.api_key } });
+      notify.success('API token created');
+    },
+  });
   const preview = useMemo(() => (photo ? URL.createObjectURL(photo) : null), [photo]);
   const zones = useMemo(() => timeZones(), []);
 
@@ -162,13 +172,18 @@ export function ProfileForm({ user }: { user: User }) {
                 }}
               >
                 {(props) => (
-                  <Button variant="light" size="xs" {...props}>
+                  <Button variant="light" size="xs" disabled={!photoUpload} {...props}>
                     Upload photo
                   </Button>
                 )}
               </FileButton>
               <Text size="xs" c={photoError ? 'red' : 'dimmed'} role={photoError ? 'alert' : undefined}>
-                {photoError ?? (photo ? `${photo.name} will be uploaded when you submit` : 'png, jpg or jpeg')}
+                {photoError ??
+                  (!photoUpload
+                    ? 'Photo upload is not available on this server'
+                    : photo
+                      ? `${photo.name} will be uploaded when you submit`
+                      : 'png, jpg or jpeg')}
               </Text>
             </Stack>
           </Group>
@@ -200,19 +215,24 @@ export function ProfileForm({ user }: { user: User }) {
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <TextInput
                 label="API token"
-                value={user.api_key ?? ''}
+                value={apiKey}
+                placeholder="No API token yet"
                 readOnly
-                rightSectionWidth={70}
+                rightSectionWidth={84}
                 rightSection={
-                  user.api_key ? (
-                    <CopyButton value={user.api_key} timeout={700}>
+                  apiKey ? (
+                    <CopyButton value={apiKey} timeout={700}>
                       {({ copied, copy }) => (
                         <Button size="compact-xs" variant="subtle" onClick={copy}>
                           {copied ? 'Copied' : 'Copy'}
                         </Button>
                       )}
                     </CopyButton>
-                  ) : null
+                  ) : (
+                    <Button size="compact-xs" variant="subtle" loading={createKey.isPending} onClick={() => createKey.mutate(user.id)}>
+                      Generate
+                    </Button>
+                  )
                 }
               />
             </Grid.Col>

@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it, vi } from 'vitest';
 
 import { showsPassword, UserForm, USER_MESSAGES } from '@/features/users/components/user-form';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { makeUser, signIn } from '@/testing/session';
+import { user } from '@/testing/user';
 
 const admin = makeUser({ role: 'administrator', id: '9', uid: 'adm' });
 const superadmin = makeUser({ role: 'superadmin', id: '10', uid: 'sup' });

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { user } from '@/testing/user';
 import { describe, expect, it } from 'vitest';
 
 import { UsersList } from '@/features/users/components/users-list';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { landing, renderWithProviders } from '@/testing/render';
 import { makeUser, signIn } from '@/testing/session';
+import { user } from '@/testing/user';
 
 const grace = makeUser({ id: '3', uid: 'g', first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
 const alan = makeUser({ id: '4', uid: 'a', first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', enabled_2fa: true });
