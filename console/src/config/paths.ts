@@ -24,7 +24,11 @@ export const paths = {
   collections: { path: '/collections', getHref: () => '/collections' },
 
   organizations: { path: '/organizations', getHref: () => '/organizations' },
-  organizationNew: { path: '/organizations/new', getHref: () => '/organizations/new' },
+  organizationNew: {
+    path: '/organizations/new',
+    /** From the admin portal the form asks for more (spec 001 §5). */
+    getHref: (from?: 'admin-portal') => (from ? `/organizations/new?from=${from}` : '/organizations/new'),
+  },
   organization: {
     path: '/organizations/:organizationId',
     getHref: (organizationId: string | number) => `/organizations/${organizationId}`,
@@ -35,7 +39,8 @@ export const paths = {
   },
   organizationUserNew: {
     path: '/organizations/:organizationId/users/new',
-    getHref: (organizationId: string | number) => `/organizations/${organizationId}/users/new`,
+    getHref: (organizationId: string | number, from?: 'admin-portal') =>
+      `/organizations/${organizationId}/users/new${from ? `?from=${from}` : ''}`,
   },
   organizationUserEdit: {
     path: '/organizations/:organizationId/users/edit/:userId',

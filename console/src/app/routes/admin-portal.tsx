@@ -64,7 +64,7 @@ export function AdminPortalRoute() {
         actions={
           <>
             {superadmin && (
-              <Button variant="default" component={Link} to={paths.organizationNew.getHref()}>
+              <Button variant="default" component={Link} to={paths.organizationNew.getHref('admin-portal')}>
                 Add organization
               </Button>
             )}
@@ -74,7 +74,7 @@ export function AdminPortalRoute() {
               </Button>
             )}
             {ownOrg && (
-              <Button component={Link} to={paths.organizationUserNew.getHref(ownOrg)}>
+              <Button component={Link} to={paths.organizationUserNew.getHref(ownOrg, 'admin-portal')}>
                 Add users
               </Button>
             )}

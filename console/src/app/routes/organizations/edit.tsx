@@ -1,5 +1,5 @@
 import { Skeleton } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 
 import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
@@ -12,10 +12,15 @@ const crumbs = [{ label: 'Organizations', href: paths.organizations.getHref() }]
 
 export function OrganizationNewRoute() {
   const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const fromPortal = search.get('from') === 'admin-portal';
   return (
     <RequireAdmin superadmin>
       <PageHeader title="Add organization" crumbs={[...crumbs, { label: 'New' }]} />
-      <OrganizationForm onSaved={() => navigate(paths.organizations.getHref())} />
+      <OrganizationForm
+        requireBucket={fromPortal}
+        onSaved={() => navigate(fromPortal ? paths.adminPortal.getHref() : paths.organizations.getHref())}
+      />
     </RequireAdmin>
   );
 }

@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { Envelope } from '@/lib/api/types';
+import type { ChangePasswordRequest, Envelope } from '@/lib/api/types';
 
-export type ChangePasswordInput = { currentPassword: string; newPassword: string; confirmPassword: string };
+/** The form's values; they fill `ChangePasswordRequest`. */
+export type ChangePasswordInput = Required<ChangePasswordRequest>;
 
 /** PUT /v1/auth/changepassword. */
 export function changePassword(input: ChangePasswordInput): Promise<Envelope> {

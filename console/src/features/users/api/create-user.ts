@@ -1,18 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { CreateUserResponse, Id } from '@/lib/api/types';
+import type { CreateUserResponse, NewUserFields } from '@/lib/api/types';
 
-export type UserInput = {
-  first_name: string;
-  last_name: string;
-  email: string;
-  role: string;
-  timezone: string;
-  password?: string;
-  organization?: Id;
-  cluster_id?: Id | null;
-};
+export type UserInput = NewUserFields;
 
 /** POST /v1/users with body `{user}`. */
 export function createUser(user: UserInput) {

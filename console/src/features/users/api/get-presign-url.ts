@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { ApiError, api } from '@/lib/api-client';
-import type { PhotoPath, PresignResponse } from '@/lib/api/types';
+import type { PresignResponse } from '@/lib/api/types';
 
 /** GET /v1/users/presign_url with user_name and ext; the last url of the answer is used. */
 export function getPresignUrl(params: { user_name: string; ext: string }) {
@@ -9,7 +9,7 @@ export function getPresignUrl(params: { user_name: string; ext: string }) {
 }
 
 /** Uploads a profile image: presign, then PUT the file straight to the presigned address. */
-export async function uploadProfileImage(file: File, userName: string): Promise<PhotoPath> {
+export async function uploadProfileImage(file: File, userName: string): Promise<string> {
   const dot = file.name.lastIndexOf('.');
   const ext = dot >= 0 ? file.name.slice(dot).toLowerCase() : '.png';
   const { urls } = await getPresignUrl({ user_name: userName, ext });

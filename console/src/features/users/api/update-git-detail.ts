@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { Envelope } from '@/lib/api/types';
+import type { Envelope, GitDetailRequest } from '@/lib/api/types';
 
-export type GitDetail = { git_username: string; git_token: string };
+export type GitDetail = GitDetailRequest;
 
 /** PUT /v1/git_detail with the source-control username and token. */
 export function updateGitDetail(detail: GitDetail) {

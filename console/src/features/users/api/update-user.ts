@@ -1,22 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
-import type { Id, PhotoPath, UserResponse } from '@/lib/api/types';
+import type { Id, UserChanges, UserResponse } from '@/lib/api/types';
 
-export type UserUpdate = Partial<{
-  first_name: string;
-  last_name: string;
-  email: string;
-  role: string;
-  timezone: string;
-  date_format: string;
-  photo_path: PhotoPath;
-  git_username: string;
-  git_token: string;
-  password: string;
-  organization: Id;
-  cluster_id: Id | null;
-}>;
+export type UserUpdate = UserChanges;
 
 /** PUT /v1/users/{id} with body `{user}`. */
 export function updateUser({ id, user }: { id: Id; user: UserUpdate }) {

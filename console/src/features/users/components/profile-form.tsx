@@ -115,7 +115,7 @@ export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpl
   const submit = form.onSubmit(async (values) => {
     setSaving(true);
     try {
-      let photo_path: PhotoPath | undefined;
+      let photo_path: string | undefined;
       if (photo) {
         try {
           photo_path = await uploadProfileImage(photo, user.uid);

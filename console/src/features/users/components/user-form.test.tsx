@@ -65,6 +65,34 @@ describe('user form', () => {
     expect(onDone).not.toHaveBeenCalled();
   });
 
+  it('from the admin portal a superadmin must pick the organization', async () => {
+    signIn({ role: 'superadmin' });
+    const calls = mockFetch(on('POST', '/v1/users', { body: { success: true, user: makeUser() } }));
+    renderWithProviders(
+      <UserForm
+        mode="create"
+        organizationId=""
+        me={superadmin}
+        onDone={() => undefined}
+        organizationOptions={[
+          { value: '7', label: 'Acme' },
+          { value: '8', label: 'Globex' },
+        ]}
+      />,
+    );
+    await user().click(screen.getByRole('button', { name: 'Create user' }));
+    expect(screen.getByText(USER_MESSAGES.organization)).toBeInTheDocument();
+    await user().click(screen.getByLabelText(/^Organization/, { selector: 'input:not([type=hidden])' }));
+    await user().click(await screen.findByRole('option', { name: 'Globex', hidden: true }));
+    await user().type(screen.getByLabelText(/First name/), 'G');
+    await user().type(screen.getByLabelText(/Last name/), 'H');
+    await user().type(screen.getByLabelText(/Email/), 'g@h.io');
+    await user().type(screen.getByLabelText(/^Password/), 'secret1');
+    await user().click(screen.getByRole('button', { name: 'Create user' }));
+    expect(await screen.findByText('User created successfully!')).toBeInTheDocument();
+    expect((calls[0].body as { user: { organization: string } }).user.organization).toBe('8');
+  });
+
   it('drops a blank password on edit', async () => {
     signIn({ role: 'administrator' });
     const target = makeUser({ id: '3', first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });

@@ -20,11 +20,13 @@ export const USER_MESSAGES = {
   emailInvalid: 'Email is invalid!',
   password: 'Password is required',
   passwordShort: 'Password must be at least 6 characters long',
+  organization: 'Organization is required',
 } as const;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type UserFormValues = {
+  organization: string;
   first_name: string;
   last_name: string;
   email: string;
@@ -34,9 +36,10 @@ export type UserFormValues = {
 };
 
 /** Spec 001 §5: names, role, time zone required; e-mail required and valid; password on create. */
-export function validateUser(values: UserFormValues, mode: 'create' | 'edit') {
+export function validateUser(values: UserFormValues, mode: 'create' | 'edit', pickOrganization = false) {
   const email = values.email.trim();
   return {
+    organization: pickOrganization && !values.organization ? USER_MESSAGES.organization : null,
     first_name: values.first_name.trim() ? null : USER_MESSAGES.firstName,
     last_name: values.last_name.trim() ? null : USER_MESSAGES.lastName,
     role: values.role ? null : USER_MESSAGES.role,
@@ -77,14 +80,17 @@ type Props = {
   me: User | null;
   user?: User;
   onDone: () => void;
+  /** Shown (and required) when the caller picks the organization: a superadmin in the admin portal. */
+  organizationOptions?: { value: string; label: string }[];
 };
 
 /** The user form of /organizations/{id}/users/new and /users/edit/{userId}. */
-export function UserForm({ mode, organizationId, me, user, onDone }: Props) {
+export function UserForm({ mode, organizationId, me, user, onDone, organizationOptions }: Props) {
   const [limit, setLimit] = useState<string | null>(null);
   const zones = useMemo(() => timeZones(), []);
   const form = useForm<UserFormValues>({
     initialValues: {
+      organization: String(organizationId),
       first_name: user?.first_name ?? '',
       last_name: user?.last_name ?? '',
       email: user?.email ?? '',
@@ -92,7 +98,7 @@ export function UserForm({ mode, organizationId, me, user, onDone }: Props) {
       timezone: user?.timezone ?? 'UTC',
       password: '',
     },
-    validate: (values) => validateUser(values, mode),
+    validate: (values) => validateUser(values, mode, !!organizationOptions),
   });
   const create = useCreateUser({
     onSuccess: (data) => {
@@ -118,7 +124,7 @@ export function UserForm({ mode, organizationId, me, user, onDone }: Props) {
       timezone: values.timezone,
     };
     if (mode === 'create') {
-      const input: UserInput = { ...base, password: values.password, organization: organizationId };
+      const input: UserInput = { ...base, password: values.password, organization: values.organization || String(organizationId) };
       create.mutate(input, {
         onError: (e) => {
           const msg = limitMessage(e);
@@ -140,6 +146,11 @@ export function UserForm({ mode, organizationId, me, user, onDone }: Props) {
       <form noValidate onSubmit={submit}>
         <Paper withBorder p="lg" maw={720}>
           <Grid>
+            {organizationOptions && (
+              <Grid.Col span={12}>
+                <Select label="Organization" data={organizationOptions} required searchable allowDeselect={false} {...form.getInputProps('organization')} />
+              </Grid.Col>
+            )}
             <Grid.Col span={{ base: 12, sm: 6 }}>
               <TextInput label="First name" required {...form.getInputProps('first_name')} />
             </Grid.Col>
