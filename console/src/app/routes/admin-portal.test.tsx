@@ -68,7 +68,7 @@ describe('admin portal', () => {
     expect(totals).toHaveTextContent('Failed logins1');
     expect(totals).not.toHaveTextContent('Organizations');
     expect(screen.getByRole('link', { name: 'Change Flighting' })).toHaveAttribute('href', '/flight-settings');
-    expect(screen.getByRole('link', { name: 'Add users' })).toHaveAttribute('href', '/organizations/7/users/new');
+    expect(screen.getByRole('link', { name: 'Add users' })).toHaveAttribute('href', '/organizations/7/users/new?from=admin-portal');
     expect(screen.queryByRole('link', { name: 'Add organization' })).not.toBeInTheDocument();
 
     await user().click(screen.getByRole('tab', { name: 'Security' }));
