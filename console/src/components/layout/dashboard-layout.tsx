@@ -70,7 +70,7 @@ export function DashboardLayout({ user, flightings, supportEmail, documentationU
     <AppShell navbar={{ width: 256, breakpoint: 'sm', collapsed: { mobile: true } }} header={{ height: { base: 56, sm: 0 } }} padding="lg">
       <AppShell.Header hiddenFrom="sm" px="md">
         <Group h="100%" justify="space-between">
-          <Text fw={700} component={Link} to={paths.home.getHref()}>
+          <Text fw={700} c="inherit" td="none" component={Link} to={paths.home.getHref()}>
             Ludis
           </Text>
           <Menu position="bottom-end" width={240}>

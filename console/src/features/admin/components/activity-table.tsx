@@ -1,9 +1,10 @@
-import { Button, Skeleton, Stack, Table, TextInput } from '@mantine/core';
+import { Skeleton, Stack, Table, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/ui/query-error';
 import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
@@ -62,9 +63,7 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
         </Table.ScrollContainer>
       )}
       {metrics.hasNextPage && (
-        <Button variant="light" onClick={() => metrics.fetchNextPage()} loading={metrics.isFetchingNextPage}>
-          Load more
-        </Button>
+        <LoadMore onLoad={() => !metrics.isFetchingNextPage && metrics.fetchNextPage()} loading={metrics.isFetchingNextPage} />
       )}
     </Stack>
   );

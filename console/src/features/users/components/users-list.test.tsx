@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { UsersList } from '@/features/users/components/users-list';
 import { mockFetch, on } from '@/testing/fetch-mock';
@@ -25,6 +25,23 @@ describe('users list', () => {
     expect(calls.at(-1)?.url).toBe('/v1/users?page=1&limit=10&organization=7&searchTerm=gra');
     // One request for the whole word, not one per key.
     expect(calls.filter((c) => c.url.includes('searchTerm'))).toHaveLength(1);
+  });
+
+  it('loads the next page of 10', async () => {
+    signIn({ role: 'administrator', id: '1' });
+    const page = (n: number, count: number) =>
+      Array.from({ length: count }, (_, i) => makeUser({ id: `${n}-${i}`, uid: `${n}-${i}`, email: `u${n}-${i}@x.io` }));
+    const calls = mockFetch(
+      on('GET', '/v1/users', (c) => ({
+        body: { success: true, users: c.url.includes('page=2') ? page(2, 3) : page(1, 10), total: 13, page: 1, limit: 10 },
+      })),
+    );
+    renderWithProviders(<UsersList organizationId="7" />);
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await user().click(screen.getByRole('button', { name: 'Load more' }));
+    await vi.waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(14));
+    expect(calls.some((c) => c.url === '/v1/users?page=2&limit=10&organization=7')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
   it('shows an empty state', async () => {

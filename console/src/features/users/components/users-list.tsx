@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/ui/query-error';
 import { ROLE_LABELS, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -157,9 +158,7 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
         </Table.ScrollContainer>
       )}
       {users.hasNextPage && (
-        <Button variant="light" onClick={() => users.fetchNextPage()} loading={users.isFetchingNextPage}>
-          Load more
-        </Button>
+        <LoadMore onLoad={() => !users.isFetchingNextPage && users.fetchNextPage()} loading={users.isFetchingNextPage} />
       )}
 
       <Modal opened={limit !== null} onClose={() => setLimit(null)} title={LIMIT_REACHED} centered>
