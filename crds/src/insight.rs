@@ -148,6 +148,10 @@ pub struct InsightStatus {
     /// Where the insight is reached: the in-cluster Service URL, or the external app URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// For a rendered report: the object-storage folder holding its output
+    /// (`s3://<bucket>/reports/<insight id>/<render hash>/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
     /// Ready, Progressing and Degraded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[x_kube(merge_strategy = ListMerge::Map(vec!["type".into()]))]

@@ -16,7 +16,7 @@ use kube::{
     core::{DeserializeGuard, PartialObjectMeta},
     runtime::events::{Event, EventType, Recorder, Reporter},
 };
-use ludis_crds::Project;
+use ludis_crds::{Dataset, Project};
 
 use crate::{
     k8s::stores::{Cache, ImageWatch},
@@ -34,6 +34,8 @@ pub struct Caches {
     pub deployments: Cache<Deployment>,
     pub insight_services: Cache<PartialObjectMeta<Service>>,
     pub report_jobs: Cache<Job>,
+    /// Datasets (the dataset controller's own store), read for projects' and insights' references.
+    pub datasets: Cache<DeserializeGuard<Dataset>>,
 }
 
 /// Operator configuration (from flags and environment, see `main.rs`).
@@ -106,6 +108,8 @@ pub struct Context {
     failures: Arc<Mutex<HashMap<String, u32>>>,
     /// When each object's children were last applied unconditionally.
     full_applies: Arc<Mutex<HashMap<String, Instant>>>,
+    /// Set when the controllers are stopping: reconciles still running are abandoned.
+    stopping: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl Context {
@@ -124,6 +128,7 @@ impl Context {
             image_watch: ImageWatch::default(),
             failures: Arc::default(),
             full_applies: Arc::default(),
+            stopping: Arc::new(tokio::sync::watch::channel(false).0),
         }
     }
 
@@ -136,6 +141,22 @@ impl Context {
         let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.system_namespace);
         let cm = api.get_opt(&self.config.images_configmap).await?;
         Ok(ImageCatalog(cm.and_then(|cm| cm.data).unwrap_or_default()))
+    }
+
+    /// Marks the controllers as running (again, after a lost and regained leadership).
+    pub fn start(&self) {
+        self.stopping.send_replace(false);
+    }
+
+    /// Tells running reconciles that the controllers are stopping.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Completes once the controllers are stopping.
+    pub async fn stopped(&self) {
+        let mut rx = self.stopping.subscribe();
+        let _ = rx.wait_for(|s| *s).await;
     }
 
     /// Publishes an event about `reference`; failures are logged, never fatal.

@@ -165,3 +165,66 @@ async fn retain_keeps_the_objects() {
             .contains(&"datasets/ds-logs/day1.txt".to_owned())
     );
 }
+
+#[tokio::test]
+async fn a_preview_gets_its_datasets_locations_and_a_missing_one_is_explained() {
+    use k8s_openapi::api::core::v1::Pod;
+    use ludis_crds::{Project, ProjectSpec};
+    start_operator().await;
+    let client = client().await;
+    let (ns, bucket) = namespace_with_bucket(&client, "it-ds-ref").await;
+    let datasets: Api<Dataset> = Api::namespaced(client.clone(), &ns.name);
+    let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
+    let spec: ProjectSpec =
+        serde_json::from_value(json!({"displayName": "Uses data", "image": "python-3.12",
+        "datasets": [{"name": "sales-2024"}], "preview": {"running": true}}))
+        .unwrap();
+    projects
+        .create(&PostParams::default(), &Project::new("uses", spec))
+        .await
+        .unwrap();
+    // The dataset does not exist yet: the project says so and runs nothing.
+    eventually("the project to miss its dataset", || async {
+        let p = projects.get("uses").await.ok()?;
+        let status = serde_json::to_value(&p.status).ok()?;
+        (condition(&status, "Degraded")? == ("True".into(), "DatasetNotFound".into())).then_some(())
+    })
+    .await;
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
+    assert!(pods.list(&Default::default()).await.unwrap().items.is_empty());
+
+    // Once it exists, the project is looked at again by itself and the preview has its location.
+    datasets
+        .create(
+            &PostParams::default(),
+            &dataset("sales-2024", "ds-ref-1", "Delete"),
+        )
+        .await
+        .unwrap();
+    let pod = eventually("the preview pod", || async {
+        pods.list(&Default::default())
+            .await
+            .ok()?
+            .items
+            .into_iter()
+            .next()
+    })
+    .await;
+    let main = &pod.spec.unwrap().containers[0];
+    let location = main
+        .env
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|e| e.name == "LUDIS_DATASET_SALES_2024")
+        .and_then(|e| e.value.clone());
+    assert_eq!(location, Some(format!("s3://{bucket}/datasets/ds-ref-1/")));
+    let secrets: Vec<_> = main
+        .env_from
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.secret_ref.as_ref().map(|s| s.name.clone()))
+        .collect();
+    assert_eq!(secrets, ["ludis-storage"]);
+}

@@ -137,7 +137,10 @@ async fn a_report_renders_in_a_job_and_an_external_app_runs_nothing() {
         )
         .await
         .unwrap();
-    wait_phase(&insights, "q3", InsightPhase::Rendered).await;
+    let q3 = wait_phase(&insights, "q3", InsightPhase::Rendered).await;
+    // Its output is published to the organization's bucket (the default one here).
+    let output = q3.status.unwrap().output.unwrap();
+    assert!(output.starts_with("s3://ludis/reports/"), "{output}");
     let list = jobs.list(&ListParams::default()).await.unwrap().items;
     assert_eq!(list.len(), 1);
     assert!(list[0].name_any().starts_with("q3-render-"));

@@ -37,16 +37,99 @@ pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
-    super::drive(
-        Controller::new(
-            Api::<DeserializeGuard<Dataset>>::all(ctx.client.clone()),
-            watcher::Config::default().any_semantic(),
-        ),
-        CONTROLLER,
-        reconcile,
-        ctx,
-        shutdown,
-    )
+    let controller = Controller::new(
+        Api::<DeserializeGuard<Dataset>>::all(ctx.client.clone()),
+        watcher::Config::default().any_semantic(),
+    );
+    ctx.caches.datasets.set(controller.store());
+    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+}
+
+/// A dataset referenced by a project or an insight, as its pods will see it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DatasetRef {
+    /// No such dataset in the namespace.
+    Missing,
+    /// It exists but its storage is not ready yet.
+    Pending,
+    /// Its location, `s3://<bucket>/<prefix>`.
+    At(String),
+}
+
+/// Looks up the referenced datasets (the dataset controller's cache first; a miss is checked
+/// with the API server, as the cache may lag).
+pub async fn resolve(
+    ctx: &Context,
+    ns: &str,
+    refs: &[ludis_crds::common::LocalRef],
+) -> Result<std::collections::BTreeMap<String, DatasetRef>> {
+    let mut out = std::collections::BTreeMap::new();
+    for r in refs {
+        let cached = ctx
+            .caches
+            .datasets
+            .get()
+            .and_then(|s| s.get(&kube::runtime::reflector::ObjectRef::new(&r.name).within(ns)))
+            .and_then(|g| g.0.as_ref().ok().cloned());
+        let dataset = match cached {
+            Some(d) => Some(d),
+            None => Api::<Dataset>::namespaced(ctx.client.clone(), ns)
+                .get_opt(&r.name)
+                .await
+                .map_err(error::observe("dataset"))?,
+        };
+        let state = match dataset.and_then(|d| d.status) {
+            None => DatasetRef::Missing,
+            Some(DatasetStatus {
+                bucket: Some(b),
+                prefix: Some(p),
+                ..
+            }) => DatasetRef::At(format!("s3://{b}/{p}")),
+            Some(_) => DatasetRef::Pending,
+        };
+        out.insert(r.name.clone(), state);
+    }
+    Ok(out)
+}
+
+/// Pure: the locations of the referenced datasets, or why the pods cannot have them yet.
+pub fn locations(
+    refs: &std::collections::BTreeMap<String, DatasetRef>,
+) -> std::result::Result<std::collections::BTreeMap<String, String>, Verdict> {
+    let mut out = std::collections::BTreeMap::new();
+    for (name, state) in refs {
+        match state {
+            DatasetRef::Missing => {
+                return Err(Verdict::degraded(
+                    "DatasetNotFound",
+                    format!("the dataset {name:?} does not exist in this namespace"),
+                ));
+            }
+            DatasetRef::Pending => {
+                return Err(Verdict::progressing(
+                    "WaitingForDataset",
+                    format!("waiting for the dataset {name:?} to be available"),
+                ));
+            }
+            DatasetRef::At(url) => {
+                out.insert(name.clone(), url.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The bucket of an organization's namespace (its `ludis.dev/bucket` annotation, else the default).
+pub async fn namespace_bucket(ctx: &Context, ns: &str) -> Result<String> {
+    let namespace = Api::<Namespace>::all(ctx.client.clone())
+        .get_metadata(ns)
+        .await
+        .map_err(error::observe("namespace"))?;
+    Ok(namespace
+        .annotations()
+        .get(BUCKET_ANNOTATION)
+        .cloned()
+        .unwrap_or_else(|| ctx.config.default_bucket.clone()))
 }
 
 /// Where a dataset's objects live: the namespace's bucket and the dataset's prefix.
@@ -155,6 +238,23 @@ mod tests {
     use ludis_crds::DatasetSpec;
 
     use super::*;
+
+    #[test]
+    fn missing_datasets_degrade_and_pending_ones_wait() {
+        use std::collections::BTreeMap;
+        let at = |u: &str| DatasetRef::At(u.into());
+        let ok = BTreeMap::from([("a".to_owned(), at("s3://b/datasets/1/"))]);
+        assert_eq!(locations(&ok).unwrap()["a"], "s3://b/datasets/1/");
+        let missing = BTreeMap::from([
+            ("a".to_owned(), at("x")),
+            ("gone".to_owned(), DatasetRef::Missing),
+        ]);
+        let v = locations(&missing).unwrap_err();
+        assert!(v.degraded && v.reason == "DatasetNotFound" && v.message.contains("gone"));
+        let pending = BTreeMap::from([("p".to_owned(), DatasetRef::Pending)]);
+        let v = locations(&pending).unwrap_err();
+        assert!(v.progressing && !v.degraded && v.reason == "WaitingForDataset");
+    }
 
     fn dataset(id: Option<&str>) -> Dataset {
         let spec: DatasetSpec = serde_json::from_value(serde_json::json!({"displayName": "Sales"})).unwrap();

@@ -10,8 +10,8 @@ use k8s_openapi::{
         apps::v1::{Deployment, DeploymentSpec},
         batch::v1::{Job, JobSpec},
         core::v1::{
-            Container, ContainerPort, PodSpec, PodTemplateSpec, Service, ServicePort, ServiceSpec,
-            VolumeMount,
+            Container, ContainerPort, EmptyDirVolumeSource, EnvVar, PodSpec, PodTemplateSpec, Service,
+            ServicePort, ServiceSpec, Volume, VolumeMount,
         },
     },
     apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
@@ -29,12 +29,12 @@ use kube::{
     },
 };
 use ludis_crds::{
-    Insight, InsightStatus, Project,
+    Insight, InsightStatus, LABEL_ID, Project,
     common::CONDITION_DEGRADED,
     insight::{InsightPhase, InsightType},
 };
 
-use super::{RESYNC, Verdict, pods};
+use super::{RESYNC, Verdict, dataset::DatasetRef, pods};
 use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
@@ -47,6 +47,8 @@ use crate::{
 
 const CONTROLLER: &str = "insight";
 const WORKSPACE: &str = "/workspace";
+/// Scratch folder a report renders into, before it is published.
+const OUTPUT: &str = "/output";
 
 pub fn controller(
     ctx: Arc<Context>,
@@ -120,6 +122,9 @@ pub struct Observed {
     pub images: ImageCatalog,
     /// Whether the source project exists (None: no source).
     pub project_exists: Option<bool>,
+    pub datasets: BTreeMap<String, DatasetRef>,
+    /// The organization's bucket, where a report's output goes (reports only).
+    pub bucket: Option<String>,
     pub deployments: Vec<Arc<Deployment>>,
     pub jobs: Vec<Arc<Job>>,
     pub services: Vec<ObjectMeta>,
@@ -140,8 +145,11 @@ impl Observed {
 pub enum Validated {
     /// Nothing runs: an external app or an uploaded report.
     Nothing,
-    /// A workload with this resolved image.
-    Workload { image: String },
+    /// A workload with this resolved image and the locations of its datasets.
+    Workload {
+        image: String,
+        datasets: BTreeMap<String, String>,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -149,24 +157,31 @@ pub struct Desired {
     pub deployment: Option<Deployment>,
     pub service: Option<Service>,
     pub job: Option<Job>,
+    /// Where the report's output is published.
+    pub report_output: Option<String>,
 }
 
 async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
     let ns = insight.namespace().unwrap_or_default();
     let observed = observe(&insight, &ctx, &ns).await?;
-    let (desired, verdict) = match validate(&insight, &observed) {
-        Err(verdict) => (Desired::default(), verdict),
+    let (desired, invalid) = match validate(&insight, &observed) {
+        Err(verdict) => (Desired::default(), Some(verdict)),
         Ok(valid) => {
-            let desired = build(&insight, &valid);
+            let report = observed.bucket.as_deref().map(|bucket| ReportTarget {
+                bucket,
+                upload_image: &ctx.config.upload_image,
+            });
+            let desired = build(&insight, &valid, report);
             apply_children(&ctx, &ns, &insight, &desired, &observed).await?;
-            let verdict = Verdict::ready("Pending", "");
-            (desired, verdict)
+            (desired, None)
         }
     };
-    let (phase, verdict) = if verdict.degraded {
-        (InsightPhase::Failed, verdict)
-    } else {
-        phase_of(&insight, &desired, &observed)
+    let (phase, verdict) = match &invalid {
+        Some(v) if v.degraded => (InsightPhase::Failed, v.clone()),
+        // Waiting for something on its way (a dataset being set up).
+        Some(v) if insight.spec.type_ == InsightType::Report => (InsightPhase::Rendering, v.clone()),
+        Some(v) => (InsightPhase::Starting, v.clone()),
+        None => phase_of(&insight, &desired, &observed),
     };
     let url = match (&insight.spec.app_url, &desired.service) {
         (Some(url), _) => Some(url.clone()),
@@ -177,10 +192,15 @@ async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
         )),
         _ => None,
     };
+    let output = desired
+        .report_output
+        .clone()
+        .filter(|_| phase == InsightPhase::Rendered);
     let status = InsightStatus {
         observed_generation: insight.metadata.generation,
         phase: Some(phase),
         url,
+        output,
         conditions: verdict.conditions(
             &insight
                 .status
@@ -195,10 +215,10 @@ async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
             .await
             .map_err(Error::PatchStatus)?;
     }
-    Ok(if verdict.degraded {
-        Action::await_change()
-    } else {
-        Action::requeue(RESYNC)
+    Ok(match &invalid {
+        Some(v) => super::retry_invalid(v),
+        None if verdict.degraded => Action::await_change(),
+        None => Action::requeue(RESYNC),
     })
 }
 
@@ -225,9 +245,18 @@ async fn observe(insight: &Insight, ctx: &Context, ns: &str) -> Result<Observed>
         }
     };
     let uid = insight.uid().unwrap_or_default();
+    let datasets = super::dataset::resolve(ctx, ns, &insight.spec.datasets).await?;
+    let bucket = match insight.spec.type_ {
+        InsightType::Report if insight.spec.app_url.is_none() => {
+            Some(super::dataset::namespace_bucket(ctx, ns).await?)
+        }
+        _ => None,
+    };
     Ok(Observed {
         images,
         project_exists,
+        datasets,
+        bucket,
         deployments: owned_by(caches.deployments.ready("deployment").await?, ns, &uid),
         jobs: owned_by(caches.report_jobs.ready("report job").await?, ns, &uid),
         services: owned_by(caches.insight_services.ready("service").await?, ns, &uid)
@@ -261,6 +290,7 @@ pub fn validate(insight: &Insight, observed: &Observed) -> std::result::Result<V
     match observed.images.resolve(&id) {
         Some(image) => Ok(Validated::Workload {
             image: image.to_owned(),
+            datasets: super::dataset::locations(&observed.datasets)?,
         }),
         None => Err(Verdict::degraded(
             "ImageNotAllowed",
@@ -277,8 +307,17 @@ fn language_key(language: ludis_crds::common::Language) -> &'static str {
 }
 
 /// Pure: the children of a valid insight.
-pub fn build(insight: &Insight, valid: &Validated) -> Desired {
-    let Validated::Workload { image } = valid else {
+/// Where a report's rendered output goes, and the image that copies it there.
+pub struct ReportTarget<'a> {
+    /// The organization's bucket.
+    pub bucket: &'a str,
+    /// Image with the AWS CLI (the operator's upload image).
+    pub upload_image: &'a str,
+}
+
+/// Pure: the children of a valid insight.
+pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'_>>) -> Desired {
+    let Validated::Workload { image, datasets } = valid else {
         return Desired::default();
     };
     let Some(source) = &insight.spec.source else {
@@ -308,11 +347,16 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
                 ..Default::default()
             }]
         }),
-        env: Some(vec![k8s_openapi::api::core::v1::EnvVar {
-            name: "PORT".into(),
-            value: Some(insight.spec.port.to_string()),
-            ..Default::default()
-        }]),
+        env: Some(
+            std::iter::once(EnvVar {
+                name: "PORT".into(),
+                value: Some(insight.spec.port.to_string()),
+                ..Default::default()
+            })
+            .chain(pods::dataset_env(datasets))
+            .collect(),
+        ),
+        env_from: (!datasets.is_empty()).then(|| vec![pods::storage_env_from()]),
         resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![VolumeMount {
@@ -383,12 +427,83 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
             Desired {
                 deployment: Some(deployment),
                 service: Some(service),
-                job: None,
+                ..Default::default()
             }
         }
         InsightType::Report => {
-            // Each distinct source (and redeploy) renders once: the Job name carries its hash.
+            let Some(target) = report else {
+                return Desired::default();
+            };
+            // Each distinct source (and redeploy) renders once: the Job name carries its hash,
+            // and so does the folder its output is published to.
             let hash = pods::spec_hash(&(&insight.spec.source, &insight.spec.redeploy_token, image));
+            let id = insight
+                .labels()
+                .get(LABEL_ID)
+                .cloned()
+                .or_else(|| insight.uid())
+                .unwrap_or_else(|| name.clone());
+            let output = format!("s3://{}/reports/{id}/{hash}/", target.bucket);
+            let output_mount = VolumeMount {
+                name: "output".into(),
+                mount_path: OUTPUT.into(),
+                ..Default::default()
+            };
+            // The report renders in an init container into a scratch folder; the main
+            // container publishes that folder to object storage.
+            let mut render = container.clone();
+            render.name = "render".into();
+            render.env.get_or_insert_default().push(EnvVar {
+                name: "LUDIS_OUTPUT_DIR".into(),
+                value: Some(OUTPUT.into()),
+                ..Default::default()
+            });
+            render
+                .volume_mounts
+                .get_or_insert_default()
+                .push(output_mount.clone());
+            let publish = Container {
+                name: "publish".into(),
+                image: Some(target.upload_image.to_owned()),
+                command: Some(vec![
+                    "sh".into(),
+                    "-c".into(),
+                    "aws s3 cp --recursive \"$LUDIS_OUTPUT_DIR\" \"$LUDIS_DESTINATION\" ${AWS_ENDPOINT_URL:+--endpoint-url \"$AWS_ENDPOINT_URL\"}".into(),
+                ]),
+                env: Some(vec![
+                    EnvVar {
+                        name: "LUDIS_OUTPUT_DIR".into(),
+                        value: Some(OUTPUT.into()),
+                        ..Default::default()
+                    },
+                    EnvVar {
+                        name: "LUDIS_DESTINATION".into(),
+                        value: Some(output.clone()),
+                        ..Default::default()
+                    },
+                    EnvVar {
+                        name: "HOME".into(),
+                        value: Some("/tmp".into()),
+                        ..Default::default()
+                    },
+                ]),
+                env_from: Some(vec![pods::storage_env_from()]),
+                resources: Some(pods::resources(&Default::default(), "100m", "256Mi")),
+                security_context: Some(pods::container_security_context()),
+                volume_mounts: Some(vec![VolumeMount {
+                    read_only: Some(true),
+                    ..output_mount
+                }]),
+                ..Default::default()
+            };
+            let mut spec = pod_spec("Never");
+            spec.init_containers = Some(vec![render]);
+            spec.containers = vec![publish];
+            spec.volumes.get_or_insert_default().push(Volume {
+                name: "output".into(),
+                empty_dir: Some(EmptyDirVolumeSource::default()),
+                ..Default::default()
+            });
             let job = Job {
                 metadata: meta(format!("{name}-render-{hash}"), "report"),
                 spec: Some(JobSpec {
@@ -399,7 +514,7 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
                             labels: Some(labels("report")),
                             ..Default::default()
                         }),
-                        spec: Some(pod_spec("Never")),
+                        spec: Some(spec),
                     },
                     ..Default::default()
                 }),
@@ -407,6 +522,7 @@ pub fn build(insight: &Insight, valid: &Validated) -> Desired {
             };
             Desired {
                 job: Some(job),
+                report_output: Some(output),
                 ..Default::default()
             }
         }
@@ -428,22 +544,25 @@ async fn apply_children(
     let jobs: Vec<ObjectMeta> = observed.jobs.iter().map(|j| j.metadata.clone()).collect();
     let find =
         |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
-    if let Some(d) = &desired.deployment {
-        apply_if_changed(client, ns, d, find(&deployments, &d.name_any()).as_ref(), force)
-            .await
-            .map_err(error::apply("deployment", &d.name_any()))?;
-    }
-    if let Some(s) = &desired.service {
-        apply_if_changed(
-            client,
-            ns,
-            s,
-            find(&observed.services, &s.name_any()).as_ref(),
-            force,
-        )
-        .await
-        .map_err(error::apply("service", &s.name_any()))?;
-    }
+    // The Deployment and its Service are independent: applied side by side.
+    let deployment = async {
+        if let Some(d) = &desired.deployment {
+            apply_if_changed(client, ns, d, find(&deployments, &d.name_any()).as_ref(), force)
+                .await
+                .map_err(error::apply("deployment", &d.name_any()))?;
+        }
+        Ok::<_, Error>(())
+    };
+    let service = async {
+        if let Some(s) = &desired.service {
+            let current = find(&observed.services, &s.name_any());
+            apply_if_changed(client, ns, s, current.as_ref(), force)
+                .await
+                .map_err(error::apply("service", &s.name_any()))?;
+        }
+        Ok(())
+    };
+    futures::try_join!(deployment, service)?;
     if let Some(j) = &desired.job {
         // A Job's template is immutable: create it once (its name carries the hash of what it
         // renders), never re-apply.
@@ -577,6 +696,8 @@ mod tests {
         Observed {
             images: ImageCatalog(BTreeMap::from([("default-python".into(), "python:3.12".into())])),
             project_exists,
+            datasets: BTreeMap::new(),
+            bucket: None,
             deployments: vec![],
             jobs: vec![],
             services: vec![],
@@ -595,7 +716,7 @@ mod tests {
     fn an_application_is_a_deployment_and_a_service() {
         let i = app(json!({"port": 8050}));
         let valid = validate(&i, &observed(Some(true))).unwrap();
-        let d = build(&i, &valid);
+        let d = build(&i, &valid, None);
         let dep = d.deployment.unwrap();
         let spec = dep.spec.unwrap();
         assert_eq!(spec.replicas, Some(1));
@@ -615,14 +736,12 @@ mod tests {
 
     #[test]
     fn a_stopped_application_scales_to_zero_and_a_redeploy_rolls_it() {
-        let stopped = build(
-            &app(json!({"running": false})),
-            &Validated::Workload { image: "i".into() },
-        );
+        let stopped = build(&app(json!({"running": false})), &workload("i"), None);
         assert_eq!(stopped.deployment.unwrap().spec.unwrap().replicas, Some(0));
         let rolled = build(
             &app(json!({"redeployToken": "2026-11-21T10:00:00Z"})),
-            &Validated::Workload { image: "i".into() },
+            &workload("i"),
+            None,
         );
         let annotations = rolled
             .deployment
@@ -645,7 +764,7 @@ mod tests {
         let up =
             insight(json!({"displayName": "Up", "type": "user_report", "reportObject": "reports/q3.pdf"}));
         assert_eq!(validate(&up, &observed(None)).unwrap(), Validated::Nothing);
-        let d = build(&up, &Validated::Nothing);
+        let d = build(&up, &Validated::Nothing, None);
         assert!(d.deployment.is_none() && d.job.is_none() && d.service.is_none());
         assert_eq!(
             phase_of(&ext, &Desired::default(), &observed(None)).0,
@@ -659,21 +778,64 @@ mod tests {
             json!({"displayName": "Q3", "type": "report", "language": "r", "image": "default-python",
             "source": {"project": "demo", "files": ["q3.Rmd"]}}),
         );
-        let a = build(&r, &Validated::Workload { image: "r:4".into() })
-            .job
-            .unwrap();
+        let target = || {
+            Some(ReportTarget {
+                bucket: "acme",
+                upload_image: "amazon/aws-cli:2.22.0",
+            })
+        };
+        let d = build(&r, &workload("r:4"), target());
+        let a = d.job.unwrap();
         assert!(a.metadata.name.as_ref().unwrap().starts_with("sales-render-"));
-        let cmd = a.spec.unwrap().template.spec.unwrap().containers[0]
-            .command
-            .clone()
-            .unwrap();
-        assert_eq!(cmd[0], "Rscript");
+        let hash = a
+            .metadata
+            .name
+            .as_ref()
+            .unwrap()
+            .rsplit('-')
+            .next()
+            .unwrap()
+            .to_owned();
+        // No label id: the uid names the report's folder.
+        let output = d.report_output.unwrap();
+        assert_eq!(output, format!("s3://acme/reports/uid-1/{hash}/"));
+        let pod = a.spec.unwrap().template.spec.unwrap();
+        // Rendering writes into the scratch folder; publishing copies it to the bucket.
+        let render = &pod.init_containers.as_ref().unwrap()[0];
+        assert_eq!(render.command.as_ref().unwrap()[0], "Rscript");
+        let env = |c: &Container, k: &str| {
+            c.env
+                .as_ref()
+                .unwrap()
+                .iter()
+                .find(|e| e.name == k)
+                .and_then(|e| e.value.clone())
+        };
+        assert_eq!(env(render, "LUDIS_OUTPUT_DIR").as_deref(), Some("/output"));
+        let publish = &pod.containers[0];
+        assert_eq!(publish.image.as_deref(), Some("amazon/aws-cli:2.22.0"));
+        assert!(publish.command.as_ref().unwrap()[2].starts_with("aws s3 cp --recursive"));
+        assert_eq!(env(publish, "LUDIS_DESTINATION"), Some(output));
+        assert_eq!(publish.security_context, Some(pods::container_security_context()));
+        assert!(
+            pod.volumes
+                .unwrap()
+                .iter()
+                .any(|v| v.name == "output" && v.empty_dir.is_some())
+        );
         let mut r2 = r.clone();
         r2.spec.redeploy_token = Some("again".into());
-        let b = build(&r2, &Validated::Workload { image: "r:4".into() })
-            .job
-            .unwrap();
+        let b = build(&r2, &workload("r:4"), target()).job.unwrap();
         assert_ne!(a.metadata.name, b.metadata.name);
+        // Without a bucket, nothing renders.
+        assert!(build(&r, &workload("r:4"), None).job.is_none());
+    }
+
+    fn workload(image: &str) -> Validated {
+        Validated::Workload {
+            image: image.into(),
+            datasets: BTreeMap::new(),
+        }
     }
 
     #[test]

@@ -94,7 +94,11 @@ pub fn run_command(language: ludis_crds::common::Language, file: &str) -> Vec<St
         return vec![
             "Rscript".into(),
             "-e".into(),
-            format!("rmarkdown::render({})", r_string(file)),
+            // Rendered output goes to $LUDIS_OUTPUT_DIR when set (report jobs), else beside it.
+            format!(
+                "rmarkdown::render({}, output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"))",
+                r_string(file)
+            ),
         ];
     }
     match language {
@@ -106,6 +110,49 @@ pub fn run_command(language: ludis_crds::common::Language, file: &str) -> Vec<St
 /// An R string literal.
 fn r_string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Secret (in the organization's namespace) with the object-storage credentials pods use
+/// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_ENDPOINT_URL`); optional.
+pub const STORAGE_SECRET: &str = "ludis-storage";
+
+/// `envFrom` of the organization's storage credentials.
+pub fn storage_env_from() -> k8s_openapi::api::core::v1::EnvFromSource {
+    k8s_openapi::api::core::v1::EnvFromSource {
+        secret_ref: Some(k8s_openapi::api::core::v1::SecretEnvSource {
+            name: STORAGE_SECRET.into(),
+            optional: Some(true),
+        }),
+        ..Default::default()
+    }
+}
+
+/// The variable naming a dataset's location: `LUDIS_DATASET_` + the name in upper case with
+/// every other character than A–Z and 0–9 as `_` (`sales-2024` → `LUDIS_DATASET_SALES_2024`).
+pub fn dataset_env_name(dataset: &str) -> String {
+    let name: String = dataset
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("LUDIS_DATASET_{name}")
+}
+
+/// One variable per dataset with its location (`s3://<bucket>/<prefix>`).
+pub fn dataset_env(locations: &BTreeMap<String, String>) -> Vec<k8s_openapi::api::core::v1::EnvVar> {
+    locations
+        .iter()
+        .map(|(name, url)| k8s_openapi::api::core::v1::EnvVar {
+            name: dataset_env_name(name),
+            value: Some(url.clone()),
+            ..Default::default()
+        })
+        .collect()
 }
 
 /// A short, stable hash of anything serializable, for names that change when a spec changes.
@@ -129,12 +176,13 @@ mod tests {
         assert_eq!(run_command(Language::Python, "model.r"), ["Rscript", "model.r"]);
         assert_eq!(
             run_command(Language::R, "report.Rmd"),
-            ["Rscript", "-e", "rmarkdown::render(\"report.Rmd\")"]
+            [
+                "Rscript",
+                "-e",
+                "rmarkdown::render(\"report.Rmd\", output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"))"
+            ]
         );
-        assert_eq!(
-            run_command(Language::R, "a\"b.rmd")[2],
-            "rmarkdown::render(\"a\\\"b.rmd\")"
-        );
+        assert!(run_command(Language::R, "a\"b.rmd")[2].starts_with("rmarkdown::render(\"a\\\"b.rmd\", "));
     }
 
     #[test]
@@ -160,6 +208,14 @@ mod tests {
         assert_eq!(r.requests.as_ref().unwrap()["cpu"].0, "2");
         assert_eq!(r.requests.unwrap()["memory"].0, "1Gi");
         assert_eq!(r.limits.unwrap()["memory"].0, "1Gi");
+    }
+
+    #[test]
+    fn dataset_variables_are_valid_names() {
+        assert_eq!(dataset_env_name("sales-2024.v2"), "LUDIS_DATASET_SALES_2024_V2");
+        let env = dataset_env(&BTreeMap::from([("a".into(), "s3://b/datasets/1/".into())]));
+        assert_eq!(env[0].name, "LUDIS_DATASET_A");
+        assert_eq!(env[0].value.as_deref(), Some("s3://b/datasets/1/"));
     }
 
     #[test]

@@ -23,7 +23,7 @@ use ludis_crds::{
     project::{GitSource, ProjectPhase},
 };
 
-use super::{RESYNC, Verdict, pods};
+use super::{RESYNC, Verdict, dataset::DatasetRef, pods};
 use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
@@ -77,6 +77,7 @@ pub fn controller(
 pub struct Observed {
     pub images: ImageCatalog,
     pub secrets: BTreeMap<String, bool>,
+    pub datasets: BTreeMap<String, DatasetRef>,
     pub preview_pods: Vec<Arc<Pod>>,
     pub workspaces: Vec<ObjectMeta>,
     pub services: Vec<ObjectMeta>,
@@ -86,6 +87,8 @@ pub struct Observed {
 #[derive(Debug, PartialEq)]
 pub struct Validated {
     pub image: String,
+    /// Locations of the referenced datasets, by name.
+    pub datasets: BTreeMap<String, String>,
 }
 
 /// Desired children.
@@ -119,17 +122,23 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
             .await;
         }
     };
-    // Invalid spec: nothing is created; the status says why, and we wait for a change.
+    // Invalid spec: nothing is created; the status says why, and we wait for a change (or, when
+    // waiting on something that is on its way, look again shortly).
+    let waiting = verdict.progressing;
     let status = ProjectStatus {
         observed_generation: project.metadata.generation,
-        phase: Some(ProjectPhase::Failed),
+        phase: Some(if waiting {
+            ProjectPhase::Starting
+        } else {
+            ProjectPhase::Failed
+        }),
         conditions: verdict.conditions(&conditions_of(&project), project.metadata.generation),
         ..Default::default()
     };
     patch_status(&ctx.client, project.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
-    Ok(Action::await_change())
+    Ok(super::retry_invalid(&verdict))
 }
 
 async fn observe(project: &Project, ctx: &Context, ns: &str) -> Result<Observed> {
@@ -146,9 +155,11 @@ async fn observe(project: &Project, ctx: &Context, ns: &str) -> Result<Observed>
     }
     let uid = project.uid().unwrap_or_default();
     let caches = &ctx.caches;
+    let datasets = super::dataset::resolve(ctx, ns, &project.spec.datasets).await?;
     Ok(Observed {
         images,
         secrets,
+        datasets,
         preview_pods: owned_by(caches.preview_pods.ready("preview pod").await?, ns, &uid),
         workspaces: metadata(owned_by(caches.workspaces.ready("workspace").await?, ns, &uid)),
         services: metadata(owned_by(
@@ -195,8 +206,10 @@ pub fn validate(project: &Project, observed: &Observed) -> std::result::Result<V
             format!("Secret {name:?} does not exist in this namespace"),
         ));
     }
+    let datasets = super::dataset::locations(&observed.datasets)?;
     Ok(Validated {
         image: image.to_owned(),
+        datasets,
     })
 }
 
@@ -239,15 +252,19 @@ pub fn build(project: &Project, valid: &Validated, config: &crate::context::Conf
 
     let port = project.spec.preview.port;
     let mut containers_env = Vec::new();
-    let env_from = project.spec.env_secret.as_ref().map(|s| {
-        vec![EnvFromSource {
-            secret_ref: Some(SecretEnvSource {
-                name: s.name.clone(),
-                optional: Some(false),
-            }),
-            ..Default::default()
-        }]
-    });
+    let mut env_from = Vec::new();
+    if !valid.datasets.is_empty() {
+        env_from.push(pods::storage_env_from());
+    }
+    // The project's own variables come last, so they win over the storage defaults.
+    env_from.extend(project.spec.env_secret.as_ref().map(|s| EnvFromSource {
+        secret_ref: Some(SecretEnvSource {
+            name: s.name.clone(),
+            optional: Some(false),
+        }),
+        ..Default::default()
+    }));
+    let env_from = (!env_from.is_empty()).then_some(env_from);
     containers_env.push(EnvVar {
         name: "LUDIS_PROJECT".into(),
         value: Some(name.clone()),
@@ -258,6 +275,7 @@ pub fn build(project: &Project, valid: &Validated, config: &crate::context::Conf
         value: Some(port.to_string()),
         ..Default::default()
     });
+    containers_env.extend(pods::dataset_env(&valid.datasets));
     let workspace_mount = VolumeMount {
         name: "workspace".into(),
         mount_path: WORKSPACE.into(),
@@ -533,6 +551,7 @@ mod tests {
                     .collect(),
             ),
             secrets: secrets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            datasets: BTreeMap::new(),
             preview_pods: Vec::new(),
             workspaces: Vec::new(),
             services: Vec::new(),
@@ -562,6 +581,7 @@ mod tests {
             &p,
             &Validated {
                 image: "python:3.12".into(),
+                datasets: BTreeMap::new(),
             },
             &Config::for_tests("ludis-system"),
         );
@@ -587,6 +607,7 @@ mod tests {
             &p,
             &Validated {
                 image: "python:3.12".into(),
+                datasets: BTreeMap::new(),
             },
             &Config::for_tests("ludis-system"),
         );
@@ -622,10 +643,43 @@ mod tests {
     }
 
     #[test]
+    fn referenced_datasets_reach_the_preview_with_the_storage_credentials() {
+        let p = project(
+            json!({"displayName": "D", "image": "py", "envSecret": {"name": "env"},
+            "datasets": [{"name": "sales"}], "preview": {"running": true}}),
+        );
+        let v = Validated {
+            image: "python:3.12".into(),
+            datasets: BTreeMap::from([("sales".into(), "s3://acme/datasets/42/".into())]),
+        };
+        let pod = build(&p, &v, &Config::for_tests("ludis-system")).pod.unwrap();
+        let main = &pod.spec.unwrap().containers[0];
+        let env = main.env.as_ref().unwrap();
+        let sales = env.iter().find(|e| e.name == "LUDIS_DATASET_SALES").unwrap();
+        assert_eq!(sales.value.as_deref(), Some("s3://acme/datasets/42/"));
+        let from: Vec<_> = main
+            .env_from
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|f| f.secret_ref.as_ref().unwrap().name.as_str())
+            .collect();
+        assert_eq!(from, ["ludis-storage", "env"]);
+
+        let missing = observed(&[("py", "python:3.12")], &[]);
+        let missing = Observed {
+            datasets: BTreeMap::from([("sales".into(), DatasetRef::Missing)]),
+            ..missing
+        };
+        assert_eq!(validate(&p, &missing).unwrap_err().reason, "DatasetNotFound");
+    }
+
+    #[test]
     fn a_changed_preview_gets_a_new_pod_name() {
         let config = Config::for_tests("ludis-system");
         let v = Validated {
             image: "python:3.12".into(),
+            datasets: BTreeMap::new(),
         };
         let a = build(
             &project(json!({"displayName": "D", "image": "py", "preview": {"running": true}})),

@@ -37,8 +37,7 @@ use crate::{
 const CONTROLLER: &str = "workflowrun";
 /// Label of a task pod naming its task.
 pub const TASK_LABEL: &str = "ludis.dev/task";
-/// Secret (in the run's namespace) with the object-storage credentials of upload tasks.
-pub const STORAGE_SECRET: &str = "ludis-storage";
+pub use super::super::pods::STORAGE_SECRET;
 
 pub fn controller(
     ctx: Arc<Context>,
