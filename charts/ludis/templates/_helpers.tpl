@@ -50,3 +50,12 @@ capabilities:
 seccompProfile:
   type: RuntimeDefault
 {{- end }}
+
+{{/* The Secret holding the API's JWT signing key and encryption keys. */}}
+{{- define "ludis.api.keysSecret" -}}
+{{- if .Values.api.keysSecret -}}
+{{- .Values.api.keysSecret -}}
+{{- else -}}
+{{- printf "%s-keys" (include "ludis.component.fullname" (dict "ctx" . "component" "api")) -}}
+{{- end -}}
+{{- end }}
