@@ -70,6 +70,17 @@ test.describe.serial('identity and administration', () => {
     organizationId = page.url().split('/organizations/')[1].split('/')[0];
     await screen(page, 'users');
 
+    // A previous run switched Projects off for developers: start from it on.
+    await page.goto(`/organizations/${organizationId}/flight-settings`);
+    const projects = page.getByRole('checkbox', { name: 'Projects' });
+    await expect(projects).toBeVisible();
+    if (!(await projects.isChecked())) {
+      await projects.check();
+      await page.getByRole('button', { name: 'Apply Changes' }).click();
+      await expect(page.getByText('Flighting configuration updated!')).toBeVisible();
+    }
+    await page.goto(`/organizations/${organizationId}/users`);
+
     await page.getByRole('button', { name: 'Add User' }).click();
     await expect(page).toHaveURL(/\/users\/new$/);
     await page.getByLabel(/^First name/).fill('Erin');

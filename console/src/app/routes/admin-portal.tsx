@@ -153,7 +153,7 @@ export function AdminPortalRoute() {
                 w={300}
               />
             )}
-            {securityTarget ? <SecuritySettings organization={securityTarget} /> : <Skeleton h={120} />}
+            {securityTarget ? <SecuritySettings key={securityTarget.id} organization={securityTarget} /> : <Skeleton h={120} />}
           </Stack>
         </Tabs.Panel>
       </Tabs>

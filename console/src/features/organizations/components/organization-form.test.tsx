@@ -37,9 +37,14 @@ describe('organization form', () => {
     await user().click(screen.getByRole('button', { name: 'Create organization' }));
     expect(await screen.findByText('Organization created successfully!')).toBeInTheDocument();
     expect(onSaved).toHaveBeenCalled();
-    const body = calls.find((c) => c.method === 'POST')?.body as { organization: { name: string; max_seats: number; flightings: { key: string }[] } };
+    const body = calls.find((c) => c.method === 'POST')?.body as {
+      organization: { name: string; max_seats: number; flightings: { key: string; user_roles: string[] }[] };
+    };
     expect(body.organization).toMatchObject({ name: 'Acme', admin_email: 'boss@acme.io', tier: 'free', max_seats: 10 });
     expect(body.organization.flightings.map((f) => f.key)).toEqual(['insights', 'projects', 'workflows', 'datasets', 'notebooks']);
+    for (const f of body.organization.flightings) {
+      expect(f.user_roles).toEqual(['developer', 'management', 'administrator']);
+    }
   });
 
   it('switches the 2FA requirement and deletes after confirmation', async () => {
@@ -52,6 +57,7 @@ describe('organization form', () => {
     const onDeleted = vi.fn();
     renderWithProviders(<OrganizationForm organization={acme} onSaved={() => undefined} onDeleted={onDeleted} />);
     await user().click(screen.getByRole('switch', { name: /Require two-factor/ }));
+    expect(screen.getByRole('switch', { name: /Require two-factor/ })).toBeChecked();
     expect(await screen.findByText('2FA Status Updated Successfully!')).toBeInTheDocument();
     expect(calls.find((c) => c.url === '/v1/organizations/7/2farequired')?.body).toEqual({ new2faRequiredStatus: true });
 
@@ -60,5 +66,17 @@ describe('organization form', () => {
     await user().click(screen.getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Organization Deleted!')).toBeInTheDocument();
     expect(onDeleted).toHaveBeenCalled();
+  });
+
+  it('flips the 2FA switch back when the API refuses', async () => {
+    signIn({ role: 'administrator' });
+    mockFetch(
+      on('GET', '/v1/organizations/buckets', { body: { buckets: [] } }),
+      on('PUT', '/v1/organizations/7/2farequired', { status: 403, body: { success: false, code: 'forbidden', message: 'Not allowed' } }),
+    );
+    renderWithProviders(<OrganizationForm organization={acme} onSaved={() => undefined} />);
+    await user().click(screen.getByRole('switch', { name: /Require two-factor/ }));
+    expect(await screen.findByText('Not allowed')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByRole('switch', { name: /Require two-factor/ })).not.toBeChecked());
   });
 });

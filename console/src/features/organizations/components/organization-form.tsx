@@ -1,5 +1,6 @@
 import { Button, Grid, Group, NumberInput, Paper, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { FEATURE_KEYS, ORGANIZATION_TIERS, ROLES } from '@/config/constants';
@@ -44,13 +45,16 @@ export function validateOrganization(values: OrganizationValues, requireBucket: 
   };
 }
 
-/** A new organization starts with every feature on for every role. */
+/**
+ * A new organization starts with every feature on for every role a flag can list (a superadmin
+ * is never restricted, and the API refuses `superadmin` in user_roles).
+ */
 export function defaultFlightings(): Flighting[] {
   return FEATURE_KEYS.map((key) => ({
     key,
     name: key.charAt(0).toUpperCase() + key.slice(1),
     active: true,
-    user_roles: [...ROLES],
+    user_roles: ROLES.filter((r) => r !== 'superadmin'),
   }));
 }
 
@@ -93,6 +97,8 @@ export function OrganizationForm({ organization, requireBucket = false, onSaved,
       onDeleted?.();
     },
   });
+  // The switch flips at once and flips back if the API refuses.
+  const [required, setRequired] = useState(!!organization?.is_2fa_required);
   const twoFa = useUpdate2faRequired({ onSuccess: () => notify.success('2FA Status Updated Successfully!') });
 
   const submit = form.onSubmit((v) => {
@@ -149,9 +155,13 @@ export function OrganizationForm({ organization, requireBucket = false, onSaved,
           <Stack>
             <Switch
               label="Require two-factor authentication for every user"
-              checked={!!organization.is_2fa_required}
+              checked={required}
               disabled={twoFa.isPending}
-              onChange={(e) => twoFa.mutate({ id: organization.id, required: e.currentTarget.checked })}
+              onChange={(e) => {
+                const next = e.currentTarget.checked;
+                setRequired(next);
+                twoFa.mutate({ id: organization.id, required: next }, { onError: () => setRequired(!next) });
+              }}
             />
             <Group justify="space-between">
               <Text size="sm" c="dimmed">

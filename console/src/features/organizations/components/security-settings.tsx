@@ -1,4 +1,5 @@
 import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 
 import { useUpdate2faRequired } from '@/features/organizations/api/update-2fa-required';
 import type { Organization } from '@/lib/api/types';
@@ -6,6 +7,7 @@ import { notify } from '@/lib/notify';
 
 /** The admin portal's Security tab: the organization's two-factor requirement. */
 export function SecuritySettings({ organization }: { organization: Organization }) {
+  const [required, setRequired] = useState(!!organization.is_2fa_required);
   const update = useUpdate2faRequired({ onSuccess: () => notify.success('2FA Status Updated Successfully!') });
   return (
     <Paper withBorder p="lg" maw={640}>
@@ -16,9 +18,13 @@ export function SecuritySettings({ organization }: { organization: Organization 
         </Text>
         <Switch
           label="Require two-factor authentication"
-          checked={!!organization.is_2fa_required}
+          checked={required}
           disabled={update.isPending}
-          onChange={(e) => update.mutate({ id: organization.id, required: e.currentTarget.checked })}
+          onChange={(e) => {
+            const next = e.currentTarget.checked;
+            setRequired(next);
+            update.mutate({ id: organization.id, required: next }, { onError: () => setRequired(!next) });
+          }}
         />
       </Stack>
     </Paper>
