@@ -1,5 +1,6 @@
 import { createBrowserRouter, createMemoryRouter, Navigate, type RouteObject } from 'react-router';
 
+import { RouteError } from '@/app/routes/route-error';
 import { PageLoader, RootRoute } from '@/app/routes/root';
 import { paths } from '@/config/paths';
 
@@ -10,6 +11,7 @@ import { paths } from '@/config/paths';
 export const routes: RouteObject[] = [
   {
     element: <RootRoute />,
+    errorElement: <RouteError />,
     hydrateFallbackElement: <PageLoader />,
     children: [
       { path: paths.login.path, lazy: () => import('@/app/routes/auth/login').then((m) => ({ Component: m.LoginRoute })) },
