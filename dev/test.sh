@@ -86,9 +86,10 @@ chart_tests() {
     die "the chart accepted an unknown value (api.iamge): values.schema.json is not enforced"
   fi
 }
+phase "console: end to end (Chromium)" bash -c "NO_COLOR=1 '$DEV_DIR/e2e.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 phase "chart: lint + render" chart_tests
 phase "dev scripts" bash -c "'$DEV_DIR/tests/scripts.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 
-passed=$(awk '/^test result:/ { p += $4 } /^ +Tests +[0-9]+ passed/ { p += $2 } /^scripts: [0-9]+ passed/ { p += $2 } END { print p + 0 }' "$results")
+passed=$(awk '/^test result:/ { p += $4 } /^ +Tests +[0-9]+ passed/ { p += $2 } /^ +[0-9]+ passed \(/ { p += $1 } /^scripts: [0-9]+ passed/ { p += $2 } END { print p + 0 }' "$results")
 ok "all tests passed in $(elapsed "$total_start")s"
 echo "tests: $passed passed, 0 failed"

@@ -39,9 +39,16 @@ A=$LUDIS_STATE/api
 stop_pidfile "$A/pids/ludis-api.pid"
 require_free_port "the API" "$LUDIS_API_PORT" "(set LUDIS_API_PORT to use another)"
 mkdir -p "$A"
+# The first superadmin's password, made once for this machine (the API seeds it on first start).
+if [ ! -s "$A/admin-password" ]; then
+  (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$A/admin-password")
+fi
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
+  LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
+  LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$(cat "$A/admin-password")" \
+  LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   start_bg ludis-api "$A" "$CARGO_TARGET_DIR/debug/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
 
@@ -49,6 +56,7 @@ ok "Ludis is running (started in $(elapsed "$start")s)"
 cat >&2 <<EOF
 
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
+  Sign in           admin@ludis.local / $(cat "$A/admin-password")   (superadmin)
   Kubernetes        export KUBECONFIG=$KUBECONFIG
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
   Operator          http://127.0.0.1:$((LUDIS_API_PORT + 1))/metrics   (kubectl get ludis -A)

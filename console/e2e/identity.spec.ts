@@ -17,7 +17,7 @@ const secondPassword = 'second-pass-2';
 let shot = 0;
 async function screen(page: Page, name: string) {
   shot += 1;
-  await page.screenshot({ path: `test-results/screens/${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+  await page.screenshot({ path: `e2e-screenshots/${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
 }
 
 async function signIn(page: Page, email: string, password: string) {

@@ -21,7 +21,7 @@ async function signIn(page: Page, email: string, pass: string) {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screens/org-${name}.png`, fullPage: true });
+  await page.screenshot({ path: `e2e-screenshots/org-${name}.png`, fullPage: true });
 }
 
 test.describe.serial('an organization that requires 2FA', () => {

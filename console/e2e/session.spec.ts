@@ -28,5 +28,5 @@ test('an expired access token is refreshed silently and the call retried', async
   expect(refreshes).toEqual([200]);
   const after = await page.evaluate(() => window.localStorage.getItem('token'));
   expect(after).not.toBe(before);
-  await page.screenshot({ path: 'test-results/screens/90-after-silent-refresh.png', fullPage: true });
+  await page.screenshot({ path: 'e2e-screenshots/90-after-silent-refresh.png', fullPage: true });
 });

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# End-to-end tests of the console: Playwright drives Debian's Chromium against a real API (its
+# own SQLite database, the cluster of $KUBECONFIG when set) that serves the built console.
+#   dev/e2e.sh            (run by dev/test.sh; needs `npm run build` in console/ first)
+# Two API instances: one with the normal token lifetimes for the identity flows, one whose access
+# tokens last 3 s for the silent-refresh test. Screenshots land in console/e2e-screenshots/.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_DIR"
+
+[ -f console/dist/index.html ] || die "the console is not built (cd console && npm run build)"
+[ -x "${LUDIS_E2E_CHROMIUM:-/usr/bin/chromium}" ] || die "Chromium is not installed (run dev/install-deps.sh)"
+cargo build --locked --quiet -p ludis-api || die "building the API failed"
+
+E=$LUDIS_STATE/e2e
+port=${LUDIS_E2E_PORT:-38080}
+admin_password="E2e-$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"
+cleanup() { stop_pidfile "$E/pids/ludis-api.pid"; }
+trap cleanup EXIT
+
+# run_api <access token lifetime in s>: a fresh API with a fresh database on $port.
+run_api() {
+  stop_pidfile "$E/pids/ludis-api.pid"
+  rm -rf "$E/db" && mkdir -p "$E/db"
+  require_free_port "the end-to-end API" "$port" "(set LUDIS_E2E_PORT to use another)"
+  LUDIS_API_LISTEN=127.0.0.1:$port \
+    LUDIS_DATABASE_URL="sqlite://$E/db/ludis.db?mode=rwc" \
+    LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
+    LUDIS_SECRETS_FILE="$E/db/secrets.env" \
+    LUDIS_REQUIRE_CLUSTER=false \
+    LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$admin_password" \
+    LUDIS_ACCESS_TOKEN_TTL="$1" \
+    start_bg ludis-api "$E" "$CARGO_TARGET_DIR/debug/ludis-api"
+  wait_for "the end-to-end API" 60 "$E/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
+}
+
+export LUDIS_E2E_URL=http://127.0.0.1:$port LUDIS_E2E_ADMIN_EMAIL=admin@ludis.local
+export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
+rc=0
+run_api 900
+(cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts) || rc=$?
+run_api 3
+(cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
+[ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"
+ok "end-to-end tests passed; screenshots in console/e2e-screenshots/"
