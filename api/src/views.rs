@@ -28,6 +28,9 @@ pub struct UserView {
     pub date_format: String,
     /// Object key of the profile photo in the assets bucket.
     pub photo_path: Option<String>,
+    /// Where the browser loads the profile photo: a presigned GET address, valid one hour
+    /// (absent without a photo or object storage).
+    pub photo_url: Option<String>,
     pub git_username: Option<String>,
     /// Whether a source-control token is saved (the token itself is never returned).
     pub has_git_token: bool,
@@ -68,6 +71,7 @@ impl UserView {
             timezone: u.timezone.clone(),
             date_format: u.date_format.clone(),
             photo_path: u.photo_path.clone(),
+            photo_url: None,
             git_username: u.git_username.clone(),
             has_git_token: u.git_token_enc.is_some(),
             enabled_2fa: u.has_2fa(),
@@ -77,6 +81,31 @@ impl UserView {
             created_at: u.created_at,
             updated_at: u.updated_at,
         }
+    }
+}
+
+impl UserView {
+    /// Fills `photo_url` with a presigned GET of the photo (one hour), when there is one.
+    pub async fn with_photo_url(mut self, state: &crate::app::AppState) -> Self {
+        let (Some(s3), Some(key)) = (state.s3.as_ref(), self.photo_path.as_deref()) else {
+            return self;
+        };
+        let Ok(config) =
+            aws_sdk_s3::presigning::PresigningConfig::expires_in(std::time::Duration::from_secs(3600))
+        else {
+            return self;
+        };
+        match s3
+            .get_object()
+            .bucket(&state.settings.s3_bucket)
+            .key(key)
+            .presigned(config)
+            .await
+        {
+            Ok(p) => self.photo_url = Some(p.uri().to_owned()),
+            Err(e) => tracing::warn!(user = %self.uid, error = %e, "failed to presign a profile photo"),
+        }
+        self
     }
 }
 

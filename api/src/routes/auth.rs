@@ -141,7 +141,9 @@ async fn login(
     let org = organizations::by_id(&state.db, &user.organization_id)
         .await?
         .ok_or_else(|| ApiError::internal("user without organization"))?;
-    let view = UserView::new(&user, org.is_2fa_required, &state.auth.keyring, true);
+    let view = UserView::new(&user, org.is_2fa_required, &state.auth.keyring, true)
+        .with_photo_url(&state)
+        .await;
     if user.has_2fa() {
         return Ok(Json(SessionResponse {
             success: true,
@@ -620,7 +622,9 @@ async fn verify_2fa(
         message: "2FA Verified".into(),
         token: tokens.token,
         refresh_token: Some(tokens.refresh_token),
-        user: UserView::new(&user, caller.org_requires_2fa, &state.auth.keyring, true),
+        user: UserView::new(&user, caller.org_requires_2fa, &state.auth.keyring, true)
+            .with_photo_url(&state)
+            .await,
         verified_2fa: true,
         requires_2fa_enrollment: false,
     }))

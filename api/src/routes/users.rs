@@ -75,8 +75,10 @@ async fn org_2fa(state: &AppState, org_id: &str) -> Result<bool> {
         .is_some_and(|o| o.is_2fa_required))
 }
 
-fn view(state: &AppState, caller: &AuthUser, u: &users::UserRow, org_requires_2fa: bool) -> UserView {
+async fn view(state: &AppState, caller: &AuthUser, u: &users::UserRow, org_requires_2fa: bool) -> UserView {
     UserView::new(u, org_requires_2fa, &state.auth.keyring, caller.user.uid == u.uid)
+        .with_photo_url(state)
+        .await
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -130,7 +132,7 @@ async fn list_users(
     let mut views = Vec::with_capacity(rows.len());
     for u in &rows {
         let required = org_2fa(&state, &u.organization_id).await?;
-        views.push(view(&state, &caller, u, required));
+        views.push(view(&state, &caller, u, required).await);
     }
     Ok(Json(UserList {
         success: true,
@@ -170,7 +172,7 @@ async fn get_user(
     Ok(Json(UserResponse {
         success: true,
         message: String::new(),
-        user: view(&state, &caller, &target, required),
+        user: view(&state, &caller, &target, required).await,
     }))
 }
 
@@ -314,7 +316,7 @@ async fn create_user(
         Json(UserResponse {
             success: true,
             message: "User created successfully!".into(),
-            user: view(&state, &caller, &created, org.is_2fa_required),
+            user: view(&state, &caller, &created, org.is_2fa_required).await,
         }),
     ))
 }
@@ -529,7 +531,7 @@ async fn update_user(
     Ok(Json(UserResponse {
         success: true,
         message: message.into(),
-        user: view(&state, &caller, &updated, required),
+        user: view(&state, &caller, &updated, required).await,
     }))
 }
 

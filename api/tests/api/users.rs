@@ -542,6 +542,14 @@ async fn photo_upload_urls_are_presigned_for_one_key() {
             .await;
         assert_eq!(s, 200);
         assert_eq!(b["user"]["photo_path"], photo_path);
+        // The browser loads it through a presigned GET, bound to that key.
+        let (s, b) = app.get(&format!("/v1/users/{}", t.dev), &t.dev_token).await;
+        assert_eq!(s, 200);
+        let photo_url = b["user"]["photo_url"].as_str().expect("a photo URL");
+        let got = app.http.get(photo_url).send().await.unwrap();
+        assert!(got.status().is_success(), "GET photo: {}", got.status());
+        assert_eq!(got.bytes().await.unwrap().as_ref(), &[0x89, b'P', b'N', b'G']);
+        assert!(!app.http.put(photo_url).body("x").send().await.unwrap().status().is_success());
     }
 }
 

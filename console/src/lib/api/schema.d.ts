@@ -1040,6 +1040,11 @@ export interface components {
             date_format: string;
             /** @description Object key of the profile photo in the assets bucket. */
             photo_path?: string | null;
+            /**
+             * @description Where the browser loads the profile photo: a presigned GET address, valid one hour
+             *     (absent without a photo or object storage).
+             */
+            photo_url?: string | null;
             git_username?: string | null;
             /** @description Whether a source-control token is saved (the token itself is never returned). */
             has_git_token: boolean;

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { GIT_BOTH_REQUIRED, IMAGE_TYPE_ERROR, ProfileForm } from '@/features/users/components/profile-form';
+import { GIT_BOTH_REQUIRED, IMAGE_TYPE_ERROR, ProfileForm, photoUrl } from '@/features/users/components/profile-form';
 import { getSession } from '@/lib/auth';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
@@ -110,5 +110,16 @@ describe('profile settings', () => {
       'PUT /v1/users/1',
     ]);
     expect((calls[2].body as { user: { photo_path: string } }).user.photo_path).toBe('users/u-1/photo.png');
+  });
+});
+
+describe('photoUrl', () => {
+  it('uses the presigned address and never an object key', () => {
+    expect(photoUrl({ photo_url: 'http://s3/p.png?X-Amz-Signature=1', photo_path: 'user asset images/u/p.png' })).toBe(
+      'http://s3/p.png?X-Amz-Signature=1',
+    );
+    expect(photoUrl({ photo_path: 'user asset images/u/p.png' })).toBeNull();
+    expect(photoUrl({ photo_path: 'https://cdn.example/p.png' })).toBe('https://cdn.example/p.png');
+    expect(photoUrl({})).toBeNull();
   });
 });

@@ -61,9 +61,13 @@ export function isAllowedImage(file: File) {
   return (IMAGE_EXTENSIONS as readonly string[]).includes(ext);
 }
 
-export function photoUrl(photo: PhotoPath | undefined): string | null {
+/** Where the browser loads a user's photo: the API's presigned `photo_url`; a stored path is
+ * only usable when it is itself an address. */
+export function photoUrl(user: { photo_url?: string | null; photo_path?: PhotoPath | null }): string | null {
+  if (user.photo_url) return user.photo_url;
+  const photo = user.photo_path;
   if (!photo) return null;
-  if (typeof photo === 'string') return photo;
+  if (typeof photo === 'string') return /^https?:\/\//.test(photo) ? photo : null;
   return photo.small || photo.original || null;
 }
 
@@ -155,7 +159,7 @@ export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpl
       <Stack gap="lg">
         <Paper withBorder p="lg">
           <Group>
-            <Avatar src={preview ?? photoUrl(user.photo_path)} size={72} radius="xl" alt="Profile photo">
+            <Avatar src={preview ?? photoUrl(user)} size={72} radius="xl" alt="Profile photo">
               {(user.first_name?.[0] ?? '') + (user.last_name?.[0] ?? '')}
             </Avatar>
             <Stack gap={4}>
