@@ -549,7 +549,16 @@ async fn photo_upload_urls_are_presigned_for_one_key() {
         let got = app.http.get(photo_url).send().await.unwrap();
         assert!(got.status().is_success(), "GET photo: {}", got.status());
         assert_eq!(got.bytes().await.unwrap().as_ref(), &[0x89, b'P', b'N', b'G']);
-        assert!(!app.http.put(photo_url).body("x").send().await.unwrap().status().is_success());
+        assert!(
+            !app.http
+                .put(photo_url)
+                .body("x")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .is_success()
+        );
     }
 }
 
