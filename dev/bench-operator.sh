@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Operator benchmark on the local control plane: N Projects + N Insights (BENCH_COUNT, default
 # 1000). Starts the cluster if needed and a release build of the operator, runs
-# operator/examples/bench.rs, prints its numbers, and stops what it started.
+# operator/examples/operator_bench.rs, prints its numbers, and stops what it started.
 #   dev/bench-operator.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 "$DEV_DIR/cluster.sh" up
 if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
 log "building the operator and the benchmark (release)"
-cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example bench
+cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example operator_bench
 "$(tool_dir kubernetes)/kubectl" apply --server-side -f charts/ludis/files/crds/ >/dev/null
 "$(tool_dir kubernetes)/kubectl" create namespace ludis-system --dry-run=client -o yaml | "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
 "$(tool_dir kubernetes)/kubectl" -n ludis-system create configmap ludis-images \
@@ -24,4 +24,4 @@ RUST_LOG=warn start_bg ludis-operator "$B" "$CARGO_TARGET_DIR/release/ludis-oper
 trap 'stop_pidfile "$B/pids/ludis-operator.pid"' EXIT
 wait_for "the operator" 30 "$B/logs/ludis-operator.log" curl -fsS "http://127.0.0.1:$port/readyz"
 BENCH_OPERATOR_PID=$(cat "$B/pids/ludis-operator.pid") BENCH_METRICS_URL="http://127.0.0.1:$port/metrics" \
-  "$CARGO_TARGET_DIR/release/examples/bench"
+  "$CARGO_TARGET_DIR/release/examples/operator_bench"

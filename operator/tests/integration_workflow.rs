@@ -233,6 +233,46 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         ])
     );
 
+    // The upload task copied its file into the dataset's folder, with the storage credentials.
+    let out = datasets.get("out").await.unwrap().status.unwrap();
+    let load_pod = run
+        .status
+        .as_ref()
+        .unwrap()
+        .tasks
+        .iter()
+        .find(|t| t.name == "load")
+        .unwrap();
+    let pod = Api::<k8s_openapi::api::core::v1::Pod>::namespaced(client.clone(), n)
+        .get(load_pod.pod.as_deref().unwrap())
+        .await
+        .unwrap();
+    let container = &pod.spec.unwrap().containers[0];
+    assert!(container.command.as_ref().unwrap()[2].starts_with("aws s3 cp"));
+    let destination = container
+        .env
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|e| e.name == "LUDIS_DESTINATION")
+        .and_then(|e| e.value.clone());
+    assert_eq!(
+        destination,
+        Some(format!(
+            "s3://{}/{}daily/",
+            out.bucket.unwrap(),
+            out.prefix.unwrap()
+        ))
+    );
+    assert_eq!(
+        container.env_from.as_ref().unwrap()[0]
+            .secret_ref
+            .as_ref()
+            .unwrap()
+            .name,
+        "ludis-storage"
+    );
+
     // The workflow reports its last run; pausing suspends the CronJob.
     let w = eventually("the workflow to report its last run", || async {
         let w = workflows.get("nightly").await.ok()?;
@@ -292,4 +332,37 @@ async fn a_workflow_whose_image_is_not_allowed_is_broken() {
             .unwrap()
             .is_none()
     );
+}
+
+#[tokio::test]
+async fn a_scheduled_tick_becomes_a_run_that_runs_its_tasks() {
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-wf-tick").await;
+    let project: ProjectSpec =
+        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
+    Api::<Project>::namespaced(client.clone(), &ns.name)
+        .create(&PostParams::default(), &Project::new("demo", project))
+        .await
+        .unwrap();
+    // Every minute: the controller-manager's CronJob controller starts the tick (within 60 s).
+    let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "Minutely", "project": "demo",
+        "schedule": "* * * * *",
+        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "python-3.12"}}]}))
+    .unwrap();
+    Api::<Workflow>::namespaced(client.clone(), &ns.name)
+        .create(&PostParams::default(), &Workflow::new("minutely", spec))
+        .await
+        .unwrap();
+    let runs: Api<WorkflowRun> = Api::namespaced(client.clone(), &ns.name);
+    let run = eventually("a scheduled run to succeed", || async {
+        let list = runs.list(&Default::default()).await.ok()?;
+        list.items.into_iter().find(|r| {
+            r.spec.trigger == Trigger::Schedule
+                && r.status.as_ref().and_then(|s| s.phase) == Some(RunPhase::Succeeded)
+        })
+    })
+    .await;
+    assert!(run.name_any().starts_with("minutely-"));
+    assert_eq!(task_states(&run)["a"], (TaskState::Success, 1));
 }

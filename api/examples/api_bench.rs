@@ -2,7 +2,7 @@
 //! handler that runs the same user query on the same SQLite file, in the same run, on loopback.
 //! Prints requests per second, p99 latency and the ratio (target ≥ 0.5).
 //!
-//! `dev/bench-api.sh` runs it: `cargo run --release -p ludis-api --example bench -- [seconds] [concurrency]`.
+//! `dev/bench-api.sh` runs it: `cargo run --release -p ludis-api --example api_bench -- [seconds] [concurrency]`.
 
 use std::{
     sync::Arc,
