@@ -2,6 +2,7 @@
 //! each has a table of cases.
 
 pub mod flags;
+pub mod sharing;
 pub mod users;
 
 /// The roles, from the spec: developer, management, administrator, superadmin.

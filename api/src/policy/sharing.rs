@@ -1,0 +1,401 @@
+//! The one access rule for every asset kind (DESIGN.md "One access rule", spec 000 §4 and 001 §6):
+//! the owner has edit; an administrator of the asset's organization, or a superadmin, has edit;
+//! anyone else has the highest of their own share and the organization's share; with neither the
+//! asset does not exist for them (404, never 403, so ids cannot be probed). Pure functions over
+//! loaded facts, used by every route and websocket that takes an asset.
+//!
+//! Not yet wired to routes: the asset routes come with the Insights issue, which builds on this.
+
+use std::fmt;
+
+use super::{SUPERADMIN, is_admin};
+
+/// Access levels, ordered `none < view < execute < edit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    None,
+    /// Read only.
+    View,
+    /// Run, logs, terminal, web view.
+    Execute,
+    /// Everything, including share and delete.
+    Edit,
+}
+
+impl Level {
+    /// The spec's wire names: `view`, `execute`, `edit` (and `none`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" => Some(Level::None),
+            "view" => Some(Level::View),
+            "execute" => Some(Level::Execute),
+            "edit" => Some(Level::Edit),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::View => "view",
+            Level::Execute => "execute",
+            Level::Edit => "edit",
+        }
+    }
+
+    /// The console's names: Viewer, Executor, Editor.
+    pub fn role_name(self) -> &'static str {
+        match self {
+            Level::None => "None",
+            Level::View => "Viewer",
+            Level::Execute => "Executor",
+            Level::Edit => "Editor",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The entity types of spec 001 §9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntityType {
+    Application,
+    Project,
+    ProjectV2,
+    Dataset,
+    Workflow,
+    Insight,
+    Designer,
+}
+
+impl EntityType {
+    pub const ALL: [EntityType; 7] = [
+        EntityType::Application,
+        EntityType::Project,
+        EntityType::ProjectV2,
+        EntityType::Dataset,
+        EntityType::Workflow,
+        EntityType::Insight,
+        EntityType::Designer,
+    ];
+
+    /// The spec's names: `Application`, `Project`, `Project_V2`, `Dataset`, `Workflow`,
+    /// `Insight`, `Designer`.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s.trim())
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntityType::Application => "Application",
+            EntityType::Project => "Project",
+            EntityType::ProjectV2 => "Project_V2",
+            EntityType::Dataset => "Dataset",
+            EntityType::Workflow => "Workflow",
+            EntityType::Insight => "Insight",
+            EntityType::Designer => "Designer",
+        }
+    }
+
+    /// Whether `execute` may be granted: a dataset has nothing to run.
+    pub fn offers_execute(self) -> bool {
+        self != EntityType::Dataset
+    }
+
+    /// The levels a share of this type may grant.
+    pub fn grantable(self) -> Vec<Level> {
+        [Level::View, Level::Execute, Level::Edit]
+            .into_iter()
+            .filter(|l| *l != Level::Execute || self.offers_execute())
+            .collect()
+    }
+}
+
+/// Who asks.
+#[derive(Clone, Copy, Debug)]
+pub struct Caller<'a> {
+    pub uid: &'a str,
+    pub organization_id: &'a str,
+    pub role: &'a str,
+}
+
+/// The asset, as far as access goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Asset<'a> {
+    pub owner_uid: &'a str,
+    pub organization_id: &'a str,
+}
+
+/// The shares that concern the caller: their own entry and the asset's organization entry
+/// (`None`: no entry; an `unshare` entry is `Some(Level::None)`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Shares {
+    pub user: Option<Level>,
+    pub organization: Option<Level>,
+}
+
+/// The caller's level on the asset.
+pub fn access(caller: Caller<'_>, asset: Asset<'_>, shares: Shares) -> Level {
+    if caller.uid == asset.owner_uid {
+        return Level::Edit;
+    }
+    if caller.role == SUPERADMIN || (is_admin(caller.role) && caller.organization_id == asset.organization_id)
+    {
+        return Level::Edit;
+    }
+    // An organization share reaches only that organization's members.
+    let organization = shares
+        .organization
+        .filter(|_| caller.organization_id == asset.organization_id);
+    shares.user.max(organization).unwrap_or(Level::None)
+}
+
+/// Why an action on an asset is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Denied {
+    /// The asset does not exist for the caller: 404.
+    NotFound,
+    /// The caller sees the asset but may not do this: 403.
+    Forbidden,
+}
+
+impl Denied {
+    pub fn status(self) -> u16 {
+        match self {
+            Denied::NotFound => 404,
+            Denied::Forbidden => 403,
+        }
+    }
+}
+
+/// Whether `have` allows what needs `need`: no access at all is a 404, too little a 403.
+pub fn require(have: Level, need: Level) -> Result<(), Denied> {
+    if have == Level::None {
+        Err(Denied::NotFound)
+    } else if have < need {
+        Err(Denied::Forbidden)
+    } else {
+        Ok(())
+    }
+}
+
+/// Why a share is refused (messages as the spec and the console say them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareDenied {
+    /// The caller cannot see the asset.
+    NotFound,
+    /// Only editors share.
+    NotAnEditor,
+    /// 'Cannot share to yourself!'
+    SelfShare,
+    /// The owner's entry is fixed.
+    OwnerEntry,
+    /// `execute` on a dataset, or `none` as a grant.
+    LevelNotOffered(Level),
+    /// An entry declared in the resource's `spec.sharing` is managed there (GitOps).
+    ManagedByResource,
+}
+
+impl ShareDenied {
+    pub fn message(&self) -> String {
+        match self {
+            ShareDenied::NotFound => "Not found".into(),
+            ShareDenied::NotAnEditor => "Only editors can share this item".into(),
+            ShareDenied::SelfShare => "Cannot share to yourself!".into(),
+            ShareDenied::OwnerEntry => "The owner's access cannot be changed".into(),
+            ShareDenied::LevelNotOffered(l) => format!("{} access cannot be granted here", l.role_name()),
+            ShareDenied::ManagedByResource => {
+                "This access is declared in the resource's spec.sharing; change it there".into()
+            }
+        }
+    }
+}
+
+/// A share entry to be set (`grant`, or `None` to revoke) for `target_uid`, by a caller with
+/// level `caller_level` on an asset of type `entity` owned by `owner_uid`.
+pub fn check_share(
+    caller_uid: &str,
+    caller_level: Level,
+    entity: EntityType,
+    owner_uid: &str,
+    target_uid: &str,
+    grant: Level,
+    managed_by_resource: bool,
+) -> Result<(), ShareDenied> {
+    match caller_level {
+        Level::None => return Err(ShareDenied::NotFound),
+        Level::Edit => {}
+        _ => return Err(ShareDenied::NotAnEditor),
+    }
+    if target_uid == caller_uid {
+        return Err(ShareDenied::SelfShare);
+    }
+    if target_uid == owner_uid {
+        return Err(ShareDenied::OwnerEntry);
+    }
+    if managed_by_resource {
+        return Err(ShareDenied::ManagedByResource);
+    }
+    if grant != Level::None && !entity.grantable().contains(&grant) {
+        return Err(ShareDenied::LevelNotOffered(grant));
+    }
+    Ok(())
+}
+
+/// Whether the caller may move the asset to another owner: only the owner's organization
+/// administrators, or a superadmin.
+pub fn may_move_ownership(caller: Caller<'_>, asset: Asset<'_>) -> bool {
+    caller.role == SUPERADMIN || (is_admin(caller.role) && caller.organization_id == asset.organization_id)
+}
+
+/// The spec's share input: e-mails separated by commas, trimmed, empty ones dropped,
+/// duplicates removed (case-insensitively), in order.
+pub fn split_emails(input: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in input.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        if !out.iter().any(|o| o.eq_ignore_ascii_case(e)) {
+            out.push(e.to_owned());
+        }
+    }
+    out
+}
+
+/// '{type} shared!' (e.g. 'Insight shared!').
+pub fn shared_message(entity_label: &str) -> String {
+    format!("{entity_label} shared!")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        Level::{Edit, Execute, View},
+        *,
+    };
+    use crate::policy::{ADMINISTRATOR, DEVELOPER, MANAGEMENT};
+
+    const ASSET: Asset<'static> = Asset {
+        owner_uid: "owner",
+        organization_id: "acme",
+    };
+
+    fn caller<'a>(uid: &'a str, org: &'a str, role: &'a str) -> Caller<'a> {
+        Caller {
+            uid,
+            organization_id: org,
+            role,
+        }
+    }
+
+    #[test]
+    fn the_access_rule() {
+        let s = |user, organization| Shares { user, organization };
+        #[rustfmt::skip]
+        let cases = [
+            // (who, organization, role, user share, org share, level)
+            ("owner", "acme", DEVELOPER, None, None, Edit),
+            ("owner", "acme", DEVELOPER, Some(View), None, Edit), // nothing lowers the owner
+            ("admin", "acme", ADMINISTRATOR, None, None, Edit),
+            ("admin", "other", ADMINISTRATOR, None, None, Level::None), // another organization's admin
+            ("root", "other", SUPERADMIN, None, None, Edit),
+            ("dev", "acme", DEVELOPER, None, None, Level::None), // no share: does not exist
+            ("dev", "acme", DEVELOPER, Some(View), None, View),
+            ("dev", "acme", MANAGEMENT, Some(Execute), None, Execute),
+            ("dev", "acme", DEVELOPER, None, Some(View), View),
+            ("dev", "acme", DEVELOPER, Some(View), Some(Edit), Edit), // the highest wins
+            ("dev", "acme", DEVELOPER, Some(Edit), Some(View), Edit),
+            ("dev", "acme", DEVELOPER, Some(Level::None), None, Level::None), // unshared
+            ("dev", "acme", DEVELOPER, Some(Level::None), Some(View), View),
+            ("dev", "other", DEVELOPER, None, Some(Edit), Level::None), // org share is for members only
+            ("dev", "other", DEVELOPER, Some(View), Some(Edit), View), // a personal share crosses
+        ];
+        for (uid, org, role, user, organization, want) in cases {
+            assert_eq!(
+                access(caller(uid, org, role), ASSET, s(user, organization)),
+                want,
+                "{uid}/{org}/{role} user={user:?} org={organization:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_access_is_not_found_and_too_little_is_forbidden() {
+        assert_eq!(require(Level::None, View), Err(Denied::NotFound));
+        assert_eq!(require(Level::None, Level::None), Err(Denied::NotFound));
+        assert_eq!(require(View, Execute), Err(Denied::Forbidden));
+        assert_eq!(require(Execute, Edit), Err(Denied::Forbidden));
+        assert_eq!(require(Execute, Execute), Ok(()));
+        assert_eq!(require(Edit, View), Ok(()));
+        assert_eq!(Denied::NotFound.status(), 404);
+        assert_eq!(Denied::Forbidden.status(), 403);
+    }
+
+    #[test]
+    fn who_may_share_what() {
+        use EntityType::*;
+        let ok =
+            |level, entity, target, grant| check_share("me", level, entity, "owner", target, grant, false);
+        assert_eq!(ok(Edit, Application, "bob", Edit), Ok(()));
+        assert_eq!(ok(Edit, Application, "bob", Level::None), Ok(())); // revoke
+        assert_eq!(
+            ok(Execute, Application, "bob", View),
+            Err(ShareDenied::NotAnEditor)
+        );
+        assert_eq!(ok(View, Application, "bob", View), Err(ShareDenied::NotAnEditor));
+        assert_eq!(
+            ok(Level::None, Application, "bob", View),
+            Err(ShareDenied::NotFound)
+        );
+        assert_eq!(ok(Edit, Application, "me", View), Err(ShareDenied::SelfShare));
+        assert_eq!(
+            ok(Edit, Application, "owner", Level::None),
+            Err(ShareDenied::OwnerEntry)
+        );
+        assert_eq!(
+            ok(Edit, Dataset, "bob", Execute),
+            Err(ShareDenied::LevelNotOffered(Execute))
+        );
+        assert_eq!(ok(Edit, Dataset, "bob", Edit), Ok(()));
+        assert_eq!(
+            check_share("me", Edit, Insight, "owner", "bob", View, true),
+            Err(ShareDenied::ManagedByResource)
+        );
+        assert_eq!(ShareDenied::SelfShare.message(), "Cannot share to yourself!");
+        assert_eq!(shared_message("Insight"), "Insight shared!");
+    }
+
+    #[test]
+    fn ownership_moves_only_by_the_organizations_admins_or_a_superadmin() {
+        assert!(may_move_ownership(caller("a", "acme", ADMINISTRATOR), ASSET));
+        assert!(may_move_ownership(caller("r", "x", SUPERADMIN), ASSET));
+        assert!(!may_move_ownership(caller("a", "other", ADMINISTRATOR), ASSET));
+        assert!(!may_move_ownership(caller("owner", "acme", DEVELOPER), ASSET));
+    }
+
+    #[test]
+    fn levels_and_types_parse_the_spec_names() {
+        for l in [Level::None, View, Execute, Edit] {
+            assert_eq!(Level::parse(l.as_str()), Some(l));
+        }
+        assert_eq!(Level::parse(" Edit "), Some(Edit));
+        assert_eq!(Level::parse("owner"), None);
+        for t in EntityType::ALL {
+            assert_eq!(EntityType::parse(t.as_str()), Some(t));
+        }
+        assert_eq!(EntityType::parse("Project_V2"), Some(EntityType::ProjectV2));
+        assert_eq!(EntityType::Dataset.grantable(), [View, Edit]);
+        assert_eq!(EntityType::Workflow.grantable(), [View, Execute, Edit]);
+    }
+
+    #[test]
+    fn share_input_is_split_on_commas_and_trimmed() {
+        assert_eq!(
+            split_emails(" a@x.io, b@x.io ,, A@X.io,c@x.io "),
+            ["a@x.io", "b@x.io", "c@x.io"]
+        );
+        assert!(split_emails(" , ").is_empty());
+    }
+}
