@@ -39,7 +39,7 @@ use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
     k8s::{
-        apply::{apply_if_changed, delete_children, owner_ref, patch_status},
+        apply::{apply_if_changed, delete_children, named, owner_ref, patch_status},
         labels::child_labels,
         stores::{owned_by, primaries},
     },
@@ -542,12 +542,10 @@ async fn apply_children(
     let force = ctx.full_apply_due(&key);
     let deployments: Vec<ObjectMeta> = observed.deployments.iter().map(|d| d.metadata.clone()).collect();
     let jobs: Vec<ObjectMeta> = observed.jobs.iter().map(|j| j.metadata.clone()).collect();
-    let find =
-        |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     // The Deployment and its Service are independent: applied side by side.
     let deployment = async {
         if let Some(d) = &desired.deployment {
-            apply_if_changed(client, ns, d, find(&deployments, &d.name_any()).as_ref(), force)
+            apply_if_changed(client, ns, d, named(&deployments, &d.name_any()), force)
                 .await
                 .map_err(error::apply("deployment", &d.name_any()))?;
         }
@@ -555,8 +553,7 @@ async fn apply_children(
     };
     let service = async {
         if let Some(s) = &desired.service {
-            let current = find(&observed.services, &s.name_any());
-            apply_if_changed(client, ns, s, current.as_ref(), force)
+            apply_if_changed(client, ns, s, named(&observed.services, &s.name_any()), force)
                 .await
                 .map_err(error::apply("service", &s.name_any()))?;
         }
@@ -566,7 +563,7 @@ async fn apply_children(
     if let Some(j) = &desired.job {
         // A Job's template is immutable: create it once (its name carries the hash of what it
         // renders), never re-apply.
-        let exists = find(&jobs, &j.name_any()).is_some()
+        let exists = named(&jobs, &j.name_any()).is_some()
             || Api::<Job>::namespaced(client.clone(), ns)
                 .get_metadata_opt(&j.name_any())
                 .await
@@ -578,30 +575,18 @@ async fn apply_children(
                 .map_err(error::apply("report job", &j.name_any()))?;
         }
     }
-    let orphans = |have: &[ObjectMeta], keep: Option<String>| -> Vec<ObjectMeta> {
-        have.iter().filter(|m| m.name != keep).cloned().collect()
-    };
-    delete_children::<Deployment>(
-        client,
-        ns,
-        &orphans(&deployments, desired.deployment.as_ref().map(|d| d.name_any())),
-    )
-    .await
-    .map_err(error::orphans("deployments"))?;
-    delete_children::<Service>(
-        client,
-        ns,
-        &orphans(&observed.services, desired.service.as_ref().map(|s| s.name_any())),
-    )
-    .await
-    .map_err(error::orphans("services"))?;
-    delete_children::<Job>(
-        client,
-        ns,
-        &orphans(&jobs, desired.job.as_ref().map(|j| j.name_any())),
-    )
-    .await
-    .map_err(error::orphans("jobs"))?;
+    let keep = desired.deployment.as_ref().map(|d| d.name_any());
+    delete_children::<Deployment>(client, ns, &deployments, keep)
+        .await
+        .map_err(error::orphans("deployments"))?;
+    let keep = desired.service.as_ref().map(|s| s.name_any());
+    delete_children::<Service>(client, ns, &observed.services, keep)
+        .await
+        .map_err(error::orphans("services"))?;
+    let keep = desired.job.as_ref().map(|j| j.name_any());
+    delete_children::<Job>(client, ns, &jobs, keep)
+        .await
+        .map_err(error::orphans("jobs"))?;
     if force {
         ctx.fully_applied(&key);
     }

@@ -28,7 +28,7 @@ use crate::{
     context::{Context, ImageCatalog},
     error::{self, Error, Result},
     k8s::{
-        apply::{apply_if_changed, delete_children, owner_ref, patch_status},
+        apply::{apply_if_changed, delete_children, named, owner_ref, patch_status},
         labels::child_labels,
         stores::{owned_by, primaries},
     },
@@ -106,7 +106,7 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
         Err(verdict) => verdict,
         Ok(valid) => {
             let desired = build(&project, &valid, &ctx.config);
-            apply_children(&ctx, &ns, &desired, &observed).await?;
+            apply_children(&ctx, &project, &desired, &observed).await?;
             let pod = desired.pod.as_ref().and_then(|want| {
                 observed
                     .preview_pods
@@ -397,57 +397,46 @@ fi"#;
     }
 }
 
-async fn apply_children(ctx: &Context, ns: &str, desired: &Desired, observed: &Observed) -> Result<()> {
+async fn apply_children(
+    ctx: &Context,
+    project: &Project,
+    desired: &Desired,
+    observed: &Observed,
+) -> Result<()> {
     let client = &ctx.client;
-    let key = format!("{CONTROLLER}/{ns}/{}", desired.pvc.name_any());
+    let ns = project.namespace().unwrap_or_default();
+    let ns = ns.as_str();
+    let key = format!("{CONTROLLER}/{ns}/{}", project.name_any());
     let force = ctx.full_apply_due(&key);
-    let find =
-        |list: &[ObjectMeta], name: &str| list.iter().find(|m| m.name.as_deref() == Some(name)).cloned();
     let pvc_name = desired.pvc.name_any();
     apply_if_changed(
         client,
         ns,
         &desired.pvc,
-        find(&observed.workspaces, &pvc_name).as_ref(),
+        named(&observed.workspaces, &pvc_name),
         force,
     )
     .await
     .map_err(error::apply("workspace volume", &pvc_name))?;
-    let pod_metas: Vec<ObjectMeta> = observed.preview_pods.iter().map(|p| p.metadata.clone()).collect();
+    let pods: Vec<ObjectMeta> = observed.preview_pods.iter().map(|p| p.metadata.clone()).collect();
     if let Some(pod) = &desired.pod {
         // A pod's spec cannot change in place; its name carries the spec's hash.
-        apply_if_changed(client, ns, pod, find(&pod_metas, &pod.name_any()).as_ref(), force)
+        apply_if_changed(client, ns, pod, named(&pods, &pod.name_any()), force)
             .await
             .map_err(error::apply("preview pod", &pod.name_any()))?;
     }
     if let Some(svc) = &desired.service {
-        apply_if_changed(
-            client,
-            ns,
-            svc,
-            find(&observed.services, &svc.name_any()).as_ref(),
-            force,
-        )
-        .await
-        .map_err(error::apply("preview service", &svc.name_any()))?;
+        apply_if_changed(client, ns, svc, named(&observed.services, &svc.name_any()), force)
+            .await
+            .map_err(error::apply("preview service", &svc.name_any()))?;
     }
-    let orphans = |have: &[ObjectMeta], keep: Option<String>| -> Vec<ObjectMeta> {
-        have.iter().filter(|m| m.name != keep).cloned().collect()
-    };
-    delete_children::<Pod>(
-        client,
-        ns,
-        &orphans(&pod_metas, desired.pod.as_ref().map(|p| p.name_any())),
-    )
-    .await
-    .map_err(error::orphans("preview pods"))?;
-    delete_children::<Service>(
-        client,
-        ns,
-        &orphans(&observed.services, desired.service.as_ref().map(|s| s.name_any())),
-    )
-    .await
-    .map_err(error::orphans("preview services"))?;
+    delete_children::<Pod>(client, ns, &pods, desired.pod.as_ref().map(|p| p.name_any()))
+        .await
+        .map_err(error::orphans("preview pods"))?;
+    let keep = desired.service.as_ref().map(|s| s.name_any());
+    delete_children::<Service>(client, ns, &observed.services, keep)
+        .await
+        .map_err(error::orphans("preview services"))?;
     if force {
         ctx.fully_applied(&key);
     }

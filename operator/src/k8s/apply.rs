@@ -1,12 +1,12 @@
-//! Server-side apply of children (field manager `ludis-operator`), orphan deletion by label, and
-//! status patches.
+//! Server-side apply of children (field manager `ludis-operator`) skipped when unchanged,
+//! orphan deletion, and status patches.
 
 use std::fmt::Debug;
 
 use k8s_openapi::{NamespaceResourceScope, apimachinery::pkg::apis::meta::v1::OwnerReference};
 use kube::{
     Api, Client, Resource, ResourceExt as _,
-    api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams},
+    api::{DeleteParams, ObjectMeta, Patch, PatchParams},
 };
 use ludis_crds::FIELD_MANAGER_OPERATOR;
 use serde::{Serialize, de::DeserializeOwned};
@@ -81,45 +81,33 @@ where
     Ok(true)
 }
 
-/// Deletes the given children (found in a cache) unless they are already being deleted;
-/// returns how many.
-pub async fn delete_children<K>(client: &Client, ns: &str, children: &[ObjectMeta]) -> kube::Result<usize>
-where
-    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
-{
-    let api: Api<K> = Api::namespaced(client.clone(), ns);
-    let mut deleted = 0;
-    for child in children.iter().filter(|c| c.deletion_timestamp.is_none()) {
-        let name = child.name.clone().unwrap_or_default();
-        match api.delete(&name, &DeleteParams::background()).await {
-            Ok(_) => deleted += 1,
-            Err(kube::Error::Api(e)) if e.code == 404 => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(deleted)
+/// The child named `name` among `children` (as found in a cache).
+pub fn named<'a>(children: &'a [ObjectMeta], name: &str) -> Option<&'a ObjectMeta> {
+    children.iter().find(|m| m.name.as_deref() == Some(name))
 }
 
-/// Deletes the children selected by `selector` whose names are not in `keep`; returns how many.
-pub async fn delete_orphans<K>(
+/// Deletes the `children` (found in a cache) other than the one named `keep`, unless they are
+/// already being deleted; returns how many.
+pub async fn delete_children<K>(
     client: &Client,
     ns: &str,
-    selector: &str,
-    keep: &[String],
+    children: &[ObjectMeta],
+    keep: Option<String>,
 ) -> kube::Result<usize>
 where
     K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
 {
     let api: Api<K> = Api::namespaced(client.clone(), ns);
     let mut deleted = 0;
-    for child in api.list_metadata(&ListParams::default().labels(selector)).await? {
-        let name = child.name_any();
-        if !keep.contains(&name) && child.metadata.deletion_timestamp.is_none() {
-            match api.delete(&name, &DeleteParams::background()).await {
-                Ok(_) => deleted += 1,
-                Err(kube::Error::Api(e)) if e.code == 404 => {}
-                Err(e) => return Err(e),
-            }
+    for child in children
+        .iter()
+        .filter(|c| c.name != keep && c.deletion_timestamp.is_none())
+    {
+        let name = child.name.clone().unwrap_or_default();
+        match api.delete(&name, &DeleteParams::background()).await {
+            Ok(_) => deleted += 1,
+            Err(kube::Error::Api(e)) if e.code == 404 => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(deleted)
