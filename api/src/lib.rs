@@ -1,8 +1,10 @@
 //! The Ludis API: an axum application built with [`App::build`] and served with
 //! [`App::run_until_stopped`], so tests can start it on port 0.
 
+pub mod access;
 mod app;
 pub mod auth;
+pub mod cluster;
 pub mod crypto;
 pub mod db;
 pub mod error;

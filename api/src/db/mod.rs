@@ -3,8 +3,13 @@
 //! parameters, TEXT/BIGINT columns, `ON CONFLICT … DO UPDATE`, `LOWER(x) LIKE` for search.
 
 pub mod activity;
+pub mod assets;
+pub mod comments;
 pub mod flighting;
+pub mod insights;
 pub mod organizations;
+pub mod pins;
+pub mod shares;
 pub mod throttle;
 pub mod tokens;
 pub mod users;
@@ -17,11 +22,18 @@ use sqlx::{
 };
 
 /// The migrations, embedded (one portable set for both databases).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    20260101000000,
-    "create identity",
-    include_str!("../../migrations/20260101000000_create_identity.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        20260101000000,
+        "create identity",
+        include_str!("../../migrations/20260101000000_create_identity.sql"),
+    ),
+    (
+        20261122000000,
+        "create assets",
+        include_str!("../../migrations/20261122000000_create_assets.sql"),
+    ),
+];
 
 pub async fn migrate(db: &AnyPool) -> anyhow::Result<()> {
     let migrations = MIGRATIONS

@@ -3,8 +3,6 @@
 //! anyone else has the highest of their own share and the organization's share; with neither the
 //! asset does not exist for them (404, never 403, so ids cannot be probed). Pure functions over
 //! loaded facts, used by every route and websocket that takes an asset.
-//!
-//! Not yet wired to routes: the asset routes come with the Insights issue, which builds on this.
 
 use std::fmt;
 
@@ -31,6 +29,21 @@ impl Level {
             "execute" => Some(Level::Execute),
             "edit" => Some(Level::Edit),
             _ => None,
+        }
+    }
+
+    /// The stored form: 0 none, 1 view, 2 execute, 3 edit (higher is more).
+    pub fn rank(self) -> i64 {
+        self as i64
+    }
+
+    /// From the stored form; out-of-range values are clamped.
+    pub fn from_rank(rank: i64) -> Self {
+        match rank {
+            i64::MIN..=0 => Level::None,
+            1 => Level::View,
+            2 => Level::Execute,
+            _ => Level::Edit,
         }
     }
 
@@ -382,6 +395,10 @@ mod tests {
         }
         assert_eq!(Level::parse(" Edit "), Some(Edit));
         assert_eq!(Level::parse("owner"), None);
+        for l in [Level::None, View, Execute, Edit] {
+            assert_eq!(Level::from_rank(l.rank()), l);
+        }
+        assert!(View.rank() < Execute.rank() && Execute.rank() < Edit.rank());
         for t in EntityType::ALL {
             assert_eq!(EntityType::parse(t.as_str()), Some(t));
         }

@@ -1,0 +1,395 @@
+//! The `assets` table: one row per shareable object of any kind (owner, organization, name, the
+//! custom resource it mirrors), the facts the access rule needs, and the list query every kind's
+//! listing uses (filter, sort, search, page) with the caller's level computed in SQL by the same
+//! rule as [`crate::policy::sharing::access`].
+
+use sqlx::{AnyPool, Row as _, any::AnyRow};
+
+use crate::policy::sharing::Level;
+
+/// The kinds of asset (the `kind` column).
+pub const KIND_APPLICATION: &str = "application";
+pub const KIND_PROJECT: &str = "project";
+pub const KIND_DATASET: &str = "dataset";
+pub const KIND_WORKFLOW: &str = "workflow";
+
+/// `origin`: made in the console or through the API.
+pub const ORIGIN_API: &str = "api";
+/// `origin`: applied with kubectl or a GitOps tool (the custom resource is the source).
+pub const ORIGIN_RESOURCE: &str = "resource";
+
+#[derive(Debug, Clone)]
+pub struct AssetRow {
+    pub id: String,
+    pub kind: String,
+    pub organization_id: String,
+    pub owner_uid: Option<String>,
+    pub name: String,
+    pub description: String,
+    pub img_path: Option<String>,
+    pub namespace: Option<String>,
+    pub resource_name: Option<String>,
+    pub origin: String,
+    pub views: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+pub const COLUMNS: &str = "a.id, a.kind, a.organization_id, a.owner_uid, a.name, a.description, a.img_path, \
+    a.namespace, a.resource_name, a.origin, a.views, a.created_at, a.updated_at";
+
+impl AssetRow {
+    pub fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            id: r.try_get("id")?,
+            kind: r.try_get("kind")?,
+            organization_id: r.try_get("organization_id")?,
+            owner_uid: r.try_get("owner_uid")?,
+            name: r.try_get("name")?,
+            description: r.try_get("description")?,
+            img_path: r.try_get("img_path")?,
+            namespace: r.try_get("namespace")?,
+            resource_name: r.try_get("resource_name")?,
+            origin: r.try_get("origin")?,
+            views: r.try_get("views")?,
+            created_at: r.try_get("created_at")?,
+            updated_at: r.try_get("updated_at")?,
+        })
+    }
+
+    /// Applied with kubectl or GitOps: the custom resource is the source of its fields.
+    pub fn is_managed(&self) -> bool {
+        self.origin == ORIGIN_RESOURCE
+    }
+}
+
+fn search_text(name: &str, description: &str) -> String {
+    format!("{name} {description}").to_lowercase()
+}
+
+/// Inserts the row (inside the caller's transaction or on the pool).
+pub async fn insert<'e, E>(exec: E, a: &AssetRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO assets (id, kind, organization_id, owner_uid, name, search_text, description, img_path, \
+         namespace, resource_name, origin, views, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(&a.id)
+    .bind(&a.kind)
+    .bind(&a.organization_id)
+    .bind(&a.owner_uid)
+    .bind(&a.name)
+    .bind(search_text(&a.name, &a.description))
+    .bind(&a.description)
+    .bind(&a.img_path)
+    .bind(&a.namespace)
+    .bind(&a.resource_name)
+    .bind(&a.origin)
+    .bind(a.views)
+    .bind(a.created_at)
+    .bind(a.updated_at)
+    .execute(exec)
+    .await?;
+    Ok(())
+}
+
+/// Updates the fields every kind shares (name, description, image, owner, resource, origin).
+pub async fn update<'e, E>(exec: E, a: &AssetRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "UPDATE assets SET owner_uid = $2, name = $3, search_text = $4, description = $5, img_path = $6, \
+         namespace = $7, resource_name = $8, origin = $9, updated_at = $10 WHERE id = $1",
+    )
+    .bind(&a.id)
+    .bind(&a.owner_uid)
+    .bind(&a.name)
+    .bind(search_text(&a.name, &a.description))
+    .bind(&a.description)
+    .bind(&a.img_path)
+    .bind(&a.namespace)
+    .bind(&a.resource_name)
+    .bind(&a.origin)
+    .bind(a.updated_at)
+    .execute(exec)
+    .await?;
+    Ok(())
+}
+
+pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<AssetRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM assets a WHERE a.id = $1");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+        .map(|r| AssetRow::from_row(&r))
+        .transpose()
+}
+
+/// The asset mirroring a custom resource.
+pub async fn by_resource(
+    db: &AnyPool,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+) -> Result<Option<AssetRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace = $2 AND a.resource_name = $3"
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(kind)
+        .bind(namespace)
+        .bind(name)
+        .fetch_optional(db)
+        .await?
+        .map(|r| AssetRow::from_row(&r))
+        .transpose()
+}
+
+/// Deletes the asset and, by cascade, its details, shares, pins, views and comments.
+pub async fn delete(db: &AnyPool, id: &str) -> Result<bool, sqlx::Error> {
+    // Pins first, explicitly: deleting a pinned app unpins it first (spec 001 §4).
+    let mut tx = db.begin().await?;
+    sqlx::query("DELETE FROM pins WHERE asset_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    let done = sqlx::query("DELETE FROM assets WHERE id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+        > 0;
+    tx.commit().await?;
+    Ok(done)
+}
+
+/// The shares that concern one caller on one asset: their own entries' highest level and the
+/// organization entries' highest level (only the caller's organization's entry counts).
+pub async fn caller_shares(
+    db: &AnyPool,
+    asset_id: &str,
+    uid: &str,
+    organization_id: &str,
+) -> Result<crate::policy::sharing::Shares, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT \
+           (SELECT MAX(s.level) FROM shares s WHERE s.asset_id = $1 AND s.to_type = 'user' AND s.to_id = $2) AS user_level, \
+           (SELECT MAX(s.level) FROM shares s WHERE s.asset_id = $1 AND s.to_type = 'organization' AND s.to_id = $3) AS org_level",
+    )
+    .bind(asset_id)
+    .bind(uid)
+    .bind(organization_id)
+    .fetch_one(db)
+    .await?;
+    let level = |v: Option<i64>| v.map(Level::from_rank);
+    Ok(crate::policy::sharing::Shares {
+        user: level(row.try_get("user_level")?),
+        organization: level(row.try_get("org_level")?),
+    })
+}
+
+/// Counts a view by `uid`, at most once per user per `window` seconds. Returns the new count.
+pub async fn count_view(
+    db: &AnyPool,
+    asset_id: &str,
+    uid: &str,
+    now: i64,
+    window: i64,
+) -> Result<i64, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let last: Option<i64> =
+        sqlx::query_scalar("SELECT last_at FROM asset_views WHERE asset_id = $1 AND user_uid = $2")
+            .bind(asset_id)
+            .bind(uid)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if last.is_none_or(|t| now - t >= window) {
+        sqlx::query(
+            "INSERT INTO asset_views (asset_id, user_uid, last_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (asset_id, user_uid) DO UPDATE SET last_at = excluded.last_at",
+        )
+        .bind(asset_id)
+        .bind(uid)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE assets SET views = views + 1 WHERE id = $1")
+            .bind(asset_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let views = sqlx::query_scalar("SELECT views FROM assets WHERE id = $1")
+        .bind(asset_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(views)
+}
+
+/// Who lists: the facts of the access rule about the caller.
+#[derive(Debug, Clone, Copy)]
+pub struct Viewer<'a> {
+    pub uid: &'a str,
+    pub organization_id: &'a str,
+    /// An administrator (of `organization_id`).
+    pub is_admin: bool,
+    pub is_superadmin: bool,
+}
+
+/// Which of the visible assets to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    /// Everything the caller may see.
+    All,
+    /// Pinned by the caller.
+    Starred,
+    /// Owned by the caller.
+    Owned,
+    /// Shared with the caller (by a share to them or to their organization), not owned.
+    Shared,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortBy {
+    Name,
+    CreatedAt,
+    UpdatedAt,
+}
+
+#[derive(Debug, Clone)]
+pub struct ListQuery {
+    pub kind: &'static str,
+    pub filter: Filter,
+    pub sort_by: SortBy,
+    pub descending: bool,
+    /// Lowercased substring of name or description; empty: no search.
+    pub search: String,
+    pub limit: i64,
+    pub offset: i64,
+    /// Extra conditions on the kind's details table (aliased `d`, joined on `d.id = a.id`), with
+    /// their string parameters numbered from `$100`: e.g. `d.app_type IN ($100, $101)`.
+    pub details: Option<(&'static str, String, Vec<String>)>,
+}
+
+/// One listed asset with the caller's level and pin.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub asset: AssetRow,
+    pub level: Level,
+    pub pinned: bool,
+}
+
+/// The SQL of [`list`] (also printed by the benchmark with its query plan).
+pub fn list_sql(q: &ListQuery, count: bool) -> String {
+    // $1 uid, $2 organization, $3 is_admin (0/1), $4 is_superadmin (0/1), $5 kind, $6 search;
+    // the details' parameters ($100…) become $7…; then limit and offset.
+    let full_access = "(a.owner_uid = $1 OR $4 = 1 OR ($3 = 1 AND a.organization_id = $2))";
+    // A share to the caller, or to the caller's organization on an asset of that organization.
+    let share_ids = "SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0 \
+                     UNION SELECT s.asset_id FROM shares s WHERE s.to_type = 'organization' AND s.to_id = $2 AND s.level > 0";
+    let mut conditions = vec!["a.kind = $5".to_owned()];
+    match q.filter {
+        Filter::All => conditions.push(format!(
+            "({full_access} OR a.id IN ({share_ids}))"
+        )),
+        Filter::Owned => conditions.push("a.owner_uid = $1".into()),
+        Filter::Shared => conditions.push(format!(
+            "(a.owner_uid IS NULL OR a.owner_uid <> $1) AND a.id IN ({share_ids})"
+        )),
+        Filter::Starred => conditions.push(format!(
+            "a.id IN (SELECT p.asset_id FROM pins p WHERE p.user_uid = $1) AND ({full_access} OR a.id IN ({share_ids}))"
+        )),
+    }
+    // (An organization entry always names the asset's own organization, so `s.to_id = $2` is
+    // enough: an organization share reaches only that organization's members.)
+    conditions.push("($6 = '' OR a.search_text LIKE $6 ESCAPE '\\')".into());
+    let mut join = String::new();
+    if let Some((table, cond, params)) = &q.details {
+        join = format!(" JOIN {table} d ON d.id = a.id");
+        let mut cond = cond.clone();
+        for i in (0..params.len()).rev() {
+            cond = cond.replace(&format!("${}", 100 + i), &format!("${}", 7 + i));
+        }
+        conditions.push(cond);
+    }
+    let predicate = conditions.join(" AND ");
+    if count {
+        return format!("SELECT COUNT(*) FROM assets a{join} WHERE {predicate}");
+    }
+    let order = match q.sort_by {
+        SortBy::Name => "a.name",
+        SortBy::CreatedAt => "a.created_at",
+        SortBy::UpdatedAt => "a.updated_at",
+    };
+    let dir = if q.descending { "DESC" } else { "ASC" };
+    let n = q.details.as_ref().map_or(0, |(_, _, p)| p.len());
+    let (limit, offset) = (7 + n, 8 + n);
+    format!(
+        "SELECT {COLUMNS}, \
+           CASE WHEN {full_access} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id \
+             AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2 AND a.organization_id = $2))), 0) END AS access, \
+           CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = a.id) THEN 1 ELSE 0 END AS pinned \
+         FROM assets a{join} WHERE {predicate} ORDER BY {order} {dir}, a.id {dir} LIMIT ${limit} OFFSET ${offset}"
+    )
+}
+
+fn bind_list<'q>(
+    sql: &'q str,
+    v: Viewer<'q>,
+    q: &'q ListQuery,
+    search: &'q str,
+    page: bool,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(v.uid)
+        .bind(v.organization_id)
+        .bind(i64::from(v.is_admin))
+        .bind(i64::from(v.is_superadmin))
+        .bind(q.kind)
+        .bind(search);
+    if let Some((_, _, params)) = &q.details {
+        for p in params {
+            query = query.bind(p.as_str());
+        }
+    }
+    if page {
+        query = query.bind(q.limit).bind(q.offset);
+    }
+    query
+}
+
+/// The page and the total count of the caller's visible assets of a kind.
+pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Listed>, i64), sqlx::Error> {
+    let search = if q.search.trim().is_empty() {
+        String::new()
+    } else {
+        super::like_pattern(q.search.trim())
+    };
+    let sql = list_sql(q, false);
+    let rows = bind_list(&sql, v, q, &search, true).fetch_all(db).await?;
+    let items = rows
+        .iter()
+        .map(|r| {
+            Ok(Listed {
+                asset: AssetRow::from_row(r)?,
+                level: Level::from_rank(r.try_get("access")?),
+                pinned: r.try_get::<i64, _>("pinned")? != 0,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    let total = if q.offset == 0 && (items.len() as i64) < q.limit {
+        items.len() as i64
+    } else {
+        let sql = list_sql(q, true);
+        bind_list(&sql, v, q, &search, false)
+            .fetch_one(db)
+            .await?
+            .try_get::<i64, _>(0)?
+    };
+    Ok((items, total))
+}

@@ -1,0 +1,175 @@
+//! The `shares` table: who may do what with an asset, besides its owner and administrators.
+//! Console entries (`origin = console`) are set and revoked one by one; resource entries
+//! (`origin = resource`, the custom resource's `spec.sharing`) are replaced as a whole whenever
+//! the resource changes. A target's level is the highest of its entries.
+
+use sqlx::{AnyPool, Row as _, any::AnyRow};
+
+use crate::policy::sharing::Level;
+
+pub const TO_USER: &str = "user";
+pub const TO_ORGANIZATION: &str = "organization";
+/// A user declared by e-mail in `spec.sharing` who has no account yet.
+pub const TO_EMAIL: &str = "email";
+
+pub const ORIGIN_CONSOLE: &str = "console";
+pub const ORIGIN_RESOURCE: &str = "resource";
+
+#[derive(Debug, Clone)]
+pub struct ShareRow {
+    pub id: String,
+    pub asset_id: String,
+    pub to_type: String,
+    pub to_id: String,
+    pub level: Level,
+    pub origin: String,
+    pub from_user_uid: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+const COLUMNS: &str = "id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at";
+
+impl ShareRow {
+    fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            id: r.try_get("id")?,
+            asset_id: r.try_get("asset_id")?,
+            to_type: r.try_get("to_type")?,
+            to_id: r.try_get("to_id")?,
+            level: Level::from_rank(r.try_get("level")?),
+            origin: r.try_get("origin")?,
+            from_user_uid: r.try_get("from_user_uid")?,
+            created_at: r.try_get("created_at")?,
+            updated_at: r.try_get("updated_at")?,
+        })
+    }
+
+    pub fn is_managed(&self) -> bool {
+        self.origin == ORIGIN_RESOURCE
+    }
+}
+
+/// Every entry of an asset, oldest first.
+pub async fn for_asset(db: &AnyPool, asset_id: &str) -> Result<Vec<ShareRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM shares WHERE asset_id = $1 ORDER BY created_at, id");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(asset_id)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(ShareRow::from_row)
+        .collect()
+}
+
+pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<ShareRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM shares WHERE id = $1");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+        .map(|r| ShareRow::from_row(&r))
+        .transpose()
+}
+
+/// One entry to set.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub to_type: &'a str,
+    pub to_id: &'a str,
+    pub level: Level,
+}
+
+/// Sets console entries (insert or update the level), in one transaction.
+pub async fn set_console(
+    db: &AnyPool,
+    asset_id: &str,
+    entries: &[Entry<'_>],
+    from_uid: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    for e in entries {
+        sqlx::query(
+            "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 'console', $6, $7, $7) \
+             ON CONFLICT (asset_id, to_type, to_id, origin) DO UPDATE SET level = excluded.level, \
+             from_user_uid = excluded.from_user_uid, updated_at = excluded.updated_at",
+        )
+        .bind(super::new_id())
+        .bind(asset_id)
+        .bind(e.to_type)
+        .bind(e.to_id)
+        .bind(e.level.rank())
+        .bind(from_uid)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query("UPDATE assets SET updated_at = $2 WHERE id = $1")
+        .bind(asset_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
+/// Deletes one console entry of a target (revoke). Returns whether one existed.
+pub async fn delete_console(
+    db: &AnyPool,
+    asset_id: &str,
+    to_type: &str,
+    to_id: &str,
+) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query(
+        "DELETE FROM shares WHERE asset_id = $1 AND to_type = $2 AND to_id = $3 AND origin = 'console'",
+    )
+    .bind(asset_id)
+    .bind(to_type)
+    .bind(to_id)
+    .execute(db)
+    .await?
+    .rows_affected()
+        > 0)
+}
+
+/// Replaces the resource entries of an asset (its custom resource's `spec.sharing`).
+pub async fn replace_resource<'c>(
+    tx: &mut sqlx::Transaction<'c, sqlx::Any>,
+    asset_id: &str,
+    entries: &[Entry<'_>],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM shares WHERE asset_id = $1 AND origin = 'resource'")
+        .bind(asset_id)
+        .execute(&mut **tx)
+        .await?;
+    for e in entries {
+        sqlx::query(
+            "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 'resource', NULL, $6, $6) \
+             ON CONFLICT (asset_id, to_type, to_id, origin) DO UPDATE SET level = excluded.level",
+        )
+        .bind(super::new_id())
+        .bind(asset_id)
+        .bind(e.to_type)
+        .bind(e.to_id)
+        .bind(e.level.rank())
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A new user takes over the entries declared for their e-mail before they had an account.
+pub async fn claim_pending(db: &AnyPool, email: &str, uid: &str) -> Result<u64, sqlx::Error> {
+    Ok(
+        sqlx::query("UPDATE shares SET to_type = 'user', to_id = $2 WHERE to_type = 'email' AND to_id = $1")
+            .bind(email.trim().to_lowercase())
+            .bind(uid)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
