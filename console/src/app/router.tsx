@@ -42,7 +42,15 @@ export const routes: RouteObject[] = [
             path: paths.changePassword.path,
             lazy: () => import('@/app/routes/auth/change-password').then((m) => ({ Component: m.ChangePasswordRoute })),
           },
-          ...[paths.insights, paths.projects, paths.notebooks, paths.workflows, paths.datasets, paths.collections].map(
+          {
+            path: paths.insights.path,
+            lazy: () => import('@/app/routes/insights').then((m) => ({ Component: m.InsightsRoute })),
+          },
+          {
+            path: paths.app.path,
+            lazy: () => import('@/app/routes/app-view').then((m) => ({ Component: m.AppViewRoute })),
+          },
+          ...[paths.projects, paths.notebooks, paths.workflows, paths.datasets, paths.collections].map(
             (p) => ({
               path: p.path,
               lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),

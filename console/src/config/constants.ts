@@ -47,3 +47,60 @@ export const ORGANIZATION_TIERS = ['free', 'paid'] as const;
 
 /** Where the product documentation lives when GET /v1/config does not say. */
 export const DEFAULT_DOCUMENTATION_URL = 'https://ludis.dev/docs';
+
+/* ---- Insights (spec 000 §2, §9; spec 001 §2, §4, §9) ---- */
+
+/** Default page size of the insights list (spec 000 §9). */
+export const INSIGHTS_PAGE_SIZE = 12;
+/** Card truncation: names 22, descriptions 25 characters, cut text ends with '...'. */
+export const INSIGHT_NAME_MAX = 22;
+export const INSIGHT_DESCRIPTION_MAX = 25;
+export const TRUNCATION_SUFFIX = '...';
+
+export const INSIGHT_SCREENS = ['Dashboard', 'Reports', 'Applications'] as const;
+export type InsightScreen = (typeof INSIGHT_SCREENS)[number];
+export const DEFAULT_INSIGHT_SCREEN: InsightScreen = 'Dashboard';
+
+/** Filter options with the spec's labels (spec 001 §9). */
+export const INSIGHT_FILTERS = [
+  { value: 'all', label: 'All Apps' },
+  { value: 'starred', label: 'Starred' },
+  { value: 'owned', label: 'Created by me' },
+  { value: 'shared', label: 'Shared with me' },
+  { value: 'template', label: 'Template' },
+] as const;
+export type InsightFilter = (typeof INSIGHT_FILTERS)[number]['value'];
+export const DEFAULT_INSIGHT_FILTER: InsightFilter = 'all';
+
+export const INSIGHT_SORT_FIELDS = ['name', 'created_at', 'updated_at'] as const;
+export type InsightSortField = (typeof INSIGHT_SORT_FIELDS)[number];
+export const SORT_OPERATORS = ['ASC', 'DESC'] as const;
+export type SortOperator = (typeof SORT_OPERATORS)[number];
+/** Default list query: sort DESC by created_at (spec 000 §9). */
+export const DEFAULT_INSIGHT_SORT = { sortBy: 'created_at', sortOperator: 'DESC' } as const;
+
+/** Where the card/table choice of the insights list is remembered (spec 001 §2). */
+export const INSIGHTS_VIEW_STORAGE_KEY = 'insights_view';
+export const INSIGHT_VIEWS = ['card', 'table'] as const;
+export type InsightViewMode = (typeof INSIGHT_VIEWS)[number];
+
+/** The app page sets the frame's address 1 s after the app loaded (spec 001 §9). */
+export const APP_FRAME_DELAY_MS = 1000;
+/** Discussion comments poll every 5 s (spec 001 §9). */
+export const COMMENTS_POLL_MS = 5000;
+export const MAX_COMMENT_LENGTH = 5000;
+/** The number of default insight images (spec 000 §9). */
+export const DEFAULT_IMAGE_COUNT = 15;
+/** The largest report PDF the API takes (contract: 50 MiB). */
+export const MAX_REPORT_BYTES = 50 * 1024 * 1024;
+
+/* ---- Sharing (spec 000 §3–§6, §9) ---- */
+
+export const ACCESS_LEVELS = ['view', 'execute', 'edit'] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+export const DEFAULT_ACCESS_LEVEL: AccessLevel = 'view';
+export const ACCESS_LEVEL_LABELS: Record<AccessLevel, string> = { view: 'Viewer', execute: 'Executor', edit: 'Editor' };
+export const REVOKE_ACCESS_LABEL = 'Revoke Access';
+/** Entity types as the API names them (spec 000 §9). */
+export const ENTITY_TYPES = ['Application', 'Insight', 'Project', 'Project_V2', 'Dataset', 'Workflow'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];

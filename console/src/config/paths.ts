@@ -16,7 +16,13 @@ export const paths = {
   changePassword: { path: '/changepassword', getHref: () => '/changepassword' },
   profile: { path: '/profile-setting', getHref: () => '/profile-setting' },
 
-  insights: { path: '/insights', getHref: () => '/insights' },
+  insights: {
+    path: '/insights',
+    /** `screen`: Dashboard (default), Reports or Applications (spec 000 §4). */
+    getHref: (screen?: string) => (screen ? `/insights?screen=${encodeURIComponent(screen)}` : '/insights'),
+  },
+  /** The app open page: the insight in a frame, with its comments (spec 001 §2). */
+  app: { path: '/app/:id', getHref: (id: string | number) => `/app/${encodeURIComponent(String(id))}` },
   projects: { path: '/projectsv2', getHref: () => '/projectsv2' },
   notebooks: { path: '/projects', getHref: () => '/projects' },
   workflows: { path: '/workflows', getHref: () => '/workflows' },

@@ -80,7 +80,10 @@ async function send(path: string, options: RequestOptions): Promise<{ res: Respo
   const token = getSession().token;
   if (token && !options.anonymous && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) {
+    // multipart/form-data: the browser writes the Content-Type with its boundary.
+    payload = options.body;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(options.body);
   }
@@ -159,6 +162,8 @@ export const api = {
   get: <T>(path: string, params?: QueryParams, signal?: AbortSignal) => apiRequest<T>(path, { params, signal }),
   post: <T>(path: string, body?: unknown, params?: QueryParams) =>
     apiRequest<T>(path, { method: 'POST', body, params }),
+  /** A multipart/form-data POST (file uploads such as the report import). */
+  postForm: <T>(path: string, form: FormData) => apiRequest<T>(path, { method: 'POST', body: form }),
   put: <T>(path: string, body?: unknown, params?: QueryParams) =>
     apiRequest<T>(path, { method: 'PUT', body, params }),
   delete: <T>(path: string, params?: QueryParams) => apiRequest<T>(path, { method: 'DELETE', params }),

@@ -47,6 +47,8 @@ export type UserResponse = Schemas['UserResponse'];
 /** The spec's 'Limit Reached' answer may come as `limitExceded` on the body. */
 export type CreateUserResponse = UserResponse & { limitExceded?: boolean };
 export type PresignResponse = Schemas['PresignResponse'];
+export type DefaultImagesResponse = Schemas['DefaultImages'];
+export type DefaultImage = Schemas['DefaultImage'];
 export type ApiKeyResponse = Schemas['ApiKeyResponse'];
 
 export type OrganizationsPage = Schemas['OrganizationList'];
@@ -68,13 +70,3 @@ export type LoginsResponse = Schemas['LoginSeries'];
 export type MetricRow = Schemas['ActivityRow'];
 export type MetricRowsResponse = Schemas['ActivityPage'];
 export type UsageResponse = Schemas['UsageResponse'];
-
-/** Not in api/openapi.json yet (insights come with a later issue): written from spec 000 §7. */
-export type PinnedInsight = {
-  id: Id;
-  name: string;
-  description?: string | null;
-  img_path?: string | null;
-  app_type?: string | null;
-};
-export type PinListResponse = Envelope & { applications: PinnedInsight[] };

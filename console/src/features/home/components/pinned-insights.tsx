@@ -1,17 +1,26 @@
-import { Alert, Anchor, Button, Card, Group, Image, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPinned } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { MAX_PINNED_INSIGHTS } from '@/config/constants';
 import { paths } from '@/config/paths';
-import { usePinnedInsights } from '@/features/home/api/get-pinned-insights';
 
 export const NO_PINNED = 'You have no pinned assets...';
 
+type Props<T> = {
+  /** The pinned insights, newest pin first (undefined while loading). */
+  items: T[] | undefined;
+  isPending: boolean;
+  error: Error | null;
+  getKey: (item: T) => string | number;
+  /** How one pinned insight looks (the route passes the insight card). */
+  renderItem: (item: T) => ReactNode;
+};
+
 /** Up to 6 pinned insights, or 'You have no pinned assets...' (spec 000 §1). */
-export function PinnedInsights() {
-  const pins = usePinnedInsights();
-  const items = (pins.data?.applications ?? []).slice(0, MAX_PINNED_INSIGHTS);
+export function PinnedInsights<T>({ items, isPending, error, getKey, renderItem }: Props<T>) {
+  const shown = (items ?? []).slice(0, MAX_PINNED_INSIGHTS);
 
   return (
     <Stack>
@@ -21,19 +30,19 @@ export function PinnedInsights() {
           Go to Dashboard
         </Button>
       </Group>
-      {pins.isPending && (
+      {isPending && (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-label="Loading pinned insights">
           {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h={140} radius="md" />
+            <Skeleton key={i} h={240} radius="md" />
           ))}
         </SimpleGrid>
       )}
-      {pins.isError && (
+      {error && !items && (
         <Alert color="yellow" variant="light" title="Pinned insights are unavailable">
-          {pins.error.message}
+          {error.message}
         </Alert>
       )}
-      {pins.isSuccess && items.length === 0 && (
+      {!isPending && items && shown.length === 0 && (
         <Card withBorder padding="xl">
           <Stack align="center" gap="xs">
             <IconPinned size={32} color="var(--mantine-color-dimmed)" />
@@ -44,24 +53,12 @@ export function PinnedInsights() {
           </Stack>
         </Card>
       )}
-      {items.length > 0 && (
+      {shown.length > 0 && (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} role="list" aria-label="Pinned insights">
-          {items.map((app) => (
-            <Card key={app.id} withBorder padding="md" role="listitem">
-              {app.img_path && (
-                <Card.Section>
-                  <Image src={app.img_path} alt="" h={100} fit="cover" />
-                </Card.Section>
-              )}
-              <Text fw={600} mt="sm" lineClamp={1}>
-                {app.name}
-              </Text>
-              {app.description && (
-                <Text size="sm" c="dimmed" lineClamp={2}>
-                  {app.description}
-                </Text>
-              )}
-            </Card>
+          {shown.map((item) => (
+            <div key={getKey(item)} role="listitem">
+              {renderItem(item)}
+            </div>
           ))}
         </SimpleGrid>
       )}

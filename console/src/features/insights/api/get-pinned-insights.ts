@@ -1,14 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { insightKeys } from '@/features/insights/api/keys';
+import type { PinListResponse } from '@/features/insights/api/types';
 import { api, ApiError } from '@/lib/api-client';
-import type { PinListResponse } from '@/lib/api/types';
 
-/** GET /v1/applications/pin/list: the caller's pinned insights. */
+/** GET /v1/applications/pin/list: the caller's pinned insights, newest pin first. */
 export async function getPinnedInsights(signal?: AbortSignal): Promise<PinListResponse> {
   try {
     return await api.get<PinListResponse>('/v1/applications/pin/list', undefined, signal);
   } catch (e) {
-    // Until the API serves insights, the route does not exist: nothing is pinned.
+    // An API without insights (older server) has no such route: nothing is pinned.
     if (e instanceof ApiError && e.code === 'route_not_found') return { success: true, applications: [] };
     throw e;
   }
@@ -16,7 +17,7 @@ export async function getPinnedInsights(signal?: AbortSignal): Promise<PinListRe
 
 export function getPinnedInsightsQueryOptions() {
   return queryOptions({
-    queryKey: ['applications', 'pins'],
+    queryKey: insightKeys.pins(),
     queryFn: ({ signal }) => getPinnedInsights(signal),
     // The home page explains a failure in place; no toast on every visit.
     meta: { silent: true },

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { insightKeys } from '@/features/insights/api/keys';
+import type { MessageResponse } from '@/features/insights/api/types';
+import { api } from '@/lib/api-client';
+
+/** DELETE /v1/applications/{id}: the owner (or an editor) deletes the insight. */
+export function deleteInsight(id: string) {
+  return api.delete<MessageResponse>(`/v1/applications/${encodeURIComponent(id)}`);
+}
+
+/** DELETE /v1/applications/share/{appId}: someone it was shared with removes it from their insights. */
+export function removeSharedInsight(id: string) {
+  return api.delete<MessageResponse>(`/v1/applications/share/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteInsight(options: { onSuccess?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, owned }: { id: string; owned: boolean }) => (owned ? deleteInsight(id) : removeSharedInsight(id)),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: insightKeys.all });
+      options.onSuccess?.();
+    },
+  });
+}

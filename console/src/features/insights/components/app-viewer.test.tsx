@@ -1,0 +1,70 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { AppViewer, frameUrl, NOT_RUNNING } from '@/features/insights/components/app-viewer';
+import { makeInsight, sharedInsight } from '@/testing/insights';
+import { mockFetch, on } from '@/testing/fetch-mock';
+import { renderWithProviders } from '@/testing/render';
+import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
+
+describe('app viewer', () => {
+  it('points the frame at open_url, a report at report_url', () => {
+    const app = makeInsight({ app_url: 'https://ext.io' });
+    expect(frameUrl({ success: true, application: app, open_url: '/apps/a/?ticket=t' })).toBe('/apps/a/?ticket=t');
+    expect(frameUrl({ success: true, application: app, open_url: null })).toBe('https://ext.io');
+    expect(frameUrl({ success: true, application: makeInsight({ app_type: 'user_report' }), report_url: 'https://s3/r.pdf' })).toBe('https://s3/r.pdf');
+  });
+
+  it('sets the frame 1 s after the app loaded; breadcrumb back to Insights; fullscreen toggle', async () => {
+    signIn();
+    const app = makeInsight({ id: 'a1', name: 'Sales app' });
+    mockFetch(on('GET', '/v1/applications/a1', { body: { success: true, application: app, open_url: '/apps/a1/?ticket=t1', report_url: null } }));
+    renderWithProviders(<AppViewer id="a1" aside={<p>comments here</p>} />);
+    expect(await screen.findByRole('heading', { name: 'Sales app' })).toBeInTheDocument();
+    const loadedAt = Date.now();
+    expect(screen.queryByTitle('Sales app')).not.toBeInTheDocument();
+    const frame = await screen.findByTitle('Sales app');
+    expect(Date.now() - loadedAt).toBeGreaterThanOrEqual(900);
+    expect(frame).toHaveAttribute('src', '/apps/a1/?ticket=t1');
+    expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('link', { name: 'Insights' })).toHaveAttribute('href', '/insights');
+    expect(screen.getByText('comments here')).toBeInTheDocument();
+
+    const container = screen.getByTestId('app-frame-container');
+    expect(container).not.toHaveAttribute('data-fullscreen');
+    await user().click(screen.getByRole('button', { name: 'Fullscreen' }));
+    expect(container).toHaveAttribute('data-fullscreen', 'true');
+    await user().click(screen.getAllByRole('button', { name: 'Exit fullscreen' })[0]);
+    expect(container).not.toHaveAttribute('data-fullscreen');
+  });
+
+  it('offers Start to an executor when the app is not running', async () => {
+    signIn();
+    const app = sharedInsight('execute', { id: 'a2', name: 'Idle', status: 'stopped' });
+    const calls = mockFetch(
+      on('GET', '/v1/applications/a2', { body: { success: true, application: app, open_url: null } }),
+      on('POST', '/v1/applications/restart', { body: { success: true, message: 'Application restarted', application: { ...app, status: 'starting' } } }),
+    );
+    renderWithProviders(<AppViewer id="a2" />);
+    expect(await screen.findByText(NOT_RUNNING)).toBeInTheDocument();
+    await user().click(screen.getByRole('button', { name: 'Start' }));
+    expect(await screen.findByText('Application restarted')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ application_id: 'a2', publish_filenames: [] });
+  });
+
+  it('has no Start for a viewer', async () => {
+    signIn();
+    const app = sharedInsight('view', { id: 'a3', name: 'Idle', status: 'stopped' });
+    mockFetch(on('GET', '/v1/applications/a3', { body: { success: true, application: app, open_url: null } }));
+    renderWithProviders(<AppViewer id="a3" />);
+    expect(await screen.findByText(NOT_RUNNING)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start' })).not.toBeInTheDocument();
+  });
+
+  it('says so in place when the app is not found', async () => {
+    signIn();
+    mockFetch(on('GET', '/v1/applications/zz', { status: 404, body: { success: false, code: 'application_not_found', message: 'Application not found' } }));
+    renderWithProviders(<AppViewer id="zz" />);
+    expect(await screen.findByText('Application not found')).toBeInTheDocument();
+  });
+});

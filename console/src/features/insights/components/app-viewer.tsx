@@ -1,0 +1,166 @@
+import { ActionIcon, Alert, Anchor, Box, Breadcrumbs, Button, Center, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+
+import { QueryError } from '@/components/ui/query-error';
+import { APP_FRAME_DELAY_MS } from '@/config/constants';
+import { paths } from '@/config/paths';
+import { useInsight } from '@/features/insights/api/get-insight';
+import { useRunInsight } from '@/features/insights/api/run-insight';
+import type { InsightResponse } from '@/features/insights/api/types';
+import { canRun } from '@/features/insights/components/insight-actions';
+import { StatusBadge } from '@/features/insights/components/insight-card';
+import { notify } from '@/lib/notify';
+
+export const NOT_RUNNING = 'This application is not running';
+
+/** Where the frame points: the API's `open_url` (reverse proxy or external URL), a report's file, or the app URL. */
+export function frameUrl(data: InsightResponse): string | null {
+  const app = data.application;
+  if (app.app_type !== 'application') return data.report_url ?? data.open_url ?? null;
+  return data.open_url ?? app.app_url ?? null;
+}
+
+/**
+ * The app open page (spec 001 §2): loads the app, sets the frame's address 1 s later, a
+ * fullscreen toggle, a breadcrumb back to Insights, and a start button when the app is not
+ * running. `aside` (the comments) sits beside the frame.
+ */
+export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
+  const detail = useInsight(id, { pollWhileStarting: true });
+  const [src, setSrc] = useState<string | null>(null);
+  const [fullscreen, setFullscreen] = useState(false);
+  const start = useRunInsight({ onSuccess: (r) => notify.success(r.message) });
+  const target = detail.data ? frameUrl(detail.data) : null;
+
+  useEffect(() => {
+    if (!target) {
+      setSrc(null);
+      return;
+    }
+    const timer = window.setTimeout(() => setSrc(target), APP_FRAME_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [target]);
+
+  useHotkeys([['Escape', () => setFullscreen(false)]]);
+
+  const app = detail.data?.application;
+  const name = app?.name ?? 'Insight';
+
+  return (
+    <Stack gap="md">
+      <nav aria-label="Breadcrumb">
+        <Breadcrumbs>
+          <Anchor component={Link} to={paths.insights.getHref()} size="sm">
+            Insights
+          </Anchor>
+          <Text size="sm">{name}</Text>
+        </Breadcrumbs>
+      </nav>
+
+      {detail.isPending && (
+        <Center h="50vh" role="status" aria-label="Loading the app">
+          <Loader />
+        </Center>
+      )}
+      {detail.isError && <QueryError error={detail.error} onRetry={() => detail.refetch()} />}
+
+      {app && (
+        <>
+          <Group justify="space-between">
+            <Group gap="sm">
+              <Title order={2}>{app.name}</Title>
+              <StatusBadge status={app.status} />
+            </Group>
+            <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+                aria-pressed={fullscreen}
+                onClick={() => setFullscreen((f) => !f)}
+                disabled={!target}
+              >
+                {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+
+          <Group align="stretch" gap="md" wrap="nowrap">
+            <Box style={{ flex: 1, minWidth: 0 }}>
+              {target ? (
+                <Paper
+                  withBorder
+                  data-testid="app-frame-container"
+                  data-fullscreen={fullscreen || undefined}
+                  style={
+                    fullscreen
+                      ? { position: 'fixed', inset: 0, zIndex: 300, borderRadius: 0 }
+                      : { height: 'calc(100vh - 220px)', minHeight: 420, overflow: 'hidden' }
+                  }
+                >
+                  {fullscreen && (
+                    <ActionIcon
+                      pos="absolute"
+                      top={8}
+                      right={8}
+                      variant="filled"
+                      aria-label="Exit fullscreen"
+                      onClick={() => setFullscreen(false)}
+                      style={{ zIndex: 1 }}
+                    >
+                      <IconMinimize size={16} />
+                    </ActionIcon>
+                  )}
+                  {src ? (
+                    <iframe title={app.name} src={src} style={{ width: '100%', height: '100%', border: 0, display: 'block' }} />
+                  ) : (
+                    <Center h="100%" role="status" aria-label="Opening the app">
+                      <Loader size="sm" />
+                    </Center>
+                  )}
+                </Paper>
+              ) : (
+                <Paper withBorder p="xl">
+                  <Stack align="center" gap="sm">
+                    <Text fw={600}>{app.app_type === 'application' ? NOT_RUNNING : 'This report has no output yet'}</Text>
+                    {app.status === 'starting' && (
+                      <Group gap="xs">
+                        <Loader size="xs" />
+                        <Text size="sm" c="dimmed">
+                          Starting…
+                        </Text>
+                      </Group>
+                    )}
+                    {app.status === 'failed' && (
+                      <Alert color="red" variant="light">
+                        The last run failed.
+                      </Alert>
+                    )}
+                    {canRun(app) && app.status !== 'starting' && (
+                      <Button leftSection={<IconPlayerPlay size={16} />} loading={start.isPending} onClick={() => start.mutate({ id: app.id, running: true })}>
+                        Start
+                      </Button>
+                    )}
+                    {!canRun(app) && app.app_type === 'application' && app.status !== 'starting' && (
+                      <Text size="sm" c="dimmed">
+                        Ask its owner or an executor to start it.
+                      </Text>
+                    )}
+                  </Stack>
+                </Paper>
+              )}
+            </Box>
+            {aside && (
+              <Box w={340} style={{ flexShrink: 0 }}>
+                {aside}
+              </Box>
+            )}
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}

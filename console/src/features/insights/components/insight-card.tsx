@@ -1,0 +1,286 @@
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Center,
+  Group,
+  Image,
+  Menu,
+  Modal,
+  Stack,
+  Switch,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  IconDots,
+  IconEye,
+  IconFileTypePdf,
+  IconPencil,
+  IconPin,
+  IconPinnedFilled,
+  IconPresentationAnalytics,
+  IconRefresh,
+  IconShare,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+
+import { INSIGHT_DESCRIPTION_MAX, INSIGHT_NAME_MAX } from '@/config/constants';
+import { paths } from '@/config/paths';
+import { useDeleteInsight } from '@/features/insights/api/delete-insight';
+import { usePinInsight } from '@/features/insights/api/pin-insight';
+import { useRedeployInsight, useRunInsight } from '@/features/insights/api/run-insight';
+import type { InsightView } from '@/features/insights/api/types';
+import { EditInsightModal } from '@/features/insights/components/edit-insight-modal';
+import { canEdit, canRun, INSIGHT_TYPE_LABELS, isRunning, ownerName } from '@/features/insights/components/insight-actions';
+import { ReportPreviewModal } from '@/features/insights/components/report-preview-modal';
+import { useSession } from '@/lib/auth';
+import { notify } from '@/lib/notify';
+import { truncate, viewCountLabel } from '@/lib/text';
+
+export const DELETE_CONFIRM = 'Are you sure you want to delete this item?';
+export const REMOVE_CONFIRM = 'Are you sure you want remove this from the insights page?';
+export const APP_DELETED = 'App Deleted!';
+
+const STATUS_COLORS: Record<string, string> = {
+  running: 'green',
+  starting: 'yellow',
+  stopped: 'gray',
+  external: 'blue',
+  rendering: 'yellow',
+  rendered: 'green',
+  uploaded: 'teal',
+  failed: 'red',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge size="xs" variant="light" color={STATUS_COLORS[status] ?? 'gray'}>
+      {status}
+    </Badge>
+  );
+}
+
+/** Pin and unpin (spec 000 §4): flipped at once, flipped back when the server refuses. */
+export function PinToggle({ insight }: { insight: InsightView }) {
+  const { user } = useSession();
+  const pin = usePinInsight();
+  const [pinned, setPinned] = useState(insight.pinned);
+  useEffect(() => setPinned(insight.pinned), [insight.pinned]);
+  const label = pinned ? `Unpin ${insight.name}` : `Pin ${insight.name}`;
+  function toggle() {
+    const next = !pinned;
+    setPinned(next);
+    pin.mutate({ app_id: insight.id, user_id: user?.uid, pinned: next }, { onError: () => setPinned(!next) });
+  }
+  return (
+    <Tooltip label={pinned ? 'Unpin' : 'Pin'}>
+      <ActionIcon variant="subtle" color={pinned ? 'indigo' : 'gray'} aria-label={label} aria-pressed={pinned} onClick={toggle}>
+        {pinned ? <IconPinnedFilled size={18} /> : <IconPin size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** The run switch and the refresh control (execute or edit access; never for external apps). */
+export function RunControls({ insight }: { insight: InsightView }) {
+  const run = useRunInsight({ onSuccess: (r) => notify.success(r.message) });
+  const redeploy = useRedeployInsight({ onSuccess: (r) => notify.success(r.message) });
+  if (!canRun(insight)) return null;
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Switch
+        size="sm"
+        aria-label={`Run ${insight.name}`}
+        checked={isRunning(insight)}
+        disabled={run.isPending}
+        onChange={(e) => run.mutate({ id: insight.id, running: e.currentTarget.checked })}
+      />
+      <Tooltip label="Redeploy">
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={`Redeploy ${insight.name}`}
+          loading={redeploy.isPending}
+          onClick={() => redeploy.mutate(insight.id)}
+        >
+          <IconRefresh size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}
+
+/** Asks before a delete or a removal, then calls the matching endpoint. */
+function DeleteDialog({ insight, onClose }: { insight: InsightView; onClose: () => void }) {
+  const del = useDeleteInsight({
+    onSuccess: () => {
+      notify.success(APP_DELETED);
+      onClose();
+    },
+  });
+  const owned = insight.is_owner;
+  return (
+    <Modal opened onClose={onClose} title="Please confirm" centered>
+      <Stack>
+        <Text>{owned ? DELETE_CONFIRM : REMOVE_CONFIRM}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={del.isPending} onClick={() => del.mutate({ id: insight.id, owned })}>
+            {owned ? 'Delete' : 'Remove'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+type Dialog = 'edit' | 'delete' | 'preview' | null;
+
+/** Edit / Share / Delete for editors; 'Remove from insights' for an app someone shared. */
+export function InsightMenu({ insight, onShare, open }: { insight: InsightView; onShare?: (i: InsightView) => void; open: (d: Dialog) => void }) {
+  if (!canEdit(insight)) {
+    if (insight.is_owner) return null;
+    return (
+      <Tooltip label="Remove from insights">
+        <ActionIcon variant="subtle" color="gray" aria-label={`Remove ${insight.name} from insights`} onClick={() => open('delete')}>
+          <IconX size={16} />
+        </ActionIcon>
+      </Tooltip>
+    );
+  }
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${insight.name}`}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => open('edit')}>
+          Edit
+        </Menu.Item>
+        {onShare && (
+          <Menu.Item leftSection={<IconShare size={14} />} onClick={() => onShare(insight)}>
+            Share
+          </Menu.Item>
+        )}
+        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => open('delete')}>
+          {insight.is_owner ? 'Delete' : 'Remove from insights'}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The dialogs a card or a table row opens. */
+export function InsightDialogs({ insight, dialog, close }: { insight: InsightView; dialog: Dialog; close: () => void }) {
+  if (dialog === 'edit') return <EditInsightModal insight={insight} onClose={close} />;
+  if (dialog === 'delete') return <DeleteDialog insight={insight} onClose={close} />;
+  if (dialog === 'preview') return <ReportPreviewModal insight={insight} onClose={close} />;
+  return null;
+}
+
+export function useInsightDialogs() {
+  const [dialog, setDialog] = useState<Dialog>(null);
+  return { dialog, open: setDialog, close: () => setDialog(null) };
+}
+
+/** Opens the insight: a user report previews its file, anything else goes to /app/{id}. */
+export function InsightOpener({ insight, onPreview, children, label }: { insight: InsightView; onPreview: () => void; children: ReactNode; label?: string }) {
+  if (insight.app_type === 'user_report') {
+    return (
+      <UnstyledButton onClick={onPreview} aria-label={label} style={{ display: 'block', width: '100%' }}>
+        {children}
+      </UnstyledButton>
+    );
+  }
+  return (
+    <Anchor component={Link} to={paths.app.getHref(insight.id)} aria-label={label} underline="never" c="inherit" display="block">
+      {children}
+    </Anchor>
+  );
+}
+
+/**
+ * The insight card (spec 000 §2): name cut to 22 and description to 25 characters, the view
+ * count in a tooltip, the pin toggle, the run switch with its refresh control, and the menu.
+ */
+export function InsightCard({ insight, onShare }: { insight: InsightView; onShare?: (i: InsightView) => void }) {
+  const { dialog, open, close } = useInsightDialogs();
+  const views = insight.userMetrics ?? 0;
+  const TypeIcon = insight.app_type === 'user_report' ? IconFileTypePdf : IconPresentationAnalytics;
+
+  return (
+    <Card withBorder padding="md" radius="md" data-testid="insight-card" data-name={insight.name} role="article" aria-label={insight.name}>
+      <Card.Section>
+        <InsightOpener insight={insight} onPreview={() => open('preview')} label={`Open ${insight.name}`}>
+          {insight.img_url ? (
+            <Image src={insight.img_url} alt="" h={120} fit="cover" />
+          ) : (
+            <Center h={120} bg="indigo.0">
+              <TypeIcon size={40} color="var(--mantine-color-indigo-4)" />
+            </Center>
+          )}
+        </InsightOpener>
+      </Card.Section>
+
+      <Group justify="space-between" mt="sm" wrap="nowrap" align="flex-start">
+        <Box miw={0}>
+          <Text fw={600} title={insight.name} data-testid="insight-name">
+            {truncate(insight.name, INSIGHT_NAME_MAX)}
+          </Text>
+          <Text size="sm" c="dimmed" title={insight.description} data-testid="insight-description">
+            {truncate(insight.description, INSIGHT_DESCRIPTION_MAX) || '\u00a0'}
+          </Text>
+        </Box>
+        <Group gap={2} wrap="nowrap">
+          <PinToggle insight={insight} />
+          <InsightMenu insight={insight} onShare={onShare} open={open} />
+        </Group>
+      </Group>
+
+      <Group gap={6} mt="xs">
+        <Badge size="xs" variant="outline" color="gray">
+          {INSIGHT_TYPE_LABELS[insight.app_type] ?? insight.app_type}
+        </Badge>
+        <StatusBadge status={insight.status} />
+        {insight.managed && (
+          <Tooltip label="Declared in the cluster (kubectl or GitOps)">
+            <Badge size="xs" variant="dot" color="grape">
+              managed
+            </Badge>
+          </Tooltip>
+        )}
+      </Group>
+
+      <Group justify="space-between" mt="sm" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <Tooltip label={viewCountLabel(views)}>
+            <Group gap={4} wrap="nowrap" aria-label={viewCountLabel(views)} tabIndex={0} data-testid="insight-views">
+              <IconEye size={16} color="var(--mantine-color-dimmed)" />
+              <Text size="xs" c="dimmed">
+                {views}
+              </Text>
+            </Group>
+          </Tooltip>
+          <Text size="xs" c="dimmed" truncate>
+            {ownerName(insight)}
+          </Text>
+        </Group>
+        <RunControls insight={insight} />
+      </Group>
+
+      <InsightDialogs insight={insight} dialog={dialog} close={close} />
+    </Card>
+  );
+}
