@@ -24,8 +24,6 @@ use crate::{
 
 /// JSON bodies are limited to 1 MiB; files go straight to object storage.
 pub const BODY_LIMIT: usize = 1024 * 1024;
-/// Every request ends within 30 seconds.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Shared state of every handler.
 #[derive(Clone)]
@@ -151,14 +149,20 @@ impl App {
         &self.state
     }
 
-    /// Serves until SIGINT or SIGTERM, then drains in-flight requests.
+    /// Serves until SIGINT or SIGTERM, then drains in-flight requests. With a cluster, the
+    /// Insight watcher runs meanwhile (see [`crate::cluster::watcher`]).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(
+        let watcher = crate::cluster::watcher::spawn(self.state.clone());
+        let served = axum::serve(
             self.listener,
             self.router.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(shutdown_signal())
-        .await
+        .await;
+        if let Some(w) = watcher {
+            w.abort();
+        }
+        served
     }
 }
 
@@ -166,7 +170,7 @@ impl App {
 pub fn router(state: AppState) -> Router {
     let console = routes::console::service(&state.settings.console_dir);
     let (api, _) = openapi::api().split_for_parts();
-    Router::new()
+    let timed = Router::new()
         .merge(api)
         .route("/v1/{*rest}", axum::routing::any(not_found))
         .route("/v2/{*rest}", axum::routing::any(not_found))
@@ -175,8 +179,12 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
-        ))
+            Duration::from_secs(state.settings.request_timeout),
+        ));
+    // The app proxy streams bodies and websockets: no request timeout, no body limit.
+    Router::new()
+        .merge(routes::apps::router())
+        .merge(timed)
         .layer(TraceLayer::new_for_http())
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("a handler panicked").into_response()

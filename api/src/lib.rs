@@ -18,4 +18,5 @@ pub mod telemetry;
 pub mod views;
 
 pub use app::{App, AppState, BODY_LIMIT};
+pub use routes::apps::{open_url as app_open_url, ticket as app_ticket};
 pub use settings::{Secret, Settings};

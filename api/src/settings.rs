@@ -151,6 +151,11 @@ pub struct Settings {
     /// Documentation link shown in the console.
     #[arg(long, env = "LUDIS_DOCS_URL", default_value = "https://ludis.dev/docs")]
     pub docs_url: String,
+
+    /// Seconds within which every request ends. The app proxy (`/apps/…`) is not limited: it
+    /// carries streams and websockets.
+    #[arg(long, env = "LUDIS_REQUEST_TIMEOUT", default_value_t = 30)]
+    pub request_timeout: u64,
 }
 
 impl Settings {

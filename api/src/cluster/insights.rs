@@ -1,31 +1,624 @@
-//! Insight custom resources: written by the API (server-side apply, field manager `ludis-api`),
-//! watched back into the database.
+//! Insight custom resources written by the API: server-side apply under the field manager
+//! `ludis-api`, never forced, with only the fields the API decides.
 //!
-//! STUB: the signatures the routes use; the implementation lands with the cluster work.
+//! - An insight made in the console (`origin = api`) is applied whole from its database rows:
+//!   `displayName`, `description`, `type`, `language`, `running`, and when they apply `appUrl`,
+//!   `source`, `datasets`, `template`, `reportObject`, plus the id label and the owner annotation.
+//!   Fields the API does not set (`port`, `image`, `resources`, `sharing`, anything added with
+//!   kubectl) are left to whoever set them; a field the API owns that another manager changed
+//!   since is a conflict ([`Conflict`]), not an overwrite.
+//! - An insight applied with kubectl or GitOps (`origin = resource`) belongs to its resource: the
+//!   API applies nothing of the console's edits ([`apply`] does nothing), and stop/restart and
+//!   redeploy apply only `spec.running` / `spec.redeployToken` (with the other fields the API
+//!   already owns there). When the resource's manager declares `running` itself, stopping it from
+//!   the console is a [`Conflict`]: the manifest wins, nothing is forced.
+//!
+//! Without a cluster (`state.kube == None`) or for a row without a resource (`namespace` /
+//! `resource_name` unset) every call does nothing.
 
-use crate::{app::AppState, db::insights::Insight};
+use std::collections::BTreeMap;
 
-/// Applies the Insight CR of `insight` (creating its namespace's object or updating the fields
-/// the API owns). Without a cluster this does nothing.
+use anyhow::Context as _;
+use kube::{
+    Api, Client,
+    api::{DeleteParams, Patch, PatchParams},
+};
+use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    app::AppState,
+    db::{
+        self,
+        assets::{self, KIND_APPLICATION},
+        insights::{self as rows, Insight},
+    },
+};
+
+/// An apply refused because another field manager (kubectl, a GitOps tool) owns a field the API
+/// would change. Routes answer 409 with [`Conflict::message`]
+/// (`err.downcast_ref::<Conflict>()`).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
+pub struct Conflict {
+    /// For people: which manager owns which field.
+    pub message: String,
+    /// The API server's own message (`Apply failed with 1 conflict: conflict with "kubectl" …`).
+    pub detail: String,
+}
+
+/// What the API changes besides the database rows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Change<'a> {
+    /// A new `spec.running`.
+    pub running: Option<bool>,
+    /// A new `spec.redeployToken`.
+    pub redeploy_token: Option<&'a str>,
+}
+
+/// Applies the Insight CR of `insight` (creating it, or updating the fields the API owns). Does
+/// nothing for an insight applied with kubectl/GitOps (its resource is the source), without a
+/// cluster, or for a row without a resource. `owner_email` is not written (the owner annotation
+/// carries the uid).
 pub async fn apply(state: &AppState, insight: &Insight, owner_email: Option<&str>) -> anyhow::Result<()> {
-    let _ = (state, insight, owner_email);
-    Ok(())
+    let _ = owner_email;
+    if insight.asset.is_managed() {
+        tracing::debug!(insight = %insight.asset.id, "not applied: the insight's resource is its source");
+        return Ok(());
+    }
+    write(state, insight, Change::default()).await
 }
 
 /// Sets `spec.running` (stop/restart).
 pub async fn set_running(state: &AppState, insight: &Insight, running: bool) -> anyhow::Result<()> {
-    let _ = (state, insight, running);
-    Ok(())
+    write(
+        state,
+        insight,
+        Change {
+            running: Some(running),
+            ..Change::default()
+        },
+    )
+    .await
 }
 
-/// Sets `spec.redeployToken` to a new value, which rolls the application.
+/// Sets `spec.redeployToken` to a new value (the current time), which rolls the application.
 pub async fn redeploy(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
-    let _ = (state, insight);
-    Ok(())
+    let token = redeploy_token(std::time::SystemTime::now());
+    write(
+        state,
+        insight,
+        Change {
+            redeploy_token: Some(&token),
+            ..Change::default()
+        },
+    )
+    .await
 }
 
-/// Deletes the Insight CR (its children go with it).
+/// Deletes the Insight CR (its children go with it). A CR that is already gone is fine.
 pub async fn delete(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
-    let _ = (state, insight);
-    Ok(())
+    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
+        return Ok(());
+    };
+    match Api::<InsightCr>::namespaced(client.clone(), namespace)
+        .delete(name, &DeleteParams::background())
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("failed to delete insight {namespace}/{name}")),
+    }
+}
+
+/// Whether the insight can be expressed as a custom resource: an external application (its
+/// `appUrl`), an application or report published from a project, or an uploaded report. A
+/// template app without a source project has none (the CRD requires a source or an appUrl).
+pub fn has_resource(details: &rows::InsightRow) -> bool {
+    match details.app_type.as_str() {
+        rows::APPLICATION => is_external(details) || details.project_id.is_some(),
+        rows::REPORT => details.project_id.is_some(),
+        rows::USER_REPORT => true,
+        _ => false,
+    }
+}
+
+/// Where a new insight's CR goes: `(namespace, resource name)` to store in the asset row before
+/// calling [`apply`]. `None` without a cluster or when the insight has no resource
+/// ([`has_resource`]); such a row keeps `namespace`/`resource_name` unset. The watcher deletes a
+/// row whose resource disappeared, so set them only for insights that get one.
+pub async fn placement(
+    state: &AppState,
+    organization_id: &str,
+    id: &str,
+    name: &str,
+    details: &rows::InsightRow,
+) -> anyhow::Result<Option<(String, String)>> {
+    if state.kube.is_none() || !has_resource(details) {
+        return Ok(None);
+    }
+    let org = db::organizations::by_id(&state.db, organization_id)
+        .await?
+        .with_context(|| format!("no organization {organization_id}"))?;
+    Ok(Some((
+        ludis_crds::organization_namespace(&org.slug),
+        resource_name(name, id),
+    )))
+}
+
+/// A readable, unique CR name: the display name's slug and the id's first 8 hex digits
+/// (`sales-dashboard-1a2b3c4d`), a valid DNS label.
+pub fn resource_name(name: &str, id: &str) -> String {
+    let mut slug = String::new();
+    for c in name.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let mut slug: String = slug.chars().take(40).collect();
+    while slug.ends_with('-') {
+        slug.pop();
+    }
+    if slug.is_empty() {
+        slug.push_str("insight");
+    }
+    let suffix: String = id
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(8)
+        .collect::<String>()
+        .to_lowercase();
+    format!("{slug}-{suffix}")
+}
+
+fn redeploy_token(at: std::time::SystemTime) -> String {
+    let d = at.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("{}.{:03}", d.as_secs(), d.subsec_millis())
+}
+
+fn resource_of(insight: &Insight) -> Option<(&str, &str)> {
+    Some((
+        insight.asset.namespace.as_deref()?,
+        insight.asset.resource_name.as_deref()?,
+    ))
+}
+
+fn is_external(details: &rows::InsightRow) -> bool {
+    details.app_type == rows::APPLICATION && details.app_url.is_some() && !details.runs_in_cluster()
+}
+
+/// The names of the insight's source project and datasets in its namespace (their assets'
+/// resource names; an id without an asset row is taken as the name itself).
+async fn references(state: &AppState, d: &rows::InsightRow) -> anyhow::Result<References> {
+    async fn name_of(state: &AppState, kind: &str, id: &str) -> anyhow::Result<Option<String>> {
+        let row = assets::by_id(&state.db, id).await?.filter(|a| a.kind == kind);
+        Ok(match row {
+            Some(a) => a.resource_name,
+            None => is_dns_name(id).then(|| id.to_owned()),
+        })
+    }
+    let project = match &d.project_id {
+        Some(id) => name_of(state, assets::KIND_PROJECT, id).await?,
+        None => None,
+    };
+    let mut datasets = Vec::new();
+    for id in &d.dataset_ids {
+        if let Some(n) = name_of(state, assets::KIND_DATASET, id).await? {
+            datasets.push(n);
+        }
+    }
+    Ok(References { project, datasets })
+}
+
+fn is_dns_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 253
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        && !s.starts_with(['-', '.'])
+        && !s.ends_with(['-', '.'])
+}
+
+/// Resource names of what the insight refers to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct References {
+    pub project: Option<String>,
+    pub datasets: Vec<String>,
+}
+
+/// Pure: the spec fields the API applies for an insight made in the console.
+pub fn console_spec(
+    insight: &Insight,
+    refs: &References,
+    running: bool,
+    redeploy_token: Option<&str>,
+) -> Map<String, Value> {
+    let (a, d) = (&insight.asset, &insight.details);
+    let mut spec = Map::new();
+    spec.insert("displayName".into(), json!(truncate(&a.name, 128)));
+    spec.insert("description".into(), json!(truncate(&a.description, 2000)));
+    spec.insert("type".into(), json!(d.app_type));
+    spec.insert(
+        "language".into(),
+        json!(if d.language == "r" { "r" } else { "python" }),
+    );
+    spec.insert("running".into(), json!(running));
+    if is_external(d) {
+        spec.insert("appUrl".into(), json!(d.app_url));
+    } else if d.app_type != rows::USER_REPORT
+        && let Some(project) = &refs.project
+    {
+        let files = if d.publish_filenames.is_empty() {
+            vec![if d.language == "r" { "app.R" } else { "app.py" }.to_owned()]
+        } else {
+            d.publish_filenames.clone()
+        };
+        spec.insert("source".into(), json!({"project": project, "files": files}));
+    }
+    if !refs.datasets.is_empty() {
+        let list: Vec<Value> = refs.datasets.iter().map(|n| json!({"name": n})).collect();
+        spec.insert("datasets".into(), Value::Array(list));
+    }
+    if let Some(t) = &d.template {
+        spec.insert("template".into(), json!(t));
+    }
+    if d.app_type == rows::USER_REPORT
+        && let Some(key) = &d.report_object
+    {
+        spec.insert("reportObject".into(), json!(key));
+    }
+    if let Some(token) = redeploy_token {
+        spec.insert("redeployToken".into(), json!(token));
+    }
+    spec
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}
+
+/// Pure: the applied object (identity, the id label, the owner annotation and `spec`).
+pub fn object(
+    insight: &Insight,
+    namespace: &str,
+    name: &str,
+    spec: Map<String, Value>,
+    whole: bool,
+) -> Value {
+    let mut metadata = json!({"name": name, "namespace": namespace});
+    if whole {
+        metadata["labels"] = json!({LABEL_ID: insight.asset.id});
+        if let Some(owner) = &insight.asset.owner_uid {
+            metadata["annotations"] = json!({ANNOTATION_OWNER: owner});
+        }
+    }
+    json!({
+        "apiVersion": format!("{}/{}", ludis_crds::GROUP, ludis_crds::VERSION),
+        "kind": "Insight",
+        "metadata": metadata,
+        "spec": spec,
+    })
+}
+
+/// Pure: the top-level `spec` fields a manager owns through Apply on a live object, from its
+/// `managedFields`.
+pub fn owned_spec_fields(live: &InsightCr, manager: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in live.metadata.managed_fields.iter().flatten() {
+        if entry.manager.as_deref() != Some(manager) || entry.operation.as_deref() != Some("Apply") {
+            continue;
+        }
+        let Some(fields) = &entry.fields_v1 else { continue };
+        if let Some(spec) = fields.0.get("f:spec").and_then(Value::as_object) {
+            out.extend(
+                spec.keys()
+                    .filter_map(|k| k.strip_prefix("f:"))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Pure: the spec fields applied to an insight whose resource is its source: the ones the API
+/// already owns there (with their live values) and the change.
+pub fn resource_spec(live: &InsightCr, change: Change<'_>) -> Map<String, Value> {
+    let live_spec = serde_json::to_value(&live.spec).unwrap_or_default();
+    let mut spec = Map::new();
+    for field in owned_spec_fields(live, FIELD_MANAGER_API) {
+        if let Some(v) = live_spec.get(&field) {
+            spec.insert(field, v.clone());
+        }
+    }
+    if let Some(running) = change.running {
+        spec.insert("running".into(), json!(running));
+    }
+    if let Some(token) = change.redeploy_token {
+        spec.insert("redeployToken".into(), json!(token));
+    }
+    spec
+}
+
+async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyhow::Result<()> {
+    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
+        return Ok(());
+    };
+    if insight.asset.kind != KIND_APPLICATION {
+        anyhow::bail!("asset {} is not an insight", insight.asset.id);
+    }
+    let api = Api::<InsightCr>::namespaced(client.clone(), namespace);
+    let live = match api.get_opt(name).await {
+        Ok(live) => live,
+        // No namespace yet: the apply below creates it.
+        Err(kube::Error::Api(e)) if e.code == 404 => None,
+        Err(e) => return Err(e).with_context(|| format!("failed to read insight {namespace}/{name}")),
+    };
+    let body = if insight.asset.is_managed() {
+        let Some(live) = &live else {
+            anyhow::bail!(
+                "the resource {namespace}/{name} of insight {} is gone",
+                insight.asset.id
+            );
+        };
+        let spec = resource_spec(live, change);
+        if spec.is_empty() {
+            return Ok(());
+        }
+        object(insight, namespace, name, spec, false)
+    } else {
+        if !has_resource(&insight.details) {
+            tracing::debug!(insight = %insight.asset.id, "not applied: a template app has no resource");
+            return Ok(());
+        }
+        let refs = references(state, &insight.details).await?;
+        let running = change.running.unwrap_or_else(|| match &live {
+            Some(l) => l.spec.running,
+            None => insight.details.status != rows::STOPPED,
+        });
+        // A redeploy token the API set before is kept (dropping it would roll the app).
+        let token = change.redeploy_token.map(str::to_owned).or_else(|| {
+            live.as_ref()
+                .filter(|l| {
+                    owned_spec_fields(l, FIELD_MANAGER_API)
+                        .iter()
+                        .any(|f| f == "redeployToken")
+                })
+                .and_then(|l| l.spec.redeploy_token.clone())
+        });
+        let spec = console_spec(insight, &refs, running, token.as_deref());
+        object(insight, namespace, name, spec, true)
+    };
+    match apply_body(
+        client,
+        &api,
+        namespace,
+        name,
+        &insight.asset.organization_id,
+        &body,
+    )
+    .await
+    {
+        Err(kube::Error::Api(e)) if e.code == 409 => Err(Conflict {
+            message: conflict_message(&e.message),
+            detail: e.message.clone(),
+        }
+        .into()),
+        Err(e) => Err(e).with_context(|| format!("failed to apply insight {namespace}/{name}")),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// Applies; a missing namespace is created (the organization's, labelled) and the apply retried.
+async fn apply_body(
+    client: &Client,
+    api: &Api<InsightCr>,
+    namespace: &str,
+    name: &str,
+    organization_id: &str,
+    body: &Value,
+) -> Result<(), kube::Error> {
+    let params = PatchParams::apply(FIELD_MANAGER_API);
+    match api.patch(name, &params, &Patch::Apply(body)).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 && e.message.contains("namespace") => {
+            if let Err(err) = crate::k8s::ensure_namespace(client, namespace, organization_id).await {
+                tracing::warn!(%namespace, error = %format!("{err:#}"), "the organization namespace could not be created");
+                return Err(kube::Error::Api(e));
+            }
+            api.patch(name, &params, &Patch::Apply(body)).await.map(|_| ())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Pure: a message for people from the API server's conflict message
+/// (`Apply failed with 1 conflict: conflict with "kubectl" using ludis.dev/v1alpha1: .spec.running`).
+pub fn conflict_message(detail: &str) -> String {
+    let mut owners: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for part in detail.split("conflict with \"").skip(1) {
+        let Some((manager, rest)) = part.split_once('"') else {
+            continue;
+        };
+        let field = rest
+            .rsplit_once(": ")
+            .map(|(_, f)| f.trim().trim_end_matches(',').to_owned())
+            .unwrap_or_default();
+        owners.entry(manager.to_owned()).or_default().push(field);
+    }
+    if owners.is_empty() {
+        return "The application's resource was changed by another tool; change it there".into();
+    }
+    let who: Vec<String> = owners
+        .iter()
+        .map(|(m, f)| format!("{} ({m})", f.join(", ")))
+        .collect();
+    format!(
+        "The application's resource is managed outside Ludis: {} is set by another tool; change it there",
+        who.join("; ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{FieldsV1, ManagedFieldsEntry};
+
+    use super::*;
+    use crate::db::{assets::AssetRow, insights::InsightRow};
+
+    fn insight(app_type: &str, status: &str) -> Insight {
+        Insight {
+            asset: AssetRow {
+                id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
+                kind: KIND_APPLICATION.into(),
+                organization_id: "org".into(),
+                owner_uid: Some("u1".into()),
+                name: "Sales".into(),
+                description: "Quarterly".into(),
+                img_path: None,
+                namespace: Some("ludis-acme".into()),
+                resource_name: Some("sales-1a2b3c4d".into()),
+                origin: assets::ORIGIN_API.into(),
+                views: 0,
+                created_at: 0,
+                updated_at: 0,
+            },
+            details: InsightRow {
+                id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
+                app_type: app_type.into(),
+                status: status.into(),
+                language: "python".into(),
+                ..InsightRow::default()
+            },
+        }
+    }
+
+    #[test]
+    fn resource_names_are_dns_labels_with_the_id() {
+        assert_eq!(
+            resource_name("Sales Dashboard!", "1A2B3C4D-5e6f"),
+            "sales-dashboard-1a2b3c4d"
+        );
+        assert_eq!(resource_name("***", "abc"), "insight-abc");
+        let long = resource_name(&"x".repeat(100), "12345678-aaaa");
+        assert!(long.len() <= 63 && is_dns_name(&long), "{long}");
+    }
+
+    #[test]
+    fn an_external_app_applies_its_url_and_no_source() {
+        let mut i = insight(rows::APPLICATION, rows::EXTERNAL);
+        i.details.app_url = Some("https://example.com/x".into());
+        i.details.project_id = Some("p".into());
+        let spec = console_spec(&i, &References::default(), true, None);
+        assert_eq!(spec["appUrl"], "https://example.com/x");
+        assert!(!spec.contains_key("source"));
+        assert_eq!(spec["displayName"], "Sales");
+        assert_eq!(spec["type"], "application");
+        assert!(has_resource(&i.details));
+    }
+
+    #[test]
+    fn a_published_app_applies_its_source_and_datasets() {
+        let mut i = insight(rows::APPLICATION, rows::STARTING);
+        i.details.project_id = Some("p1".into());
+        i.details.publish_filenames = vec!["dash.py".into()];
+        let refs = References {
+            project: Some("demo".into()),
+            datasets: vec!["sales".into()],
+        };
+        let spec = console_spec(&i, &refs, false, Some("123"));
+        assert_eq!(spec["source"], json!({"project": "demo", "files": ["dash.py"]}));
+        assert_eq!(spec["datasets"], json!([{"name": "sales"}]));
+        assert_eq!(spec["running"], false);
+        assert_eq!(spec["redeployToken"], "123");
+        // Fields the API does not decide are not applied (someone else may own them).
+        for f in ["port", "image", "resources", "sharing"] {
+            assert!(!spec.contains_key(f), "{f}");
+        }
+    }
+
+    #[test]
+    fn a_template_app_without_a_project_has_no_resource() {
+        let mut i = insight(rows::APPLICATION, rows::STARTING);
+        i.details.template = Some("cluster".into());
+        assert!(!has_resource(&i.details));
+        assert!(has_resource(&insight(rows::USER_REPORT, rows::UPLOADED).details));
+        assert!(!has_resource(&insight(rows::REPORT, rows::RENDERING).details));
+    }
+
+    #[test]
+    fn the_object_carries_the_id_label_and_owner_only_when_whole() {
+        let i = insight(rows::USER_REPORT, rows::UPLOADED);
+        let whole = object(&i, "ns", "n", Map::new(), true);
+        assert_eq!(whole["metadata"]["labels"][LABEL_ID], i.asset.id);
+        assert_eq!(whole["metadata"]["annotations"][ANNOTATION_OWNER], "u1");
+        let partial = object(&i, "ns", "n", Map::new(), false);
+        assert!(partial["metadata"].get("labels").is_none());
+        assert!(partial["metadata"].get("annotations").is_none());
+        assert_eq!(partial["apiVersion"], "ludis.dev/v1alpha1");
+    }
+
+    fn live(entries: Vec<(&str, &str, Value)>) -> InsightCr {
+        let mut cr: InsightCr = serde_json::from_value(json!({
+            "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+            "metadata": {"name": "x", "namespace": "ns"},
+            "spec": {"displayName": "X", "type": "application", "appUrl": "https://x.example", "running": true, "redeployToken": "7"}
+        }))
+        .unwrap();
+        cr.metadata.managed_fields = Some(
+            entries
+                .into_iter()
+                .map(|(m, op, f)| ManagedFieldsEntry {
+                    manager: Some(m.into()),
+                    operation: Some(op.into()),
+                    fields_v1: Some(FieldsV1(f)),
+                    ..ManagedFieldsEntry::default()
+                })
+                .collect(),
+        );
+        cr
+    }
+
+    #[test]
+    fn a_resource_insight_gets_only_the_fields_the_api_owns_and_the_change() {
+        let cr = live(vec![
+            (
+                "argocd",
+                "Apply",
+                json!({"f:spec": {"f:displayName": {}, "f:type": {}, "f:appUrl": {}}}),
+            ),
+            ("ludis-api", "Apply", json!({"f:spec": {"f:redeployToken": {}}})),
+            ("ludis-api", "Update", json!({"f:spec": {"f:displayName": {}}})),
+        ]);
+        assert_eq!(owned_spec_fields(&cr, "ludis-api"), vec!["redeployToken"]);
+        let spec = resource_spec(
+            &cr,
+            Change {
+                running: Some(false),
+                ..Change::default()
+            },
+        );
+        assert_eq!(
+            Value::Object(spec),
+            json!({"redeployToken": "7", "running": false})
+        );
+    }
+
+    #[test]
+    fn conflicts_name_the_fields_and_their_managers() {
+        let m = conflict_message(
+            "Apply failed with 2 conflicts: conflict with \"kubectl\" using ludis.dev/v1alpha1: .spec.running, conflict with \"argocd\" using ludis.dev/v1alpha1: .spec.displayName",
+        );
+        assert!(m.contains(".spec.running (kubectl)"), "{m}");
+        assert!(m.contains(".spec.displayName (argocd)"), "{m}");
+    }
+
+    #[test]
+    fn redeploy_tokens_change_with_time() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_700_000_000_123);
+        assert_eq!(redeploy_token(t), "1700000000.123");
+    }
 }

@@ -393,3 +393,18 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
     };
     Ok((items, total))
 }
+
+/// Every asset of a kind that mirrors a custom resource (`namespace` and `resource_name` set),
+/// for the resource watcher's sweep after a (re)list. (Added by the cluster work.)
+pub async fn with_resources(db: &AnyPool, kind: &str) -> Result<Vec<AssetRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace IS NOT NULL AND a.resource_name IS NOT NULL"
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(kind)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(AssetRow::from_row)
+        .collect()
+}

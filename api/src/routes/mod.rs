@@ -1,5 +1,6 @@
 //! One module per resource, each exporting `router()`; the table is [`crate::openapi::api`].
 
+pub mod apps;
 pub mod auth;
 pub mod console;
 pub mod flighting;
