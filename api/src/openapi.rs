@@ -24,6 +24,9 @@ use crate::{app::AppState, routes};
         (name = "organizations", description = "Organizations, seats, buckets and the 2FA requirement"),
         (name = "flighting", description = "Feature flags per organization and role, and client configuration"),
         (name = "metrics", description = "Sign-ins, activity and usage"),
+        (name = "insights", description = "Dashboards, reports and applications: list, create, import, run switch, pins"),
+        (name = "sharing", description = "Who has access to an asset of any kind; share, unshare, leave"),
+        (name = "comments", description = "The conversation on an asset"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]
@@ -61,6 +64,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(routes::flighting::router())
         .merge(routes::metrics::router())
         .merge(routes::images::router())
+        .merge(routes::insights::router())
+        .merge(routes::shares::router())
+        .merge(routes::comments::router())
 }
 
 /// The document as pretty JSON with a trailing newline (the committed file's form).

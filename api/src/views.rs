@@ -1,12 +1,16 @@
-//! The JSON shapes of users and organizations the API returns. Secrets never appear: the git
-//! token, TOTP secret and password hash are not fields here.
+//! The JSON shapes of users, organizations, insights and comments the API returns. Secrets never
+//! appear: the git token, TOTP secret and password hash are not fields here.
+
+use std::time::Duration;
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
+    app::AppState,
     crypto::Keyring,
-    db::{organizations::OrganizationRow, users::UserRow},
+    db::{self, insights::Insight, organizations::OrganizationRow, users::UserRow},
+    policy::sharing::Level,
 };
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -86,26 +90,159 @@ impl UserView {
 
 impl UserView {
     /// Fills `photo_url` with a presigned GET of the photo (one hour), when there is one.
-    pub async fn with_photo_url(mut self, state: &crate::app::AppState) -> Self {
-        let (Some(s3), Some(key)) = (state.s3.as_ref(), self.photo_path.as_deref()) else {
-            return self;
-        };
-        let Ok(config) =
-            aws_sdk_s3::presigning::PresigningConfig::expires_in(std::time::Duration::from_secs(3600))
-        else {
-            return self;
-        };
-        match s3
-            .get_object()
-            .bucket(&state.settings.s3_bucket)
-            .key(key)
-            .presigned(config)
-            .await
-        {
-            Ok(p) => self.photo_url = Some(p.uri().to_owned()),
-            Err(e) => tracing::warn!(user = %self.uid, error = %e, "failed to presign a profile photo"),
+    pub async fn with_photo_url(mut self, state: &AppState) -> Self {
+        if let Some(key) = self.photo_path.as_deref() {
+            self.photo_url = presign_get(state, key).await;
         }
         self
+    }
+}
+
+/// How long a presigned download address is valid (DESIGN.md "Security decisions").
+pub const DOWNLOAD_URL_TTL: Duration = Duration::from_secs(3600);
+
+/// A presigned GET of one object of the assets bucket, valid one hour; `None` without object
+/// storage (or when presigning fails, which is logged).
+pub async fn presign_get(state: &AppState, key: &str) -> Option<String> {
+    let s3 = state.s3.as_ref()?;
+    let config = aws_sdk_s3::presigning::PresigningConfig::expires_in(DOWNLOAD_URL_TTL).ok()?;
+    match s3
+        .get_object()
+        .bucket(&state.settings.s3_bucket)
+        .key(key)
+        .presigned(config)
+        .await
+    {
+        Ok(p) => Some(p.uri().to_owned()),
+        Err(e) => {
+            tracing::warn!(key, error = %e, "failed to presign a download");
+            None
+        }
+    }
+}
+
+/// Where `<img src>` loads an image saved as `img_path`: a URL as it is (the default images are
+/// `/v1/images/defaults/…`), an object key through a presigned GET.
+pub async fn image_url(state: &AppState, img_path: Option<&str>) -> Option<String> {
+    let path = img_path.filter(|p| !p.is_empty())?;
+    if path.starts_with('/') || path.starts_with("http://") || path.starts_with("https://") {
+        return Some(path.to_owned());
+    }
+    presign_get(state, path).await
+}
+
+/// A person as the sharing and insight views show them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct OwnerName {
+    pub first_name: String,
+    pub last_name: String,
+}
+
+/// What every insight call returns (issue 5 contract "InsightView").
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct InsightView {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// application, report or user_report.
+    pub app_type: String,
+    /// running, stopped, starting, external, rendering, rendered, uploaded or failed.
+    pub status: String,
+    /// What is saved: a default image URL (`/v1/images/defaults/…`) or an object key.
+    pub img_path: Option<String>,
+    /// What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour).
+    pub img_url: Option<String>,
+    /// An external application's URL.
+    pub app_url: Option<String>,
+    /// The workload's name, for applications that run in the cluster (null otherwise).
+    pub container_name: Option<String>,
+    /// Hosted by Ludis (false for an external application).
+    #[serde(rename = "isLudis")]
+    pub is_ludis: bool,
+    /// cluster, slice-and-dice or campaign, for template apps.
+    pub template: Option<String>,
+    pub is_template: bool,
+    /// python or r.
+    pub language: String,
+    /// The view count.
+    #[serde(rename = "userMetrics")]
+    pub user_metrics: i64,
+    /// The owner's uid (null: no known owner; the organization's administrators have it).
+    pub user_uid: Option<String>,
+    /// The owner's name.
+    pub user: Option<OwnerName>,
+    /// Pinned by the caller.
+    pub pinned: bool,
+    /// The caller's level: view, execute or edit.
+    pub access_level: String,
+    pub is_owner: bool,
+    /// Applied with kubectl or GitOps: the custom resource is the source.
+    pub managed: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl InsightView {
+    /// `img_url` is left empty; fill it with [`InsightView::with_img_url`].
+    pub fn new(i: &Insight, level: Level, pinned: bool, caller_uid: &str, owner: Option<&UserRow>) -> Self {
+        let (a, d) = (&i.asset, &i.details);
+        Self {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            description: a.description.clone(),
+            app_type: d.app_type.clone(),
+            status: d.status.clone(),
+            img_path: a.img_path.clone(),
+            img_url: None,
+            app_url: d.app_url.clone(),
+            container_name: d.container_name.clone(),
+            is_ludis: d.status != db::insights::EXTERNAL,
+            template: d.template.clone(),
+            is_template: d.is_template,
+            language: d.language.clone(),
+            user_metrics: a.views,
+            user_uid: a.owner_uid.clone(),
+            user: owner.map(|u| OwnerName {
+                first_name: u.first_name.clone(),
+                last_name: u.last_name.clone(),
+            }),
+            pinned,
+            access_level: level.as_str().to_owned(),
+            is_owner: a.owner_uid.as_deref() == Some(caller_uid),
+            managed: a.is_managed(),
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+        }
+    }
+
+    pub async fn with_img_url(mut self, state: &AppState) -> Self {
+        self.img_url = image_url(state, self.img_path.as_deref()).await;
+        self
+    }
+}
+
+/// One comment of a conversation.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CommentView {
+    pub id: String,
+    pub content: String,
+    /// The asset the comment is about.
+    pub reference_id: String,
+    pub author_uid: Option<String>,
+    pub author_display_name: String,
+    pub created_at: i64,
+}
+
+impl From<&db::comments::CommentRow> for CommentView {
+    fn from(c: &db::comments::CommentRow) -> Self {
+        Self {
+            id: c.id.clone(),
+            content: c.content.clone(),
+            reference_id: c.asset_id.clone(),
+            author_uid: c.author_uid.clone(),
+            author_display_name: c.author_display_name.clone(),
+            created_at: c.created_at,
+        }
     }
 }
 

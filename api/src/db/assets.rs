@@ -394,6 +394,30 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
     Ok((items, total))
 }
 
+/// Moves every asset of a kind in an organization from one owner to another (ownership moves).
+/// Returns how many moved.
+pub async fn move_owner(
+    db: &AnyPool,
+    kind: &str,
+    organization_id: &str,
+    from_uid: &str,
+    to_uid: &str,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(
+        "UPDATE assets SET owner_uid = $4, updated_at = $5 \
+         WHERE kind = $1 AND organization_id = $2 AND owner_uid = $3",
+    )
+    .bind(kind)
+    .bind(organization_id)
+    .bind(from_uid)
+    .bind(to_uid)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
 /// Every asset of a kind that mirrors a custom resource (`namespace` and `resource_name` set),
 /// for the resource watcher's sweep after a (re)list. (Added by the cluster work.)
 pub async fn with_resources(db: &AnyPool, kind: &str) -> Result<Vec<AssetRow>, sqlx::Error> {

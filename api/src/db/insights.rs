@@ -166,6 +166,23 @@ pub async fn set_observed(
     Ok(())
 }
 
+/// Sets the status the API expects right after an action (stop → stopped, restart → starting),
+/// before the operator reports what it observed; touches the asset's `updated_at`.
+pub async fn set_status(db: &AnyPool, id: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    sqlx::query("UPDATE insights SET status = $2 WHERE id = $1")
+        .bind(id)
+        .bind(status)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE assets SET updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
 pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<Insight>, sqlx::Error> {
     let sql = format!(
         "SELECT {}, {COLUMNS} FROM assets a JOIN insights d ON d.id = a.id WHERE a.id = $1",

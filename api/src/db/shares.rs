@@ -163,13 +163,77 @@ pub async fn replace_resource<'c>(
 }
 
 /// A new user takes over the entries declared for their e-mail before they had an account.
-pub async fn claim_pending(db: &AnyPool, email: &str, uid: &str) -> Result<u64, sqlx::Error> {
+pub async fn claim_pending<'e, E>(exec: E, email: &str, uid: &str) -> Result<u64, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     Ok(
         sqlx::query("UPDATE shares SET to_type = 'user', to_id = $2 WHERE to_type = 'email' AND to_id = $1")
             .bind(email.trim().to_lowercase())
             .bind(uid)
-            .execute(db)
+            .execute(exec)
             .await?
             .rows_affected(),
+    )
+}
+
+/// One target of a console change: `(to_type, to_id)`.
+pub type Target<'a> = (&'a str, &'a str);
+
+/// Sets and revokes console entries of one asset in one transaction (a share request is
+/// all-or-nothing): `sets` are inserted or have their level updated, `revokes` are deleted.
+pub async fn apply_console(
+    db: &AnyPool,
+    asset_id: &str,
+    sets: &[Entry<'_>],
+    revokes: &[Target<'_>],
+    from_uid: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    for (to_type, to_id) in revokes {
+        sqlx::query(
+            "DELETE FROM shares WHERE asset_id = $1 AND to_type = $2 AND to_id = $3 AND origin = 'console'",
+        )
+        .bind(asset_id)
+        .bind(*to_type)
+        .bind(*to_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    for e in sets {
+        sqlx::query(
+            "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 'console', $6, $7, $7) \
+             ON CONFLICT (asset_id, to_type, to_id, origin) DO UPDATE SET level = excluded.level, \
+             from_user_uid = excluded.from_user_uid, updated_at = excluded.updated_at",
+        )
+        .bind(super::new_id())
+        .bind(asset_id)
+        .bind(e.to_type)
+        .bind(e.to_id)
+        .bind(e.level.rank())
+        .bind(from_uid)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query("UPDATE assets SET updated_at = $2 WHERE id = $1")
+        .bind(asset_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
+/// Deletes one console entry by id. Returns whether it existed.
+pub async fn delete_console_by_id(db: &AnyPool, id: &str) -> Result<bool, sqlx::Error> {
+    Ok(
+        sqlx::query("DELETE FROM shares WHERE id = $1 AND origin = 'console'")
+            .bind(id)
+            .execute(db)
+            .await?
+            .rows_affected()
+            > 0,
     )
 }

@@ -97,7 +97,11 @@ pub struct NewUser<'a> {
     pub date_format: &'a str,
 }
 
+/// Inserts the user and, in the same transaction, hands them the share entries declared for
+/// their e-mail before they had an account ([`super::shares::claim_pending`]), so no creation path
+/// (the users route, seeds, tests) can forget it.
 pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
     sqlx::query(
         "INSERT INTO users (uid, email, password_hash, first_name, last_name, role, status, organization_id, \
          cluster_id, timezone, date_format, created_at, updated_at) \
@@ -114,9 +118,50 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
     .bind(u.timezone)
     .bind(u.date_format)
     .bind(now)
-    .execute(db)
+    .execute(&mut *tx)
     .await?;
-    Ok(())
+    super::shares::claim_pending(&mut *tx, u.email, u.uid).await?;
+    tx.commit().await
+}
+
+/// Several users by uid (unknown ones are left out), in no particular order.
+pub async fn by_uids(db: &AnyPool, uids: &[String]) -> Result<Vec<UserRow>, sqlx::Error> {
+    let mut uids: Vec<&str> = uids.iter().map(String::as_str).collect();
+    uids.sort_unstable();
+    uids.dedup();
+    if uids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=uids.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT {COLUMNS} FROM users u WHERE u.uid IN ({})",
+        placeholders.join(", ")
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for uid in uids {
+        q = q.bind(uid);
+    }
+    q.fetch_all(db).await?.iter().map(UserRow::from_row).collect()
+}
+
+/// Every user of an organization, by first and last name (at most `limit`).
+pub async fn of_organization(
+    db: &AnyPool,
+    organization_id: &str,
+    limit: i64,
+) -> Result<Vec<UserRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM users u WHERE u.organization_id = $1 \
+         ORDER BY LOWER(u.first_name), LOWER(u.last_name), u.email LIMIT $2"
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(organization_id)
+        .bind(limit)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(UserRow::from_row)
+        .collect()
 }
 
 /// Active users of an organization (the seats in use).

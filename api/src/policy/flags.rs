@@ -67,7 +67,17 @@ pub fn allowed(role: &str, flag: Option<&Flag>) -> bool {
 }
 
 /// The feature an API path belongs to, for the flighting gate on every route of that area.
+/// Sharing (`/v1/applications/share…`, shared by every asset kind) and comments are not gated by
+/// path: the share calls check the feature of the shared asset's kind themselves.
 pub fn feature_for_path(path: &str) -> Option<&'static str> {
+    const UNGATED: [&str; 1] = ["/v1/applications/share"];
+    let under = |path: &str, prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    if UNGATED.iter().any(|p| under(path, p)) {
+        return None;
+    }
     const AREAS: [(&str, &str); 9] = [
         ("/v1/applications", "insights"),
         ("/v2/applications", "insights"),
@@ -81,10 +91,7 @@ pub fn feature_for_path(path: &str) -> Option<&'static str> {
     ];
     AREAS
         .iter()
-        .find(|(prefix, _)| {
-            path.strip_prefix(prefix)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
+        .find(|(prefix, _)| under(path, prefix))
         .map(|(_, key)| *key)
 }
 
@@ -223,6 +230,14 @@ mod tests {
             ("/v1/projectsfoo", None),
             ("/v1/users", None),
             ("/v1/flighting", None),
+            ("/v1/applications/pin/list", Some("insights")),
+            ("/v2/applications/redeploy/1", Some("insights")),
+            ("/v1/applications/share", None),
+            ("/v1/applications/share/1", None),
+            ("/v1/applications/shared", Some("insights")),
+            ("/v1/shares/sharedwith/1", None),
+            ("/v1/comment/list", None),
+            ("/v1/directory/share", None),
         ];
         for (path, expected) in cases {
             assert_eq!(feature_for_path(path), expected, "{path}");

@@ -2,10 +2,13 @@
 
 pub mod apps;
 pub mod auth;
+pub mod comments;
 pub mod console;
 pub mod flighting;
 pub mod health;
 pub mod images;
+pub mod insights;
 pub mod metrics;
 pub mod organizations;
+pub mod shares;
 pub mod users;

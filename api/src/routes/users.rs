@@ -753,14 +753,15 @@ pub struct MigrateResponse {
 }
 
 /// Move the ownership of every asset of a kind from one user to another of the same
-/// organization (administrators of that organization, or superadmins).
+/// organization (administrators of that organization, or superadmins:
+/// `policy::sharing::may_move_ownership`): the owner annotation of their resources when a
+/// cluster is configured, and the owner in the database.
 #[utoipa::path(post, path = "/v1/auth/migrateEntityOwner", tag = "users", request_body = MigrateRequest,
     responses(
         (status = 200, body = MigrateResponse),
         (status = 400, description = "Please fill in all fields / Unknown entity type", body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "User not found", body = ErrorBody),
-        (status = 503, description = "The cluster is not configured", body = ErrorBody),
     ),
     security(("bearer" = [])))]
 async fn migrate_entity_owner(
@@ -785,7 +786,16 @@ async fn migrate_entity_owner(
     })?;
     let source = visible_user(&state, &caller, req.source_user_id.trim()).await?;
     let destination = visible_user(&state, &caller, req.destination_user_id.trim()).await?;
-    if !policy::users::administers(caller.person(), &source.organization_id) {
+    let assets_of_source = policy::sharing::Asset {
+        owner_uid: &source.uid,
+        organization_id: &source.organization_id,
+    };
+    let mover = policy::sharing::Caller {
+        uid: &caller.user.uid,
+        organization_id: &caller.user.organization_id,
+        role: &caller.user.role,
+    };
+    if !policy::sharing::may_move_ownership(mover, assets_of_source) {
         return Err(Denied::NotAdmin.into());
     }
     if source.organization_id != destination.organization_id {
@@ -797,14 +807,29 @@ async fn migrate_entity_owner(
     let org = organizations::by_id(&state.db, &source.organization_id)
         .await?
         .ok_or_else(org_not_found)?;
-    let client = state
-        .kube
-        .as_ref()
-        .ok_or_else(|| ApiError::unavailable("cluster_not_configured", "The cluster is not configured"))?;
-    let namespace = ludis_crds::organization_namespace(&org.slug);
-    let migrated = k8s::migrate_owner(client, &namespace, kind, &source.uid, &destination.uid)
-        .await
-        .map_err(|e| ApiError::Internal(e.context("failed to migrate asset owners")))?;
+    // The resources first (a failure leaves the database as it was), then the rows.
+    let mut migrated = 0;
+    if let Some(client) = state.kube.as_ref() {
+        let namespace = ludis_crds::organization_namespace(&org.slug);
+        migrated = k8s::migrate_owner(client, &namespace, kind, &source.uid, &destination.uid)
+            .await
+            .map_err(|e| ApiError::Internal(e.context("failed to migrate asset owners")))?;
+    }
+    let rows = db::assets::move_owner(
+        &state.db,
+        match kind {
+            k8s::AssetKind::Insight => db::assets::KIND_APPLICATION,
+            k8s::AssetKind::Project => db::assets::KIND_PROJECT,
+            k8s::AssetKind::Workflow => db::assets::KIND_WORKFLOW,
+            k8s::AssetKind::Dataset => db::assets::KIND_DATASET,
+        },
+        &org.id,
+        &source.uid,
+        &destination.uid,
+        db::now(),
+    )
+    .await?;
+    let migrated = migrated.max(usize::try_from(rows).unwrap_or(usize::MAX));
     activity::record(
         &state.db,
         activity::Activity {

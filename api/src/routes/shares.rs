@@ -1,0 +1,738 @@
+//! Sharing, for every asset kind (spec 000 §4–§5, DESIGN.md "One access rule"): who has access
+//! (`GET /v1/shares/sharedwith/{entityId}`), share and unshare (`POST /v1/applications/share`,
+//! generic over `entity_type`), removing an entry or leaving a shared app
+//! (`DELETE /v1/applications/share/{id}`), and the dataset folder share (issue 6).
+//!
+//! Every rule is decided here, never by the console: only editors share, up to edit; nobody
+//! shares to themselves or changes the owner's entry; entries declared in the resource's
+//! `spec.sharing` (origin `resource`) are changed there, not here; `execute` is not offered on
+//! datasets; an organization share always names the asset's own organization. A request is
+//! validated entry by entry first and then written in one transaction: one bad entry changes
+//! nothing. Not gated by a path prefix: each call checks the feature of the asset's kind.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use axum::{Json, extract::State};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    access,
+    app::AppState,
+    auth::AuthUser,
+    db::{
+        self, activity,
+        assets::{self, AssetRow},
+        organizations,
+        shares::{self, Entry, ShareRow},
+        users::{self, UserRow},
+    },
+    error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
+    policy::{
+        self,
+        sharing::{self, EntityType, Level, ShareDenied},
+    },
+    views::{Done, presign_get, valid_email},
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(shared_with))
+        .routes(routes!(share))
+        .routes(routes!(share_directory))
+        .routes(routes!(remove_share))
+}
+
+/// Members listed in the share dialog at most.
+const MEMBERS_MAX: i64 = 1000;
+
+/// The spec's entity type names, case-insensitively (`application`, `Project_V2`, …).
+pub fn parse_entity_type(s: &str) -> Option<EntityType> {
+    let s = s.trim();
+    EntityType::ALL
+        .into_iter()
+        .find(|t| t.as_str().eq_ignore_ascii_case(s))
+}
+
+/// The `assets.kind` an entity type is stored as.
+pub fn kind_of(t: EntityType) -> &'static str {
+    match t {
+        EntityType::Application | EntityType::Insight => assets::KIND_APPLICATION,
+        EntityType::Project | EntityType::ProjectV2 => assets::KIND_PROJECT,
+        EntityType::Dataset => assets::KIND_DATASET,
+        EntityType::Workflow | EntityType::Designer => assets::KIND_WORKFLOW,
+    }
+}
+
+/// The entity type of a stored kind, when the request does not name one.
+fn entity_of(kind: &str) -> EntityType {
+    match kind {
+        assets::KIND_PROJECT => EntityType::Project,
+        assets::KIND_DATASET => EntityType::Dataset,
+        assets::KIND_WORKFLOW => EntityType::Workflow,
+        _ => EntityType::Application,
+    }
+}
+
+/// How the type is named in messages ('Application shared!', 'Project shared!').
+fn label_of(t: EntityType) -> &'static str {
+    match t {
+        EntityType::Application => "Application",
+        EntityType::Insight => "Insight",
+        EntityType::Project | EntityType::ProjectV2 => "Project",
+        EntityType::Dataset => "Dataset",
+        EntityType::Workflow | EntityType::Designer => "Workflow",
+    }
+}
+
+/// The flighting feature of a kind.
+fn feature_of(kind: &str) -> &'static str {
+    match kind {
+        assets::KIND_PROJECT => "projects",
+        assets::KIND_DATASET => "datasets",
+        assets::KIND_WORKFLOW => "workflows",
+        _ => "insights",
+    }
+}
+
+/// The feature of the asset's kind must be on for the caller's role (as the path gate says for
+/// the kinds' own routes).
+async fn require_feature(state: &AppState, user: &UserRow, kind: &str) -> Result<()> {
+    let key = feature_of(kind);
+    let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
+    if policy::flags::allowed(&user.role, flag.as_ref()) {
+        return Ok(());
+    }
+    Err(ApiError::forbidden(
+        "feature_disabled",
+        format!(
+            "The {} feature is not enabled for your role",
+            policy::flags::feature_name(key).unwrap_or(key)
+        ),
+    ))
+}
+
+/// A refused share entry as an error: 400 for what the request asks, 403 for a non-editor.
+fn denied(d: ShareDenied, kind: &str) -> ApiError {
+    let message = d.message();
+    match d {
+        ShareDenied::NotFound => access::not_found(kind),
+        ShareDenied::NotAnEditor => ApiError::forbidden("not_an_editor", message),
+        ShareDenied::SelfShare => ApiError::bad_request("share_to_self", message),
+        ShareDenied::OwnerEntry => ApiError::bad_request("owner_entry", message),
+        ShareDenied::LevelNotOffered(_) => ApiError::bad_request("level_not_offered", message),
+        ShareDenied::ManagedByResource => ApiError::bad_request("managed_by_resource", message),
+    }
+}
+
+/// An asset of `kind` the caller sees, with their level (404 otherwise).
+async fn visible(state: &AppState, user: &UserRow, kind: &str, id: &str) -> Result<(AssetRow, Level)> {
+    let asset = assets::by_id(&state.db, id.trim())
+        .await?
+        .filter(|a| a.kind == kind)
+        .ok_or_else(|| access::not_found(kind))?;
+    let level = access::level(state, user, &asset).await?;
+    if level == Level::None {
+        return Err(access::not_found(kind));
+    }
+    Ok((asset, level))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who has access
+
+#[derive(Deserialize, IntoParams, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[into_params(parameter_in = Query)]
+pub struct SharedWithQuery {
+    /// application, insight, project, project_v2, dataset, workflow (any case); default: the
+    /// asset's own kind.
+    pub entity_type: Option<String>,
+}
+
+/// A person in the share dialog.
+#[derive(Serialize, ToSchema)]
+pub struct Person {
+    pub uid: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// A presigned GET of the profile photo (one hour).
+    pub photo_url: Option<String>,
+}
+
+/// One entry of "People with access".
+#[derive(Serialize, ToSchema)]
+pub struct ShareEntryView {
+    /// The share id (`DELETE /v1/applications/share/{id}` revokes it).
+    pub id: String,
+    /// User.
+    pub to_entity_type: String,
+    /// The user's uid (empty for an e-mail declared in spec.sharing that has no account yet).
+    pub to_entity_id: String,
+    pub to_entity_uid: Option<String>,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub photo_url: Option<String>,
+    /// view, execute or edit.
+    pub access_level: String,
+    /// Declared in the resource's spec.sharing: cannot be changed or revoked in the console.
+    pub managed: bool,
+}
+
+/// The organization entry of an asset.
+#[derive(Serialize, ToSchema)]
+pub struct OrganizationShare {
+    pub id: String,
+    pub name: String,
+    /// The organization's level, or null when not shared with it.
+    pub access_level: Option<String>,
+    pub managed: bool,
+}
+
+/// A member of the caller's organization, for "Select from Organization".
+#[derive(Serialize, ToSchema)]
+pub struct MemberView {
+    pub uid: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub photo_url: Option<String>,
+    /// Their own share's level, or null.
+    pub access_level: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SharedWithResponse {
+    pub success: bool,
+    pub entity_id: String,
+    /// Application, Insight, Project, Project_V2, Dataset, Workflow or Designer.
+    pub entity_type: String,
+    /// The caller's level.
+    pub access_level: String,
+    /// The caller may share (edit).
+    pub can_share: bool,
+    /// The levels a share may grant (datasets: view and edit).
+    pub levels: Vec<String>,
+    /// The owner (fixed), or null when the asset has no known owner.
+    pub owner: Option<Person>,
+    pub shares: Vec<ShareEntryView>,
+    pub organization: Option<OrganizationShare>,
+    /// The caller's organization without the owner and the caller; only when `can_share`.
+    pub members: Vec<MemberView>,
+}
+
+async fn person(state: &AppState, u: &UserRow) -> Person {
+    Person {
+        uid: u.uid.clone(),
+        email: u.email.clone(),
+        first_name: u.first_name.clone(),
+        last_name: u.last_name.clone(),
+        photo_url: photo(state, u).await,
+    }
+}
+
+async fn photo(state: &AppState, u: &UserRow) -> Option<String> {
+    match u.photo_path.as_deref() {
+        Some(key) => presign_get(state, key).await,
+        None => None,
+    }
+}
+
+/// Who has access to an asset (view access): the owner, the people and the organization it is
+/// shared with (with the entries declared in its resource marked `managed`), and, for editors,
+/// the members of their organization to pick from.
+#[utoipa::path(get, path = "/v1/shares/sharedwith/{entityId}", tag = "sharing",
+    params(("entityId" = String, Path, description = "Asset id"), SharedWithQuery),
+    responses(
+        (status = 200, body = SharedWithResponse),
+        (status = 400, description = "Unknown entity type", body = ErrorBody),
+        (status = 403, description = "The kind's feature is off for the caller's role", body = ErrorBody),
+        (status = 404, description = "Not found (or no access)", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+async fn shared_with(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(entity_id): AppPath<String>,
+    AppQuery(q): AppQuery<SharedWithQuery>,
+) -> Result<Json<SharedWithResponse>> {
+    let named = match q.entity_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => Some(parse_entity_type(t).ok_or_else(|| unknown_type(t))?),
+        None => None,
+    };
+    let (asset, level) = match named {
+        Some(t) => visible(&state, &caller.user, kind_of(t), &entity_id).await?,
+        None => {
+            let asset = assets::by_id(&state.db, entity_id.trim())
+                .await?
+                .ok_or_else(|| access::not_found(""))?;
+            let kind = asset.kind.clone();
+            visible(&state, &caller.user, &kind, &entity_id)
+                .await
+                .map_err(|_| access::not_found(""))?
+        }
+    };
+    require_feature(&state, &caller.user, &asset.kind).await?;
+    let entity = named.unwrap_or_else(|| entity_of(&asset.kind));
+    let can_share = level == Level::Edit;
+    let entries = shares::for_asset(&state.db, &asset.id).await?;
+
+    let mut uids: Vec<String> = entries
+        .iter()
+        .filter(|e| e.to_type == shares::TO_USER)
+        .map(|e| e.to_id.clone())
+        .collect();
+    uids.extend(asset.owner_uid.clone());
+    let people: HashMap<String, UserRow> = users::by_uids(&state.db, &uids)
+        .await?
+        .into_iter()
+        .map(|u| (u.uid.clone(), u))
+        .collect();
+
+    let owner = match asset.owner_uid.as_ref().and_then(|o| people.get(o)) {
+        Some(u) => Some(person(&state, u).await),
+        None => None,
+    };
+    let mut shares_out = Vec::new();
+    let mut user_levels: HashMap<&str, Level> = HashMap::new();
+    for e in entries.iter().filter(|e| e.level > Level::None) {
+        match e.to_type.as_str() {
+            shares::TO_USER => {
+                let Some(u) = people.get(&e.to_id) else {
+                    continue; // a deleted user
+                };
+                let l = user_levels.entry(u.uid.as_str()).or_insert(e.level);
+                *l = (*l).max(e.level);
+                shares_out.push(ShareEntryView {
+                    id: e.id.clone(),
+                    to_entity_type: "User".into(),
+                    to_entity_id: u.uid.clone(),
+                    to_entity_uid: Some(u.uid.clone()),
+                    email: u.email.clone(),
+                    first_name: u.first_name.clone(),
+                    last_name: u.last_name.clone(),
+                    photo_url: photo(&state, u).await,
+                    access_level: e.level.as_str().into(),
+                    managed: e.is_managed(),
+                });
+            }
+            shares::TO_EMAIL => shares_out.push(ShareEntryView {
+                id: e.id.clone(),
+                to_entity_type: "User".into(),
+                to_entity_id: String::new(),
+                to_entity_uid: None,
+                email: e.to_id.clone(),
+                first_name: String::new(),
+                last_name: String::new(),
+                photo_url: None,
+                access_level: e.level.as_str().into(),
+                managed: e.is_managed(),
+            }),
+            _ => {}
+        }
+    }
+    let org_entries: Vec<&ShareRow> = entries
+        .iter()
+        .filter(|e| {
+            e.to_type == shares::TO_ORGANIZATION && e.to_id == asset.organization_id && e.level > Level::None
+        })
+        .collect();
+    let organization = organizations::by_id(&state.db, &asset.organization_id)
+        .await?
+        .map(|o| OrganizationShare {
+            id: o.id,
+            name: o.name,
+            access_level: org_entries
+                .iter()
+                .map(|e| e.level)
+                .max()
+                .map(|l| l.as_str().to_owned()),
+            managed: org_entries.iter().any(|e| e.is_managed()),
+        });
+    let mut members = Vec::new();
+    if can_share {
+        for u in users::of_organization(&state.db, &caller.user.organization_id, MEMBERS_MAX).await? {
+            if u.uid == caller.user.uid || asset.owner_uid.as_deref() == Some(u.uid.as_str()) {
+                continue;
+            }
+            members.push(MemberView {
+                access_level: user_levels.get(u.uid.as_str()).map(|l| l.as_str().to_owned()),
+                photo_url: photo(&state, &u).await,
+                uid: u.uid,
+                email: u.email,
+                first_name: u.first_name,
+                last_name: u.last_name,
+            });
+        }
+    }
+    Ok(Json(SharedWithResponse {
+        success: true,
+        entity_id: asset.id.clone(),
+        entity_type: entity.as_str().into(),
+        access_level: level.as_str().into(),
+        can_share,
+        levels: entity.grantable().iter().map(|l| l.as_str().to_owned()).collect(),
+        owner,
+        shares: shares_out,
+        organization,
+        members,
+    }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Share and unshare
+
+#[derive(Deserialize, ToSchema)]
+pub struct ShareRequest {
+    pub share: ShareBody,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ShareBody {
+    /// The asset's id.
+    pub entity_id: String,
+    /// Application, Insight, Project, Project_V2, Dataset, Workflow or Designer (any case).
+    pub entity_type: String,
+    /// The changes, applied together or not at all.
+    pub shares: Vec<ShareChange>,
+}
+
+/// One change: share (grant a level) or unshare (remove the console entry) to people or the
+/// asset's organization.
+#[derive(Deserialize, Serialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ShareChange {
+    /// share (default) or unshare.
+    pub share_type: String,
+    /// Users by e-mail, comma separated (or use to_entity_uid).
+    pub email: String,
+    /// view (default), execute or edit; `none` unshares.
+    pub access_level: String,
+    /// User (default) or Organization (always the asset's own organization).
+    pub to_entity_type: String,
+    /// A user's uid, instead of an e-mail.
+    pub to_entity_uid: Option<String>,
+}
+
+fn unknown_type(t: &str) -> ApiError {
+    ApiError::bad_request(
+        "unknown_entity_type",
+        format!("Unknown entity type: {t} (Application, Insight, Project, Project_V2, Dataset or Workflow)"),
+    )
+}
+
+/// Checks every change of a request against the rule and returns the entries to set and the
+/// targets to revoke (later changes to one target win). Nothing is written.
+async fn plan(
+    state: &AppState,
+    caller: &UserRow,
+    entity: EntityType,
+    asset: &AssetRow,
+    level: Level,
+    changes: &[ShareChange],
+) -> Result<BTreeMap<(String, String), Level>> {
+    let kind = kind_of(entity);
+    if level < Level::Edit {
+        return Err(denied(ShareDenied::NotAnEditor, kind));
+    }
+    if changes.is_empty() {
+        return Err(ApiError::bad_request("nothing_to_share", "Nothing to share"));
+    }
+    let managed: HashSet<(String, String)> = shares::for_asset(&state.db, &asset.id)
+        .await?
+        .into_iter()
+        .filter(ShareRow::is_managed)
+        .map(|e| (e.to_type, e.to_id))
+        .collect();
+    let owner = asset.owner_uid.as_deref().unwrap_or_default();
+    let mut out: BTreeMap<(String, String), Level> = BTreeMap::new();
+    for c in changes {
+        let grant = match c.share_type.trim().to_lowercase().as_str() {
+            "" | "share" => {
+                let l = c.access_level.trim();
+                let l = if l.is_empty() { "view" } else { l };
+                Level::parse(l).ok_or_else(|| {
+                    ApiError::bad_request(
+                        "unknown_access_level",
+                        format!("Unknown access level: {l} (view, execute or edit)"),
+                    )
+                })?
+            }
+            "unshare" => Level::None,
+            other => {
+                return Err(ApiError::bad_request(
+                    "unknown_share_type",
+                    format!("Unknown share type: {other} (share or unshare)"),
+                ));
+            }
+        };
+        let targets: Vec<(String, String)> = match c.to_entity_type.trim().to_lowercase().as_str() {
+            "" | "user" => {
+                let mut uids = Vec::new();
+                let emails = sharing::split_emails(&c.email);
+                if !emails.is_empty() {
+                    for e in emails {
+                        if !valid_email(&e) {
+                            return Err(ApiError::bad_request("invalid_email", "Email is invalid!"));
+                        }
+                        let user = users::by_email(&state.db, &e).await?.ok_or_else(|| {
+                            ApiError::bad_request("unknown_user", format!("No user with the e-mail {e}"))
+                        })?;
+                        uids.push(user.uid);
+                    }
+                } else if let Some(uid) = c
+                    .to_entity_uid
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|u| !u.is_empty())
+                {
+                    let user = users::by_uid(&state.db, uid).await?.ok_or_else(|| {
+                        ApiError::bad_request("unknown_user", format!("No user with the id {uid}"))
+                    })?;
+                    uids.push(user.uid);
+                } else {
+                    return Err(ApiError::bad_request("invalid_email", "Email is invalid!"));
+                }
+                uids.into_iter()
+                    .map(|u| (shares::TO_USER.to_owned(), u))
+                    .collect()
+            }
+            "organization" => vec![(shares::TO_ORGANIZATION.to_owned(), asset.organization_id.clone())],
+            other => {
+                return Err(ApiError::bad_request(
+                    "unknown_target_type",
+                    format!("Unknown target: {other} (User or Organization)"),
+                ));
+            }
+        };
+        for target in targets {
+            sharing::check_share(
+                &caller.uid,
+                level,
+                entity,
+                owner,
+                &target.1,
+                grant,
+                managed.contains(&target),
+            )
+            .map_err(|d| denied(d, kind))?;
+            out.insert(target, grant);
+        }
+    }
+    Ok(out)
+}
+
+/// Share an asset of any kind with people (by e-mail, comma separated, or uid) and with its
+/// organization, or unshare (edit access). Atomic: one refused entry changes nothing.
+#[utoipa::path(post, path = "/v1/applications/share", tag = "sharing", request_body = ShareRequest,
+    responses(
+        (status = 200, description = "{type} shared! (e.g. Application shared!)", body = Done),
+        (status = 400, description = "Cannot share to yourself! / Email is invalid! / No user with the e-mail … / the owner's entry / a managed entry / a level not offered", body = ErrorBody),
+        (status = 403, description = "Only editors can share this item (or the kind's feature is off)", body = ErrorBody),
+        (status = 404, description = "Not found (or no access)", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+async fn share(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppJson(req): AppJson<ShareRequest>,
+) -> Result<Json<Done>> {
+    let body = req.share;
+    let t = body.entity_type.trim();
+    let entity =
+        parse_entity_type(if t.is_empty() { "Application" } else { t }).ok_or_else(|| unknown_type(t))?;
+    let kind = kind_of(entity);
+    if body.entity_id.trim().is_empty() {
+        return Err(ApiError::bad_request(
+            "entity_id_required",
+            "entity_id is required",
+        ));
+    }
+    require_feature(&state, &caller.user, kind).await?;
+    let (asset, level) = visible(&state, &caller.user, kind, &body.entity_id).await?;
+    let changes = plan(&state, &caller.user, entity, &asset, level, &body.shares).await?;
+    let sets: Vec<Entry<'_>> = changes
+        .iter()
+        .filter(|(_, l)| **l > Level::None)
+        .map(|((to_type, to_id), l)| Entry {
+            to_type,
+            to_id,
+            level: *l,
+        })
+        .collect();
+    let revokes: Vec<shares::Target<'_>> = changes
+        .iter()
+        .filter(|(_, l)| **l == Level::None)
+        .map(|((to_type, to_id), _)| (to_type.as_str(), to_id.as_str()))
+        .collect();
+    shares::apply_console(&state.db, &asset.id, &sets, &revokes, &caller.user.uid, db::now()).await?;
+    activity::record(
+        &state.db,
+        activity::Activity {
+            user_uid: Some(&caller.user.uid),
+            organization_id: Some(&asset.organization_id),
+            entity_type: activity_type(kind),
+            entity_id: &asset.id,
+            entity_name: &asset.name,
+            action: "shared",
+        },
+    )
+    .await;
+    Ok(Done::new(sharing::shared_message(label_of(entity))))
+}
+
+fn activity_type(kind: &str) -> &'static str {
+    match kind {
+        assets::KIND_PROJECT => "projects",
+        assets::KIND_DATASET => "datasets",
+        assets::KIND_WORKFLOW => "workflows",
+        _ => "applications",
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // read once datasets exist (issue 6)
+pub struct DirectoryShareRequest {
+    pub share: DirectoryShareBody,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct DirectoryShareBody {
+    /// The dataset's id.
+    pub entity_id: String,
+    /// Dataset.
+    pub entity_type: String,
+    /// The folder of the dataset to share.
+    pub directory_id: String,
+    pub shares: Vec<ShareChange>,
+}
+
+/// Share a dataset folder. Datasets arrive with issue 6: until then there is no dataset to
+/// share and this answers 404 'Dataset not found' for every request.
+#[utoipa::path(put, path = "/v1/directory/share", tag = "sharing", request_body = DirectoryShareRequest,
+    responses((status = 404, description = "Dataset not found", body = ErrorBody)),
+    security(("bearer" = []), ("api_key" = [])))]
+async fn share_directory(
+    State(_state): State<AppState>,
+    _caller: AuthUser,
+    AppJson(_req): AppJson<DirectoryShareRequest>,
+) -> Result<Json<Done>> {
+    Err(access::not_found(assets::KIND_DATASET))
+}
+
+/// Revoke one share entry by its id (edit access on its asset; anyone may drop their own entry),
+/// or, given an application id, remove an app shared with the caller from their insights (their
+/// own entry is deleted; access that comes from the organization, a role or the resource's
+/// spec.sharing cannot be removed this way: 409).
+#[utoipa::path(delete, path = "/v1/applications/share/{id}", tag = "sharing",
+    params(("id" = String, Path, description = "A share id, or an application id")),
+    responses(
+        (status = 200, description = "Access removed", body = Done),
+        (status = 400, description = "A managed entry, the owner's entry, or the owner leaving", body = ErrorBody),
+        (status = 403, description = "Only editors can share this item", body = ErrorBody),
+        (status = 404, description = "Application not found", body = ErrorBody),
+        (status = 409, description = "The caller's access does not come from a share of their own", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+async fn remove_share(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<Done>> {
+    let not_found = || access::not_found(assets::KIND_APPLICATION);
+    let me = &caller.user;
+    if let Some(entry) = shares::by_id(&state.db, id.trim()).await? {
+        let asset = assets::by_id(&state.db, &entry.asset_id)
+            .await?
+            .ok_or_else(not_found)?;
+        let level = access::level(&state, me, &asset).await?;
+        if level == Level::None {
+            return Err(not_found());
+        }
+        require_feature(&state, me, &asset.kind).await?;
+        let own = entry.to_type == shares::TO_USER && entry.to_id == me.uid;
+        if entry.is_managed() {
+            return Err(denied(ShareDenied::ManagedByResource, &asset.kind));
+        }
+        if !own {
+            let owner = asset.owner_uid.as_deref().unwrap_or_default();
+            sharing::check_share(
+                &me.uid,
+                level,
+                entity_of(&asset.kind),
+                owner,
+                &entry.to_id,
+                Level::None,
+                false,
+            )
+            .map_err(|d| denied(d, &asset.kind))?;
+        }
+        shares::delete_console_by_id(&state.db, &entry.id).await?;
+        record_unshare(&state, me, &asset).await;
+        return Ok(Done::new("Access removed"));
+    }
+    let (asset, _) = visible(&state, me, assets::KIND_APPLICATION, &id).await?;
+    if asset.owner_uid.as_deref() == Some(me.uid.as_str()) {
+        return Err(ApiError::bad_request(
+            "owner_cannot_leave",
+            "You own this application: delete it instead",
+        ));
+    }
+    if !shares::delete_console(&state.db, &asset.id, shares::TO_USER, &me.uid).await? {
+        return Err(ApiError::conflict(
+            "access_not_removable",
+            "Your access comes from your organization, your role or the application's resource, not from a share of your own; it cannot be removed here",
+        ));
+    }
+    record_unshare(&state, me, &asset).await;
+    Ok(Done::new("Access removed"))
+}
+
+async fn record_unshare(state: &AppState, me: &UserRow, asset: &AssetRow) {
+    activity::record(
+        &state.db,
+        activity::Activity {
+            user_uid: Some(&me.uid),
+            organization_id: Some(&asset.organization_id),
+            entity_type: activity_type(&asset.kind),
+            entity_id: &asset.id,
+            entity_name: &asset.name,
+            action: "unshared",
+        },
+    )
+    .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_types_map_to_kinds() {
+        for (name, kind) in [
+            ("Application", assets::KIND_APPLICATION),
+            ("application", assets::KIND_APPLICATION),
+            ("INSIGHT", assets::KIND_APPLICATION),
+            ("project_v2", assets::KIND_PROJECT),
+            ("Dataset", assets::KIND_DATASET),
+            ("designer", assets::KIND_WORKFLOW),
+        ] {
+            assert_eq!(parse_entity_type(name).map(kind_of), Some(kind), "{name}");
+        }
+        assert_eq!(parse_entity_type("notebook"), None);
+        assert_eq!(label_of(EntityType::ProjectV2), "Project");
+        for kind in [
+            assets::KIND_APPLICATION,
+            assets::KIND_PROJECT,
+            assets::KIND_DATASET,
+            assets::KIND_WORKFLOW,
+        ] {
+            assert_eq!(kind_of(entity_of(kind)), kind);
+        }
+    }
+}
