@@ -39,8 +39,10 @@ describe('insight card', () => {
       <>
         <InsightCard insight={makeInsight({ name: 'One', userMetrics: 1 })} />
         <InsightCard insight={makeInsight({ name: 'Many', userMetrics: 12 })} />
+        <InsightCard insight={makeInsight({ name: 'None', userMetrics: 0 })} />
       </>,
     );
+    expect(within(card('None')).getByTestId('insight-views')).toHaveAccessibleName('0 Views');
     await user().hover(within(card('One')).getByTestId('insight-views'));
     expect(await screen.findByRole('tooltip', { hidden: true })).toHaveTextContent(/^1 View$/);
     await user().unhover(within(card('One')).getByTestId('insight-views'));

@@ -1,0 +1,265 @@
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+
+/**
+ * Insights and sharing end to end, against the running API (issue 5): an owner imports an
+ * external app and a PDF report and creates an app that runs in the cluster, pins one (it shows on
+ * Home), shares the cluster app with a colleague as Viewer (the colleague sees it under 'Shared
+ * with me' without the Edit/Share menu or the run switch), then as Executor (the run switch
+ * appears), and revokes it (it is gone for the colleague).
+ * The two users are created through the API by the seeded superadmin.
+ */
+const adminEmail = process.env.LUDIS_E2E_ADMIN_EMAIL ?? 'admin@ludis.local';
+const adminPassword = process.env.LUDIS_E2E_ADMIN_PASSWORD ?? '';
+const stamp = Date.now();
+const owner = { email: `e2e-owner-${stamp}@example.com`, password: 'owner-pass-1', first: 'Olive', last: 'Owner' };
+const colleague = { email: `e2e-colleague-${stamp}@example.com`, password: 'colleague-pass-1', first: 'Colin', last: 'League' };
+const externalApp = `Ext ${stamp}`;
+const reportName = `Report ${stamp}`;
+const clusterApp = `Cluster ${stamp}`;
+
+/** A one-page PDF, small enough to build here. */
+function tinyPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    null, // the content stream, below
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const text = 'BT /F1 18 Tf 20 45 Td (Ludis e2e report) Tj ET';
+  objects[3] = `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+let shot = 0;
+async function screen(page: Page, name: string) {
+  shot += 1;
+  await page.screenshot({ path: `e2e-screenshots/insights-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+}
+
+async function newSession(browser: Browser, who: { email: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, who.email, who.password);
+  return page;
+}
+
+function card(scope: Page | Locator, name: string): Locator {
+  return scope.locator(`[data-testid="insight-card"][data-name="${name}"]`);
+}
+
+async function showFilter(page: Page, label: string) {
+  await page.goto('/insights');
+  await page.getByRole('combobox', { name: 'Filter' }).selectOption({ label });
+}
+
+async function openShare(page: Page, name: string) {
+  await page.goto('/insights');
+  await card(page, name).getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Share' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  await expect(dialog.getByText('People with access')).toBeVisible();
+  return dialog;
+}
+
+async function apiToken(request: APIRequestContext, email: string, password: string) {
+  const res = await request.post('/v1/auth/login', { data: { user: { email, password } } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+test.describe.serial('insights and sharing', () => {
+  test.skip(!adminPassword, 'set LUDIS_E2E_ADMIN_PASSWORD to the seeded superadmin password');
+
+  test.beforeAll(async ({ request }) => {
+    const token = await apiToken(request, adminEmail, adminPassword);
+    const headers = { Authorization: `Bearer ${token}` };
+    const orgs = await request.get('/v1/organizations/list?page=1&limit=100', { headers });
+    expect(orgs.ok()).toBe(true);
+    const demo = ((await orgs.json()) as { organizations: { id: string; name: string }[] }).organizations.find((o) => o.name === 'Demo');
+    expect(demo, 'the seeded Demo organization').toBeTruthy();
+    for (const u of [owner, colleague]) {
+      const res = await request.post('/v1/users', {
+        headers,
+        data: {
+          user: { email: u.email, password: u.password, first_name: u.first, last_name: u.last, role: 'developer', timezone: 'UTC', organization: demo!.id },
+        },
+      });
+      expect(res.ok(), await res.text()).toBe(true);
+    }
+  });
+
+  test('the owner imports an external app and a PDF report and creates a cluster app', async ({ page }) => {
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Insights' }).click();
+    await expect(page).toHaveURL(/\/insights$/);
+    await expect(page.getByText('No insights yet')).toBeVisible();
+    await screen(page, 'empty');
+
+    // The import form says what is missing.
+    await page.getByRole('button', { name: 'Import' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog.getByText('Empty name not allowed')).toBeVisible();
+    await expect(dialog.getByText('Empty description not allowed')).toBeVisible();
+    await expect(dialog.getByText('Empty form type not allowed')).toBeVisible();
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill(externalApp);
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('An external dashboard');
+    await dialog.getByRole('combobox', { name: /^Type/ }).selectOption('Application');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog.getByText('Empty URL not allowed')).toBeVisible();
+    await dialog.getByRole('textbox', { name: /^URL/ }).fill('https://example.com/');
+    await screen(page, 'import-app');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByText('App Created Successfully').first()).toBeVisible();
+    await expect(card(page, externalApp)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Import' }).click();
+    dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill(reportName);
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('A tiny PDF');
+    await dialog.getByRole('combobox', { name: /^Type/ }).selectOption('Report');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(dialog.getByText('Attach a file')).toBeVisible();
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'tiny.pdf', mimeType: 'application/pdf', buffer: tinyPdf() });
+    await screen(page, 'import-report');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByText('Report has successfully imported.')).toBeVisible();
+    await expect(card(page, reportName)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    dialog = page.getByRole('dialog', { name: 'Create insight' });
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill(clusterApp);
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('Runs in the cluster');
+    await dialog.getByRole('button', { name: 'Default image 3' }).click();
+    await screen(page, 'create');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(page.getByText('App Created Successfully').first()).toBeVisible();
+    await expect(card(page, clusterApp)).toBeVisible();
+
+    // The external app has no run switch even for its owner; the cluster app has one.
+    await expect(card(page, externalApp).getByRole('switch')).toHaveCount(0);
+    await expect(card(page, clusterApp).getByRole('switch', { name: `Run ${clusterApp}` })).toBeVisible();
+    await screen(page, 'cards');
+
+    // The report opens in a preview; the table view links to /app/{id}.
+    await card(page, reportName).getByRole('button', { name: `Open ${reportName}` }).click();
+    await expect(page.getByTitle(`Preview of ${reportName}`)).toBeVisible();
+    await screen(page, 'report-preview');
+    await page.keyboard.press('Escape');
+    await page.getByText('Table', { exact: true }).click();
+    await expect(page.getByRole('table', { name: 'Insights' }).getByRole('link', { name: externalApp })).toHaveAttribute('href', /^\/app\//);
+    await screen(page, 'table');
+    await page.reload();
+    await expect(page.getByRole('table', { name: 'Insights' })).toBeVisible();
+    await page.getByText('Cards', { exact: true }).click();
+    await expect(card(page, externalApp)).toBeVisible();
+
+    // Reports screen: the PDF, not the apps.
+    await page.getByRole('tab', { name: 'Reports' }).click();
+    await expect(page).toHaveURL(/screen=Reports/);
+    await expect(card(page, reportName)).toBeVisible();
+    await expect(card(page, externalApp)).toHaveCount(0);
+  });
+
+  test('a pinned insight shows on Home; the app page frames it with comments', async ({ page }) => {
+    await signIn(page, owner.email, owner.password);
+    await page.goto('/insights');
+    await card(page, externalApp).getByRole('button', { name: `Pin ${externalApp}` }).click();
+    await expect(card(page, externalApp).getByRole('button', { name: `Unpin ${externalApp}` })).toBeVisible();
+    await page.goto('/home');
+    const pinned = page.getByRole('list', { name: 'Pinned insights' });
+    await expect(card(pinned, externalApp)).toBeVisible();
+    await expect(pinned.locator('[data-testid="insight-card"]')).toHaveCount(1);
+    await screen(page, 'home-pinned');
+
+    await card(page, externalApp).getByRole('link', { name: `Open ${externalApp}` }).click();
+    await expect(page).toHaveURL(/\/app\//);
+    await expect(page.getByRole('heading', { name: externalApp })).toBeVisible();
+    await expect(page.getByTitle(externalApp)).toHaveAttribute('src', 'https://example.com/');
+    const comments = page.getByRole('region', { name: 'Comments' });
+    await comments.getByRole('textbox', { name: 'Add a comment' }).fill('First!');
+    await comments.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
+    await expect(comments.getByRole('list', { name: 'Conversation' })).toContainText('First!');
+    await expect(comments.getByRole('list', { name: 'Conversation' })).toContainText('Olive Owner');
+    await screen(page, 'app-page');
+  });
+
+  test('shared as Viewer, then Executor, then revoked', async ({ browser }) => {
+    const ownerPage = await newSession(browser, owner);
+    const colleaguePage = await newSession(browser, colleague);
+
+    // Viewer.
+    let dialog = await openShare(ownerPage, clusterApp);
+    await expect(dialog.getByRole('button', { name: 'add' })).toBeDisabled();
+    await dialog.getByPlaceholder('Email, comma separated').fill(owner.email);
+    await dialog.getByRole('button', { name: 'add' }).click();
+    await expect(ownerPage.getByText('Cannot share to yourself!')).toBeVisible();
+    await dialog.getByPlaceholder('Email, comma separated').fill('not-an-email');
+    await dialog.getByRole('button', { name: 'add' }).click();
+    await expect(ownerPage.getByText('Email is invalid!')).toBeVisible();
+    await dialog.getByPlaceholder('Email, comma separated').fill(colleague.email);
+    await expect(dialog.getByRole('combobox', { name: 'Access' })).toHaveValue('view');
+    await dialog.getByRole('button', { name: 'add' }).click();
+    await expect(ownerPage.getByText('Application shared!')).toBeVisible();
+    const person = dialog.getByRole('combobox', { name: `Access for ${colleague.email}` });
+    await expect(person).toHaveValue('view');
+    await expect(dialog.getByRole('list', { name: 'People with access' })).toContainText('Owner');
+    await screen(ownerPage, 'share-viewer');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await showFilter(colleaguePage, 'Shared with me');
+    const shared = card(colleaguePage, clusterApp);
+    await expect(shared).toBeVisible();
+    await expect(card(colleaguePage, externalApp)).toHaveCount(0);
+    await expect(shared.getByRole('button', { name: `Actions for ${clusterApp}` })).toHaveCount(0);
+    await expect(shared.getByRole('switch')).toHaveCount(0);
+    await expect(shared.getByRole('button', { name: `Remove ${clusterApp} from insights` })).toBeVisible();
+    await screen(colleaguePage, 'colleague-viewer');
+
+    // Executor.
+    dialog = await openShare(ownerPage, clusterApp);
+    await dialog.getByRole('combobox', { name: `Access for ${colleague.email}` }).selectOption('execute');
+    await expect(ownerPage.getByText('Application shared!').first()).toBeVisible();
+    await expect(dialog.getByRole('combobox', { name: `Access for ${colleague.email}` })).toHaveValue('execute');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await showFilter(colleaguePage, 'Shared with me');
+    await expect(card(colleaguePage, clusterApp).getByRole('switch', { name: `Run ${clusterApp}` })).toBeVisible();
+    await expect(card(colleaguePage, clusterApp).getByRole('button', { name: `Actions for ${clusterApp}` })).toHaveCount(0);
+    await screen(colleaguePage, 'colleague-executor');
+
+    // Revoked.
+    dialog = await openShare(ownerPage, clusterApp);
+    await dialog.getByRole('combobox', { name: `Access for ${colleague.email}` }).selectOption({ label: 'Revoke Access' });
+    await expect(dialog.getByRole('combobox', { name: `Access for ${colleague.email}` })).toHaveCount(0);
+    await screen(ownerPage, 'share-revoked');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await showFilter(colleaguePage, 'Shared with me');
+    await expect(colleaguePage.getByText('Nothing shared with you yet')).toBeVisible();
+    await expect(card(colleaguePage, clusterApp)).toHaveCount(0);
+    await screen(colleaguePage, 'colleague-revoked');
+
+    await ownerPage.context().close();
+    await colleaguePage.context().close();
+  });
+});
