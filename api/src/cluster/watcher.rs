@@ -10,7 +10,9 @@
 //! - **Row**: found by `(namespace, name)`, else by the `ludis.dev/id` label (a row the API made,
 //!   or one made without a cluster, is adopted). A new resource gets a row with `origin =
 //!   resource`, the label's id when it is a free UUID (else a new one); the label is never written
-//!   back (GitOps would see drift) — the mapping is kept by `(namespace, name)`.
+//!   back (GitOps would see drift) — the mapping is kept by `(namespace, name)`. A new resource
+//!   the API applied itself waits a minute for the row the API writes right after (then it is
+//!   adopted with `origin = api`).
 //! - **Owner**: the `ludis.dev/owner` annotation when it names a user of the organization (uid or
 //!   e-mail); otherwise none (the organization's administrators have it).
 //! - **Sharing**: `spec.sharing` becomes the row's resource share entries (managed: the console
@@ -43,7 +45,7 @@ use kube::{
     },
 };
 use ludis_crds::{
-    ANNOTATION_OWNER, Insight as InsightCr, LABEL_ID, NAMESPACE_PREFIX,
+    ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID, NAMESPACE_PREFIX,
     common::AccessLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
@@ -64,6 +66,8 @@ use crate::{
 const ORGANIZATION_TTL: Duration = Duration::from_secs(300);
 /// Rows changed this close to (or after) the start of a list are not swept by it.
 const SWEEP_GRACE_SECS: i64 = 30;
+/// How long a new resource of the API's waits for the row the API writes after applying it.
+const ROW_GRACE_SECS: i64 = 60;
 
 /// Starts the watcher when a cluster is configured.
 pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
@@ -331,11 +335,18 @@ impl Mirror {
         let now = db::now();
 
         let Some(old) = existing else {
+            // The API applies a new insight's resource before it writes the row: a young resource
+            // of the API's is left to that row (an old one whose row never came is adopted).
+            let by_api = applied_by_api(cr);
+            if by_api && age_secs(cr).is_some_and(|age| age < ROW_GRACE_SECS) {
+                tracing::debug!(%namespace, %name, "a new resource of the API's; its row is on its way");
+                return Ok(());
+            }
             let id = match cr.labels().get(LABEL_ID).filter(|id| is_uuid(id)) {
                 Some(id) if assets::by_id(db, id).await?.is_none() => id.to_lowercase(),
                 _ => db::new_id(),
             };
-            let insight = new_insight(
+            let mut insight = new_insight(
                 &seen,
                 &id,
                 &org,
@@ -345,6 +356,9 @@ impl Mirror {
                 now,
                 self.lookups(&seen, &namespace).await?,
             );
+            if by_api {
+                insight.asset.origin = ORIGIN_API.into();
+            }
             rows::upsert_with_resource_shares(db, &insight, false, &entries(&shares), now).await?;
             tracing::info!(%namespace, %name, id = %insight.asset.id, "a new insight resource is mirrored");
             return Ok(());
@@ -471,6 +485,21 @@ fn key(meta: &ObjectMeta) -> (String, String) {
         meta.namespace.clone().unwrap_or_default(),
         meta.name.clone().unwrap_or_default(),
     )
+}
+
+/// Whether the API applied (part of) the resource: it made it.
+fn applied_by_api(cr: &InsightCr) -> bool {
+    cr.metadata
+        .managed_fields
+        .iter()
+        .flatten()
+        .any(|m| m.manager.as_deref() == Some(FIELD_MANAGER_API) && m.operation.as_deref() == Some("Apply"))
+}
+
+/// Seconds since the resource was created (by the API server's clock).
+fn age_secs(cr: &InsightCr) -> Option<i64> {
+    let created = cr.metadata.creation_timestamp.as_ref()?;
+    Some(db::now() - created.0.as_second())
 }
 
 fn is_uuid(s: &str) -> bool {

@@ -1,0 +1,526 @@
+//! Insight resources applied with kubectl or a GitOps tool, and the ones the API applies, against
+//! a real control plane (KUBECONFIG; the test command starts one). Skipped, with a message, when
+//! no cluster is configured locally. No operator runs here: the tests write the status the
+//! operator would.
+
+use std::time::Duration;
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::{
+    Api, ResourceExt as _,
+    api::{DeleteParams, Patch, PatchParams},
+};
+use ludis_api::db;
+use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight, LABEL_ID};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, apps};
+
+/// A client of the test cluster with the CRDs installed, or None (skipped) without KUBECONFIG.
+pub async fn cluster() -> Option<kube::Client> {
+    if std::env::var_os("KUBECONFIG").is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "KUBECONFIG must be set in CI (dev/test.sh)"
+        );
+        eprintln!("KUBECONFIG is not set: the cluster tests are skipped (dev/test.sh sets it)");
+        return None;
+    }
+    let client = kube::Client::try_default()
+        .await
+        .expect("KUBECONFIG names a reachable cluster");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    for crd in ludis_crds::all_crds() {
+        crds.patch(
+            &crd.name_any(),
+            &PatchParams::apply("ludis-api-tests").force(),
+            &Patch::Apply(&crd),
+        )
+        .await
+        .unwrap();
+    }
+    for _ in 0..50 {
+        let probe: Api<Insight> = Api::namespaced(client.clone(), "default");
+        if probe.list(&Default::default()).await.is_ok() {
+            return Some(client);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the Insight CRD is not served");
+}
+
+/// Polls `check` every 100 ms for up to 10 seconds.
+pub async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..100 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("not within 10 s: {what}");
+}
+
+/// An organization with a unique name and its namespace; returns (org id, slug, namespace).
+async fn organization(app: &TestApp, client: &kube::Client, prefix: &str) -> (String, String, String) {
+    let name = format!("{prefix} {}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let org = app.org(&name, 20).await;
+    let slug = name.to_lowercase().replace(' ', "-");
+    let namespace = ludis_crds::organization_namespace(&slug);
+    ludis_api::k8s::ensure_namespace(client, &namespace, &org)
+        .await
+        .unwrap();
+    (org, slug, namespace)
+}
+
+async fn user(app: &TestApp, email: &str, role: &str, org: &str) -> (String, String) {
+    let uid = app.user(email, "pass-word", role, org).await;
+    let (token, _) = app.login(email, "pass-word").await;
+    (uid, token)
+}
+
+/// Applies an Insight as a GitOps tool would (its own field manager, forced like Argo CD).
+async fn gitops_apply(api: &Api<Insight>, manager: &str, body: &Value) {
+    api.patch(
+        body["metadata"]["name"].as_str().unwrap(),
+        &PatchParams::apply(manager).force(),
+        &Patch::Apply(body),
+    )
+    .await
+    .unwrap();
+}
+
+/// The row of a resource, once the watcher wrote it (10 s at most).
+async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::assets::AssetRow {
+    for _ in 0..100 {
+        if let Some(row) = db::assets::by_resource(&app.state.db, "application", namespace, name)
+            .await
+            .unwrap()
+        {
+            return row;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{namespace}/{name} is not mirrored within 10 s ({})", app.kind);
+}
+
+fn ids_of(list: &Value) -> Vec<String> {
+    list["applications"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|i| i["id"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn delete_namespace(client: &kube::Client, namespace: &str) {
+    let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
+}
+
+#[tokio::test]
+async fn a_gitops_insight_appears_for_its_owner_and_the_people_its_sharing_names() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let (org, slug, namespace) = organization(&app, &client, "Git").await;
+        let (owner, owner_token) = user(&app, &format!("owner@{slug}.example"), "developer", &org).await;
+        let (viewer, viewer_token) = user(&app, &format!("Viewer@{slug}.example"), "developer", &org).await;
+        let (runner, runner_token) = user(&app, &format!("runner@{slug}.example"), "developer", &org).await;
+        let (_, member_token) = user(&app, &format!("member@{slug}.example"), "developer", &org).await;
+        let (_, admin_token) = user(&app, &format!("boss@{slug}.example"), "administrator", &org).await;
+        let id = uuid::Uuid::new_v4().to_string();
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        let manifest = |sharing: Value| {
+            json!({
+                "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                "metadata": {"name": "sales", "labels": {LABEL_ID: id}, "annotations": {ANNOTATION_OWNER: owner}},
+                "spec": {"displayName": "Sales", "description": "From Git", "type": "application",
+                         "source": {"project": "demo", "files": ["dash.py"]}, "sharing": sharing}
+            })
+        };
+        gitops_apply(
+            &insights,
+            "argocd",
+            &manifest(json!({
+                // E-mails in any case; one without an account yet.
+                "users": [{"email": format!("viewer@{slug}.example"), "level": "view"},
+                          {"email": format!("RUNNER@{slug}.example"), "level": "execute"},
+                          {"email": "Newcomer@Elsewhere.example", "level": "view"}],
+                "organization": "view"
+            })),
+        )
+        .await;
+
+        // The owner sees it (with the label's id), marked managed.
+        eventually("the insight reaches its owner's list", || async {
+            let (_, list) = app
+                .get("/v1/applications/insights?filter=owned", &owner_token)
+                .await;
+            ids_of(&list).contains(&id)
+        })
+        .await;
+        let (s, b) = app.get(&format!("/v1/applications/{id}"), &owner_token).await;
+        assert_eq!(s, 200, "{} {b}", app.kind);
+        let view = &b["application"];
+        assert_eq!(view["name"], "Sales");
+        assert_eq!(view["managed"], true);
+        assert_eq!(view["is_owner"], true);
+        assert_eq!(view["status"], "starting", "no operator status yet");
+        assert_eq!(view["app_type"], "application");
+
+        // The named colleagues see it in their shared lists at the named level; the rest of the
+        // organization through the organization's share.
+        for (token, level) in [
+            (&viewer_token, "view"),
+            (&runner_token, "execute"),
+            (&member_token, "view"),
+        ] {
+            let (_, list) = app.get("/v1/applications/insights?filter=shared", token).await;
+            let item = list["applications"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|i| i["id"] == id.as_str())
+                .unwrap_or_else(|| panic!("{} shared list: {list}", app.kind))
+                .clone();
+            assert_eq!(item["access_level"], level, "{}", app.kind);
+        }
+        // The declared entries are managed: the console shows them as such.
+        let (s, b) = app
+            .get(
+                &format!("/v1/shares/sharedwith/{id}?entityType=application"),
+                &owner_token,
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+        let shares = b["shares"].as_array().unwrap();
+        for (uid, level) in [(&viewer, "view"), (&runner, "execute")] {
+            let entry = shares
+                .iter()
+                .find(|e| e["to_entity_uid"] == uid.as_str())
+                .unwrap_or_else(|| panic!("{uid} in {b}"));
+            assert_eq!(
+                (entry["access_level"].as_str(), entry["managed"].as_bool()),
+                (Some(level), Some(true))
+            );
+        }
+        assert_eq!(b["organization"]["access_level"], "view");
+        assert_eq!(b["organization"]["managed"], true);
+        let rows = db::shares::for_asset(&app.state.db, &id).await.unwrap();
+        assert!(
+            rows.iter().any(|r| r.to_type == db::shares::TO_EMAIL
+                && r.to_id == "newcomer@elsewhere.example"
+                && r.is_managed()),
+            "an address without an account is kept by e-mail: {rows:?}"
+        );
+        assert!(rows.iter().all(|r| r.is_managed()));
+
+        // The operator's status reaches the row (only the observed columns change).
+        let before = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        let generation = insights.get("sales").await.unwrap().metadata.generation;
+        insights
+            .patch_status(
+                "sales",
+                &PatchParams::apply("ludis-operator").force(),
+                &Patch::Apply(json!({
+                    "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                    "status": {"observedGeneration": generation, "phase": "Running",
+                               "url": format!("http://sales.{namespace}.svc:8000")}
+                })),
+            )
+            .await
+            .unwrap();
+        eventually("the status reaches the row", || async {
+            let d = db::insights::by_id(&app.state.db, &id)
+                .await
+                .unwrap()
+                .unwrap()
+                .details;
+            d.status == "running" && d.upstream_url == Some(format!("http://sales.{namespace}.svc:8000"))
+        })
+        .await;
+        let after = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        assert_eq!(
+            after.updated_at, before.updated_at,
+            "a status change is not an edit"
+        );
+
+        // The console cannot edit or delete it: the resource is the source.
+        let (s, b) = app
+            .put(
+                &format!("/v1/applications/{id}"),
+                &owner_token,
+                json!({"entity": {"name": "Mine"}}),
+            )
+            .await;
+        assert_eq!(
+            (s.as_u16(), b["code"].as_str()),
+            (409, Some("managed_by_resource")),
+            "{b}"
+        );
+
+        // Removing the runner and the organization from spec.sharing removes their access.
+        gitops_apply(
+            &insights,
+            "argocd",
+            &manifest(json!({"users": [{"email": format!("viewer@{slug}.example"), "level": "view"}]})),
+        )
+        .await;
+        eventually("the removed colleague loses access", || async {
+            app.get(&format!("/v1/applications/{id}"), &runner_token).await.0 == 404
+        })
+        .await;
+        assert_eq!(
+            app.get(&format!("/v1/applications/{id}"), &member_token).await.0,
+            404
+        );
+        assert_eq!(
+            app.get(&format!("/v1/applications/{id}"), &viewer_token).await.0,
+            200
+        );
+        assert_eq!(
+            app.get(&format!("/v1/applications/{id}"), &admin_token).await.0,
+            200
+        );
+
+        // Deleting the resource removes the row.
+        insights.delete("sales", &DeleteParams::default()).await.unwrap();
+        eventually("the row goes with its resource", || async {
+            db::assets::by_id(&app.state.db, &id).await.unwrap().is_none()
+        })
+        .await;
+        assert_eq!(
+            app.get(&format!("/v1/applications/{id}"), &owner_token).await.0,
+            404
+        );
+        delete_namespace(&client, &namespace).await;
+    }
+}
+
+#[tokio::test]
+async fn a_resource_without_a_known_owner_belongs_to_the_organizations_administrators() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let (org, slug, namespace) = organization(&app, &client, "Orphan").await;
+        let (_, admin_token) = user(&app, &format!("admin@{slug}.example"), "administrator", &org).await;
+        let (_, dev_token) = user(&app, &format!("dev@{slug}.example"), "developer", &org).await;
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        // No owner annotation on one, an unknown owner on the other; no id label on either.
+        for (name, annotations) in [
+            ("nobody", json!({})),
+            ("stranger", json!({ANNOTATION_OWNER: "ghost@nowhere.example"})),
+        ] {
+            gitops_apply(
+                &insights,
+                "kubectl",
+                &json!({
+                    "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                    "metadata": {"name": name, "annotations": annotations},
+                    "spec": {"displayName": name, "type": "application", "appUrl": "https://example.com/app"}
+                }),
+            )
+            .await;
+        }
+        let mut ids = Vec::new();
+        for name in ["nobody", "stranger"] {
+            let row = mirrored(&app, &namespace, name).await;
+            assert_eq!(row.owner_uid, None, "{name}");
+            assert_eq!(row.origin, "resource");
+            assert!(uuid::Uuid::try_parse(&row.id).is_ok(), "a new id: {}", row.id);
+            ids.push(row.id);
+        }
+        // The label is not written back (GitOps would see drift).
+        let cr = insights.get("nobody").await.unwrap();
+        assert!(!cr.labels().contains_key(LABEL_ID), "{:?}", cr.labels());
+        for id in &ids {
+            let (s, b) = app.get(&format!("/v1/applications/{id}"), &admin_token).await;
+            assert_eq!(s, 200, "{} {b}", app.kind);
+            assert_eq!(b["application"]["status"], "external");
+            assert_eq!(b["application"]["user_uid"], Value::Null);
+            assert_eq!(
+                app.get(&format!("/v1/applications/{id}"), &dev_token).await.0,
+                404
+            );
+        }
+        let (_, list) = app.get("/v1/applications/insights", &admin_token).await;
+        for id in &ids {
+            assert!(ids_of(&list).contains(id), "{list}");
+        }
+        let (_, list) = app.get("/v1/applications/insights", &dev_token).await;
+        assert!(ids_of(&list).is_empty(), "{list}");
+        delete_namespace(&client, &namespace).await;
+    }
+}
+
+#[tokio::test]
+async fn the_api_applies_only_its_own_fields_and_never_overwrites_another_managers() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let (org, slug, namespace) = organization(&app, &client, "Applied").await;
+        let (dev, dev_token) = user(&app, &format!("dev@{slug}.example"), "developer", &org).await;
+        let (s, b) = app
+            .post(
+                "/v1/applications",
+                Some(&dev_token),
+                json!({"application": {"name": "Portal", "description": "External", "app_type": "application",
+                                       "app_url": "https://portal.example"}}),
+            )
+            .await;
+        assert_eq!(s, 201, "{} {b}", app.kind);
+        let id = b["application"]["id"].as_str().unwrap().to_owned();
+        let row = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        assert_eq!(row.origin, "api");
+        assert_eq!(row.namespace.as_deref(), Some(namespace.as_str()));
+        let name = row.resource_name.clone().expect("the row names its resource");
+        assert!(name.starts_with("portal-"), "{name}");
+
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        let cr = insights.get(&name).await.unwrap();
+        assert_eq!(cr.labels()[LABEL_ID], id);
+        assert_eq!(cr.annotations()[ANNOTATION_OWNER], dev);
+        assert_eq!(cr.spec.display_name, "Portal");
+        assert_eq!(cr.spec.app_url.as_deref(), Some("https://portal.example"));
+        let managers: Vec<(String, String)> = cr
+            .managed_fields()
+            .iter()
+            .map(|m| {
+                (
+                    m.manager.clone().unwrap_or_default(),
+                    m.operation.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert!(
+            managers.contains(&(FIELD_MANAGER_API.to_owned(), "Apply".to_owned())),
+            "{managers:?}"
+        );
+
+        // Another manager sets a field the API does not own; the API's next apply keeps it.
+        insights
+            .patch(
+                &name,
+                &PatchParams::apply("kubectl"),
+                &Patch::Apply(json!({
+                    "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                    "metadata": {"name": name}, "spec": {"resources": {"cpu": "250m"}}
+                })),
+            )
+            .await
+            .unwrap();
+        let (s, b) = app
+            .put(
+                &format!("/v1/applications/{id}"),
+                &dev_token,
+                json!({"entity": {"name": "Portal 2"}}),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+        let cr = insights.get(&name).await.unwrap();
+        assert_eq!(cr.spec.display_name, "Portal 2");
+        assert_eq!(
+            cr.spec.resources.cpu.as_deref(),
+            Some("250m"),
+            "another manager's field is kept"
+        );
+
+        // A field another manager took over is theirs: the API's change is a conflict, and the
+        // resource's value reaches the row.
+        insights
+            .patch(
+                &name,
+                &PatchParams::apply("kubectl").force(),
+                &Patch::Apply(json!({
+                    "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                    "metadata": {"name": name}, "spec": {"displayName": "Renamed in Git", "resources": {"cpu": "250m"}}
+                })),
+            )
+            .await
+            .unwrap();
+        eventually("the resource's name reaches the row", || async {
+            db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap().name == "Renamed in Git"
+        })
+        .await;
+        let (s, b) = app
+            .put(
+                &format!("/v1/applications/{id}"),
+                &dev_token,
+                json!({"entity": {"name": "Mine again"}}),
+            )
+            .await;
+        assert_eq!(
+            (s.as_u16(), b["code"].as_str()),
+            (409, Some("resource_conflict")),
+            "{b}"
+        );
+        assert!(b["message"].as_str().unwrap().contains("kubectl"), "{b}");
+        assert_eq!(
+            insights.get(&name).await.unwrap().spec.display_name,
+            "Renamed in Git"
+        );
+
+        // The row made by the API is never taken for a GitOps one, and goes with a delete.
+        let row = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        assert_eq!(row.origin, "api");
+        let (s, b) = app.delete(&format!("/v1/applications/{id}"), &dev_token).await;
+        assert_eq!(s, 200, "{b}");
+        eventually("the resource is deleted", || async {
+            insights.get_opt(&name).await.unwrap().is_none()
+        })
+        .await;
+        delete_namespace(&client, &namespace).await;
+    }
+}
+
+#[tokio::test]
+async fn stopping_a_gitops_insight_applies_only_spec_running() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let (org, slug, namespace) = organization(&app, &client, "Stop").await;
+        let (owner, owner_token) = user(&app, &format!("owner@{slug}.example"), "developer", &org).await;
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        let manifest = json!({
+            "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+            "metadata": {"name": "board", "annotations": {ANNOTATION_OWNER: format!("owner@{slug}.example")}},
+            "spec": {"displayName": "Board", "type": "application", "source": {"project": "demo", "files": ["b.py"]}}
+        });
+        gitops_apply(&insights, "argocd", &manifest).await;
+        let row = mirrored(&app, &namespace, "board").await;
+        let id = row.id.clone();
+        assert_eq!(
+            row.owner_uid.as_deref(),
+            Some(owner.as_str()),
+            "an owner by e-mail"
+        );
+
+        let (s, b) = app
+            .post(
+                "/v1/applications/stop",
+                Some(&owner_token),
+                json!({"application_id": id}),
+            )
+            .await;
+        assert_eq!(s, 200, "{} {b}", app.kind);
+        let cr = insights.get("board").await.unwrap();
+        assert!(!cr.spec.running);
+        let api_fields: Vec<_> = cr
+            .managed_fields()
+            .iter()
+            .filter(|m| m.manager.as_deref() == Some(FIELD_MANAGER_API))
+            .map(|m| m.fields_v1.as_ref().unwrap().0.clone())
+            .collect();
+        assert_eq!(
+            api_fields,
+            [json!({"f:spec": {"f:running": {}}})],
+            "the API owns spec.running only"
+        );
+        // The GitOps tool applies its manifest again (without `running`): the stop stays.
+        gitops_apply(&insights, "argocd", &manifest).await;
+        assert!(!insights.get("board").await.unwrap().spec.running);
+        assert_eq!(insights.get("board").await.unwrap().spec.display_name, "Board");
+        delete_namespace(&client, &namespace).await;
+    }
+}

@@ -1,0 +1,408 @@
+//! The app reverse proxy (`/apps/{id}/…`) against a real upstream on loopback: tickets and the
+//! app cookie, access on every request, forwarded requests, streamed bodies, websockets, and no
+//! request timeout. The insight's row points at the upstream directly (no cluster needed).
+
+use std::time::Duration;
+
+use axum::{
+    Json, Router,
+    body::{Body, Bytes},
+    extract::{
+        Request,
+        ws::{Message as WsMessage, WebSocketUpgrade},
+    },
+    response::{IntoResponse, Response},
+    routing::{any, get, post},
+};
+use futures::{SinkExt as _, StreamExt as _};
+use ludis_api::{
+    db::{self, assets::AssetRow, insights::InsightRow},
+    policy::sharing::Level,
+};
+use reqwest::{StatusCode, header};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
+
+use crate::helpers::{TestApp, apps, apps_with};
+
+/// The upstream app: echoes, a slow answer, a redirect to itself and a websocket echo.
+async fn upstream() -> String {
+    async fn echo(req: Request) -> Json<Value> {
+        let headers: serde_json::Map<String, Value> = req
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_owned(), json!(v.to_str().unwrap_or_default())))
+            .collect();
+        Json(json!({
+            "method": req.method().as_str(),
+            "path": req.uri().path(),
+            "query": req.uri().query(),
+            "headers": headers,
+        }))
+    }
+    async fn body(bytes: Bytes) -> Response {
+        Response::new(Body::from(bytes))
+    }
+    async fn slow() -> &'static str {
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        "done"
+    }
+    async fn ws(upgrade: WebSocketUpgrade) -> Response {
+        upgrade.on_upgrade(|mut socket| async move {
+            while let Some(Ok(msg)) = socket.recv().await {
+                let reply = match msg {
+                    WsMessage::Text(t) => WsMessage::Text(format!("echo: {}", t.as_str()).into()),
+                    WsMessage::Binary(b) => WsMessage::Binary(b),
+                    WsMessage::Close(_) => break,
+                    _ => continue,
+                };
+                if socket.send(reply).await.is_err() {
+                    break;
+                }
+            }
+        })
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let own = base.clone();
+    let app = Router::new()
+        .route("/ws", get(ws))
+        .route("/body", post(body))
+        .route("/slow", get(slow))
+        .route(
+            "/moved",
+            get(move || async move {
+                (
+                    StatusCode::FOUND,
+                    [(header::LOCATION, format!("{own}/there?x=1"))],
+                )
+                    .into_response()
+            }),
+        )
+        .fallback(any(echo))
+        .layer(axum::extract::DefaultBodyLimit::disable());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+/// A running application of `owner` whose upstream is `upstream`; returns its id.
+async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> String {
+    let id = db::new_id();
+    let now = db::now();
+    db::insights::insert(
+        &app.state.db,
+        &db::insights::Insight {
+            asset: AssetRow {
+                id: id.clone(),
+                kind: "application".into(),
+                organization_id: org.into(),
+                owner_uid: Some(owner.into()),
+                name: "Echo".into(),
+                description: String::new(),
+                img_path: None,
+                namespace: None,
+                resource_name: None,
+                origin: "api".into(),
+                views: 0,
+                created_at: now,
+                updated_at: now,
+            },
+            details: InsightRow {
+                id: id.clone(),
+                app_type: "application".into(),
+                status: "starting".into(),
+                container_name: Some("echo".into()),
+                language: "python".into(),
+                ..InsightRow::default()
+            },
+        },
+    )
+    .await
+    .unwrap();
+    // As the watcher writes what the operator observed.
+    db::insights::set_observed(&app.state.db, &id, "running", Some(upstream), None)
+        .await
+        .unwrap();
+    id
+}
+
+fn no_redirects() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Opens the app with a ticket; returns the `ludis_app=…` cookie pair.
+async fn open(app: &TestApp, uid: &str, id: &str, path: &str) -> String {
+    let ticket = ludis_api::app_ticket(&app.state, uid, id);
+    let res = no_redirects()
+        .get(app.url(&format!("/apps/{id}{path}?x=1&ticket={ticket}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "{}", app.kind);
+    assert_eq!(
+        res.headers()[header::LOCATION],
+        format!("/apps/{id}{path}?x=1"),
+        "the same URL without the ticket"
+    );
+    let cookie = res.headers()[header::SET_COOKIE].to_str().unwrap().to_owned();
+    for attribute in [
+        format!("Path=/apps/{id}/"),
+        "HttpOnly".into(),
+        "SameSite=Lax".into(),
+        "Max-Age=3600".into(),
+    ] {
+        assert!(cookie.contains(&attribute), "{attribute} in {cookie}");
+    }
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+async fn get_with_cookie(app: &TestApp, path: &str, cookie: &str) -> reqwest::Response {
+    no_redirects()
+        .get(app.url(path))
+        .header(header::COOKIE, cookie)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
+    let upstream = upstream().await;
+    for app in apps().await {
+        let team = app.org_with_admin_and_dev("Proxy").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let cookie = open(&app, &team.dev, &id, "/echo/a%20b").await;
+
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/echo/a%20b?x=1")))
+            .header(header::COOKIE, format!("theme=dark; {cookie}"))
+            .header(header::AUTHORIZATION, format!("Bearer {}", team.dev_token))
+            .header("x-forwarded-proto", "https")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{}", app.kind);
+        let echo: Value = res.json().await.unwrap();
+        assert_eq!(echo["path"], "/echo/a%20b");
+        assert_eq!(echo["query"], "x=1");
+        let h = &echo["headers"];
+        assert_eq!(h["x-forwarded-prefix"], format!("/apps/{id}"));
+        assert_eq!(h["x-forwarded-for"], "127.0.0.1");
+        assert_eq!(h["x-forwarded-proto"], "https");
+        assert!(
+            h["x-forwarded-host"].as_str().unwrap().starts_with("127.0.0.1:"),
+            "{h}"
+        );
+        assert_eq!(h["cookie"], "theme=dark", "our cookie stays with us");
+        assert!(
+            h.get("authorization").is_none(),
+            "credentials are not forwarded: {h}"
+        );
+        assert!(
+            h["host"].as_str().unwrap() == upstream.trim_start_matches("http://"),
+            "{h}"
+        );
+
+        // Without the trailing slash the app's relative links would break.
+        let res = get_with_cookie(&app, &format!("/apps/{id}?a=1"), &cookie).await;
+        assert_eq!(res.status(), StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(res.headers()[header::LOCATION], format!("/apps/{id}/?a=1"));
+
+        // A redirect to the app's own address stays under the prefix.
+        let res = get_with_cookie(&app, &format!("/apps/{id}/moved"), &cookie).await;
+        assert_eq!(res.status(), StatusCode::FOUND);
+        assert_eq!(res.headers()[header::LOCATION], format!("/apps/{id}/there?x=1"));
+
+        // Bodies stream both ways, beyond the JSON body limit.
+        let big = vec![b'x'; 3 * 1024 * 1024 + 7];
+        let res = no_redirects()
+            .post(app.url(&format!("/apps/{id}/body")))
+            .header(header::COOKIE, &cookie)
+            .body(big.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        assert_eq!(res.bytes().await.unwrap().len(), big.len());
+
+        // A cookie opens only its own app.
+        let other = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let res = get_with_cookie(&app, &format!("/apps/{other}/echo"), &cookie).await;
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+#[tokio::test]
+async fn access_is_checked_on_every_request() {
+    let upstream = upstream().await;
+    for app in apps().await {
+        let team = app.org_with_admin_and_dev("Access").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let viewer = app
+            .user("viewer@access.example", "pass-word", "developer", &team.org)
+            .await;
+        let (viewer_token, _) = app.login("viewer@access.example", "pass-word").await;
+
+        // No share: the app does not exist for them (with a ticket, a cookie or a token).
+        let ticket = ludis_api::app_ticket(&app.state, &viewer, &id);
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/?ticket={ticket}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{}", app.kind);
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/echo")))
+            .bearer_auth(&viewer_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+
+        // A view share opens it.
+        db::shares::set_console(
+            &app.state.db,
+            &id,
+            &[db::shares::Entry {
+                to_type: db::shares::TO_USER,
+                to_id: &viewer,
+                level: Level::View,
+            }],
+            &team.dev,
+            db::now(),
+        )
+        .await
+        .unwrap();
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/echo")))
+            .bearer_auth(&viewer_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let cookie = open(&app, &viewer, &id, "/").await;
+        assert_eq!(
+            get_with_cookie(&app, &format!("/apps/{id}/"), &cookie)
+                .await
+                .status(),
+            200
+        );
+
+        // Revoked: the very next request is refused, cookie or not.
+        db::shares::delete_console(&app.state.db, &id, db::shares::TO_USER, &viewer)
+            .await
+            .unwrap();
+        let res = get_with_cookie(&app, &format!("/apps/{id}/"), &cookie).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["code"], "application_not_found");
+
+        // The owner's app stopped: 503 with the spec's message.
+        let owner_cookie = open(&app, &team.dev, &id, "/").await;
+        db::insights::set_observed(&app.state.db, &id, "stopped", None, None)
+            .await
+            .unwrap();
+        let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["message"], "The application is not running");
+
+        // Running but unreachable: 502.
+        db::insights::set_observed(&app.state.db, &id, "running", Some("http://127.0.0.1:9"), None)
+            .await
+            .unwrap();
+        let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
+        assert_eq!(res.status(), StatusCode::BAD_GATEWAY);
+
+        // An external app is a redirect to its URL.
+        sqlx::query("UPDATE insights SET status = 'external', app_url = 'https://elsewhere.example/app', upstream_url = NULL WHERE id = $1")
+            .bind(&id)
+            .execute(&app.state.db)
+            .await
+            .unwrap();
+        let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
+        assert_eq!(res.status(), StatusCode::FOUND);
+        assert_eq!(res.headers()[header::LOCATION], "https://elsewhere.example/app");
+
+        // Forged and expired tickets open nothing; no credentials at all is a 401.
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/?ticket=forged.ticket")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+        // A reloaded link with an expired ticket still works with the cookie.
+        let res = get_with_cookie(&app, &format!("/apps/{id}/?ticket=expired.one"), &owner_cookie).await;
+        assert_eq!(res.status(), StatusCode::SEE_OTHER);
+        assert_eq!(res.headers()[header::LOCATION], format!("/apps/{id}/"));
+    }
+}
+
+#[tokio::test]
+async fn websockets_are_piped_both_ways() {
+    let upstream = upstream().await;
+    for app in apps().await {
+        let team = app.org_with_admin_and_dev("Sockets").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let cookie = open(&app, &team.dev, &id, "/").await;
+        let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
+        let mut request = url.as_str().into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert(header::COOKIE, cookie.parse().unwrap());
+        let (mut socket, response) = tokio_tungstenite::connect_async(request)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", app.kind));
+        assert_eq!(response.status(), StatusCode::SWITCHING_PROTOCOLS);
+        for text in ["hello", "again"] {
+            socket
+                .send(tungstenite::Message::Text(text.into()))
+                .await
+                .unwrap();
+            let reply = socket.next().await.unwrap().unwrap();
+            assert_eq!(reply.into_text().unwrap().as_str(), format!("echo: {text}"));
+        }
+        socket
+            .send(tungstenite::Message::Binary(vec![1u8, 2, 3].into()))
+            .await
+            .unwrap();
+        assert_eq!(
+            socket.next().await.unwrap().unwrap().into_data().as_ref(),
+            [1u8, 2, 3]
+        );
+        socket.close(None).await.unwrap();
+
+        // Without access the upgrade is refused before it happens.
+        let mut request = url.as_str().into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert(header::COOKIE, "ludis_app=forged".parse().unwrap());
+        match tokio_tungstenite::connect_async(request).await {
+            Err(tungstenite::Error::Http(res)) => assert_eq!(res.status(), StatusCode::UNAUTHORIZED),
+            other => panic!("expected a refused upgrade, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_slow_app_is_not_cut_by_the_request_timeout() {
+    let upstream = upstream().await;
+    // Every other request ends within 1 s here; the app takes 2.5 s.
+    for app in apps_with(|s| s.request_timeout = 1).await {
+        let team = app.org_with_admin_and_dev("Slow").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let cookie = open(&app, &team.dev, &id, "/").await;
+        let res = get_with_cookie(&app, &format!("/apps/{id}/slow"), &cookie).await;
+        assert_eq!(res.status(), 200, "{}", app.kind);
+        assert_eq!(res.text().await.unwrap(), "done");
+    }
+}
