@@ -115,8 +115,8 @@ impl Backoff for Retry {
 }
 
 enum Input {
-    Insight(Event<DeserializeGuard<InsightCr>>),
-    Namespace(Event<PartialObjectMeta<Namespace>>),
+    Insight(Box<Event<DeserializeGuard<InsightCr>>>),
+    Namespace(Box<Event<PartialObjectMeta<Namespace>>>),
 }
 
 async fn run(state: AppState, client: Client) {
@@ -125,14 +125,14 @@ async fn run(state: AppState, client: Client) {
         watcher::Config::default(),
     )
     .backoff(Retry::new())
-    .map(|r| r.map(Input::Insight))
+    .map(|r| r.map(|e| Input::Insight(Box::new(e))))
     .boxed();
     let namespaces = watcher::watcher(
         Api::<PartialObjectMeta<Namespace>>::all(client.clone()),
         watcher::Config::default(),
     )
     .backoff(Retry::new())
-    .map(|r| r.map(Input::Namespace))
+    .map(|r| r.map(|e| Input::Namespace(Box::new(e))))
     .boxed();
     let mut inputs = stream::select(insights, namespaces);
     let mut mirror = Mirror::new(state, client);
@@ -142,9 +142,9 @@ async fn run(state: AppState, client: Client) {
         match input {
             Ok(Input::Insight(event)) => {
                 failing = false;
-                mirror.insight_event(event).await;
+                mirror.insight_event(*event).await;
             }
-            Ok(Input::Namespace(event)) => mirror.namespace_event(event).await,
+            Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,
             Err(e) if !failing => {
                 failing = true;
                 tracing::warn!(error = %e, "the Insight watch failed; retrying with backoff");

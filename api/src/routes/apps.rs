@@ -166,7 +166,7 @@ fn session_cookie(headers: &HeaderMap) -> Option<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .filter(|(name, _)| *name == COOKIE)
         .map(|(_, value)| value.to_owned())
-        .last()
+        .next_back()
 }
 
 async fn active_user(state: &AppState, uid: &str) -> Result<Option<UserRow>> {
