@@ -524,3 +524,130 @@ async fn stopping_a_gitops_insight_applies_only_spec_running() {
         delete_namespace(&client, &namespace).await;
     }
 }
+
+#[tokio::test]
+async fn after_a_relist_rows_whose_resource_is_gone_are_removed() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let (org, _, namespace) = organization(&app, &client, "Sweep").await;
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        gitops_apply(
+            &insights,
+            "argocd",
+            &json!({
+                "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                "metadata": {"name": "kept"},
+                "spec": {"displayName": "Kept", "type": "application", "appUrl": "https://kept.example"}
+            }),
+        )
+        .await;
+        let kept = mirrored(&app, &namespace, "kept").await;
+        // Rows whose resource vanished while no watcher ran: an old one, and one changed a moment
+        // ago (its resource may be on its way).
+        let row = |name: &str, updated_at: i64| db::insights::Insight {
+            asset: db::assets::AssetRow {
+                id: db::new_id(),
+                kind: "application".into(),
+                organization_id: org.clone(),
+                owner_uid: None,
+                name: name.into(),
+                description: String::new(),
+                img_path: None,
+                namespace: Some(namespace.clone()),
+                resource_name: Some(name.into()),
+                origin: "api".into(),
+                views: 0,
+                created_at: updated_at,
+                updated_at,
+            },
+            details: db::insights::InsightRow {
+                id: String::new(),
+                app_type: "application".into(),
+                status: "external".into(),
+                app_url: Some("https://gone.example".into()),
+                language: "python".into(),
+                ..Default::default()
+            },
+        };
+        let mut gone = row("gone", db::now() - 600);
+        gone.details.id = gone.asset.id.clone();
+        let mut fresh = row("fresh", db::now());
+        fresh.details.id = fresh.asset.id.clone();
+        db::insights::insert(&app.state.db, &gone).await.unwrap();
+        db::insights::insert(&app.state.db, &fresh).await.unwrap();
+
+        // A watcher (re)starting lists every resource, then sweeps.
+        let watcher = ludis_api::cluster::watcher::spawn(app.state.clone()).unwrap();
+        eventually("the row whose resource is gone is removed", || async {
+            db::assets::by_id(&app.state.db, &gone.asset.id)
+                .await
+                .unwrap()
+                .is_none()
+        })
+        .await;
+        watcher.abort();
+        assert!(
+            db::assets::by_id(&app.state.db, &kept.id)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            db::assets::by_id(&app.state.db, &fresh.asset.id)
+                .await
+                .unwrap()
+                .is_some(),
+            "a row changed since the list began is left alone"
+        );
+        delete_namespace(&client, &namespace).await;
+    }
+}
+
+#[tokio::test]
+async fn resources_in_a_namespace_without_an_organization_wait_for_one() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        let org = app
+            .org(
+                &format!("Late {}", &uuid::Uuid::new_v4().simple().to_string()[..8]),
+                5,
+            )
+            .await;
+        // Not an organization's namespace (no label, no `ludis-` prefix).
+        let namespace = format!("gitops-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+        let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
+        namespaces
+            .create(
+                &Default::default(),
+                &serde_json::from_value(json!({"metadata": {"name": namespace}})).unwrap(),
+            )
+            .await
+            .unwrap();
+        let insights: Api<Insight> = Api::namespaced(client.clone(), &namespace);
+        gitops_apply(
+            &insights,
+            "argocd",
+            &json!({
+                "apiVersion": "ludis.dev/v1alpha1", "kind": "Insight",
+                "metadata": {"name": "early"},
+                "spec": {"displayName": "Early", "type": "application", "appUrl": "https://early.example"}
+            }),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert!(
+            db::assets::by_resource(&app.state.db, "application", &namespace, "early")
+                .await
+                .unwrap()
+                .is_none(),
+            "no organization, no row"
+        );
+        // The namespace is given to the organization: its resources are mirrored then.
+        ludis_api::k8s::ensure_namespace(&client, &namespace, &org)
+            .await
+            .unwrap();
+        let row = mirrored(&app, &namespace, "early").await;
+        assert_eq!(row.organization_id, org);
+        delete_namespace(&client, &namespace).await;
+    }
+}
