@@ -521,6 +521,25 @@ async fn stopping_a_gitops_insight_applies_only_spec_running() {
         gitops_apply(&insights, "argocd", &manifest).await;
         assert!(!insights.get("board").await.unwrap().spec.running);
         assert_eq!(insights.get("board").await.unwrap().spec.display_name, "Board");
+
+        // A manifest that declares `running` owns it: the console's restart is refused, not forced.
+        let mut declared = manifest.clone();
+        declared["spec"]["running"] = json!(false);
+        gitops_apply(&insights, "argocd", &declared).await;
+        let (s, b) = app
+            .post(
+                "/v1/applications/restart",
+                Some(&owner_token),
+                json!({"application_id": id}),
+            )
+            .await;
+        assert_eq!(
+            (s.as_u16(), b["code"].as_str()),
+            (409, Some("resource_conflict")),
+            "{b}"
+        );
+        assert!(b["message"].as_str().unwrap().contains("argocd"), "{b}");
+        assert!(!insights.get("board").await.unwrap().spec.running);
         delete_namespace(&client, &namespace).await;
     }
 }
