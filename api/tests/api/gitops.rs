@@ -670,3 +670,38 @@ async fn resources_in_a_namespace_without_an_organization_wait_for_one() {
         delete_namespace(&client, &namespace).await;
     }
 }
+
+#[tokio::test]
+async fn the_api_creates_a_missing_organization_namespace_before_applying() {
+    let Some(client) = cluster().await else { return };
+    for app in apps().await {
+        // An organization made while the cluster was away: no namespace yet.
+        let name = format!("Fresh {}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+        let org = app.org(&name, 5).await;
+        let slug = name.to_lowercase().replace(' ', "-");
+        let namespace = ludis_crds::organization_namespace(&slug);
+        let (_, token) = user(&app, &format!("dev@{slug}.example"), "developer", &org).await;
+        let (s, b) = app
+            .post(
+                "/v1/applications/importapp",
+                Some(&token),
+                json!({"application": {"name": "Wiki", "description": "Docs", "app_type": "application",
+                                       "app_url": "https://wiki.example"}}),
+            )
+            .await;
+        assert_eq!(s, 201, "{} {b}", app.kind);
+        let id = b["application"]["id"].as_str().unwrap();
+        let ns = Api::<k8s_openapi::api::core::v1::Namespace>::all(client.clone())
+            .get(&namespace)
+            .await
+            .expect("the namespace is created");
+        assert_eq!(ns.labels()["ludis.dev/organization"], org);
+        let row = db::assets::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let cr = Api::<Insight>::namespaced(client.clone(), &namespace)
+            .get(row.resource_name.as_deref().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(cr.labels()[LABEL_ID], id);
+        delete_namespace(&client, &namespace).await;
+    }
+}
