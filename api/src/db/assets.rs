@@ -322,7 +322,7 @@ pub fn list_sql(q: &ListQuery, count: bool) -> String {
         return format!("SELECT COUNT(*) FROM assets a{join} WHERE {predicate}");
     }
     let order = match q.sort_by {
-        SortBy::Name => "a.name",
+        SortBy::Name => "LOWER(a.name)",
         SortBy::CreatedAt => "a.created_at",
         SortBy::UpdatedAt => "a.updated_at",
     };

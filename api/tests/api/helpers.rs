@@ -229,9 +229,46 @@ pub async fn apps_with(tweak: impl Fn(&mut Settings)) -> Vec<TestApp> {
         })
         .await;
         app.kind = kind;
+        ensure_crds(&app.state).await;
         out.push(app);
     }
     out
+}
+
+/// With a configured cluster, our CRDs are installed once per test run (the API applies Insight
+/// resources when insights are created). Installing is idempotent, so a race only repeats it.
+async fn ensure_crds(state: &AppState) {
+    use kube::{
+        Api, ResourceExt as _,
+        api::{Patch, PatchParams},
+    };
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static DONE: AtomicBool = AtomicBool::new(false);
+    let Some(client) = state.kube.clone() else { return };
+    if DONE.load(Ordering::Acquire) {
+        return;
+    }
+    let crds: Api<
+        k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    > = Api::all(client.clone());
+    for crd in ludis_crds::all_crds() {
+        crds.patch(
+            &crd.name_any(),
+            &PatchParams::apply("ludis-api-tests").force(),
+            &Patch::Apply(&crd),
+        )
+        .await
+        .expect("the CRDs are installed");
+    }
+    let insights: Api<ludis_crds::Insight> = Api::all(client);
+    for _ in 0..50 {
+        if insights.list(&Default::default()).await.is_ok() {
+            DONE.store(true, Ordering::Release);
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    panic!("the Insight CRD is not served");
 }
 
 pub async fn spawn_app_with(settings_for: impl FnOnce(&tempfile::TempDir) -> Settings) -> TestApp {
@@ -274,4 +311,276 @@ pub fn missing_dir() -> PathBuf {
 pub fn totp_code(secret_b32: &str, at: i64) -> String {
     let secret = ludis_api::auth::totp::base32_decode(secret_b32).unwrap();
     ludis_api::auth::totp::code_at(&secret, at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assets (issue 5): people, insights and shares made directly in the database, for the insights,
+// sharing, comments and authorization-matrix tests.
+
+/// A name made unique per call (organization names become namespace slugs, which a configured
+/// cluster shares between tests).
+pub fn unique(name: &str) -> String {
+    format!("{name} {}", &uuid::Uuid::new_v4().simple().to_string()[..8])
+}
+
+/// A signed-in user.
+#[derive(Clone, Debug)]
+pub struct Person {
+    pub uid: String,
+    pub email: String,
+    pub token: String,
+    pub org: String,
+}
+
+/// What [`TestApp::insight`] inserts.
+#[derive(Clone, Debug)]
+pub struct InsightSeed {
+    pub name: String,
+    pub description: String,
+    pub app_type: &'static str,
+    pub status: &'static str,
+    pub container_name: Option<String>,
+    pub app_url: Option<String>,
+    pub template: Option<String>,
+    pub report_object: Option<String>,
+    pub origin: &'static str,
+    pub created_at: i64,
+}
+
+impl InsightSeed {
+    /// A running cluster application.
+    pub fn app(name: &str) -> Self {
+        Self {
+            name: name.into(),
+            description: format!("{name} description"),
+            app_type: db::insights::APPLICATION,
+            status: db::insights::RUNNING,
+            container_name: Some(format!("{}-c", name.to_lowercase().replace(' ', "-"))),
+            app_url: None,
+            template: None,
+            report_object: None,
+            origin: db::assets::ORIGIN_API,
+            created_at: db::now(),
+        }
+    }
+    pub fn external(name: &str) -> Self {
+        Self {
+            status: db::insights::EXTERNAL,
+            container_name: None,
+            app_url: Some("https://example.com/app".into()),
+            ..Self::app(name)
+        }
+    }
+    pub fn report(name: &str) -> Self {
+        Self {
+            app_type: db::insights::REPORT,
+            status: db::insights::RENDERED,
+            container_name: None,
+            ..Self::app(name)
+        }
+    }
+    pub fn user_report(name: &str) -> Self {
+        Self {
+            app_type: db::insights::USER_REPORT,
+            status: db::insights::UPLOADED,
+            container_name: None,
+            report_object: Some(format!("reports/{}/r.pdf", db::new_id())),
+            ..Self::app(name)
+        }
+    }
+    pub fn at(mut self, created_at: i64) -> Self {
+        self.created_at = created_at;
+        self
+    }
+    pub fn managed(mut self) -> Self {
+        self.origin = db::assets::ORIGIN_RESOURCE;
+        self
+    }
+}
+
+impl TestApp {
+    /// A user of `org` with `role`, signed in.
+    pub async fn person(&self, org: &str, role: &str, name: &str) -> Person {
+        let email = format!(
+            "{}-{}@people.example",
+            name.to_lowercase().replace(' ', "-"),
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
+        let uid = self.user(&email, "pass-word", role, org).await;
+        let (token, _) = self.login(&email, "pass-word").await;
+        Person {
+            uid,
+            email,
+            token,
+            org: org.into(),
+        }
+    }
+
+    /// An organization with a unique name (and namespace slug).
+    pub async fn unique_org(&self, name: &str) -> String {
+        self.org(&unique(name), 1000).await
+    }
+
+    /// An insight inserted directly (no custom resource); returns its id.
+    pub async fn insight(&self, org: &str, owner: Option<&str>, seed: InsightSeed) -> String {
+        let id = db::new_id();
+        let asset = db::assets::AssetRow {
+            id: id.clone(),
+            kind: db::assets::KIND_APPLICATION.into(),
+            organization_id: org.into(),
+            owner_uid: owner.map(str::to_owned),
+            name: seed.name,
+            description: seed.description,
+            img_path: None,
+            namespace: None,
+            resource_name: None,
+            origin: seed.origin.into(),
+            views: 0,
+            created_at: seed.created_at,
+            updated_at: seed.created_at,
+        };
+        let details = db::insights::InsightRow {
+            id: id.clone(),
+            app_type: seed.app_type.into(),
+            status: seed.status.into(),
+            app_url: seed.app_url,
+            container_name: seed.container_name,
+            is_template: seed.template.is_some(),
+            template: seed.template,
+            language: "python".into(),
+            report_object: seed.report_object,
+            ..Default::default()
+        };
+        db::insights::insert(&self.state.db, &db::insights::Insight { asset, details })
+            .await
+            .unwrap();
+        id
+    }
+
+    /// An asset of another kind (project, dataset, workflow), inserted directly; returns its id.
+    pub async fn asset(&self, kind: &str, org: &str, owner: Option<&str>, name: &str) -> String {
+        let id = db::new_id();
+        let now = db::now();
+        db::assets::insert(
+            &self.state.db,
+            &db::assets::AssetRow {
+                id: id.clone(),
+                kind: kind.into(),
+                organization_id: org.into(),
+                owner_uid: owner.map(str::to_owned),
+                name: name.into(),
+                description: String::new(),
+                img_path: None,
+                namespace: None,
+                resource_name: None,
+                origin: db::assets::ORIGIN_API.into(),
+                views: 0,
+                created_at: now,
+                updated_at: now,
+            },
+        )
+        .await
+        .unwrap();
+        id
+    }
+
+    /// A console share entry (as if made in the console).
+    pub async fn share(&self, asset: &str, to_type: &str, to_id: &str, level: &str, from: &str) {
+        let level = ludis_api::policy::sharing::Level::parse(level).unwrap();
+        db::shares::apply_console(
+            &self.state.db,
+            asset,
+            &[db::shares::Entry {
+                to_type,
+                to_id,
+                level,
+            }],
+            &[],
+            from,
+            db::now(),
+        )
+        .await
+        .unwrap();
+    }
+
+    /// Replaces the resource (spec.sharing) entries of an asset.
+    pub async fn resource_shares(&self, asset: &str, entries: &[(&str, &str, &str)]) {
+        let entries: Vec<db::shares::Entry<'_>> = entries
+            .iter()
+            .map(|(to_type, to_id, level)| db::shares::Entry {
+                to_type,
+                to_id,
+                level: ludis_api::policy::sharing::Level::parse(level).unwrap(),
+            })
+            .collect();
+        let mut tx = self.state.db.begin().await.unwrap();
+        db::shares::replace_resource(&mut tx, asset, &entries, db::now())
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+}
+
+/// Settings for an app with the test S3 server (`LUDIS_S3_ENDPOINT`, started by the test command),
+/// or `None` when it is not configured (a CI run requires it).
+pub fn s3_settings() -> Option<impl Fn(&mut Settings) + Clone> {
+    let Ok(endpoint) = std::env::var("LUDIS_S3_ENDPOINT") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "LUDIS_S3_ENDPOINT must be set in CI"
+        );
+        eprintln!("LUDIS_S3_ENDPOINT is not set: the object-storage parts are skipped");
+        return None;
+    };
+    Some(move |s: &mut Settings| {
+        s.s3_endpoint = endpoint.clone();
+        s.s3_access_key = std::env::var("LUDIS_S3_ACCESS_KEY").unwrap_or_default();
+        s.s3_secret_key = ludis_api::Secret(std::env::var("LUDIS_S3_SECRET_KEY").unwrap_or_default());
+        s.s3_bucket = "ludis-test-assets".into();
+    })
+}
+
+/// One part of a multipart form: `(name, file name, bytes)`.
+pub type Part<'a> = (&'a str, Option<&'a str>, &'a [u8]);
+
+/// A multipart/form-data body: `(content type, bytes)`.
+pub fn multipart(parts: &[Part<'_>]) -> (String, Vec<u8>) {
+    let boundary = format!("ludis-{}", uuid::Uuid::new_v4().simple());
+    let mut body = Vec::new();
+    for (name, file_name, bytes) in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match file_name {
+            Some(f) => body.extend_from_slice(
+                format!(
+                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                )
+                .as_bytes(),
+            ),
+            None => body
+                .extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes()),
+        }
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+impl TestApp {
+    /// Sends a multipart form.
+    pub async fn post_form(&self, path: &str, token: &str, parts: &[Part<'_>]) -> (StatusCode, Value) {
+        let (content_type, body) = multipart(parts);
+        let res = self
+            .http
+            .post(self.url(path))
+            .bearer_auth(token)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("the request is sent");
+        let status = res.status();
+        let text = res.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
 }

@@ -5,11 +5,15 @@
 mod admin;
 mod auth;
 mod cluster;
+mod comments;
 mod console;
 mod gitops;
 mod health;
 mod helpers;
+mod insights;
+mod matrix;
 mod openapi;
 mod proxy;
 mod seeds;
+mod sharing;
 mod users;
