@@ -94,10 +94,18 @@ fn cluster_error(e: anyhow::Error) -> ApiError {
     if let Some(conflict) = e.downcast_ref::<cluster::insights::Conflict>() {
         return ApiError::conflict("resource_conflict", conflict.message.clone());
     }
+    // The API server's own words when it answered (e.g. a validation rule), else the cause.
+    let detail = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<kube::Error>() {
+            Some(kube::Error::Api(s)) => Some(s.message.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| e.to_string());
     ApiError::new(
         StatusCode::BAD_GATEWAY,
         "cluster_error",
-        format!("The cluster refused the change: {e:#}"),
+        format!("The cluster refused the change: {detail}"),
     )
 }
 

@@ -457,10 +457,19 @@ impl TestApp {
         id
     }
 
-    /// An asset of another kind (project, dataset, workflow), inserted directly; returns its id.
+    /// An asset of another kind (project, dataset, workflow), inserted directly, named like its
+    /// resource would be (`<name>-<id prefix>`); returns its id.
     pub async fn asset(&self, kind: &str, org: &str, owner: Option<&str>, name: &str) -> String {
         let id = db::new_id();
         let now = db::now();
+        let resource = format!(
+            "{}-{}",
+            name.to_lowercase()
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect::<String>(),
+            &id[..8]
+        );
         db::assets::insert(
             &self.state.db,
             &db::assets::AssetRow {
@@ -472,7 +481,7 @@ impl TestApp {
                 description: String::new(),
                 img_path: None,
                 namespace: None,
-                resource_name: None,
+                resource_name: Some(resource),
                 origin: db::assets::ORIGIN_API.into(),
                 views: 0,
                 created_at: now,
