@@ -265,14 +265,16 @@ async fn shared_with(
     };
     let (asset, level) = match named {
         Some(t) => visible(&state, &caller.user, kind_of(t), &entity_id).await?,
+        // Without a kind, one kind-neutral 404 for a missing asset and an invisible one.
         None => {
             let asset = assets::by_id(&state.db, entity_id.trim())
                 .await?
                 .ok_or_else(|| access::not_found(""))?;
-            let kind = asset.kind.clone();
-            visible(&state, &caller.user, &kind, &entity_id)
-                .await
-                .map_err(|_| access::not_found(""))?
+            let level = access::level(&state, &caller.user, &asset).await?;
+            if level == Level::None {
+                return Err(access::not_found(""));
+            }
+            (asset, level)
         }
     };
     require_feature(&state, &caller.user, &asset.kind).await?;

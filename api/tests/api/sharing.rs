@@ -699,6 +699,14 @@ async fn who_has_access() {
             )
             .await;
         assert_eq!(msg(&r), (404, "Dataset not found"), "{k}");
+        // Without a kind, an invisible asset and a missing one look the same.
+        for path in [
+            format!("/v1/shares/sharedwith/{id}"),
+            format!("/v1/shares/sharedwith/{}", db::new_id()),
+        ] {
+            let r = app.get(&path, &w.dee.token).await;
+            assert_eq!(msg(&r), (404, "Item not found"), "{k}");
+        }
         let r = app
             .get(
                 &format!("/v1/shares/sharedwith/{id}?entityType=cake"),
