@@ -1,4 +1,4 @@
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 
 let next = 0;
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useFlighting } from '@/features/flighting/api/get-flighting';
 import { PinnedInsights } from '@/features/home/components/pinned-insights';
 import { usePinnedInsights } from '@/features/insights/api/get-pinned-insights';
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 import { InsightCard } from '@/features/insights/components/insight-card';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 import { useSession } from '@/lib/auth';

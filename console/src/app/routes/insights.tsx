@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 import { InsightsList } from '@/features/insights/components/insights-list';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 

@@ -38,6 +38,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an application or report from a project (edit access on the project), or add an
+         *     external application by its URL. Applications start right away (status starting).
+         */
+        post: operations["create_insight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/importapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import an external application by its URL (nothing runs in the cluster; status external). */
+        post: operations["import_app"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/importreport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a PDF report (multipart form: name, description, file [, img_path]; at most 50 MiB).
+         *     The file is stored in the assets bucket under `reports/<insight id>/<file name>`.
+         */
+        post: operations["import_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The insights the caller can see: filtered, searched, sorted and paged. */
+        get: operations["list_insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pin or unpin an insight for oneself (view access). */
+        post: operations["pin_insight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/pin/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's pinned insights, newest pin first (only ones they still see). */
+        get: operations["list_pins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a stopped application again (execute; never an external one). The status is
+         *     `starting` at once; the operator reports `running` when it is.
+         */
+        post: operations["restart_insight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share an asset of any kind with people (by e-mail, comma separated, or uid) and with its
+         *     organization, or unshare (edit access). Atomic: one refused entry changes nothing.
+         */
+        post: operations["share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/share/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one share entry by its id (edit access on its asset; anyone may drop their own entry),
+         *     or, given an application id, remove an app shared with the caller from their insights (their
+         *     own entry is deleted; access that comes from the organization, a role or the resource's
+         *     spec.sharing cannot be removed this way: 409).
+         */
+        delete: operations["remove_share"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a running application (execute; never an external one). The status is `stopped` at once. */
+        post: operations["stop_insight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One insight (view access). Counts a view, at most once per user per 10 minutes; gives a
+         *     user report's file as a presigned GET (one hour) and where the app opens.
+         */
+        get: operations["get_insight"];
+        /** Change an insight's name, description, image, or an external application's URL (edit). */
+        put: operations["update_insight"];
+        post?: never;
+        /**
+         * Delete an insight (edit): unpins it for everyone, deletes its resource, its shares, views
+         *     and comments.
+         */
+        delete: operations["delete_insight"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/changepassword": {
         parameters: {
             query?: never;
@@ -121,7 +333,9 @@ export interface paths {
         put?: never;
         /**
          * Move the ownership of every asset of a kind from one user to another of the same
-         *     organization (administrators of that organization, or superadmins).
+         *     organization (administrators of that organization, or superadmins:
+         *     `policy::sharing::may_move_ownership`): the owner annotation of their resources when a
+         *     cluster is configured, and the owner in the database.
          */
         post: operations["migrate_entity_owner"];
         delete?: never;
@@ -170,6 +384,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/comment/createComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a comment to an asset (view access is enough). */
+        post: operations["create_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comment/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The conversation on an asset (view access), oldest first. */
+        post: operations["list_comments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/config": {
         parameters: {
             query?: never;
@@ -180,6 +428,26 @@ export interface paths {
         /** Client configuration (no sign-in needed). */
         get: operations["get_config"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/directory/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Share a dataset folder. Datasets arrive with issue 6: until then there is no dataset to
+         *     share and this answers 404 'Dataset not found' for every request.
+         */
+        put: operations["share_directory"];
         post?: never;
         delete?: never;
         options?: never;
@@ -494,6 +762,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shares/sharedwith/{entityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who has access to an asset (view access): the owner, the people and the organization it is
+         *     shared with (with the entries declared in its resource marked `managed`), and, for editors,
+         *     the members of their organization to pick from.
+         */
+        get: operations["shared_with"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -570,6 +859,43 @@ export interface paths {
         post: operations["create_api_key"];
         /** Revoke a user's API key (the user, or an administrator of their organization). */
         delete: operations["revoke_api_key"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/applications/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The template wizard: an application made from a template (cluster, slice-and-dice or
+         *     campaign) over datasets the caller can see. Rendered by the console; nothing to build.
+         */
+        post: operations["create_from_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/applications/redeploy/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeploy an application (rolls it) or re-render a report (execute). */
+        post: operations["redeploy_insight"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -657,9 +983,42 @@ export interface components {
             /** @description Whether profile photos can be uploaded (object storage is configured). */
             photoUpload: boolean;
         };
+        CommentResponse: {
+            success: boolean;
+            comment: components["schemas"]["CommentView"];
+        };
+        /** @description One comment of a conversation. */
+        CommentView: {
+            id: string;
+            content: string;
+            /** @description The asset the comment is about. */
+            reference_id: string;
+            author_uid?: string | null;
+            author_display_name: string;
+            /** Format: int64 */
+            created_at: number;
+        };
+        CommentsOf: {
+            /**
+             * @description The asset's id.
+             * @default
+             */
+            reference_id?: string;
+        };
         ConfigResponse: {
             success: boolean;
             config: components["schemas"]["ClientConfig"];
+        };
+        Conversation: {
+            success: boolean;
+            /** @description Oldest first (the newest 500). */
+            conversation: components["schemas"]["CommentView"][];
+        };
+        CreateCommentRequest: {
+            comment: components["schemas"]["NewComment"];
+        };
+        CreateInsightRequest: {
+            application: components["schemas"]["NewInsight"];
         };
         CreateUserRequest: {
             user: components["schemas"]["NewUserFields"];
@@ -683,6 +1042,28 @@ export interface components {
         DefaultImages: {
             success: boolean;
             images: components["schemas"]["DefaultImage"][];
+        };
+        DirectoryShareBody: {
+            /**
+             * @description The dataset's id.
+             * @default
+             */
+            entity_id?: string;
+            /**
+             * @description Dataset.
+             * @default
+             */
+            entity_type?: string;
+            /**
+             * @description The folder of the dataset to share.
+             * @default
+             */
+            directory_id?: string;
+            /** @default [] */
+            shares?: components["schemas"]["ShareChange"][];
+        };
+        DirectoryShareRequest: {
+            share: components["schemas"]["DirectoryShareBody"];
         };
         /** @description `{"success": true, "message": …}`. */
         Done: {
@@ -741,6 +1122,131 @@ export interface components {
             /** @default null */
             git_token?: string | null;
         };
+        /** @description An external application by its URL. */
+        ImportApp: {
+            /** @default  */
+            name?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @description application.
+             * @default
+             */
+            app_type?: string;
+            /** @default  */
+            app_url?: string;
+            /** @default null */
+            img_path?: string | null;
+        };
+        ImportAppRequest: {
+            application: components["schemas"]["ImportApp"];
+        };
+        /** @description The multipart form of a report import. */
+        ImportReportForm: {
+            name: string;
+            description: string;
+            /**
+             * Format: binary
+             * @description The PDF (at most 50 MiB).
+             */
+            file: string;
+            img_path?: string | null;
+        };
+        /** @description Changes to an insight; absent fields stay as they are. */
+        InsightChanges: {
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            description?: string | null;
+            /**
+             * @description A default image URL or an uploaded image's key; empty removes the image.
+             * @default null
+             */
+            img_path?: string | null;
+            /**
+             * @description Only for external applications.
+             * @default null
+             */
+            app_url?: string | null;
+        };
+        InsightMessage: {
+            success: boolean;
+            message: string;
+            application: components["schemas"]["InsightView"];
+        };
+        InsightResponse: {
+            success: boolean;
+            application: components["schemas"]["InsightView"];
+            /** @description A user report's file: a presigned GET, valid one hour. */
+            report_url?: string | null;
+            /**
+             * @description Where the app opens: an external app's URL, or for a running application the API's
+             *     reverse proxy with a short-lived ticket (`/apps/{id}/?ticket=…`).
+             */
+            open_url?: string | null;
+        };
+        /** @description What every insight call returns (issue 5 contract "InsightView"). */
+        InsightView: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description application, report or user_report. */
+            app_type: string;
+            /** @description running, stopped, starting, external, rendering, rendered, uploaded or failed. */
+            status: string;
+            /** @description What is saved: a default image URL (`/v1/images/defaults/…`) or an object key. */
+            img_path?: string | null;
+            /** @description What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour). */
+            img_url?: string | null;
+            /** @description An external application's URL. */
+            app_url?: string | null;
+            /** @description The workload's name, for applications that run in the cluster (null otherwise). */
+            container_name?: string | null;
+            /** @description Hosted by Ludis (false for an external application). */
+            isLudis: boolean;
+            /** @description cluster, slice-and-dice or campaign, for template apps. */
+            template?: string | null;
+            is_template: boolean;
+            /** @description python or r. */
+            language: string;
+            /**
+             * Format: int64
+             * @description The view count.
+             */
+            userMetrics: number;
+            /** @description The owner's uid (null: no known owner; the organization's administrators have it). */
+            user_uid?: string | null;
+            user?: null | components["schemas"]["OwnerName"];
+            /** @description Pinned by the caller. */
+            pinned: boolean;
+            /** @description The caller's level: view, execute or edit. */
+            access_level: string;
+            is_owner: boolean;
+            /** @description Applied with kubectl or GitOps: the custom resource is the source. */
+            managed: boolean;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        InsightsPage: {
+            success: boolean;
+            applications: components["schemas"]["InsightView"][];
+            /**
+             * Format: int64
+             * @description How many match, over all pages.
+             */
+            total: number;
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        ListCommentsRequest: {
+            comments: components["schemas"]["CommentsOf"];
+        };
         LoginPoint: {
             /** @description UTC day, YYYY-MM-DD. */
             date: string;
@@ -755,6 +1261,16 @@ export interface components {
             success: boolean;
             period: string;
             logins: components["schemas"]["LoginPoint"][];
+        };
+        /** @description A member of the caller's organization, for "Select from Organization". */
+        MemberView: {
+            uid: string;
+            email: string;
+            first_name: string;
+            last_name: string;
+            photo_url?: string | null;
+            /** @description Their own share's level, or null. */
+            access_level?: string | null;
         };
         MigrateRequest: {
             /**
@@ -772,6 +1288,76 @@ export interface components {
             message: string;
             /** @description How many assets changed owner. */
             migrated: number;
+        };
+        NewComment: {
+            /**
+             * @description At most 5000 characters.
+             * @default
+             */
+            content?: string;
+            /**
+             * @description The asset's id.
+             * @default
+             */
+            reference_id?: string;
+        };
+        /** @description A new application or report published from a project, or an external application (app_url). */
+        NewInsight: {
+            /** @default  */
+            name?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @description application or report (an imported PDF goes to `POST /v1/applications/importreport`).
+             * @default
+             */
+            app_type?: string;
+            /**
+             * @description A default image URL or an uploaded image's key.
+             * @default null
+             */
+            img_path?: string | null;
+            /**
+             * @description An external application's URL (then nothing runs in the cluster).
+             * @default null
+             */
+            app_url?: string | null;
+            /**
+             * @description python (default) or r.
+             * @default null
+             */
+            language?: string | null;
+            /**
+             * @description The project published from (edit access needed); required unless app_url is given.
+             * @default null
+             */
+            project_id?: string | null;
+            /**
+             * @description Files published, relative to the project root; the first is the entry point.
+             * @default []
+             */
+            publish_filenames?: string[];
+            /**
+             * @description Datasets the insight reads (view access needed on each).
+             * @default []
+             */
+            dataset_ids?: string[];
+        };
+        /** @description The template wizard's app. */
+        NewTemplateApp: {
+            /** @default  */
+            name?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @description cluster, slice-and-dice or campaign.
+             * @default
+             */
+            template?: string;
+            /** @default [] */
+            dataset_ids?: string[];
+            /** @default null */
+            img_path?: string | null;
         };
         NewUserFields: {
             /** @default  */
@@ -842,6 +1428,14 @@ export interface components {
             message: string;
             organization: components["schemas"]["OrganizationView"];
         };
+        /** @description The organization entry of an asset. */
+        OrganizationShare: {
+            id: string;
+            name: string;
+            /** @description The organization's level, or null when not shared with it. */
+            access_level?: string | null;
+            managed: boolean;
+        };
         OrganizationView: {
             id: string;
             name: string;
@@ -892,6 +1486,48 @@ export interface components {
             to: number;
             metrics: components["schemas"]["Overview"];
         };
+        /** @description A person as the sharing and insight views show them. */
+        OwnerName: {
+            first_name: string;
+            last_name: string;
+        };
+        /** @description A person in the share dialog. */
+        Person: {
+            uid: string;
+            email: string;
+            first_name: string;
+            last_name: string;
+            /** @description A presigned GET of the profile photo (one hour). */
+            photo_url?: string | null;
+        };
+        PinChange: {
+            /** @default  */
+            app_id?: string;
+            /**
+             * @description The caller's uid (or omitted): one pins for oneself only.
+             * @default null
+             */
+            user_id?: string | null;
+            /** @default false */
+            pinned?: boolean;
+        };
+        PinInfo: {
+            app_id: string;
+            user_id: string;
+            pinned: boolean;
+        };
+        PinList: {
+            success: boolean;
+            /** @description Newest pin first; only insights the caller still sees. */
+            applications: components["schemas"]["InsightView"][];
+        };
+        PinRequest: {
+            app_pin: components["schemas"]["PinChange"];
+        };
+        PinResponse: {
+            success: boolean;
+            applicationPinInfo: components["schemas"]["PinInfo"];
+        };
         PresignResponse: {
             success: boolean;
             urls: components["schemas"]["PresignedPhoto"][];
@@ -908,6 +1544,15 @@ export interface components {
         };
         RefreshRequest: {
             refresh_token?: string | null;
+        };
+        RunRequest: {
+            /** @default  */
+            application_id?: string;
+            /**
+             * @description Accepted for compatibility; the files published are the insight's own.
+             * @default []
+             */
+            publish_filenames?: string[];
         };
         Seats: {
             success: boolean;
@@ -932,6 +1577,95 @@ export interface components {
             verified_2fa: boolean;
             requires_2fa_enrollment: boolean;
         };
+        ShareBody: {
+            /**
+             * @description The asset's id.
+             * @default
+             */
+            entity_id?: string;
+            /**
+             * @description Application, Insight, Project, Project_V2, Dataset, Workflow or Designer (any case).
+             * @default
+             */
+            entity_type?: string;
+            /**
+             * @description The changes, applied together or not at all.
+             * @default []
+             */
+            shares?: components["schemas"]["ShareChange"][];
+        };
+        /**
+         * @description One change: share (grant a level) or unshare (remove the console entry) to people or the
+         *     asset's organization.
+         */
+        ShareChange: {
+            /**
+             * @description share (default) or unshare.
+             * @default
+             */
+            share_type?: string;
+            /**
+             * @description Users by e-mail, comma separated (or use to_entity_uid).
+             * @default
+             */
+            email?: string;
+            /**
+             * @description view (default), execute or edit; `none` unshares.
+             * @default
+             */
+            access_level?: string;
+            /**
+             * @description User (default) or Organization (always the asset's own organization).
+             * @default
+             */
+            to_entity_type?: string;
+            /**
+             * @description A user's uid, instead of an e-mail.
+             * @default null
+             */
+            to_entity_uid?: string | null;
+        };
+        /** @description One entry of "People with access". */
+        ShareEntryView: {
+            /** @description The share id (`DELETE /v1/applications/share/{id}` revokes it). */
+            id: string;
+            /** @description User. */
+            to_entity_type: string;
+            /** @description The user's uid (empty for an e-mail declared in spec.sharing that has no account yet). */
+            to_entity_id: string;
+            to_entity_uid?: string | null;
+            email: string;
+            first_name: string;
+            last_name: string;
+            photo_url?: string | null;
+            /** @description view, execute or edit. */
+            access_level: string;
+            /** @description Declared in the resource's spec.sharing: cannot be changed or revoked in the console. */
+            managed: boolean;
+        };
+        ShareRequest: {
+            share: components["schemas"]["ShareBody"];
+        };
+        SharedWithResponse: {
+            success: boolean;
+            entity_id: string;
+            /** @description Application, Insight, Project, Project_V2, Dataset, Workflow or Designer. */
+            entity_type: string;
+            /** @description The caller's level. */
+            access_level: string;
+            /** @description The caller may share (edit). */
+            can_share: boolean;
+            /** @description The levels a share may grant (datasets: view and edit). */
+            levels: string[];
+            owner?: null | components["schemas"]["Person"];
+            shares: components["schemas"]["ShareEntryView"][];
+            organization?: null | components["schemas"]["OrganizationShare"];
+            /** @description The caller's organization without the owner and the caller; only when `can_share`. */
+            members: components["schemas"]["MemberView"][];
+        };
+        TemplateAppRequest: {
+            application: components["schemas"]["NewTemplateApp"];
+        };
         TokenPair: {
             success: boolean;
             token: string;
@@ -939,6 +1673,9 @@ export interface components {
         };
         TwoFaRequiredRequest: {
             new2faRequiredStatus: boolean;
+        };
+        UpdateInsightRequest: {
+            entity: components["schemas"]["InsightChanges"];
         };
         UpdateUserRequest: {
             user: components["schemas"]["UserChanges"];
@@ -1118,6 +1855,672 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    create_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInsightRequest"];
+            };
+        };
+        responses: {
+            /** @description App Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Empty name not allowed, Empty form type not allowed, Enter a valid URL, … */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found / Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the resource */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_app: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportAppRequest"];
+            };
+        };
+        responses: {
+            /** @description App Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Empty name not allowed / Empty description not allowed / Empty form type not allowed / Empty URL not allowed / Enter a valid URL (http:// or https://) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the resource */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportReportForm"];
+            };
+        };
+        responses: {
+            /** @description Report has successfully imported. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Empty name not allowed / Empty description not allowed / Attach a file / Only PDF files can be imported */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file is too large (limit 50 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The object storage or the cluster refused the report */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Object storage is not configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_insights: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (default 1). */
+                page?: number;
+                /** @description Page size (default 12, at most 100). */
+                pageSize?: number;
+                /** @description all (default), starred, owned, shared or template. */
+                filter?: string;
+                /** @description created_at (default), updated_at or name. */
+                sortBy?: string;
+                /** @description DESC (default) or ASC. */
+                sortOperator?: string;
+                /** @description Case-insensitive substring of the name or description. */
+                search?: string;
+                /** @description Dashboard (default: every type), Reports (report and user_report) or Applications. */
+                screen?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightsPage"];
+                };
+            };
+            /** @description Unknown filter, sort or screen */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The insights feature is off for the caller's role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pin_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinResponse"];
+                };
+            };
+            /** @description app_id is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Pins are personal: user_id must be the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_pins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinList"];
+                };
+            };
+        };
+    };
+    restart_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunRequest"];
+            };
+        };
+        responses: {
+            /** @description Application restarted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description An external application cannot be stopped or restarted / Only applications can be stopped or restarted */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the change */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description {type} shared! (e.g. Application shared!) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Cannot share to yourself! / Email is invalid! / No user with the e-mail … / the owner's entry / a managed entry / a level not offered */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item (or the kind's feature is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A share id, or an application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Access removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description A managed entry, the owner's entry, or the owner leaving */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's access does not come from a share of their own */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stop_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunRequest"];
+            };
+        };
+        responses: {
+            /** @description Application stopped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description An external application cannot be stopped or restarted / Only applications can be stopped or restarted */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the change */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Insight id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightResponse"];
+                };
+            };
+            /** @description Application not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Insight id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInsightRequest"];
+            };
+        };
+        responses: {
+            /** @description Application updated! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Empty name not allowed / Empty URL not allowed / … */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Edit access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource (kubectl or GitOps) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the change */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Insight id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description App Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Edit access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource (kubectl or GitOps) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the deletion */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1363,15 +2766,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cluster is not configured */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     refresh_token: {
@@ -1460,6 +2854,79 @@ export interface operations {
             };
         };
     };
+    create_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            /** @description Empty comment not allowed / A comment can have at most 5000 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Item not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_comments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListCommentsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Item not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_config: {
         parameters: {
             query?: never;
@@ -1475,6 +2942,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConfigResponse"];
+                };
+            };
+        };
+    };
+    share_directory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectoryShareRequest"];
+            };
+        };
+        responses: {
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2229,6 +3720,61 @@ export interface operations {
             };
         };
     };
+    shared_with: {
+        parameters: {
+            query?: {
+                /**
+                 * @description application, insight, project, project_v2, dataset, workflow (any case); default: the
+                 *     asset's own kind.
+                 */
+                entityType?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Asset id */
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedWithResponse"];
+                };
+            };
+            /** @description Unknown entity type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The kind's feature is off for the caller's role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_users: {
         parameters: {
             query?: {
@@ -2557,6 +4103,116 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_from_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateAppRequest"];
+            };
+        };
+        responses: {
+            /** @description App Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Empty App name not allowed / Dataset must be selected! / Template App Type must be selected! */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the resource */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeploy_insight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Insight id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Application redeployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightMessage"];
+                };
+            };
+            /** @description Only applications and reports that run in the cluster can be redeployed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster refused the change */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,8 @@
 /**
- * Wire types of the API. Where api/openapi.json describes a call, the type is the generated one
- * (`npm run gen:api` writes `schema.d.ts`); calls the document does not have yet (organizations,
- * flighting, config, metrics, pins) are written from the spec (000 §3, §7; 001 §3, §7).
- * Fetchers import their types from here only.
+ * Wire types of the API: names of the generated schemas of api/openapi.json (`npm run gen:api`
+ * writes `schema.d.ts`). Fetchers import their types from here only.
  */
+import type { AccessLevel, EntityType } from '@/config/constants';
 import type { components } from '@/lib/api/schema';
 
 export type Id = string | number;
@@ -70,3 +69,61 @@ export type LoginsResponse = Schemas['LoginSeries'];
 export type MetricRow = Schemas['ActivityRow'];
 export type MetricRowsResponse = Schemas['ActivityPage'];
 export type UsageResponse = Schemas['UsageResponse'];
+
+/* ---- Insights, sharing and comments (issue 5) ----
+ * The document types levels, kinds and statuses as strings; the console narrows them to the
+ * contract's values (an unknown value still renders: every lookup has a fallback). */
+
+export type InsightType = 'application' | 'report' | 'user_report';
+export type InsightStatus = 'running' | 'stopped' | 'starting' | 'external' | 'rendering' | 'rendered' | 'uploaded' | 'failed';
+
+type Narrowed<T, K extends keyof T, R> = Omit<T, K> & R;
+
+export type InsightView = Narrowed<Schemas['InsightView'], 'app_type' | 'status' | 'access_level', {
+  app_type: InsightType;
+  status: InsightStatus;
+  access_level: AccessLevel;
+}>;
+export type InsightsPage = Narrowed<Schemas['InsightsPage'], 'applications', { applications: InsightView[] }>;
+export type InsightResponse = Narrowed<Schemas['InsightResponse'], 'application', { application: InsightView }>;
+export type InsightMessageResponse = Narrowed<Schemas['InsightMessage'], 'application', { application: InsightView }>;
+export type PinListResponse = Narrowed<Schemas['PinList'], 'applications', { applications: InsightView[] }>;
+export type NewInsightFields = Schemas['NewInsight'];
+export type ImportAppFields = Schemas['ImportApp'];
+export type InsightChanges = Schemas['InsightChanges'];
+export type PinChange = Schemas['PinChange'];
+export type PinResponse = Schemas['PinResponse'];
+export type RunRequest = Schemas['RunRequest'];
+
+export type SharePerson = Schemas['Person'];
+export type ShareEntry = Narrowed<Schemas['ShareEntryView'], 'access_level' | 'to_entity_type', {
+  access_level: AccessLevel;
+  to_entity_type: 'User' | 'Organization';
+}>;
+export type ShareMember = Narrowed<Schemas['MemberView'], 'access_level', { access_level?: AccessLevel | null }>;
+export type OrganizationShare = Narrowed<Schemas['OrganizationShare'], 'access_level', { access_level?: AccessLevel | null }>;
+export type SharedWithResponse = Narrowed<
+  Schemas['SharedWithResponse'],
+  'entity_type' | 'access_level' | 'levels' | 'shares' | 'members' | 'organization',
+  {
+    entity_type: EntityType;
+    access_level: AccessLevel;
+    levels: AccessLevel[];
+    shares: ShareEntry[];
+    members: ShareMember[];
+    organization?: OrganizationShare | null;
+  }
+>;
+export type ShareChange = Schemas['ShareChange'] & {
+  share_type: 'share' | 'unshare';
+  access_level: AccessLevel;
+  to_entity_type: 'User' | 'Organization';
+};
+export type ShareRequest = { share: Narrowed<Schemas['ShareBody'], 'shares' | 'entity_type', { entity_type: EntityType; shares: ShareChange[] }> };
+export type DirectoryShareRequest = {
+  share: Narrowed<Schemas['DirectoryShareBody'], 'shares' | 'entity_type', { entity_type: EntityType; shares: ShareChange[] }>;
+};
+
+export type Comment = Schemas['CommentView'];
+export type CommentListResponse = Schemas['Conversation'];
+export type CreateCommentResponse = Schemas['CommentResponse'];

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { commentKeys } from '@/features/comments/api/get-comments';
-import type { CommentListResponse, CreateCommentResponse } from '@/features/comments/api/types';
+import type { CommentListResponse, CreateCommentResponse } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** POST /v1/comment/createComment with `comment: {content, reference_id}`. */

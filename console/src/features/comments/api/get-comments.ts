@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { COMMENTS_POLL_MS } from '@/config/constants';
-import type { CommentListResponse } from '@/features/comments/api/types';
+import type { CommentListResponse } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 export const commentKeys = { list: (referenceId: string) => ['comments', referenceId] as const };

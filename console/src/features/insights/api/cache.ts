@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { InsightResponse, InsightsPage, InsightView, PinListResponse } from '@/features/insights/api/types';
+import type { InsightResponse, InsightsPage, InsightView, PinListResponse } from '@/lib/api/types';
 
 /** Applies `patch` to the insight `id` in every cached list, the pin list and its detail. */
 export function patchInsightInCaches(queryClient: QueryClient, id: string, patch: (i: InsightView) => InsightView) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { ImportAppFields, InsightMessageResponse, NewInsightFields } from '@/features/insights/api/types';
+import type { ImportAppFields, InsightMessageResponse, NewInsightFields } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** POST /v1/applications: a new insight. */

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { MessageResponse } from '@/features/insights/api/types';
+import type { Done } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** DELETE /v1/applications/{id}: the owner (or an editor) deletes the insight. */
 export function deleteInsight(id: string) {
-  return api.delete<MessageResponse>(`/v1/applications/${encodeURIComponent(id)}`);
+  return api.delete<Done>(`/v1/applications/${encodeURIComponent(id)}`);
 }
 
 /** DELETE /v1/applications/share/{appId}: someone it was shared with removes it from their insights. */
 export function removeSharedInsight(id: string) {
-  return api.delete<MessageResponse>(`/v1/applications/share/${encodeURIComponent(id)}`);
+  return api.delete<Done>(`/v1/applications/share/${encodeURIComponent(id)}`);
 }
 
 export function useDeleteInsight(options: { onSuccess?: () => void } = {}) {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { InsightResponse } from '@/features/insights/api/types';
+import type { InsightResponse } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** GET /v1/applications/{id}: the insight, a presigned `report_url` and the `open_url` (counts a view). */

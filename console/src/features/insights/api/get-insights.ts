@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { INSIGHTS_PAGE_SIZE } from '@/config/constants';
-import { insightKeys } from '@/features/insights/api/keys';
-import type { InsightsPage, InsightsQuery } from '@/features/insights/api/types';
+import { insightKeys, type InsightsQuery } from '@/features/insights/api/keys';
+import type { InsightsPage } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** GET /v1/applications/insights with page, pageSize, filter, sortBy, sortOperator, search and screen. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { PinListResponse } from '@/features/insights/api/types';
+import type { PinListResponse } from '@/lib/api/types';
 import { api, ApiError } from '@/lib/api-client';
 
 /** GET /v1/applications/pin/list: the caller's pinned insights, newest pin first. */

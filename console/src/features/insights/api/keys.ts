@@ -1,4 +1,13 @@
-import type { InsightsQuery } from '@/features/insights/api/types';
+import type { InsightFilter, InsightScreen, InsightSortField, SortOperator } from '@/config/constants';
+
+/** What the list asks for besides the page (client-side, not a wire type). */
+export type InsightsQuery = {
+  filter: InsightFilter;
+  sortBy: InsightSortField;
+  sortOperator: SortOperator;
+  search: string;
+  screen: InsightScreen;
+};
 
 /** Every insight query starts with 'applications', so one invalidation refreshes them all. */
 export const insightKeys = {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { replaceInsightInCaches } from '@/features/insights/api/cache';
 import { insightKeys } from '@/features/insights/api/keys';
-import type { InsightMessageResponse, RunRequest } from '@/features/insights/api/types';
+import type { InsightMessageResponse, RunRequest } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** POST /v1/applications/stop: the run switch turned off. */

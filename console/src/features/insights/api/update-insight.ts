@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { replaceInsightInCaches } from '@/features/insights/api/cache';
 import { insightKeys } from '@/features/insights/api/keys';
-import type { InsightChanges, InsightMessageResponse } from '@/features/insights/api/types';
+import type { InsightChanges, InsightMessageResponse } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /** PUT /v1/applications/{id} with `entity` (name, description, img_path, app_url). */

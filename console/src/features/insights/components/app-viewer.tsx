@@ -9,7 +9,7 @@ import { APP_FRAME_DELAY_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useInsight } from '@/features/insights/api/get-insight';
 import { useRunInsight } from '@/features/insights/api/run-insight';
-import type { InsightResponse } from '@/features/insights/api/types';
+import type { InsightResponse } from '@/lib/api/types';
 import { canRun } from '@/features/insights/components/insight-actions';
 import { StatusBadge } from '@/features/insights/components/insight-card';
 import { notify } from '@/lib/notify';

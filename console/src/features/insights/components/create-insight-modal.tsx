@@ -1,25 +1,29 @@
-import { Button, Group, Modal, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
 import { useCreateInsight } from '@/features/insights/api/create-insight';
-import type { InsightType } from '@/features/insights/api/types';
 import { ImageSelector } from '@/features/insights/components/image-selector';
 import { notify } from '@/lib/notify';
 
 export const EMPTY_NAME = 'Empty name not allowed';
+export const EMPTY_URL = 'Empty URL not allowed';
 export const APP_CREATED = 'App Created Successfully';
 
-type Values = { name: string; description: string; app_type: InsightType; app_url: string; img_path: string | null };
+type Values = { name: string; description: string; app_url: string; img_path: string | null };
+type Errors = { name?: string; app_url?: string };
 
-/** A new insight (POST /v1/applications): name, description, type, optional URL and image. */
+/**
+ * A new insight (POST /v1/applications): an application at a URL, with a name, description and
+ * image. Apps that run in the cluster and rendered reports are published from a project.
+ */
 export function CreateInsightModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const empty: Values = { name: '', description: '', app_type: 'application', app_url: '', img_path: null };
+  const empty: Values = { name: '', description: '', app_url: '', img_path: null };
   const [values, setValues] = useState<Values>(empty);
-  const [nameError, setNameError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
   const [uploading, setUploading] = useState(false);
   const done = () => {
     setValues(empty);
-    setNameError(null);
+    setErrors({});
     onClose();
   };
   const create = useCreateInsight({
@@ -31,21 +35,23 @@ export function CreateInsightModal({ opened, onClose }: { opened: boolean; onClo
 
   function set<K extends keyof Values>(k: K, v: Values[K]) {
     setValues((old) => ({ ...old, [k]: v }));
-    if (k === 'name') setNameError(null);
+    setErrors((e) => ({ ...e, [k]: undefined }));
   }
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
-    if (!values.name.trim()) {
-      setNameError(EMPTY_NAME);
-      return;
-    }
+    const found: Errors = {
+      name: values.name.trim() ? undefined : EMPTY_NAME,
+      app_url: values.app_url.trim() ? undefined : EMPTY_URL,
+    };
+    setErrors(found);
+    if (found.name || found.app_url) return;
     create.mutate({
       name: values.name.trim(),
       description: values.description.trim(),
-      app_type: values.app_type,
+      app_type: 'application',
+      app_url: values.app_url.trim(),
       ...(values.img_path ? { img_path: values.img_path } : {}),
-      ...(values.app_type === 'application' && values.app_url.trim() ? { app_url: values.app_url.trim() } : {}),
     });
   }
 
@@ -53,26 +59,20 @@ export function CreateInsightModal({ opened, onClose }: { opened: boolean; onClo
     <Modal opened={opened} onClose={done} title="Create insight" centered size="lg">
       <form noValidate onSubmit={submit}>
         <Stack>
-          <TextInput label="Name" required value={values.name} error={nameError} onChange={(e) => set('name', e.currentTarget.value)} data-autofocus />
+          <Text size="sm" c="dimmed">
+            An application that runs elsewhere, at its own URL. Apps that run in the cluster and rendered reports are
+            published from a project.
+          </Text>
+          <TextInput label="Name" required value={values.name} error={errors.name} onChange={(e) => set('name', e.currentTarget.value)} data-autofocus />
           <Textarea label="Description" autosize minRows={2} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} />
-          <NativeSelect
-            label="Type"
-            value={values.app_type}
-            onChange={(e) => set('app_type', e.currentTarget.value as InsightType)}
-            data={[
-              { value: 'application', label: 'Application' },
-              { value: 'report', label: 'Report' },
-            ]}
+          <TextInput
+            label="App URL"
+            required
+            placeholder="https://"
+            value={values.app_url}
+            error={errors.app_url}
+            onChange={(e) => set('app_url', e.currentTarget.value)}
           />
-          {values.app_type === 'application' && (
-            <TextInput
-              label="App URL"
-              description="Leave empty for an app that runs in the cluster"
-              placeholder="https://"
-              value={values.app_url}
-              onChange={(e) => set('app_url', e.currentTarget.value)}
-            />
-          )}
           <ImageSelector value={values.img_path} onChange={(p) => set('img_path', p)} onUploadingChange={setUploading} />
           <Group justify="flex-end">
             <Button variant="default" onClick={done}>

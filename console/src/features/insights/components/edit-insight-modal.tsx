@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantin
 import { useState } from 'react';
 
 import { UnsavedChangesDialog, UnsavedChangesGuard } from '@/components/ui/unsaved-changes';
-import type { InsightChanges, InsightView } from '@/features/insights/api/types';
+import type { InsightChanges, InsightView } from '@/lib/api/types';
 import { useUpdateInsight } from '@/features/insights/api/update-insight';
 import { ImageSelector } from '@/features/insights/components/image-selector';
 import { notify } from '@/lib/notify';

@@ -81,7 +81,7 @@ describe('import app', () => {
 });
 
 describe('create insight', () => {
-  it("requires a name and posts to /v1/applications", async () => {
+  it("requires a name and a URL and posts to /v1/applications", async () => {
     signIn();
     const calls = mockFetch(
       on('GET', '/v1/images/defaults', { body: { success: true, images: [{ name: 'a.svg', url: '/v1/images/defaults/a.svg' }] } }),
@@ -91,6 +91,8 @@ describe('create insight', () => {
     renderWithProviders(<CreateInsightModal opened onClose={() => undefined} />);
     await user().click(await screen.findByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Empty name not allowed')).toBeInTheDocument();
+    expect(screen.getByText('Empty URL not allowed')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
     await user().type(screen.getByRole('textbox', { name: /^Name/ }), 'Churn');
     await user().type(screen.getByRole('textbox', { name: /^App URL/ }), 'https://churn.example.com');
     await user().click(await screen.findByRole('button', { name: 'Default image 1' }));

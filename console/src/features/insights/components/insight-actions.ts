@@ -1,4 +1,4 @@
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 
 /** Edit and Share need edit access (spec 000 §6). */
 export function canEdit(insight: Pick<InsightView, 'access_level'>) {

@@ -37,7 +37,7 @@ import { paths } from '@/config/paths';
 import { useDeleteInsight } from '@/features/insights/api/delete-insight';
 import { usePinInsight } from '@/features/insights/api/pin-insight';
 import { useRedeployInsight, useRunInsight } from '@/features/insights/api/run-insight';
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 import { EditInsightModal } from '@/features/insights/components/edit-insight-modal';
 import { canEdit, canRun, INSIGHT_TYPE_LABELS, isRunning, ownerName } from '@/features/insights/components/insight-actions';
 import { ReportPreviewModal } from '@/features/insights/components/report-preview-modal';

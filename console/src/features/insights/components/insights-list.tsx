@@ -40,7 +40,7 @@ import {
 } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useInsights } from '@/features/insights/api/get-insights';
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 import { CreateInsightModal } from '@/features/insights/components/create-insight-modal';
 import { ImportInsightModal } from '@/features/insights/components/import-insight-modal';
 import { INSIGHT_TYPE_LABELS, ownerName } from '@/features/insights/components/insight-actions';

@@ -3,7 +3,7 @@ import { IconExternalLink } from '@tabler/icons-react';
 
 import { QueryError } from '@/components/ui/query-error';
 import { useInsight } from '@/features/insights/api/get-insight';
-import type { InsightView } from '@/features/insights/api/types';
+import type { InsightView } from '@/lib/api/types';
 
 /** The file preview of an imported report (spec 000 §2): its PDF, from a presigned `report_url`. */
 export function ReportPreviewModal({ insight, onClose }: { insight: Pick<InsightView, 'id' | 'name'>; onClose: () => void }) {

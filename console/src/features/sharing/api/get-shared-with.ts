@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { EntityType } from '@/config/constants';
-import type { SharedWithResponse } from '@/features/sharing/api/types';
+import type { SharedWithResponse } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 export const shareKeys = {

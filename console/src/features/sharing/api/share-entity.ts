@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { EntityType } from '@/config/constants';
 import { shareKeys } from '@/features/sharing/api/get-shared-with';
-import type { ShareChange, ShareRequest, ShareResponse } from '@/features/sharing/api/types';
+import type { DirectoryShareRequest, Done, ShareChange, ShareRequest } from '@/lib/api/types';
 import { api } from '@/lib/api-client';
 
 /**
@@ -10,18 +10,16 @@ import { api } from '@/lib/api-client';
  * folder share (`directoryId`) goes to PUT /v1/directory/share (spec 000 §7).
  */
 export function shareEntity(args: { entityType: EntityType; entityId: string; shares: ShareChange[]; directoryId?: string }) {
-  const body: ShareRequest = {
-    share: {
-      entity_id: args.entityId,
-      entity_type: args.entityType,
-      shares: args.shares,
-      ...(args.directoryId ? { directory_id: args.directoryId } : {}),
-    },
-  };
-  return args.directoryId ? api.put<ShareResponse>('/v1/directory/share', body) : api.post<ShareResponse>('/v1/applications/share', body);
+  const share = { entity_id: args.entityId, entity_type: args.entityType, shares: args.shares };
+  if (args.directoryId) {
+    const body: DirectoryShareRequest = { share: { ...share, directory_id: args.directoryId } };
+    return api.put<Done>('/v1/directory/share', body);
+  }
+  const body: ShareRequest = { share };
+  return api.post<Done>('/v1/applications/share', body);
 }
 
-export function useShareEntity(entityType: EntityType, entityId: string, options: { onSuccess?: (r: ShareResponse) => void } = {}) {
+export function useShareEntity(entityType: EntityType, entityId: string, options: { onSuccess?: (r: Done) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (args: { shares: ShareChange[]; directoryId?: string }) => shareEntity({ entityType, entityId, ...args }),

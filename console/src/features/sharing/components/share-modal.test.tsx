@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { SharedWithResponse } from '@/features/sharing/api/types';
+import type { SharedWithResponse } from '@/lib/api/types';
 import { emailProblem, levelsFor, SHARE_MESSAGES, ShareModal, splitEmails } from '@/features/sharing/components/share-modal';
 import { type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
@@ -68,7 +68,7 @@ describe('share modal', () => {
     expect(calls[0].url).toBe('/v1/shares/sharedwith/e1?entityType=application');
     const box = within(dialog).getByPlaceholderText('Email, comma separated');
     expect(within(dialog).getByRole('button', { name: 'add' })).toBeDisabled();
-    const access = within(dialog).getByRole('combobox', { name: 'Access' });
+    const access = within(dialog).getByRole('combobox', { name: 'Access level' });
     expect(access).toHaveValue('view');
     expect(within(access).getAllByRole('option').map((o) => o.textContent)).toEqual(['Viewer', 'Executor', 'Editor']);
     await user().type(box, '   ');
@@ -94,7 +94,7 @@ describe('share modal', () => {
     const { calls } = setup();
     const box = await screen.findByPlaceholderText(SHARE_MESSAGES.placeholder);
     await user().type(box, ' b@x.io ,c@y.org');
-    await user().selectOptions(screen.getByRole('combobox', { name: 'Access' }), 'Executor');
+    await user().selectOptions(screen.getByRole('combobox', { name: 'Access level' }), 'Executor');
     await user().click(screen.getByRole('button', { name: 'add' }));
     expect(await screen.findByText('Application shared!')).toBeInTheDocument();
     expect(shareBodies(calls)).toEqual([
@@ -168,7 +168,7 @@ describe('share modal', () => {
 
   it("offers no Executor for a dataset; 'Done' closes", async () => {
     const { onClose } = setup(sharedWith({ entity_type: 'Dataset', levels: ['view', 'edit'] }), 'Dataset');
-    const access = await screen.findByRole('combobox', { name: 'Access' });
+    const access = await screen.findByRole('combobox', { name: 'Access level' });
     expect(within(access).getAllByRole('option').map((o) => o.textContent)).toEqual(['Viewer', 'Editor']);
     expect(within(screen.getByRole('combobox', { name: 'Access for grace@example.com' })).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Viewer',

@@ -29,7 +29,7 @@ import {
 } from '@/config/constants';
 import { useSharedWith } from '@/features/sharing/api/get-shared-with';
 import { useShareEntity } from '@/features/sharing/api/share-entity';
-import type { ShareChange, SharedWithResponse, SharePerson } from '@/features/sharing/api/types';
+import type { ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 
@@ -65,6 +65,11 @@ export function emailProblem(emails: string[], myEmail: string | null | undefine
     if (!EMAIL_PATTERN.test(email)) return SHARE_MESSAGES.invalid;
   }
   return emails.length === 0 ? SHARE_MESSAGES.invalid : null;
+}
+
+/** The user a share entry names (older entries may only carry `to_entity_id`). */
+function uidOf(s: ShareEntry) {
+  return s.to_entity_uid ?? s.to_entity_id;
 }
 
 function fullName(p: { first_name?: string | null; last_name?: string | null; email?: string }) {
@@ -141,10 +146,10 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
 
   const levelOptions = levels.map((l) => ({ value: l, label: ACCESS_LEVEL_LABELS[l] }));
   const people = data.shares.filter((s) => s.to_entity_type === 'User');
-  const managedUids = new Set(people.filter((s) => s.managed).map((s) => s.to_entity_uid));
+  const managedUids = new Set(people.filter((s) => s.managed).map(uidOf));
   const members = data.members ?? [];
-  const isSelected = (m: (typeof members)[number]) => overrides[m.uid] ?? m.access_level !== null;
-  const changedMembers = members.filter((m) => isSelected(m) !== (m.access_level !== null));
+  const isSelected = (m: (typeof members)[number]) => overrides[m.uid] ?? !!m.access_level;
+  const changedMembers = members.filter((m) => isSelected(m) !== !!m.access_level);
   const selectable = members.filter((m) => !managedUids.has(m.uid));
   const selectedCount = selectable.filter(isSelected).length;
 
@@ -210,7 +215,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
             }}
             data-autofocus
           />
-          <NativeSelect aria-label="Access" value={addLevel} onChange={(e) => setAddLevel(e.currentTarget.value as AccessLevel)} data={levelOptions} w={120} />
+          <NativeSelect aria-label="Access level" value={addLevel} onChange={(e) => setAddLevel(e.currentTarget.value as AccessLevel)} data={levelOptions} w={120} />
           <Button onClick={submitEmails} disabled={!emails.trim()} loading={add.isPending}>
             add
           </Button>
@@ -244,7 +249,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
                   aria-label={`Access for ${s.email}`}
                   value={s.access_level}
                   disabled={change.isPending}
-                  onChange={(e) => changePerson(s.to_entity_uid, s.access_level, e.currentTarget.value)}
+                  onChange={(e) => changePerson(uidOf(s), s.access_level, e.currentTarget.value)}
                   data={[...levelOptions, { value: REVOKE, label: REVOKE_ACCESS_LABEL }]}
                   w={150}
                 />
@@ -277,13 +282,13 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
             </div>
           </Group>
           {org.managed ? (
-            <ManagedBadge level={org.access_level} />
+            <ManagedBadge level={org.access_level ?? null} />
           ) : data.can_share ? (
             <NativeSelect
               aria-label="Organization access"
               value={org.access_level ?? NO_ACCESS}
               disabled={change.isPending}
-              onChange={(e) => changeOrganization(org.access_level, e.currentTarget.value)}
+              onChange={(e) => changeOrganization(org.access_level ?? null, e.currentTarget.value)}
               data={[{ value: NO_ACCESS, label: 'No access' }, ...levelOptions]}
               w={150}
             />
