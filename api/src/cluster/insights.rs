@@ -422,14 +422,25 @@ async fn apply_body(
     body: &Value,
 ) -> Result<(), kube::Error> {
     let params = PatchParams::apply(FIELD_MANAGER_API);
+    let no_namespace = |e: &kube::Error| matches!(e, kube::Error::Api(r) if r.code == 404 && r.message.contains("namespace"));
     match api.patch(name, &params, &Patch::Apply(body)).await {
         Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 && e.message.contains("namespace") => {
+        Err(e) if no_namespace(&e) => {
             if let Err(err) = crate::k8s::ensure_namespace(client, namespace, organization_id).await {
                 tracing::warn!(%namespace, error = %format!("{err:#}"), "the organization namespace could not be created");
-                return Err(kube::Error::Api(e));
+                return Err(e);
             }
-            api.patch(name, &params, &Patch::Apply(body)).await.map(|_| ())
+            // A namespace created a moment ago may not have reached every admission cache yet.
+            let mut attempt = 0;
+            loop {
+                match api.patch(name, &params, &Patch::Apply(body)).await {
+                    Err(e) if no_namespace(&e) && attempt < 5 => {
+                        attempt += 1;
+                        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                    }
+                    done => return done.map(|_| ()),
+                }
+            }
         }
         Err(e) => Err(e),
     }
