@@ -205,6 +205,27 @@ test.describe.serial('insights and sharing', () => {
     if (withCluster) await expect(card(page, clusterApp).getByRole('switch', { name: `Run ${clusterApp}` })).toBeVisible();
     await screen(page, 'cards');
 
+    // Edit asks before dropping changes, then saves; Delete asks, then deletes.
+    await card(page, createdApp).getByRole('button', { name: `Actions for ${createdApp}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    dialog = page.getByRole('dialog', { name: `Edit ${createdApp}` });
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('Edited here');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const unsaved = page.getByRole('dialog', { name: 'You have unsaved changes' });
+    await expect(unsaved).toBeVisible();
+    await screen(page, 'unsaved-changes');
+    await unsaved.getByRole('button', { name: 'Stay on this page' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Application updated!')).toBeVisible();
+    await expect(card(page, createdApp).getByTestId('insight-description')).toHaveText('Edited here');
+    await card(page, createdApp).getByRole('button', { name: `Actions for ${createdApp}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+    await expect(confirm.getByText('Are you sure you want to delete this item?')).toBeVisible();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('App Deleted!')).toBeVisible();
+    await expect(card(page, createdApp)).toHaveCount(0);
+
     // The report opens in a preview; the table view links to /app/{id}.
     await card(page, reportName).getByRole('button', { name: `Open ${reportName}` }).click();
     const preview = page.getByTitle(`Preview of ${reportName}`);

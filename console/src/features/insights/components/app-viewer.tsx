@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Box, Breadcrumbs, Button, Center, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Box, Breadcrumbs, Button, Center, Flex, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -88,7 +88,7 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
             </Tooltip>
           </Group>
 
-          <Group align="stretch" gap="md" wrap="nowrap">
+          <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>
               {target ? (
                 <Paper
@@ -154,11 +154,11 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
               )}
             </Box>
             {aside && (
-              <Box w={340} style={{ flexShrink: 0 }}>
+              <Box w={{ base: '100%', md: 340 }} style={{ flexShrink: 0 }}>
                 {aside}
               </Box>
             )}
-          </Group>
+          </Flex>
         </>
       )}
     </Stack>
