@@ -33,11 +33,20 @@ run_api() {
   wait_for "the end-to-end API" 60 "$E/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
 }
 
+# With a cluster, the insights spec applies an Insight resource (GitOps-style) that the API's
+# watcher mirrors: the CRDs must be installed and kubectl known.
+if [ -n "${KUBECONFIG:-}" ]; then
+  export LUDIS_E2E_KUBECTL
+  LUDIS_E2E_KUBECTL="$(tool_dir kubernetes)/kubectl"
+  "$LUDIS_E2E_KUBECTL" apply --server-side --field-manager=ludis-e2e -f charts/ludis/files/crds/ >/dev/null ||
+    die "installing the CRDs for the end-to-end tests failed"
+  "$LUDIS_E2E_KUBECTL" wait --for=condition=Established --timeout=60s crd/insights.ludis.dev >/dev/null
+fi
 export LUDIS_E2E_URL=http://127.0.0.1:$port LUDIS_E2E_ADMIN_EMAIL=admin@ludis.local
 export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
 rc=0
 run_api 900
-(cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts) || rc=$?
+(cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"

@@ -26,8 +26,25 @@ const INSIGHTS: usize = 100_000;
 
 /// Words for names and descriptions: searching one matches about 1 in 20 insights.
 const WORDS: [&str; 20] = [
-    "sales", "churn", "revenue", "forecast", "marketing", "inventory", "logistics", "finance", "growth",
-    "retention", "pricing", "support", "hiring", "supply", "energy", "risk", "fraud", "campaign", "web",
+    "sales",
+    "churn",
+    "revenue",
+    "forecast",
+    "marketing",
+    "inventory",
+    "logistics",
+    "finance",
+    "growth",
+    "retention",
+    "pricing",
+    "support",
+    "hiring",
+    "supply",
+    "energy",
+    "risk",
+    "fraud",
+    "campaign",
+    "web",
     "mobile",
 ];
 const KINDS: [&str; 4] = ["dashboard", "report", "explorer", "monitor"];
@@ -121,7 +138,15 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
     bulk(
         db,
         "organizations",
-        &["id", "name", "slug", "admin_email", "tier", "max_seats", "created_at"],
+        &[
+            "id",
+            "name",
+            "slug",
+            "admin_email",
+            "tier",
+            "max_seats",
+            "created_at",
+        ],
         &org_rows,
     )
     .await?;
@@ -181,7 +206,11 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
             WORDS[rng.below(WORDS.len())],
             KINDS[rng.below(KINDS.len())]
         );
-        let description = format!("{} {} numbers", WORDS[rng.below(WORDS.len())], KINDS[rng.below(KINDS.len())]);
+        let description = format!(
+            "{} {} numbers",
+            WORDS[rng.below(WORDS.len())],
+            KINDS[rng.below(KINDS.len())]
+        );
         let created = now - (rng.below(365 * 86_400) as i64);
         let updated = created + rng.below(30 * 86_400) as i64;
         asset_rows.push(vec![
@@ -201,7 +230,11 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
         insight_rows.push(vec![
             json!(id),
             json!(app_type),
-            json!(if app_type == "application" { "running" } else { "rendered" }),
+            json!(if app_type == "application" {
+                "running"
+            } else {
+                "rendered"
+            }),
             json!("python"),
         ]);
         // Realistic sharing: most insights are shared with a few colleagues, a few with the whole
@@ -263,11 +296,26 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
         &asset_rows,
     )
     .await?;
-    bulk(db, "insights", &["id", "app_type", "status", "language"], &insight_rows).await?;
+    bulk(
+        db,
+        "insights",
+        &["id", "app_type", "status", "language"],
+        &insight_rows,
+    )
+    .await?;
     bulk(
         db,
         "shares",
-        &["id", "asset_id", "to_type", "to_id", "level", "origin", "created_at", "updated_at"],
+        &[
+            "id",
+            "asset_id",
+            "to_type",
+            "to_id",
+            "level",
+            "origin",
+            "created_at",
+            "updated_at",
+        ],
         &share_rows,
     )
     .await?;
@@ -343,7 +391,13 @@ where
 
 async fn plan(db: &AnyPool, postgres: bool, s: &Seeded, search: &str) -> anyhow::Result<String> {
     let q = query(Filter::Shared, search);
-    let sql = db::assets::list_sql(&q, false);
+    let v = Viewer {
+        uid: &s.target_uid,
+        organization_id: &s.target_org,
+        is_admin: false,
+        is_superadmin: false,
+    };
+    let sql = db::assets::list_sql(&q, v, false);
     let explain = if postgres {
         format!("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) {sql}")
     } else {
@@ -352,17 +406,17 @@ async fn plan(db: &AnyPool, postgres: bool, s: &Seeded, search: &str) -> anyhow:
     let rows = sqlx::query(sqlx::AssertSqlSafe(explain))
         .bind(s.target_uid.as_str())
         .bind(s.target_org.as_str())
-        .bind(0_i64)
-        .bind(0_i64)
         .bind(db::assets::KIND_APPLICATION)
-        .bind(db::like_pattern(search))
-        .bind(12_i64)
-        .bind(0_i64)
+        .bind(db::assets::search_pattern(search))
         .fetch_all(db)
         .await?;
     let mut out = String::new();
     for r in rows {
-        let line: String = if postgres { r.try_get(0)? } else { r.try_get("detail")? };
+        let line: String = if postgres {
+            r.try_get(0)?
+        } else {
+            r.try_get("detail")?
+        };
         out.push_str("    ");
         out.push_str(&line);
         out.push('\n');
@@ -408,7 +462,11 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
         "GET /v1/applications/insights", "http p50", "http p99", "query p50", "query p99", "http/q"
     );
     for (name, filter, search) in [
-        ("filter=shared sortBy=updated_at search=<word>", Filter::Shared, true),
+        (
+            "filter=shared sortBy=updated_at search=<word>",
+            Filter::Shared,
+            true,
+        ),
         ("filter=shared sortBy=updated_at", Filter::Shared, false),
         ("filter=all sortBy=updated_at search=<word>", Filter::All, true),
     ] {
@@ -472,7 +530,10 @@ async fn main() -> anyhow::Result<()> {
         let base = std::env::var("LUDIS_BENCH_POSTGRES_URL")
             .map_err(|_| anyhow::anyhow!("set LUDIS_BENCH_POSTGRES_URL (dev/bench-insights.sh does)"))?;
         let name = format!("ludis_bench_{}", uuid::Uuid::new_v4().simple());
-        let admin: AnyPool = sqlx::pool::PoolOptions::new().max_connections(1).connect(&base).await?;
+        let admin: AnyPool = sqlx::pool::PoolOptions::new()
+            .max_connections(1)
+            .connect(&base)
+            .await?;
         sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
             .execute(&admin)
             .await?;
@@ -483,9 +544,11 @@ async fn main() -> anyhow::Result<()> {
         let result = run("PostgreSQL", &url, requests).await;
         // Give the app's pool a moment to go idle, then drop the scratch database.
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-            .execute(&admin)
-            .await;
+        let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+        )))
+        .execute(&admin)
+        .await;
         all_ok &= result?;
     }
     println!(

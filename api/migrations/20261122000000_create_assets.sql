@@ -29,6 +29,7 @@ CREATE TABLE assets (
 CREATE UNIQUE INDEX assets_resource_key ON assets (kind, namespace, resource_name);
 CREATE INDEX assets_owner_idx ON assets (owner_uid, kind, updated_at);
 CREATE INDEX assets_org_idx ON assets (organization_id, kind, updated_at);
+CREATE INDEX assets_kind_idx ON assets (kind, updated_at);
 
 CREATE TABLE insights (
     id TEXT PRIMARY KEY REFERENCES assets (id) ON DELETE CASCADE,

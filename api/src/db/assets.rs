@@ -284,57 +284,114 @@ pub struct Listed {
     pub pinned: bool,
 }
 
-/// The SQL of [`list`] (also printed by the benchmark with its query plan).
-pub fn list_sql(q: &ListQuery, count: bool) -> String {
-    // $1 uid, $2 organization, $3 is_admin (0/1), $4 is_superadmin (0/1), $5 kind, $6 search;
-    // the details' parameters ($100…) become $7…; then limit and offset.
-    let full_access = "(a.owner_uid = $1 OR $4 = 1 OR ($3 = 1 AND a.organization_id = $2))";
-    // A share to the caller, or to the caller's organization on an asset of that organization.
-    let share_ids = "SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0 \
-                     UNION SELECT s.asset_id FROM shares s WHERE s.to_type = 'organization' AND s.to_id = $2 AND s.level > 0";
-    let mut conditions = vec!["a.kind = $5".to_owned()];
-    match q.filter {
-        Filter::All => conditions.push(format!(
-            "({full_access} OR a.id IN ({share_ids}))"
-        )),
-        Filter::Owned => conditions.push("a.owner_uid = $1".into()),
-        Filter::Shared => conditions.push(format!(
-            "(a.owner_uid IS NULL OR a.owner_uid <> $1) AND a.id IN ({share_ids})"
-        )),
-        Filter::Starred => conditions.push(format!(
-            "a.id IN (SELECT p.asset_id FROM pins p WHERE p.user_uid = $1) AND ({full_access} OR a.id IN ({share_ids}))"
-        )),
-    }
-    // (An organization entry always names the asset's own organization, so `s.to_id = $2` is
-    // enough: an organization share reaches only that organization's members.)
-    conditions.push("($6 = '' OR a.search_text LIKE $6 ESCAPE '\\')".into());
+/// The SQL of [`list`] (also printed by the benchmark with its query plan), for this caller.
+///
+/// The visible set is a union of parts, each a plain predicate an index serves (owned by the
+/// caller; shared with the caller; shared with the caller's organization; the organization's
+/// assets for its administrators; pinned), so no part scans the table: each part yields its own
+/// first `offset + limit` rows in order, the union is ordered and cut to the page, and only the
+/// page's rows get their access level and pin computed. Parameters: `$1` uid, `$2` organization,
+/// `$3` kind, `$4` search pattern (or ''), then the details' parameters (`$100…` become `$5…`).
+pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
+    let user_shares =
+        "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0)";
+    let org_shares = "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'organization' AND s.to_id = $2 AND s.level > 0)";
+    let not_owned = "(a.owner_uid IS NULL OR a.owner_uid <> $1)";
+    // Visible, for the few rows of a pinned list.
+    let visible = if v.is_superadmin {
+        "1 = 1".to_owned()
+    } else {
+        format!(
+            "(a.owner_uid = $1{} OR EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id AND s.level > 0 \
+             AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))))",
+            if v.is_admin {
+                " OR a.organization_id = $2"
+            } else {
+                ""
+            }
+        )
+    };
+    let parts: Vec<String> = match q.filter {
+        Filter::Owned => vec!["a.owner_uid = $1".into()],
+        Filter::Shared => vec![
+            format!("{user_shares} AND {not_owned}"),
+            format!("{org_shares} AND {not_owned}"),
+        ],
+        Filter::Starred => vec![format!(
+            "a.id IN (SELECT p.asset_id FROM pins p WHERE p.user_uid = $1) AND {visible}"
+        )],
+        Filter::All if v.is_superadmin => vec!["1 = 1".into()],
+        Filter::All if v.is_admin => vec!["a.organization_id = $2".into(), user_shares.into()],
+        Filter::All => vec!["a.owner_uid = $1".into(), user_shares.into(), org_shares.into()],
+    };
+    let mut common = vec![
+        "a.kind = $3".to_owned(),
+        "($4 = '' OR a.search_text LIKE $4 ESCAPE '\\')".to_owned(),
+    ];
     let mut join = String::new();
     if let Some((table, cond, params)) = &q.details {
         join = format!(" JOIN {table} d ON d.id = a.id");
         let mut cond = cond.clone();
         for i in (0..params.len()).rev() {
-            cond = cond.replace(&format!("${}", 100 + i), &format!("${}", 7 + i));
+            cond = cond.replace(&format!("${}", 100 + i), &format!("${}", 5 + i));
         }
-        conditions.push(cond);
+        common.push(format!("({cond})"));
     }
-    let predicate = conditions.join(" AND ");
+    let common = common.join(" AND ");
     if count {
-        return format!("SELECT COUNT(*) FROM assets a{join} WHERE {predicate}");
+        let ids: Vec<String> = parts
+            .iter()
+            .map(|p| format!("SELECT a.id FROM assets a{join} WHERE {common} AND {p}"))
+            .collect();
+        return format!("SELECT COUNT(*) FROM ({}) c", ids.join(" UNION "));
     }
-    let order = match q.sort_by {
-        SortBy::Name => "LOWER(a.name)",
-        SortBy::CreatedAt => "a.created_at",
-        SortBy::UpdatedAt => "a.updated_at",
+    let (order, outer_order) = match q.sort_by {
+        SortBy::Name => ("LOWER(a.name)", "LOWER(page.name)"),
+        SortBy::CreatedAt => ("a.created_at", "page.created_at"),
+        SortBy::UpdatedAt => ("a.updated_at", "page.updated_at"),
     };
     let dir = if q.descending { "DESC" } else { "ASC" };
-    let n = q.details.as_ref().map_or(0, |(_, _, p)| p.len());
-    let (limit, offset) = (7 + n, 8 + n);
+    let (limit, offset) = (q.limit.max(0), q.offset.max(0));
+    let first = limit.saturating_add(offset);
+    let merged = if parts.len() == 1 {
+        format!(
+            "SELECT {COLUMNS} FROM assets a{join} WHERE {common} AND {} ORDER BY {order} {dir}, a.id {dir} LIMIT {limit} OFFSET {offset}",
+            parts[0]
+        )
+    } else {
+        let selects: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "SELECT * FROM (SELECT {COLUMNS} FROM assets a{join} WHERE {common} AND {p} \
+                     ORDER BY {order} {dir}, a.id {dir} LIMIT {first}) p"
+                )
+            })
+            .collect();
+        format!(
+            "SELECT * FROM ({}) a ORDER BY {order} {dir}, a.id {dir} LIMIT {limit} OFFSET {offset}",
+            selects.join(" UNION ")
+        )
+    };
+    // The caller's level, by the rule of `policy::sharing::access`, for the page's rows only.
+    let access = if v.is_superadmin {
+        "3".to_owned()
+    } else {
+        format!(
+            "CASE WHEN page.owner_uid = $1{} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s \
+             WHERE s.asset_id = page.id AND ((s.to_type = 'user' AND s.to_id = $1) OR \
+             (s.to_type = 'organization' AND s.to_id = $2 AND page.organization_id = $2))), 0) END",
+            if v.is_admin {
+                " OR page.organization_id = $2"
+            } else {
+                ""
+            }
+        )
+    };
     format!(
-        "SELECT {COLUMNS}, \
-           CASE WHEN {full_access} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id \
-             AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2 AND a.organization_id = $2))), 0) END AS access, \
-           CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = a.id) THEN 1 ELSE 0 END AS pinned \
-         FROM assets a{join} WHERE {predicate} ORDER BY {order} {dir}, a.id {dir} LIMIT ${limit} OFFSET ${offset}"
+        "SELECT page.*, {access} AS access, \
+           CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = page.id) THEN 1 ELSE 0 END AS pinned \
+         FROM ({merged}) page ORDER BY {outer_order} {dir}, page.id {dir}"
     )
 }
 
@@ -343,13 +400,10 @@ fn bind_list<'q>(
     v: Viewer<'q>,
     q: &'q ListQuery,
     search: &'q str,
-    page: bool,
 ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(v.uid)
         .bind(v.organization_id)
-        .bind(i64::from(v.is_admin))
-        .bind(i64::from(v.is_superadmin))
         .bind(q.kind)
         .bind(search);
     if let Some((_, _, params)) = &q.details {
@@ -357,21 +411,23 @@ fn bind_list<'q>(
             query = query.bind(p.as_str());
         }
     }
-    if page {
-        query = query.bind(q.limit).bind(q.offset);
-    }
     query
+}
+
+/// The search pattern bound as `$4` of [`list_sql`] ('' for no search).
+pub fn search_pattern(search: &str) -> String {
+    if search.trim().is_empty() {
+        String::new()
+    } else {
+        super::like_pattern(search.trim())
+    }
 }
 
 /// The page and the total count of the caller's visible assets of a kind.
 pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Listed>, i64), sqlx::Error> {
-    let search = if q.search.trim().is_empty() {
-        String::new()
-    } else {
-        super::like_pattern(q.search.trim())
-    };
-    let sql = list_sql(q, false);
-    let rows = bind_list(&sql, v, q, &search, true).fetch_all(db).await?;
+    let search = search_pattern(&q.search);
+    let sql = list_sql(q, v, false);
+    let rows = bind_list(&sql, v, q, &search).fetch_all(db).await?;
     let items = rows
         .iter()
         .map(|r| {
@@ -385,8 +441,8 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
     let total = if q.offset == 0 && (items.len() as i64) < q.limit {
         items.len() as i64
     } else {
-        let sql = list_sql(q, true);
-        bind_list(&sql, v, q, &search, false)
+        let sql = list_sql(q, v, true);
+        bind_list(&sql, v, q, &search)
             .fetch_one(db)
             .await?
             .try_get::<i64, _>(0)?

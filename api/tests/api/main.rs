@@ -11,6 +11,7 @@ mod gitops;
 mod health;
 mod helpers;
 mod insights;
+mod listing;
 mod matrix;
 mod openapi;
 mod proxy;
