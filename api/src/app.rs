@@ -115,6 +115,20 @@ impl App {
             address_failures: settings.throttle_address_failures,
         });
 
+        match settings.apps_origin.get() {
+            None => tracing::warn!(
+                "apps are served from the console's origin; set LUDIS_APPS_ORIGIN (e.g. \
+                 https://apps.ludis.example, a host of its own pointing at this API) so a published \
+                 app's scripts cannot read the console's tokens"
+            ),
+            Some(o) if !o.is_potentially_trustworthy() => tracing::warn!(
+                apps_origin = %o,
+                "LUDIS_APPS_ORIGIN is plain http: an app keeps its session inside the console's \
+                 frame only when the console is on the same site; use https"
+            ),
+            Some(o) => tracing::info!(apps_origin = %o, "apps are served from their own origin"),
+        }
+
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
@@ -185,6 +199,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(routes::apps::router())
         .merge(timed)
+        .layer(middleware::from_fn_with_state(state.clone(), apps_host_gate))
         .layer(TraceLayer::new_for_http())
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("a handler panicked").into_response()
@@ -194,6 +209,18 @@ pub fn router(state: AppState) -> Router {
 
 async fn not_found() -> ApiError {
     ApiError::not_found("route_not_found", "Not found")
+}
+
+/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy (`/apps/…`) and
+/// no other host serves the app proxy, so an app's scripts never share an origin with the console
+/// or `/v1`. Both answer 404.
+async fn apps_host_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if let Some(on_apps_origin) = routes::apps::on_apps_origin(&state, req.headers(), req.uri())
+        && on_apps_origin != routes::apps::is_app_path(req.uri().path())
+    {
+        return not_found().await.into_response();
+    }
+    next.run(req).await
 }
 
 /// Flighting, enforced for every route of a feature area (`policy::flags::feature_for_path`):

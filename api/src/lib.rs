@@ -19,4 +19,4 @@ pub mod views;
 
 pub use app::{App, AppState, BODY_LIMIT};
 pub use routes::apps::{open_url as app_open_url, ticket as app_ticket};
-pub use settings::{Secret, Settings};
+pub use settings::{AppsOrigin, Origin, Secret, Settings};

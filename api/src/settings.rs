@@ -156,6 +156,111 @@ pub struct Settings {
     /// carries streams and websockets.
     #[arg(long, env = "LUDIS_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
+
+    /// The origin published apps are served from (`https://apps.ludis.example`), apart from the
+    /// console's, so an app's scripts cannot read the console's tokens. Requests for this host
+    /// reach only `/apps/…`, and `/apps/…` answers only on it. Empty: apps are served from the
+    /// console's origin (a warning at start).
+    #[arg(long, env = "LUDIS_APPS_ORIGIN", default_value = "")]
+    pub apps_origin: AppsOrigin,
+}
+
+/// `LUDIS_APPS_ORIGIN`: `http(s)://host[:port]`, or empty for the console's own origin.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AppsOrigin(Option<Origin>);
+
+/// A web origin: scheme, host and port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    https: bool,
+    /// Lowercase; an IPv6 address keeps its brackets.
+    host: String,
+    port: u16,
+}
+
+impl AppsOrigin {
+    /// The separate origin, if one is configured.
+    pub fn get(&self) -> Option<&Origin> {
+        self.0.as_ref()
+    }
+}
+
+impl std::str::FromStr for AppsOrigin {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(Self(None));
+        }
+        let invalid = || {
+            format!(
+                "{s:?} is not an origin like https://apps.ludis.example (scheme, host and an optional port)"
+            )
+        };
+        let uri: axum::http::Uri = s.parse().map_err(|_| invalid())?;
+        let https = match uri.scheme_str() {
+            Some("https") => true,
+            Some("http") => false,
+            _ => return Err(invalid()),
+        };
+        let authority = uri.authority().ok_or_else(invalid)?;
+        if authority.as_str().contains('@') || uri.path() != "/" || uri.query().is_some() || s.ends_with('?')
+        {
+            return Err(invalid());
+        }
+        let host = authority.host().trim_end_matches('.').to_ascii_lowercase();
+        if host.is_empty() {
+            return Err(invalid());
+        }
+        let port = authority.port_u16().unwrap_or(if https { 443 } else { 80 });
+        Ok(Self(Some(Origin { https, host, port })))
+    }
+}
+
+impl Origin {
+    pub fn is_https(&self) -> bool {
+        self.https
+    }
+
+    /// Whether browsers treat this origin as secure although it is plain http: `localhost`,
+    /// `*.localhost` and loopback addresses ("potentially trustworthy"; they accept `Secure`
+    /// cookies from it).
+    pub fn is_potentially_trustworthy(&self) -> bool {
+        self.https
+            || self.host == "localhost"
+            || self.host.ends_with(".localhost")
+            || self.host == "[::1]"
+            || self
+                .host
+                .parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// Whether a request's `Host` (or HTTP/2 `:authority`) names this origin (the port may be
+    /// left out when it is the scheme's default).
+    pub fn matches_host(&self, host: &str) -> bool {
+        let Ok(authority) = host.parse::<axum::http::uri::Authority>() else {
+            return false;
+        };
+        authority.as_str() == host
+            && authority
+                .host()
+                .trim_end_matches('.')
+                .eq_ignore_ascii_case(&self.host)
+            && authority.port_u16().unwrap_or(if self.https { 443 } else { 80 }) == self.port
+    }
+}
+
+/// `https://host[:port]`, the port only when it is not the scheme's default.
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (scheme, default) = if self.https { ("https", 443) } else { ("http", 80) };
+        write!(f, "{scheme}://{}", self.host)?;
+        if self.port != default {
+            write!(f, ":{}", self.port)?;
+        }
+        Ok(())
+    }
 }
 
 impl Settings {
@@ -240,6 +345,68 @@ mod tests {
     fn unknown_keys_in_the_file_are_errors() {
         let err = file_args("LUDIS_NOPE=1", |_| false).unwrap_err();
         assert!(err.to_string().contains("unknown setting LUDIS_NOPE"), "{err}");
+    }
+
+    #[test]
+    fn apps_origins_parse_and_match_hosts() {
+        let none: AppsOrigin = "".parse().unwrap();
+        assert_eq!(none.get(), None);
+        assert_eq!(Settings::try_parse_from(["ludis-api"]).unwrap().apps_origin, none);
+
+        let o: AppsOrigin = "https://Apps.Ludis.example/".parse().unwrap();
+        let o = o.get().unwrap();
+        assert_eq!(o.to_string(), "https://apps.ludis.example");
+        assert!(o.is_https() && o.is_potentially_trustworthy());
+        for host in [
+            "apps.ludis.example",
+            "APPS.ludis.example",
+            "apps.ludis.example:443",
+        ] {
+            assert!(o.matches_host(host), "{host}");
+        }
+        for host in [
+            "ludis.example",
+            "apps.ludis.example:8443",
+            "x.apps.ludis.example",
+            "",
+            "a b",
+        ] {
+            assert!(!o.matches_host(host), "{host}");
+        }
+
+        let dev: AppsOrigin = "http://apps.localhost:8080".parse().unwrap();
+        let dev = dev.get().unwrap();
+        assert_eq!(dev.to_string(), "http://apps.localhost:8080");
+        assert!(!dev.is_https() && dev.is_potentially_trustworthy());
+        assert!(dev.matches_host("apps.localhost:8080"));
+        assert!(!dev.matches_host("apps.localhost"), "port 80 is another origin");
+        assert!(!dev.matches_host("127.0.0.1:8080"));
+        for (origin, trustworthy) in [
+            ("http://127.0.0.1:9", true),
+            ("http://[::1]:9", true),
+            ("http://localhost", true),
+            ("http://apps.internal", false),
+        ] {
+            let o: AppsOrigin = origin.parse().unwrap();
+            assert_eq!(
+                o.get().unwrap().is_potentially_trustworthy(),
+                trustworthy,
+                "{origin}"
+            );
+        }
+
+        for bad in [
+            "apps.ludis.example",
+            "ftp://apps.ludis.example",
+            "https://apps.ludis.example/apps",
+            "https://apps.ludis.example?x=1",
+            "https://user@apps.ludis.example",
+            "https://",
+        ] {
+            assert!(bad.parse::<AppsOrigin>().is_err(), "{bad}");
+        }
+        let err = Settings::try_parse_from(["ludis-api", "--apps-origin=apps.example"]).unwrap_err();
+        assert!(err.to_string().contains("is not an origin"), "{err}");
     }
 
     #[test]

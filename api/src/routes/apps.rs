@@ -3,11 +3,16 @@
 //! `/v1` so every app has a stable prefix. Not in the OpenAPI document (it speaks the app's own
 //! protocol).
 //!
-//! - **Sign-in**: `open_url` is `/apps/{id}/?ticket=…`, a ticket ([`ticket`]) signed with the API's
-//!   key, bound to the user and the app, valid 60 seconds. The proxy trades it for an HttpOnly,
-//!   SameSite=Lax cookie scoped to `Path=/apps/{id}/` (one hour) and redirects to the same URL
-//!   without the ticket. Later requests carry the cookie; programs may send a bearer token or an
-//!   API key instead.
+//! - **Origin**: apps run their authors' code, so they belong on an origin of their own
+//!   (`LUDIS_APPS_ORIGIN`, e.g. `https://apps.ludis.example`): then `open_url` is absolute on it,
+//!   `/apps/…` answers only for that `Host`, and that host serves nothing else (see
+//!   `app::apps_host_gate`). Without it apps share the console's origin, and an app's scripts
+//!   could read the console's tokens (logged as a warning at start).
+//! - **Sign-in**: `open_url` is `…/apps/{id}/?ticket=…`, a ticket ([`ticket`]) signed with the
+//!   API's key, bound to the user and the app, valid 60 seconds. The proxy trades it for an
+//!   HttpOnly, host-only cookie scoped to `Path=/apps/{id}/` (one hour; SameSite per
+//!   [`cookie_attributes`]) and redirects to the same URL without the ticket. Later requests carry
+//!   the cookie; programs may send a bearer token or an API key instead.
 //! - **Every request** re-checks view access with the one access rule (no access → 404, as for
 //!   every asset), the `insights` flighting, and that the app runs (else 503 'The application is
 //!   not running'); an external app is a redirect to its URL. An open websocket is re-checked
@@ -18,7 +23,8 @@
 //!   (and any HTTP/1.1) upgrades are piped both ways. Connecting gives up after 5 seconds; nothing
 //!   else is timed (the router's request timeout does not apply under `/apps`). A `Location`
 //!   pointing at the upstream itself is rewritten under the prefix; the app's cookies pass as they
-//!   are (an app should set them relative to its prefix, e.g. from `X-Forwarded-Prefix`).
+//!   are (an app should set them relative to its prefix, e.g. from `X-Forwarded-Prefix`), except
+//!   one naming our cookie, which is dropped.
 
 use std::{net::SocketAddr, sync::OnceLock, time::Duration};
 
@@ -73,9 +79,32 @@ pub fn ticket(state: &AppState, uid: &str, app_id: &str) -> String {
     sign(&state.auth.jwt_key, TICKET, uid, app_id, db::now() + TICKET_TTL)
 }
 
-/// The URL that opens app `app_id` for user `uid` in a browser.
+/// The URL that opens app `app_id` for user `uid` in a browser: on the apps origin when one is
+/// configured (`LUDIS_APPS_ORIGIN`), else a path on the console's origin.
 pub fn open_url(state: &AppState, uid: &str, app_id: &str) -> String {
-    format!("/apps/{app_id}/?ticket={}", ticket(state, uid, app_id))
+    let origin = state
+        .settings
+        .apps_origin
+        .get()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    format!("{origin}/apps/{app_id}/?ticket={}", ticket(state, uid, app_id))
+}
+
+/// Whether a request is for the apps origin (`LUDIS_APPS_ORIGIN`) by its `Host` (or HTTP/2
+/// `:authority`). `None` when apps share the console's origin.
+pub fn on_apps_origin(state: &AppState, headers: &HeaderMap, uri: &Uri) -> Option<bool> {
+    let origin = state.settings.apps_origin.get()?;
+    let host = match headers.get(header::HOST) {
+        Some(h) => h.to_str().ok(),
+        None => uri.authority().map(|a| a.as_str()),
+    };
+    Some(host.is_some_and(|h| origin.matches_host(h)))
+}
+
+/// Whether a path is the app proxy's.
+pub fn is_app_path(path: &str) -> bool {
+    path.starts_with("/apps/")
 }
 
 /// `base64url(uid.app.exp).base64url(HMAC(purpose \n uid.app.exp))`. The purpose is inside the
@@ -217,6 +246,42 @@ fn redirect(status: StatusCode, location: &str) -> Result<Response> {
     Ok(res)
 }
 
+/// Whether the browser loads this request into a frame (`Sec-Fetch-Dest` other than `document`;
+/// a client that does not say is taken as one, since a frame needs the laxer cookie).
+fn framed(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-dest")
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|dest| !dest.eq_ignore_ascii_case("document"))
+}
+
+/// The session cookie's attributes after `HttpOnly`; it is host-only (no `Domain`) everywhere.
+///
+/// - The console's origin: `SameSite=Lax`, `Secure` behind https.
+/// - An apps origin, opened in the console's frame: the frame is cross-site (another site than the
+///   console's) and browsers neither set nor send `Lax` cookies there, so `SameSite=None; Secure;
+///   Partitioned` — CHIPS keys it to the console's top-level site, so another site framing or
+///   posting to the app does not get it, and it survives third-party cookie blocking. Needs a
+///   secure origin: https, or http on `localhost`/`*.localhost`/loopback, which browsers treat as
+///   secure for cookies.
+/// - An apps origin opened top-level (`Sec-Fetch-Dest: document`): `SameSite=Lax` (`Secure` on
+///   https), so cross-site requests to the app carry no session.
+/// - A plain-http apps origin elsewhere: `SameSite=Lax` (a frame keeps it only when console and
+///   apps are the same site).
+pub fn cookie_attributes(
+    apps_origin: Option<&crate::settings::Origin>,
+    forwarded_https: bool,
+    framed: bool,
+) -> &'static str {
+    match apps_origin {
+        None if forwarded_https => "SameSite=Lax; Secure",
+        None => "SameSite=Lax",
+        Some(o) if framed && o.is_potentially_trustworthy() => "SameSite=None; Secure; Partitioned",
+        Some(o) if o.is_https() => "SameSite=Lax; Secure",
+        Some(_) => "SameSite=Lax",
+    }
+}
+
 fn forwarded_proto(headers: &HeaderMap) -> String {
     headers
         .get("x-forwarded-proto")
@@ -276,14 +341,13 @@ async fn proxy(state: AppState, req: Request) -> Result<Response> {
             &app_id,
             db::now() + SESSION_TTL,
         );
-        let secure = if forwarded_proto(&parts.headers) == "https" {
-            "; Secure"
-        } else {
-            ""
-        };
-        let cookie = format!(
-            "{COOKIE}={token}; Path={prefix}/; Max-Age={SESSION_TTL}; HttpOnly; SameSite=Lax{secure}"
+        let attributes = cookie_attributes(
+            state.settings.apps_origin.get(),
+            forwarded_proto(&parts.headers) == "https",
+            framed(&parts.headers),
         );
+        let cookie =
+            format!("{COOKIE}={token}; Path={prefix}/; Max-Age={SESSION_TTL}; HttpOnly; {attributes}");
         let mut res = redirect(StatusCode::SEE_OTHER, &with_query(uri.path()))?;
         res.headers_mut().insert(
             header::SET_COOKIE,
@@ -514,14 +578,33 @@ pub fn forward_headers(
     h
 }
 
-/// The response's hop-by-hop headers go; a switched connection keeps `Connection`/`Upgrade`.
+/// The response's hop-by-hop headers go, and so does any `Set-Cookie` of the app naming our
+/// cookie (an app may not plant or clear a session); a switched connection keeps
+/// `Connection`/`Upgrade`.
 fn strip_response_headers(headers: &mut HeaderMap, switching: bool) {
     let upgrade = headers.get(header::UPGRADE).cloned();
     remove_hop_by_hop(headers);
+    let cookies: Vec<HeaderValue> = headers.get_all(header::SET_COOKIE).iter().cloned().collect();
+    if cookies.iter().any(sets_our_cookie) {
+        headers.remove(header::SET_COOKIE);
+        for cookie in cookies.into_iter().filter(|c| !sets_our_cookie(c)) {
+            headers.append(header::SET_COOKIE, cookie);
+        }
+    }
     if switching && let Some(u) = upgrade {
         headers.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
         headers.insert(header::UPGRADE, u);
     }
+}
+
+/// Whether a `Set-Cookie` value names our cookie (browsers trim the name; any case is refused).
+fn sets_our_cookie(value: &HeaderValue) -> bool {
+    let bytes = value.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|b| *b == b'=' || *b == b';')
+        .unwrap_or(bytes.len());
+    bytes[..end].trim_ascii().eq_ignore_ascii_case(COOKIE.as_bytes())
 }
 
 /// An app's base URL: `http://host:port[/base]`.
@@ -653,6 +736,62 @@ mod tests {
         assert!(!out.contains_key("cookie"));
         assert_eq!(out["connection"], "upgrade");
         assert_eq!(out["upgrade"], "websocket");
+    }
+
+    #[test]
+    fn the_app_may_not_set_our_cookie() {
+        let mut h = HeaderMap::new();
+        for c in [
+            "theme=dark; Path=/",
+            "ludis_app=planted; Path=/apps/x/",
+            " LUDIS_APP =x",
+            "ludis_app",
+            "ludis_apps=1",
+        ] {
+            h.append(header::SET_COOKIE, HeaderValue::from_static(c));
+        }
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+        strip_response_headers(&mut h, false);
+        let kept: Vec<_> = h.get_all(header::SET_COOKIE).iter().collect();
+        assert_eq!(kept, ["theme=dark; Path=/", "ludis_apps=1"]);
+        assert_eq!(h[header::CONTENT_TYPE], "text/html");
+    }
+
+    #[test]
+    fn cookie_attributes_follow_the_origin_and_the_context() {
+        let origin = |s: &str| s.parse::<crate::settings::AppsOrigin>().unwrap();
+        let (https, dev, plain) = (
+            origin("https://apps.ludis.example"),
+            origin("http://apps.localhost:8080"),
+            origin("http://apps.internal"),
+        );
+        // Same origin as the console: as before.
+        assert_eq!(cookie_attributes(None, false, true), "SameSite=Lax");
+        assert_eq!(cookie_attributes(None, true, false), "SameSite=Lax; Secure");
+        // The console's frame is cross-site: None, Secure and partitioned by the top-level site.
+        assert_eq!(
+            cookie_attributes(https.get(), false, true),
+            "SameSite=None; Secure; Partitioned"
+        );
+        assert_eq!(
+            cookie_attributes(dev.get(), false, true),
+            "SameSite=None; Secure; Partitioned"
+        );
+        // Opened top-level: Lax.
+        assert_eq!(
+            cookie_attributes(https.get(), false, false),
+            "SameSite=Lax; Secure"
+        );
+        assert_eq!(cookie_attributes(dev.get(), false, false), "SameSite=Lax");
+        // Plain http elsewhere cannot hold a Secure cookie.
+        assert_eq!(cookie_attributes(plain.get(), true, true), "SameSite=Lax");
+
+        let mut h = HeaderMap::new();
+        assert!(framed(&h), "a client that does not say");
+        h.insert("sec-fetch-dest", HeaderValue::from_static("iframe"));
+        assert!(framed(&h));
+        h.insert("sec-fetch-dest", HeaderValue::from_static("document"));
+        assert!(!framed(&h));
     }
 
     #[test]

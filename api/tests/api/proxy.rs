@@ -25,7 +25,8 @@ use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
 
 use crate::helpers::{TestApp, apps, apps_with};
 
-/// The upstream app: echoes, a slow answer, a redirect to itself and a websocket echo.
+/// The upstream app: echoes, a slow answer, a redirect to itself, cookies (one naming ours) and a
+/// websocket echo.
 async fn upstream() -> String {
     async fn echo(req: Request) -> Json<Value> {
         let headers: serde_json::Map<String, Value> = req
@@ -69,6 +70,16 @@ async fn upstream() -> String {
         .route("/ws", get(ws))
         .route("/body", post(body))
         .route("/slow", get(slow))
+        .route(
+            "/set-cookies",
+            get(|| async {
+                let mut res = "ok".into_response();
+                for c in ["ludis_app=planted; Path=/", "theme=dark; Path=/"] {
+                    res.headers_mut().append(header::SET_COOKIE, c.parse().unwrap());
+                }
+                res
+            }),
+        )
         .route(
             "/moved",
             get(move || async move {
@@ -227,6 +238,12 @@ async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
             .unwrap();
         assert_eq!(res.status(), 200);
         assert_eq!(res.bytes().await.unwrap().len(), big.len());
+
+        // The app may set its own cookies, never ours.
+        let res = get_with_cookie(&app, &format!("/apps/{id}/set-cookies"), &cookie).await;
+        assert_eq!(res.status(), 200);
+        let set: Vec<_> = res.headers().get_all(header::SET_COOKIE).iter().collect();
+        assert_eq!(set, ["theme=dark; Path=/"]);
 
         // A cookie opens only its own app.
         let other = running_app(&app, &team.org, &team.dev, &upstream).await;
@@ -404,5 +421,201 @@ async fn a_slow_app_is_not_cut_by_the_request_timeout() {
         let res = get_with_cookie(&app, &format!("/apps/{id}/slow"), &cookie).await;
         assert_eq!(res.status(), 200, "{}", app.kind);
         assert_eq!(res.text().await.unwrap(), "done");
+    }
+}
+
+/// The apps origin of these tests; requests reach the test server with this `Host`.
+const APPS: &str = "apps.localhost:7777";
+
+/// A request to the test server as if for `host`.
+fn on_host(app: &TestApp, host: &str, path: &str) -> reqwest::RequestBuilder {
+    no_redirects().get(app.url(path)).header(header::HOST, host)
+}
+
+/// Opens the app on `host` with a ticket from `open_url`; returns the `Set-Cookie` header.
+async fn open_on(app: &TestApp, host: &str, open_url: &str, dest: Option<&str>) -> String {
+    let path = &open_url[open_url.find("/apps/").unwrap()..];
+    let mut req = on_host(app, host, path);
+    if let Some(dest) = dest {
+        req = req.header("sec-fetch-dest", dest);
+    }
+    let res = req.send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "{}: {path}", app.kind);
+    res.headers()[header::SET_COOKIE].to_str().unwrap().to_owned()
+}
+
+fn attributes(cookie: &str) -> Vec<String> {
+    cookie.split(';').skip(1).map(|a| a.trim().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn an_apps_origin_serves_the_apps_and_nothing_else() {
+    let upstream = upstream().await;
+    for app in apps_with(|s| s.apps_origin = format!("http://{APPS}").parse().unwrap()).await {
+        let team = app.org_with_admin_and_dev("AppsOrigin").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+
+        // The console (on its own host) hands out an absolute URL on the apps origin.
+        let (status, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
+        assert_eq!(status, 200, "{}", app.kind);
+        let open_url = b["open_url"].as_str().unwrap().to_owned();
+        assert!(
+            open_url.starts_with(&format!("http://{APPS}/apps/{id}/?ticket=")),
+            "{open_url}"
+        );
+
+        // The console's host does not serve apps, not even with a valid ticket or token.
+        let path = &open_url[open_url.find("/apps/").unwrap()..];
+        let res = no_redirects().get(app.url(path)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/echo")))
+            .bearer_auth(&team.dev_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+
+        // The apps host takes the ticket: a host-only cookie for the console's frame.
+        let set_cookie = open_on(&app, APPS, &open_url, Some("iframe")).await;
+        let attrs = attributes(&set_cookie);
+        for a in [
+            format!("Path=/apps/{id}/"),
+            "Max-Age=3600".into(),
+            "HttpOnly".into(),
+            "SameSite=None".into(),
+            "Secure".into(),
+            "Partitioned".into(),
+        ] {
+            assert!(attrs.contains(&a), "{a} in {set_cookie}");
+        }
+        assert!(
+            !attrs.iter().any(|a| a.to_ascii_lowercase().starts_with("domain")),
+            "host-only: {set_cookie}"
+        );
+        let cookie = set_cookie.split(';').next().unwrap().to_owned();
+
+        // …and proxies with it, without our cookie or credentials.
+        let res = on_host(&app, APPS, &format!("/apps/{id}/echo?x=1"))
+            .header(header::COOKIE, format!("theme=dark; {cookie}"))
+            .header(header::AUTHORIZATION, format!("Bearer {}", team.dev_token))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let echo: Value = res.json().await.unwrap();
+        assert_eq!(echo["path"], "/echo");
+        let h = &echo["headers"];
+        assert_eq!(h["x-forwarded-host"], APPS);
+        assert_eq!(h["cookie"], "theme=dark");
+        assert!(h.get("authorization").is_none(), "{h}");
+        // The app's own cookies pass; one naming ours does not.
+        let res = on_host(&app, APPS, &format!("/apps/{id}/set-cookies"))
+            .header(header::COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        let set: Vec<_> = res.headers().get_all(header::SET_COOKIE).iter().collect();
+        assert_eq!(set, ["theme=dark; Path=/"]);
+
+        // Opened top-level, the cookie is Lax (no cross-site request carries it); plain http on
+        // localhost needs no Secure then.
+        let (_, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
+        let top = open_on(&app, APPS, b["open_url"].as_str().unwrap(), Some("document")).await;
+        assert_eq!(attributes(&top)[3..], ["SameSite=Lax"], "{top}");
+
+        // Websockets go through the apps host too.
+        let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
+        let mut request = url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert(header::HOST, APPS.parse().unwrap());
+        request
+            .headers_mut()
+            .insert(header::COOKIE, cookie.parse().unwrap());
+        let (mut socket, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", app.kind));
+        socket
+            .send(tungstenite::Message::Text("hi".into()))
+            .await
+            .unwrap();
+        let reply = socket.next().await.unwrap().unwrap();
+        assert_eq!(reply.into_text().unwrap().as_str(), "echo: hi");
+        socket.close(None).await.unwrap();
+
+        // The apps host serves nothing but apps: no API, no console, no health checks.
+        for path in [
+            format!("/v1/applications/{id}"),
+            "/v1/config".into(),
+            "/".into(),
+            "/index.html".into(),
+            "/healthz".into(),
+            "/apps".into(),
+        ] {
+            let res = on_host(&app, APPS, &path)
+                .bearer_auth(&team.dev_token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        }
+        // Another port of the same name is another origin.
+        let res = on_host(&app, "apps.localhost:7778", &format!("/apps/{id}/echo"))
+            .header(header::COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    }
+}
+
+#[tokio::test]
+async fn an_https_apps_origin_sets_secure_cross_site_cookies() {
+    let upstream = upstream().await;
+    let origin = "https://apps.ludis.example";
+    for app in apps_with(|s| s.apps_origin = origin.parse().unwrap()).await {
+        let team = app.org_with_admin_and_dev("AppsHttps").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let open_url = || async {
+            let (_, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
+            b["open_url"].as_str().unwrap().to_owned()
+        };
+        let url = open_url().await;
+        assert!(url.starts_with(&format!("{origin}/apps/{id}/?ticket=")), "{url}");
+
+        // In the console's frame (and for clients that do not say): cross-site.
+        for (host, dest) in [
+            ("apps.ludis.example", Some("iframe")),
+            ("apps.ludis.example:443", None),
+        ] {
+            let set_cookie = open_on(&app, host, &open_url().await, dest).await;
+            assert_eq!(
+                attributes(&set_cookie)[3..],
+                ["SameSite=None", "Secure", "Partitioned"],
+                "{}: {set_cookie}",
+                app.kind
+            );
+        }
+        // Top-level: Lax, still Secure although TLS ended before the API.
+        let set_cookie = open_on(&app, "apps.ludis.example", &open_url().await, Some("document")).await;
+        assert_eq!(
+            attributes(&set_cookie)[3..],
+            ["SameSite=Lax", "Secure"],
+            "{set_cookie}"
+        );
+        let cookie = set_cookie.split(';').next().unwrap();
+        let res = on_host(&app, "apps.ludis.example", &format!("/apps/{id}/echo"))
+            .header(header::COOKIE, cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+
+        // The http origin of the same name is another origin.
+        let res = on_host(&app, "apps.ludis.example:80", &format!("/apps/{id}/echo"))
+            .header(header::COOKIE, cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
     }
 }
