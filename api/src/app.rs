@@ -118,8 +118,9 @@ impl App {
         match settings.apps_origin.get() {
             None => tracing::warn!(
                 "apps are served from the console's origin; set LUDIS_APPS_ORIGIN (e.g. \
-                 https://apps.ludis.example, a host of its own pointing at this API) so a published \
-                 app's scripts cannot read the console's tokens"
+                 https://apps.ludis.example, a host of its own pointing at this API, or \
+                 https://*.apps.ludis.example for one per app) so a published app's scripts cannot \
+                 read the console's tokens"
             ),
             Some(o) if !o.is_potentially_trustworthy() => tracing::warn!(
                 apps_origin = %o,
@@ -211,13 +212,11 @@ async fn not_found() -> ApiError {
     ApiError::not_found("route_not_found", "Not found")
 }
 
-/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy (`/apps/…`) and
-/// no other host serves the app proxy, so an app's scripts never share an origin with the console
-/// or `/v1`. Both answer 404.
+/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy (`/apps/…`; a
+/// per-app origin only its app) and no other host serves the app proxy, so an app's scripts never
+/// share an origin with the console or `/v1`. Anything misrouted answers 404.
 async fn apps_host_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if let Some(on_apps_origin) = routes::apps::on_apps_origin(&state, req.headers(), req.uri())
-        && on_apps_origin != routes::apps::is_app_path(req.uri().path())
-    {
+    if routes::apps::misrouted(&state, req.headers(), req.uri()) {
         return not_found().await.into_response();
     }
     next.run(req).await

@@ -158,22 +158,26 @@ pub struct Settings {
     pub request_timeout: u64,
 
     /// The origin published apps are served from (`https://apps.ludis.example`), apart from the
-    /// console's, so an app's scripts cannot read the console's tokens. Requests for this host
-    /// reach only `/apps/…`, and `/apps/…` answers only on it. Empty: apps are served from the
-    /// console's origin (a warning at start).
+    /// console's, so an app's scripts cannot read the console's tokens; `https://*.apps.ludis.example`
+    /// gives every app an origin of its own (`https://<app id>.apps.ludis.example`, a wildcard DNS
+    /// name and certificate), so apps cannot reach each other either. Requests for these hosts reach
+    /// only `/apps/…` (their own app's, for per-app origins), and `/apps/…` answers only there.
+    /// Empty: apps are served from the console's origin (a warning at start).
     #[arg(long, env = "LUDIS_APPS_ORIGIN", default_value = "")]
     pub apps_origin: AppsOrigin,
 }
 
-/// `LUDIS_APPS_ORIGIN`: `http(s)://host[:port]`, or empty for the console's own origin.
+/// `LUDIS_APPS_ORIGIN`: `http(s)://[*.]host[:port]`, or empty for the console's own origin.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AppsOrigin(Option<Origin>);
 
-/// A web origin: scheme, host and port.
+/// A web origin (scheme, host and port), or with `*.` one per app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     https: bool,
-    /// Lowercase; an IPv6 address keeps its brackets.
+    /// `<app id>.` before the host: an origin per app.
+    per_app: bool,
+    /// Lowercase, without `*.`; an IPv6 address keeps its brackets.
     host: String,
     port: u16,
 }
@@ -194,7 +198,8 @@ impl std::str::FromStr for AppsOrigin {
         }
         let invalid = || {
             format!(
-                "{s:?} is not an origin like https://apps.ludis.example (scheme, host and an optional port)"
+                "{s:?} is not an origin like https://apps.ludis.example or https://*.apps.ludis.example \
+                 (scheme, host and an optional port)"
             )
         };
         let uri: axum::http::Uri = s.parse().map_err(|_| invalid())?;
@@ -209,17 +214,31 @@ impl std::str::FromStr for AppsOrigin {
             return Err(invalid());
         }
         let host = authority.host().trim_end_matches('.').to_ascii_lowercase();
-        if host.is_empty() {
+        let (per_app, host) = match host.strip_prefix("*.") {
+            Some(rest) => (true, rest.to_owned()),
+            None => (false, host),
+        };
+        if host.is_empty() || host.contains('*') || (per_app && host.starts_with('[')) {
             return Err(invalid());
         }
         let port = authority.port_u16().unwrap_or(if https { 443 } else { 80 });
-        Ok(Self(Some(Origin { https, host, port })))
+        Ok(Self(Some(Origin {
+            https,
+            per_app,
+            host,
+            port,
+        })))
     }
 }
 
 impl Origin {
     pub fn is_https(&self) -> bool {
         self.https
+    }
+
+    /// Whether every app gets an origin of its own (`<app id>.host`).
+    pub fn is_per_app(&self) -> bool {
+        self.per_app
     }
 
     /// Whether browsers treat this origin as secure although it is plain http: `localhost`,
@@ -229,37 +248,59 @@ impl Origin {
         self.https
             || self.host == "localhost"
             || self.host.ends_with(".localhost")
-            || self.host == "[::1]"
-            || self
-                .host
-                .parse::<std::net::Ipv4Addr>()
-                .is_ok_and(|ip| ip.is_loopback())
+            || (!self.per_app
+                && (self.host == "[::1]"
+                    || self
+                        .host
+                        .parse::<std::net::Ipv4Addr>()
+                        .is_ok_and(|ip| ip.is_loopback())))
     }
 
-    /// Whether a request's `Host` (or HTTP/2 `:authority`) names this origin (the port may be
-    /// left out when it is the scheme's default).
-    pub fn matches_host(&self, host: &str) -> bool {
-        let Ok(authority) = host.parse::<axum::http::uri::Authority>() else {
-            return false;
+    /// The origin app `app_id` is served from, as written in URLs (the port only when it is not
+    /// the scheme's default).
+    pub fn of_app(&self, app_id: &str) -> String {
+        let (scheme, default) = if self.https { ("https", 443) } else { ("http", 80) };
+        let label = if self.per_app {
+            format!("{app_id}.")
+        } else {
+            String::new()
         };
-        authority.as_str() == host
-            && authority
-                .host()
-                .trim_end_matches('.')
-                .eq_ignore_ascii_case(&self.host)
-            && authority.port_u16().unwrap_or(if self.https { 443 } else { 80 }) == self.port
+        let port = if self.port == default {
+            String::new()
+        } else {
+            format!(":{}", self.port)
+        };
+        format!("{scheme}://{label}{}{port}", self.host)
+    }
+
+    /// What a request's `Host` (or HTTP/2 `:authority`; the port may be left out when it is the
+    /// scheme's default) names: `None` when not this origin, `Some(None)` for a single apps
+    /// origin, `Some(Some(label))` for the per-app origin of app `label`.
+    pub fn app_of_host<'h>(&self, host: &'h str) -> Option<Option<&'h str>> {
+        let authority = host.parse::<axum::http::uri::Authority>().ok()?;
+        if authority.port_u16().unwrap_or(if self.https { 443 } else { 80 }) != self.port {
+            return None;
+        }
+        let name = authority.host().trim_end_matches('.');
+        // `authority.host()` borrows from `authority`; take the same span of `host` instead.
+        let name = &host[..name.len()];
+        if !self.per_app {
+            return name.eq_ignore_ascii_case(&self.host).then_some(None);
+        }
+        let (label, rest) = name.split_once('.')?;
+        (!label.is_empty() && rest.eq_ignore_ascii_case(&self.host)).then_some(Some(label))
+    }
+
+    /// Whether a request's `Host` names this origin (any app's, for per-app origins).
+    pub fn matches_host(&self, host: &str) -> bool {
+        self.app_of_host(host).is_some()
     }
 }
 
-/// `https://host[:port]`, the port only when it is not the scheme's default.
+/// `https://[*.]host[:port]`, the port only when it is not the scheme's default.
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (scheme, default) = if self.https { ("https", 443) } else { ("http", 80) };
-        write!(f, "{scheme}://{}", self.host)?;
-        if self.port != default {
-            write!(f, ":{}", self.port)?;
-        }
-        Ok(())
+        f.write_str(&self.of_app("*"))
     }
 }
 
@@ -395,7 +436,32 @@ mod tests {
             );
         }
 
+        let per_app: AppsOrigin = "https://*.Apps.ludis.example".parse().unwrap();
+        let per_app = per_app.get().unwrap();
+        assert!(per_app.is_per_app());
+        assert_eq!(per_app.to_string(), "https://*.apps.ludis.example");
+        assert_eq!(per_app.of_app("a1"), "https://a1.apps.ludis.example");
+        assert_eq!(per_app.app_of_host("a1.apps.ludis.example"), Some(Some("a1")));
+        assert_eq!(per_app.app_of_host("A1.APPS.ludis.example:443"), Some(Some("A1")));
+        for host in [
+            "apps.ludis.example",
+            "a.b.apps.ludis.example",
+            ".apps.ludis.example",
+            "a1.ludis.example",
+        ] {
+            assert_eq!(per_app.app_of_host(host), None, "{host}");
+        }
+        assert_eq!(o.app_of_host("apps.ludis.example"), Some(None));
+        let dev: AppsOrigin = "http://*.apps.localhost:8080".parse().unwrap();
+        let dev = dev.get().unwrap();
+        assert!(dev.is_potentially_trustworthy());
+        assert_eq!(dev.of_app("a1"), "http://a1.apps.localhost:8080");
+
         for bad in [
+            "https://*",
+            "https://*.",
+            "https://a.*.example",
+            "https://*.[::1]",
             "apps.ludis.example",
             "ftp://apps.ludis.example",
             "https://apps.ludis.example/apps",

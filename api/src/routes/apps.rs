@@ -5,9 +5,11 @@
 //!
 //! - **Origin**: apps run their authors' code, so they belong on an origin of their own
 //!   (`LUDIS_APPS_ORIGIN`, e.g. `https://apps.ludis.example`): then `open_url` is absolute on it,
-//!   `/apps/…` answers only for that `Host`, and that host serves nothing else (see
-//!   `app::apps_host_gate`). Without it apps share the console's origin, and an app's scripts
-//!   could read the console's tokens (logged as a warning at start).
+//!   `/apps/…` answers only for that `Host`, and that host serves nothing else ([`misrouted`]).
+//!   `https://*.apps.ludis.example` gives each app its own origin (`<app id>.apps.…`), which serves
+//!   only that app, so one app's scripts cannot use another's session either. Without an apps
+//!   origin, apps share the console's, and an app's scripts could read the console's tokens
+//!   (logged as a warning at start).
 //! - **Sign-in**: `open_url` is `…/apps/{id}/?ticket=…`, a ticket ([`ticket`]) signed with the
 //!   API's key, bound to the user and the app, valid 60 seconds. The proxy trades it for an
 //!   HttpOnly, host-only cookie scoped to `Path=/apps/{id}/` (one hour; SameSite per
@@ -86,25 +88,29 @@ pub fn open_url(state: &AppState, uid: &str, app_id: &str) -> String {
         .settings
         .apps_origin
         .get()
-        .map(ToString::to_string)
+        .map(|o| o.of_app(app_id))
         .unwrap_or_default();
     format!("{origin}/apps/{app_id}/?ticket={}", ticket(state, uid, app_id))
 }
 
-/// Whether a request is for the apps origin (`LUDIS_APPS_ORIGIN`) by its `Host` (or HTTP/2
-/// `:authority`). `None` when apps share the console's origin.
-pub fn on_apps_origin(state: &AppState, headers: &HeaderMap, uri: &Uri) -> Option<bool> {
-    let origin = state.settings.apps_origin.get()?;
+/// Whether a request reached the wrong origin, by its `Host` (or HTTP/2 `:authority`), when apps
+/// have an origin of their own: the app proxy anywhere but there, anything else there, or another
+/// app's path on a per-app origin. Never when apps share the console's origin.
+pub fn misrouted(state: &AppState, headers: &HeaderMap, uri: &Uri) -> bool {
+    let Some(origin) = state.settings.apps_origin.get() else {
+        return false;
+    };
     let host = match headers.get(header::HOST) {
         Some(h) => h.to_str().ok(),
         None => uri.authority().map(|a| a.as_str()),
     };
-    Some(host.is_some_and(|h| origin.matches_host(h)))
-}
-
-/// Whether a path is the app proxy's.
-pub fn is_app_path(path: &str) -> bool {
-    path.starts_with("/apps/")
+    let on_apps_origin = host.and_then(|h| origin.app_of_host(h));
+    match (on_apps_origin, split_path(uri.path())) {
+        (None, None) => false,
+        (None, Some(_)) | (Some(_), None) => true,
+        (Some(None), Some(_)) => false,
+        (Some(Some(label)), Some((app_id, _))) => !label.eq_ignore_ascii_case(app_id),
+    }
 }
 
 /// `base64url(uid.app.exp).base64url(HMAC(purpose \n uid.app.exp))`. The purpose is inside the

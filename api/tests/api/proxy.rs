@@ -619,3 +619,58 @@ async fn an_https_apps_origin_sets_secure_cross_site_cookies() {
         assert_eq!(res.status(), StatusCode::NOT_FOUND);
     }
 }
+
+#[tokio::test]
+async fn a_per_app_origin_serves_only_its_own_app() {
+    let upstream = upstream().await;
+    for app in apps_with(|s| s.apps_origin = "http://*.apps.localhost:7777".parse().unwrap()).await {
+        let team = app.org_with_admin_and_dev("PerApp").await;
+        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let other = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (host, other_host) = (
+            format!("{id}.apps.localhost:7777"),
+            format!("{other}.apps.localhost:7777"),
+        );
+
+        let (_, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
+        let open_url = b["open_url"].as_str().unwrap().to_owned();
+        assert!(
+            open_url.starts_with(&format!("http://{host}/apps/{id}/?ticket=")),
+            "{}: {open_url}",
+            app.kind
+        );
+        let set_cookie = open_on(&app, &host, &open_url, Some("iframe")).await;
+        assert_eq!(
+            attributes(&set_cookie)[3..],
+            ["SameSite=None", "Secure", "Partitioned"],
+            "{set_cookie}"
+        );
+        let cookie = set_cookie.split(';').next().unwrap().to_owned();
+        let res = on_host(&app, &host, &format!("/apps/{id}/echo"))
+            .header(header::COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+
+        // Another app's origin, the bare apps host and the console's host do not serve it, and
+        // the app's origin serves nothing else.
+        for (h, path) in [
+            (other_host.as_str(), format!("/apps/{id}/echo")),
+            ("apps.localhost:7777", format!("/apps/{id}/echo")),
+            (host.as_str(), format!("/apps/{other}/echo")),
+            (host.as_str(), "/v1/config".to_owned()),
+            (host.as_str(), "/".to_owned()),
+        ] {
+            let res = on_host(&app, h, &path)
+                .header(header::COOKIE, &cookie)
+                .bearer_auth(&team.dev_token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::NOT_FOUND, "{h}{path}");
+        }
+        let res = get_with_cookie(&app, &format!("/apps/{id}/echo"), &cookie).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "the console's host");
+    }
+}
