@@ -35,6 +35,29 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
 ];
 
+/// The pool's options: 16 connections, and for SQLite the settings a server needs — write-ahead
+/// logging (readers never wait for the writer), `synchronous = NORMAL` (durable at checkpoints,
+/// safe with WAL), a 64 MiB page cache and 256 MiB of memory-mapped reads per connection (list
+/// queries touch rows all over the table), foreign keys, and a 5 s busy timeout.
+pub fn pool_options() -> sqlx::pool::PoolOptions<sqlx::Any> {
+    sqlx::pool::PoolOptions::new()
+        .max_connections(16)
+        .acquire_timeout(std::time::Duration::from_secs(5))
+        .after_connect(|conn: &mut sqlx::AnyConnection, _meta| {
+            Box::pin(async move {
+                use sqlx::Executor as _;
+                if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; \
+                         PRAGMA mmap_size = 268435456; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                    )
+                    .await?;
+                }
+                Ok(())
+            })
+        })
+}
+
 pub async fn migrate(db: &AnyPool) -> anyhow::Result<()> {
     let migrations = MIGRATIONS
         .iter()
