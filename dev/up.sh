@@ -43,7 +43,11 @@ mkdir -p "$A"
 if [ ! -s "$A/admin-password" ]; then
   (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$A/admin-password")
 fi
+# Published apps get origins of their own, <app id>.apps.localhost: browsers resolve *.localhost
+# to loopback and treat it as secure, so the app cookie (SameSite=None; Secure; Partitioned) works
+# in the console's frame on plain http (Chromium; see api/README.md).
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
+  LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
   LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
@@ -56,6 +60,7 @@ ok "Ludis is running (started in $(elapsed "$start")s)"
 cat >&2 <<EOF
 
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
+  Published apps    http://<app id>.apps.localhost:$LUDIS_API_PORT/apps/<app id>/
   Sign in           admin@ludis.local / $(cat "$A/admin-password")   (superadmin)
   Kubernetes        export KUBECONFIG=$KUBECONFIG
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
