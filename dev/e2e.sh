@@ -29,6 +29,7 @@ run_api() {
     LUDIS_REQUIRE_CLUSTER=false \
     LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$admin_password" \
     LUDIS_ACCESS_TOKEN_TTL="$1" \
+    LUDIS_APPS_ORIGIN="http://*.apps.localhost:$port" \
     start_bg ludis-api "$E" "$CARGO_TARGET_DIR/debug/ludis-api"
   wait_for "the end-to-end API" 60 "$E/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
 }

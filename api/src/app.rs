@@ -49,9 +49,7 @@ impl App {
     /// data, binds the listener and builds the router.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
-        let db = sqlx::pool::PoolOptions::new()
-            .max_connections(16)
-            .acquire_timeout(Duration::from_secs(5))
+        let db = db::pool_options()
             .connect(&settings.database_url)
             .await
             .with_context(|| {

@@ -52,7 +52,10 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
         let orgs = [app.org("Listing A", 50).await, app.org("Listing B", 50).await];
         let mut people = Vec::new();
         for (o, org) in orgs.iter().enumerate() {
-            for (i, role) in ["developer", "developer", "management", "administrator"].into_iter().enumerate() {
+            for (i, role) in ["developer", "developer", "management", "administrator"]
+                .into_iter()
+                .enumerate()
+            {
                 let email = format!("p{o}{i}-{}@listing.example", app.kind);
                 people.push(Who {
                     uid: app.user(&email, "pass-word", role, org).await,
@@ -174,7 +177,8 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
                 role: who.role,
             };
             let level_of = |r: &Row| {
-                let max = |k: (String, &'static str, String)| entries.get(&k).and_then(|l| l.iter().max().copied());
+                let max =
+                    |k: (String, &'static str, String)| entries.get(&k).and_then(|l| l.iter().max().copied());
                 let shares = Shares {
                     user: max((r.id.clone(), "user", who.uid.clone())),
                     organization: max((r.id.clone(), "organization", who.org.clone())),
@@ -198,7 +202,9 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
                                 Filter::All => level > Level::None,
                                 Filter::Owned => owned,
                                 Filter::Shared => !owned && shared_with_me,
-                                Filter::Starred => level > Level::None && pins.contains(&(who.uid.clone(), r.id.clone())),
+                                Filter::Starred => {
+                                    level > Level::None && pins.contains(&(who.uid.clone(), r.id.clone()))
+                                }
                             };
                             (keep && (search.is_empty() || r.text.contains(search))).then_some((r, level))
                         })

@@ -115,7 +115,13 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
                     </ActionIcon>
                   )}
                   {src ? (
-                    <iframe title={app.name} src={src} style={{ width: '100%', height: '100%', border: 0, display: 'block' }} />
+                    <iframe
+                      title={app.name}
+                      src={src}
+                      // Apps are served from their own origin: grant the features a cross-origin frame lacks.
+                      allow="fullscreen; clipboard-read; clipboard-write"
+                      style={{ width: '100%', height: '100%', border: 0, display: 'block' }}
+                    />
                   ) : (
                     <Center h="100%" role="status" aria-label="Opening the app">
                       <Loader size="sm" />
