@@ -437,7 +437,10 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
     let started = Instant::now();
     let hash = password::hash("bench-pass".into(), state.auth.hash).await?;
     let s = seed(&state.db, &hash).await?;
-    sqlx::query("ANALYZE").execute(&state.db).await?;
+    // Planner statistics (and, on PostgreSQL, the visibility map index-only scans use), as a
+    // database in service has them from autovacuum / `PRAGMA optimize`.
+    let analyze = if postgres { "VACUUM ANALYZE" } else { "ANALYZE" };
+    sqlx::query(analyze).execute(&state.db).await?;
     println!(
         "{label}: seeded {INSIGHTS} insights, {USERS} users, {ORGS} organizations in {:.1} s; \
          the measured user sees {} (shared with them: {})",
@@ -523,7 +526,11 @@ async fn main() -> anyhow::Result<()> {
     let mut all_ok = true;
     if which == "sqlite" || which == "both" {
         let dir = tempfile::tempdir()?;
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("bench.db").display());
+        // LUDIS_BENCH_SQLITE_FILE keeps the seeded database for a closer look (sqlite3 CLI).
+        let file = std::env::var("LUDIS_BENCH_SQLITE_FILE")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|_| dir.path().join("bench.db"));
+        let url = format!("sqlite://{}?mode=rwc", file.display());
         all_ok &= run("SQLite", &url, requests).await?;
     }
     if which == "postgres" || which == "both" {

@@ -284,14 +284,16 @@ pub struct Listed {
     pub pinned: bool,
 }
 
-/// The SQL of [`list`] (also printed by the benchmark with its query plan), for this caller.
+/// The SQL of [`list`] (also printed by the benchmark with its query plan), for this caller: one
+/// statement that yields the page's rows, each with the caller's level, pin, and the total.
 ///
 /// The visible set is a union of parts, each a plain predicate an index serves (owned by the
 /// caller; shared with the caller; shared with the caller's organization; the organization's
-/// assets for its administrators; pinned), so no part scans the table: each part yields its own
-/// first `offset + limit` rows in order, the union is ordered and cut to the page, and only the
-/// page's rows get their access level and pin computed. Parameters: `$1` uid, `$2` organization,
-/// `$3` kind, `$4` search pattern (or ''), then the details' parameters (`$100…` become `$5…`).
+/// assets for its administrators; pinned), so nothing scans the table. The union of the parts'
+/// ids and sort keys (`v`, read from the covering index `assets_list_idx`) is counted and cut to
+/// the page, and only the page's rows are read whole and get their level and pin. Parameters:
+/// `$1` uid, `$2` organization, `$3` kind, `$4` search pattern (or ''), then the details'
+/// parameters (`$100…` become `$5…`). With `count`, the statement counts the visible set only.
 pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
     let user_shares =
         "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0)";
@@ -338,60 +340,44 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
         common.push(format!("({cond})"));
     }
     let common = common.join(" AND ");
-    if count {
-        let ids: Vec<String> = parts
-            .iter()
-            .map(|p| format!("SELECT a.id FROM assets a{join} WHERE {common} AND {p}"))
-            .collect();
-        return format!("SELECT COUNT(*) FROM ({}) c", ids.join(" UNION "));
-    }
-    let (order, outer_order) = match q.sort_by {
-        SortBy::Name => ("LOWER(a.name)", "LOWER(page.name)"),
-        SortBy::CreatedAt => ("a.created_at", "page.created_at"),
-        SortBy::UpdatedAt => ("a.updated_at", "page.updated_at"),
+    let key = match q.sort_by {
+        SortBy::Name => "LOWER(a.name)",
+        SortBy::CreatedAt => "a.created_at",
+        SortBy::UpdatedAt => "a.updated_at",
     };
+    let visible_set = parts
+        .iter()
+        .map(|p| format!("SELECT a.id AS id, {key} AS k FROM assets a{join} WHERE {common} AND {p}"))
+        .collect::<Vec<_>>()
+        .join(" UNION ");
+    if count {
+        return format!("SELECT COUNT(*) FROM ({visible_set}) v");
+    }
     let dir = if q.descending { "DESC" } else { "ASC" };
     let (limit, offset) = (q.limit.max(0), q.offset.max(0));
-    let first = limit.saturating_add(offset);
-    let merged = if parts.len() == 1 {
-        format!(
-            "SELECT {COLUMNS} FROM assets a{join} WHERE {common} AND {} ORDER BY {order} {dir}, a.id {dir} LIMIT {limit} OFFSET {offset}",
-            parts[0]
-        )
-    } else {
-        let selects: Vec<String> = parts
-            .iter()
-            .map(|p| {
-                format!(
-                    "SELECT * FROM (SELECT {COLUMNS} FROM assets a{join} WHERE {common} AND {p} \
-                     ORDER BY {order} {dir}, a.id {dir} LIMIT {first}) p"
-                )
-            })
-            .collect();
-        format!(
-            "SELECT * FROM ({}) a ORDER BY {order} {dir}, a.id {dir} LIMIT {limit} OFFSET {offset}",
-            selects.join(" UNION ")
-        )
-    };
     // The caller's level, by the rule of `policy::sharing::access`, for the page's rows only.
     let access = if v.is_superadmin {
         "3".to_owned()
     } else {
         format!(
-            "CASE WHEN page.owner_uid = $1{} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s \
-             WHERE s.asset_id = page.id AND ((s.to_type = 'user' AND s.to_id = $1) OR \
-             (s.to_type = 'organization' AND s.to_id = $2 AND page.organization_id = $2))), 0) END",
+            "CASE WHEN a.owner_uid = $1{} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s \
+             WHERE s.asset_id = a.id AND ((s.to_type = 'user' AND s.to_id = $1) OR \
+             (s.to_type = 'organization' AND s.to_id = $2 AND a.organization_id = $2))), 0) END",
             if v.is_admin {
-                " OR page.organization_id = $2"
+                " OR a.organization_id = $2"
             } else {
                 ""
             }
         )
     };
     format!(
-        "SELECT page.*, {access} AS access, \
-           CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = page.id) THEN 1 ELSE 0 END AS pinned \
-         FROM ({merged}) page ORDER BY {outer_order} {dir}, page.id {dir}"
+        "WITH v AS ({visible_set}) \
+         SELECT {COLUMNS}, {access} AS access, \
+           CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = a.id) THEN 1 ELSE 0 END AS pinned, \
+           (SELECT COUNT(*) FROM v) AS total \
+         FROM (SELECT v.id, v.k FROM v ORDER BY v.k {dir}, v.id {dir} LIMIT {limit} OFFSET {offset}) page \
+         JOIN assets a ON a.id = page.id \
+         ORDER BY page.k {dir}, page.id {dir}"
     )
 }
 
@@ -423,30 +409,29 @@ pub fn search_pattern(search: &str) -> String {
     }
 }
 
-/// The page and the total count of the caller's visible assets of a kind.
+/// The page and the total count of the caller's visible assets of a kind (one statement; a
+/// second, counting only, for a page past the end).
 pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Listed>, i64), sqlx::Error> {
     let search = search_pattern(&q.search);
     let sql = list_sql(q, v, false);
     let rows = bind_list(&sql, v, q, &search).fetch_all(db).await?;
-    let items = rows
-        .iter()
-        .map(|r| {
-            Ok(Listed {
-                asset: AssetRow::from_row(r)?,
-                level: Level::from_rank(r.try_get("access")?),
-                pinned: r.try_get::<i64, _>("pinned")? != 0,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    let total = if q.offset == 0 && (items.len() as i64) < q.limit {
-        items.len() as i64
-    } else {
+    let mut total = 0;
+    let mut items = Vec::with_capacity(rows.len());
+    for r in &rows {
+        total = r.try_get::<i64, _>("total")?;
+        items.push(Listed {
+            asset: AssetRow::from_row(r)?,
+            level: Level::from_rank(r.try_get("access")?),
+            pinned: r.try_get::<i64, _>("pinned")? != 0,
+        });
+    }
+    if items.is_empty() && q.offset > 0 {
         let sql = list_sql(q, v, true);
-        bind_list(&sql, v, q, &search)
+        total = bind_list(&sql, v, q, &search)
             .fetch_one(db)
             .await?
-            .try_get::<i64, _>(0)?
-    };
+            .try_get::<i64, _>(0)?;
+    }
     Ok((items, total))
 }
 
