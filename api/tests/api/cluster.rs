@@ -1,64 +1,22 @@
 //! Organization namespaces and asset ownership against a real control plane (KUBECONFIG; the
 //! test command starts one). Skipped, with a message, when no cluster is configured locally.
 
-use k8s_openapi::{
-    api::core::v1::Namespace, apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
-};
+use k8s_openapi::api::core::v1::Namespace;
 use kube::{
     Api, ResourceExt as _,
-    api::{DeleteParams, Patch, PatchParams, PostParams},
+    api::{DeleteParams, PostParams},
 };
 use ludis_crds::{ANNOTATION_OWNER, Dataset};
 use serde_json::json;
 
-use crate::helpers::apps;
-
-fn cluster_configured() -> bool {
-    if std::env::var_os("KUBECONFIG").is_some() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "KUBECONFIG must be set in CI (dev/test.sh)"
-    );
-    eprintln!("KUBECONFIG is not set: the cluster tests are skipped (dev/test.sh sets it)");
-    false
-}
-
-async fn install_crds(client: &kube::Client) {
-    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
-    for crd in ludis_crds::all_crds() {
-        crds.patch(
-            &crd.name_any(),
-            &PatchParams::apply("ludis-api-tests").force(),
-            &Patch::Apply(&crd),
-        )
-        .await
-        .unwrap();
-    }
-    // Wait until the Dataset kind is served.
-    for _ in 0..50 {
-        let ds: Api<Dataset> = Api::namespaced(client.clone(), "default");
-        if ds.list(&Default::default()).await.is_ok() {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
-    panic!("the Dataset CRD is not served");
-}
+use crate::helpers::{apps, cluster};
 
 #[tokio::test]
 async fn organizations_own_a_namespace_and_cannot_be_deleted_while_they_own_assets() {
-    if !cluster_configured() {
+    let Some(client) = cluster().await else {
         return;
-    }
+    };
     let app = apps().await.remove(0);
-    let client = app
-        .state
-        .kube
-        .clone()
-        .expect("KUBECONFIG is set, so the API has a cluster client");
-    install_crds(&client).await;
     let home = app.org("Home", 10).await;
     app.user("root@ludis.example", "root-pass", "superadmin", &home)
         .await;

@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::{
     Api, ResourceExt as _,
     api::{DeleteParams, Patch, PatchParams},
@@ -14,40 +13,7 @@ use ludis_api::db;
 use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight, LABEL_ID};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, apps};
-
-/// A client of the test cluster with the CRDs installed, or None (skipped) without KUBECONFIG.
-pub async fn cluster() -> Option<kube::Client> {
-    if std::env::var_os("KUBECONFIG").is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "KUBECONFIG must be set in CI (dev/test.sh)"
-        );
-        eprintln!("KUBECONFIG is not set: the cluster tests are skipped (dev/test.sh sets it)");
-        return None;
-    }
-    let client = kube::Client::try_default()
-        .await
-        .expect("KUBECONFIG names a reachable cluster");
-    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
-    for crd in ludis_crds::all_crds() {
-        crds.patch(
-            &crd.name_any(),
-            &PatchParams::apply("ludis-api-tests").force(),
-            &Patch::Apply(&crd),
-        )
-        .await
-        .unwrap();
-    }
-    for _ in 0..50 {
-        let probe: Api<Insight> = Api::namespaced(client.clone(), "default");
-        if probe.list(&Default::default()).await.is_ok() {
-            return Some(client);
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("the Insight CRD is not served");
-}
+use crate::helpers::{TestApp, apps, cluster};
 
 /// Polls `check` every 100 ms for up to 10 seconds.
 pub async fn eventually<F, Fut>(what: &str, mut check: F)
