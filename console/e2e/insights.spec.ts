@@ -6,8 +6,8 @@ import { type APIRequestContext, type Browser, expect, type Locator, type Page, 
  * Insights and sharing end to end, against the running API (issue 5): an owner imports an
  * external app and a PDF report and creates another app, pins one (it shows on Home, and opens
  * on /app/{id} with comments), shares an app with a colleague as Viewer (the colleague sees it
- * under 'Shared with me' without the Edit/Share menu or the run switch), then as Executor (the
- * run switch appears), and revokes it (it is gone for the colleague).
+ * under 'Shared with me' without the Edit/Share menu or the run switch), then as Executor (whose
+ * run switch stops and starts it), and revokes it (it is gone for the colleague).
  *
  * The two users are created through the API by the seeded superadmin. The report import needs the
  * API's object storage. An app that runs in the cluster (the only kind with a run switch) is
@@ -28,7 +28,7 @@ const clusterApp = `Cluster ${stamp}`;
 const kubectl = process.env.LUDIS_E2E_KUBECTL ?? 'kubectl';
 const organizationNamespace = process.env.LUDIS_E2E_NAMESPACE ?? 'ludis-demo';
 
-/** Applies an Insight resource (an application, stopped) owned by the owner; false without a cluster. */
+/** Applies an Insight resource (an application) owned by the owner; false without a cluster. */
 function applyClusterApp(): boolean {
   if (!process.env.KUBECONFIG) return false;
   const resource = {
@@ -40,12 +40,13 @@ function applyClusterApp(): boolean {
       description: 'Runs in the cluster',
       type: 'application',
       language: 'python',
-      running: false,
+      // `running` is left out: the manifest does not own it, so the console's run switch may set it.
       // No operator runs in the end-to-end setup: the project need not exist.
       source: { project: 'e2e-project', files: ['app.py'] },
     },
   };
-  execFileSync(kubectl, ['apply', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
+  // Server-side apply as a GitOps tool does (Argo CD, Flux): only the fields in the manifest are its own.
+  execFileSync(kubectl, ['apply', '--server-side', '--field-manager=gitops-e2e', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
   return true;
 }
 let withCluster = false;
@@ -172,6 +173,8 @@ test.describe.serial('insights and sharing', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByText('App Created Successfully').first()).toBeVisible();
     await expect(card(page, externalApp)).toBeVisible();
+    // The dialog closes (with its transition) before the page's own button is alone again.
+    await expect(dialog).toBeHidden();
 
     await page.getByRole('button', { name: 'Import' }).click();
     dialog = page.getByRole('dialog', { name: 'Import' });
@@ -185,6 +188,8 @@ test.describe.serial('insights and sharing', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByText('Report has successfully imported.')).toBeVisible();
     await expect(card(page, reportName)).toBeVisible();
+    // The dialog closes (with its transition) before the page's own button is alone again.
+    await expect(dialog).toBeHidden();
 
     await page.getByRole('button', { name: 'Create' }).click();
     dialog = page.getByRole('dialog', { name: 'Create insight' });
@@ -316,7 +321,16 @@ test.describe.serial('insights and sharing', () => {
 
     await showFilter(colleaguePage, 'Shared with me');
     if (withCluster) {
-      await expect(card(colleaguePage, app).getByRole('switch', { name: `Run ${app}` })).toBeVisible();
+      // The run switch works for an executor: stop (spec.running=false), then start again.
+      const runSwitch = card(colleaguePage, app).getByRole('switch', { name: `Run ${app}` });
+      await expect(runSwitch).toBeVisible();
+      await expect(runSwitch).toBeChecked();
+      await runSwitch.dispatchEvent('click'); // the input is visually hidden under its track
+      await expect(colleaguePage.getByText('Application stopped').first()).toBeVisible();
+      await expect(runSwitch).not.toBeChecked();
+      await runSwitch.dispatchEvent('click'); // the input is visually hidden under its track
+      await expect(colleaguePage.getByText('Application restarted').first()).toBeVisible();
+      await expect(runSwitch).toBeChecked();
     } else {
       test.info().annotations.push({ type: 'note', description: 'no cluster: the shared app is external, which never has a run switch' });
       await expect(card(colleaguePage, app)).toBeVisible();
