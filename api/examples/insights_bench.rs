@@ -70,6 +70,9 @@ struct Seeded {
     target_uid: String,
     target_email: String,
     target_org: String,
+    /// The administrator of the target's organization (who sees all of its insights).
+    admin_uid: String,
+    admin_email: String,
     visible: i64,
     shared: i64,
 }
@@ -161,7 +164,7 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
                 json!(password_hash),
                 json!(format!("First{i}")),
                 json!(format!("Last{i}")),
-                json!("developer"),
+                json!(if i < ORGS { "administrator" } else { "developer" }),
                 json!(orgs[*org]),
                 json!("UTC"),
                 json!(now),
@@ -323,7 +326,7 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
 
     // The target: the user (of the first 100) who sees the number of insights closest to 1,000.
     let mut best: Option<(i64, usize)> = None;
-    for (u, (uid, org)) in users.iter().enumerate().take(100) {
+    for (u, (uid, org)) in users.iter().enumerate().skip(ORGS).take(100) {
         let v = Viewer {
             uid,
             organization_id: &orgs[*org],
@@ -344,10 +347,13 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
         is_superadmin: false,
     };
     let (_, shared) = db::assets::list(db, v, &query(Filter::Shared, "")).await?;
+    // User i < ORGS is organization i's administrator (users are dealt round-robin).
     Ok(Seeded {
         target_uid: uid.clone(),
         target_email: format!("user{u}@bench.example"),
         target_org: orgs[*org].clone(),
+        admin_uid: users[*org].0.clone(),
+        admin_email: format!("user{org}@bench.example"),
         visible,
         shared,
     })
@@ -458,22 +464,45 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
         .json()
         .await?;
     let token = login["token"].as_str().expect("signed in").to_owned();
+    let admin_login: Value = http
+        .post(format!("{address}/v1/auth/login"))
+        .json(&json!({"user": {"email": s.admin_email, "password": "bench-pass"}}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let admin_token = admin_login["token"].as_str().expect("signed in").to_owned();
 
     let mut ok = true;
     println!(
         "  {:<44} {:>9} {:>9} {:>9} {:>9} {:>7}",
         "GET /v1/applications/insights", "http p50", "http p99", "query p50", "query p99", "http/q"
     );
-    for (name, filter, search) in [
+    // (label, filter, search, as the organization's administrator)
+    for (name, filter, search, admin) in [
         (
             "filter=shared sortBy=updated_at search=<word>",
             Filter::Shared,
             true,
+            false,
         ),
-        ("filter=shared sortBy=updated_at", Filter::Shared, false),
-        ("filter=all sortBy=updated_at search=<word>", Filter::All, true),
+        ("filter=shared sortBy=updated_at", Filter::Shared, false, false),
+        (
+            "filter=all sortBy=updated_at search=<word>",
+            Filter::All,
+            true,
+            false,
+        ),
+        ("admin*: filter=all sortBy=updated_at", Filter::All, false, true),
+        (
+            "admin*: filter=all sortBy=updated_at search=<w>",
+            Filter::All,
+            true,
+            true,
+        ),
     ] {
         let filter_name = if filter == Filter::Shared { "shared" } else { "all" };
+        let token = if admin { &admin_token } else { &token };
         let (hp50, hp99) = measure(requests, |i| {
             let word = if search { WORDS[i % WORDS.len()] } else { "" };
             let url = format!(
@@ -491,9 +520,9 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
         })
         .await?;
         let v = Viewer {
-            uid: &s.target_uid,
+            uid: if admin { &s.admin_uid } else { &s.target_uid },
             organization_id: &s.target_org,
-            is_admin: false,
+            is_admin: admin,
             is_superadmin: false,
         };
         let (qp50, qp99) = measure(requests, |i| {
@@ -510,8 +539,16 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
             "  {name:<44} {hp50:>7.2}ms {hp99:>7.2}ms {qp50:>7.2}ms {qp99:>7.2}ms {:>7.2}",
             hp99 / qp99.max(0.001)
         );
-        ok &= hp99 <= 20.0;
+        // The target is for the user who sees ~1,000; the administrator (who sees the whole
+        // organization, 10,000 here) is printed for comparison.
+        if !admin {
+            ok &= hp99 <= 20.0;
+        }
     }
+    println!(
+        "  * the organization's administrator, who sees all of its {} insights",
+        INSIGHTS / ORGS
+    );
     println!("  query plan (filter=shared, sortBy=updated_at, search=sales):");
     print!("{}", plan(&state.db, postgres, &s, "sales").await?);
     Ok(ok)

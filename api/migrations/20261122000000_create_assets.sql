@@ -27,8 +27,10 @@ CREATE TABLE assets (
     updated_at BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX assets_resource_key ON assets (kind, namespace, resource_name);
-CREATE INDEX assets_owner_idx ON assets (owner_uid, kind, updated_at);
-CREATE INDEX assets_org_idx ON assets (organization_id, kind, updated_at);
+-- The id is part of the owner and organization indexes, so listing an owner's or (for its
+-- administrators) an organization's assets reads the index only.
+CREATE INDEX assets_owner_idx ON assets (owner_uid, kind, updated_at, id);
+CREATE INDEX assets_org_idx ON assets (organization_id, kind, updated_at, id);
 CREATE INDEX assets_kind_idx ON assets (kind, updated_at);
 -- Covers the list query's visible set (ids → kind, owner, sort keys, search text), so listing the
 -- ~1,000 assets a user sees reads this index only.
