@@ -509,7 +509,7 @@ async fn run(label: &str, url: &str, requests: usize) -> anyhow::Result<bool> {
                 "{address}/v1/applications/insights?page=1&pageSize=12&filter={filter_name}\
                  &sortBy=updated_at&sortOperator=DESC&search={word}&screen=Dashboard"
             );
-            let req = http.get(url).bearer_auth(&token);
+            let req = http.get(url).bearer_auth(token);
             async move {
                 let r = req.send().await?;
                 anyhow::ensure!(r.status() == 200, "the list answered {}", r.status());

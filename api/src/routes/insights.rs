@@ -968,16 +968,15 @@ async fn import_report(
         )
     })?;
     let (mut name, mut description, mut img_path) = (String::new(), String::new(), String::new());
-    let mut file: Option<(Option<String>, axum::body::Bytes)> = None;
-    while let Some(field) = form.next_field().await.map_err(multipart_error)? {
+    let mut file: Option<(Option<String>, Spooled)> = None;
+    while let Some(mut field) = form.next_field().await.map_err(multipart_error)? {
         match field.name().unwrap_or_default() {
             "name" => name = field.text().await.map_err(multipart_error)?,
             "description" => description = field.text().await.map_err(multipart_error)?,
             "img_path" => img_path = field.text().await.map_err(multipart_error)?,
             "file" => {
                 let file_name = field.file_name().map(str::to_owned);
-                let bytes = field.bytes().await.map_err(multipart_error)?;
-                file = Some((file_name, bytes));
+                file = Some((file_name, spool(&mut field).await?));
             }
             _ => {}
         }
@@ -989,19 +988,15 @@ async fn import_report(
         "description_required",
         DESCRIPTION_MAX,
     )?;
-    let (file_name, bytes) = file
-        .filter(|(_, b)| !b.is_empty())
+    let (file_name, spooled) = file
+        .filter(|(_, f)| f.size > 0)
         .ok_or_else(|| bad("file_required", "Attach a file"))?;
-    if bytes.len() > REPORT_MAX_BYTES {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "file_too_large",
-            "The file is too large (limit 50 MiB)",
-        ));
-    }
-    if !bytes.starts_with(b"%PDF-") {
+    if !spooled.head.starts_with(b"%PDF-") {
         return Err(bad("not_a_pdf", "Only PDF files can be imported"));
     }
+    let body = aws_sdk_s3::primitives::ByteStream::from_path(spooled.file.path())
+        .await
+        .map_err(|e| ApiError::internal(format!("failed to read the spooled report: {e}")))?;
     let img_path = image_path(&img_path, &caller.user.uid)?;
     let s3 = state
         .s3
@@ -1014,7 +1009,7 @@ async fn import_report(
         .bucket(&state.settings.s3_bucket)
         .key(&key)
         .content_type("application/pdf")
-        .body(aws_sdk_s3::primitives::ByteStream::from(bytes))
+        .body(body)
         .send()
         .await
         .map_err(|e| {
@@ -1053,6 +1048,46 @@ async fn import_report(
         tracing::warn!(key, error = %aws_sdk_s3::error::DisplayErrorContext(&e), "failed to remove the file of a report that was not created");
     }
     created
+}
+
+/// An uploaded report, written to a temporary file as it arrives (never held in memory whole;
+/// removed when dropped), with its size and first bytes.
+struct Spooled {
+    file: tempfile::NamedTempFile,
+    size: usize,
+    head: Vec<u8>,
+}
+
+async fn spool(field: &mut axum::extract::multipart::Field<'_>) -> Result<Spooled> {
+    use tokio::io::AsyncWriteExt as _;
+    let file = tempfile::Builder::new()
+        .prefix("ludis-report-")
+        .tempfile()
+        .map_err(|e| ApiError::internal(format!("failed to make a temporary file: {e}")))?;
+    let mut out = tokio::fs::File::from_std(
+        file.reopen()
+            .map_err(|e| ApiError::internal(format!("failed to open the temporary file: {e}")))?,
+    );
+    let (mut size, mut head) = (0usize, Vec::with_capacity(5));
+    while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+        size += chunk.len();
+        if size > REPORT_MAX_BYTES {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "file_too_large",
+                "The file is too large (limit 50 MiB)",
+            ));
+        }
+        let want = 5usize.saturating_sub(head.len()).min(chunk.len());
+        head.extend_from_slice(&chunk[..want]);
+        out.write_all(&chunk)
+            .await
+            .map_err(|e| ApiError::internal(format!("failed to spool the report: {e}")))?;
+    }
+    out.flush()
+        .await
+        .map_err(|e| ApiError::internal(format!("failed to spool the report: {e}")))?;
+    Ok(Spooled { file, size, head })
 }
 
 // ---------------------------------------------------------------------------------------------
