@@ -31,7 +31,7 @@ CREATE UNIQUE INDEX assets_resource_key ON assets (kind, namespace, resource_nam
 -- administrators) an organization's assets reads the index only.
 CREATE INDEX assets_owner_idx ON assets (owner_uid, kind, updated_at, id);
 CREATE INDEX assets_org_idx ON assets (organization_id, kind, updated_at, id);
-CREATE INDEX assets_kind_idx ON assets (kind, updated_at);
+CREATE INDEX assets_kind_idx ON assets (kind, updated_at, id);
 -- Covers the list query's visible set (ids → kind, owner, sort keys, search text), so listing the
 -- ~1,000 assets a user sees reads this index only.
 CREATE INDEX assets_list_idx ON assets (id, kind, owner_uid, updated_at, created_at, search_text);

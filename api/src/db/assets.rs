@@ -323,7 +323,11 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
             "a.id IN (SELECT p.asset_id FROM pins p WHERE p.user_uid = $1) AND {visible}"
         )],
         Filter::All if v.is_superadmin => vec!["1 = 1".into()],
-        Filter::All if v.is_admin => vec!["a.organization_id = $2".into(), user_shares.into()],
+        // Disjoint, so the parts' counts add up (see `ordered` below).
+        Filter::All if v.is_admin => vec![
+            "a.organization_id = $2".into(),
+            format!("{user_shares} AND a.organization_id <> $2"),
+        ],
         Filter::All => vec!["a.owner_uid = $1".into(), user_shares.into(), org_shares.into()],
     };
     let mut common = vec![
@@ -351,13 +355,30 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
         SortBy::CreatedAt => "a.created_at",
         SortBy::UpdatedAt => "a.updated_at",
     };
+    // An administrator's or a superadmin's whole list is large (an organization's, or every
+    // organization's, assets) and its parts are disjoint: each part is read in index order up
+    // to the page's end and the parts are counted separately, instead of sorting the whole set.
+    let ordered = q.filter == Filter::All && (v.is_admin || v.is_superadmin);
     let visible_set = parts
         .iter()
         .map(|p| format!("SELECT a.id AS id, {key} AS k FROM assets a{join} WHERE {common} AND {p}"))
         .collect::<Vec<_>>()
         .join(" UNION ");
+    let counted = if ordered {
+        parts
+            .iter()
+            .map(|p| format!("(SELECT COUNT(*) FROM assets a{join} WHERE {common} AND {p})"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    } else {
+        "(SELECT COUNT(*) FROM v)".to_owned()
+    };
     if count {
-        return format!("SELECT COUNT(*) FROM ({visible_set}) v");
+        return if ordered {
+            format!("SELECT {counted}")
+        } else {
+            format!("SELECT COUNT(*) FROM ({visible_set}) v")
+        };
     }
     let dir = if q.descending { "DESC" } else { "ASC" };
     let (limit, offset) = (q.limit.max(0), q.offset.max(0));
@@ -376,12 +397,35 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
             }
         )
     };
+    let (with, page) = if ordered {
+        let first = limit.saturating_add(offset);
+        let heads = parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "SELECT * FROM (SELECT a.id AS id, {key} AS k FROM assets a{join} WHERE {common} AND {p} \
+                     ORDER BY {key} {dir}, a.id {dir} LIMIT {first}) h"
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" UNION ALL ");
+        (
+            String::new(),
+            format!(
+                "SELECT v.id, v.k FROM ({heads}) v ORDER BY v.k {dir}, v.id {dir} LIMIT {limit} OFFSET {offset}"
+            ),
+        )
+    } else {
+        (
+            format!("WITH v AS ({visible_set}) "),
+            format!("SELECT v.id, v.k FROM v ORDER BY v.k {dir}, v.id {dir} LIMIT {limit} OFFSET {offset}"),
+        )
+    };
     format!(
-        "WITH v AS ({visible_set}) \
-         SELECT {COLUMNS}, {access} AS access, \
+        "{with}SELECT {COLUMNS}, {access} AS access, \
            CASE WHEN EXISTS (SELECT 1 FROM pins p WHERE p.user_uid = $1 AND p.asset_id = a.id) THEN 1 ELSE 0 END AS pinned, \
-           (SELECT COUNT(*) FROM v) AS total \
-         FROM (SELECT v.id, v.k FROM v ORDER BY v.k {dir}, v.id {dir} LIMIT {limit} OFFSET {offset}) page \
+           {counted} AS total \
+         FROM ({page}) page \
          JOIN assets a ON a.id = page.id \
          ORDER BY page.k {dir}, page.id {dir}"
     )
