@@ -88,30 +88,7 @@ pub async fn set_console(
     from_uid: &str,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let mut tx = db.begin().await?;
-    for e in entries {
-        sqlx::query(
-            "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, 'console', $6, $7, $7) \
-             ON CONFLICT (asset_id, to_type, to_id, origin) DO UPDATE SET level = excluded.level, \
-             from_user_uid = excluded.from_user_uid, updated_at = excluded.updated_at",
-        )
-        .bind(super::new_id())
-        .bind(asset_id)
-        .bind(e.to_type)
-        .bind(e.to_id)
-        .bind(e.level.rank())
-        .bind(from_uid)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    }
-    sqlx::query("UPDATE assets SET updated_at = $2 WHERE id = $1")
-        .bind(asset_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await
+    apply_console(db, asset_id, entries, &[], from_uid, now).await
 }
 
 /// Deletes one console entry of a target (revoke). Returns whether one existed.
