@@ -5,6 +5,7 @@
 pub mod activity;
 pub mod assets;
 pub mod comments;
+pub mod datasets;
 pub mod flighting;
 pub mod insights;
 pub mod organizations;
@@ -32,6 +33,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         20261122000000,
         "create assets",
         include_str!("../../migrations/20261122000000_create_assets.sql"),
+    ),
+    (
+        20261123000000,
+        "create datasets",
+        include_str!("../../migrations/20261123000000_create_datasets.sql"),
     ),
 ];
 
