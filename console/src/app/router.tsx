@@ -50,7 +50,23 @@ export const routes: RouteObject[] = [
             path: paths.app.path,
             lazy: () => import('@/app/routes/app-view').then((m) => ({ Component: m.AppViewRoute })),
           },
-          ...[paths.projects, paths.notebooks, paths.workflows, paths.datasets, paths.collections].map(
+          {
+            path: paths.datasets.path,
+            lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetsRoute })),
+          },
+          {
+            path: paths.datasetNew.path,
+            lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetNewRoute })),
+          },
+          {
+            path: paths.datasetEdit.path,
+            lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetEditRoute })),
+          },
+          {
+            path: paths.dataset.path,
+            lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetRoute })),
+          },
+          ...[paths.projects, paths.notebooks, paths.workflows, paths.collections].map(
             (p) => ({
               path: p.path,
               lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),

@@ -104,3 +104,27 @@ export const REVOKE_ACCESS_LABEL = 'Revoke Access';
 /** Entity types as the API names them (spec 000 §9). */
 export const ENTITY_TYPES = ['Application', 'Insight', 'Project', 'Project_V2', 'Dataset', 'Workflow'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/* ---- Datasets (spec 001 §2, §5, §6, §9; issue 6 contract) ---- */
+
+/** Rows per page of the dataset list (the API's default page size). */
+export const DATASETS_PAGE_SIZE = 10;
+/** Files and folders per page of a dataset's listing (the API's default `limit`, at most 1000). */
+export const DATASET_FILES_PAGE_SIZE = 100;
+/** The list's filters with their tab labels. */
+export const DATASET_FILTERS = [
+  { value: 'all', label: 'All' },
+  { value: 'owned', label: 'Created by me' },
+  { value: 'shared', label: 'Shared with me' },
+  { value: 'sample', label: 'Samples' },
+] as const;
+export type DatasetFilter = (typeof DATASET_FILTERS)[number]['value'];
+export const DEFAULT_DATASET_FILTER: DatasetFilter = 'all';
+/** Upload accepts these, several files at a time (spec 001 §2). */
+export const DATASET_EXTENSIONS = ['.csv', '.json', '.xml', '.txt', '.xlsx', '.xls'] as const;
+/** A copy button says 'Copied' this long (spec 001 §9). */
+export const COPY_CONFIRMATION_MS = 700;
+/** Uploads or downloads running at once. */
+export const TRANSFER_CONCURRENCY = 3;
+/** Description cut in list rows (spec 001 §9). */
+export const ROW_DESCRIPTION_MAX = 75;

@@ -27,6 +27,17 @@ export const paths = {
   notebooks: { path: '/projects', getHref: () => '/projects' },
   workflows: { path: '/workflows', getHref: () => '/workflows' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },
+  datasetNew: { path: '/datasets/new', getHref: () => '/datasets/new' },
+  datasetEdit: {
+    path: '/datasets/edit/:id',
+    getHref: (id: string) => `/datasets/edit/${encodeURIComponent(id)}`,
+  },
+  /** A dataset; `folder` (relative, ends with '/') opens that folder of it. */
+  dataset: {
+    path: '/datasets/:id',
+    getHref: (id: string, folder?: string) =>
+      `/datasets/${encodeURIComponent(id)}${folder ? `?path=${encodeURIComponent(folder)}` : ''}`,
+  },
   collections: { path: '/collections', getHref: () => '/collections' },
 
   organizations: { path: '/organizations', getHref: () => '/organizations' },

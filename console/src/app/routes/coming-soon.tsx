@@ -8,7 +8,6 @@ const TITLES: Record<string, string> = {
   [paths.projects.path]: 'Projects',
   [paths.notebooks.path]: 'Notebooks',
   [paths.workflows.path]: 'Workflows',
-  [paths.datasets.path]: 'Datasets',
   [paths.collections.path]: 'Collections',
 };
 

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { datasetKeys } from '@/features/datasets/api/keys';
+import type { DatasetFields, DatasetMessageResponse } from '@/features/datasets/api/types';
+import { api } from '@/lib/api-client';
+
+/** POST /v1/datasets/createdataset with `dataset` {name, description}: 201 and the new dataset. */
+export function createDataset(dataset: DatasetFields) {
+  return api.post<DatasetMessageResponse>('/v1/datasets/createdataset', { dataset });
+}
+
+export function useCreateDataset(options: { onSuccess?: (r: DatasetMessageResponse) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createDataset,
+    onSuccess: (r) => {
+      queryClient.setQueryData(datasetKeys.detail(r.dataset.id), { success: true, dataset: r.dataset });
+      void queryClient.invalidateQueries({ queryKey: datasetKeys.lists() });
+      options.onSuccess?.(r);
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { datasetKeys } from '@/features/datasets/api/keys';
+import type { DatasetResponse } from '@/features/datasets/api/types';
+import { api } from '@/lib/api-client';
+
+/** POST /v1/datasets/getdatasetdetails/{id}: the dataset as the caller sees it (view access). */
+export function getDataset(id: string) {
+  return api.post<DatasetResponse>(`/v1/datasets/getdatasetdetails/${encodeURIComponent(id)}`);
+}
+
+export function getDatasetQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: datasetKeys.detail(id),
+    queryFn: () => getDataset(id),
+    // The page explains a failure ('Dataset not found') in place.
+    meta: { silent: true },
+  });
+}
+
+export function useDataset(id: string) {
+  return useQuery(getDatasetQueryOptions(id));
+}

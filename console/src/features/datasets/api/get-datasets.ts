@@ -1,0 +1,29 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+
+import { DATASETS_PAGE_SIZE } from '@/config/constants';
+import { datasetKeys } from '@/features/datasets/api/keys';
+import type { DatasetsPage, DatasetsQuery } from '@/features/datasets/api/types';
+import { api } from '@/lib/api-client';
+
+/** GET /v1/datasets/listdatasets with filter, page, pageSize and search (newest change first). */
+export function getDatasets(q: DatasetsQuery, signal?: AbortSignal) {
+  return api.get<DatasetsPage>(
+    '/v1/datasets/listdatasets',
+    { filter: q.filter, page: q.page, pageSize: DATASETS_PAGE_SIZE, search: q.search },
+    signal,
+  );
+}
+
+export function getDatasetsQueryOptions(q: DatasetsQuery) {
+  return queryOptions({
+    queryKey: datasetKeys.list(q),
+    queryFn: ({ signal }) => getDatasets(q, signal),
+    // The list explains a failure in place.
+    meta: { silent: true },
+  });
+}
+
+/** One page; the previous page stays on screen while the next one loads. */
+export function useDatasets(q: DatasetsQuery) {
+  return useQuery({ ...getDatasetsQueryOptions(q), placeholderData: keepPreviousData });
+}

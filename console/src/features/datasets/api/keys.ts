@@ -1,0 +1,14 @@
+import type { DatasetsQuery } from '@/features/datasets/api/types';
+
+/** Every dataset query starts with 'datasets', so one invalidation refreshes them all. */
+export const datasetKeys = {
+  all: ['datasets'] as const,
+  lists: () => ['datasets', 'list'] as const,
+  list: (q: DatasetsQuery) => ['datasets', 'list', q] as const,
+  detail: (id: string) => ['datasets', 'detail', id] as const,
+  /** Every listing page of one dataset. */
+  files: (id: string) => ['datasets', 'files', id] as const,
+  folderPage: (id: string, path: string, token: string | null) => ['datasets', 'files', id, path, token] as const,
+  preview: (id: string, path: string) => ['datasets', 'preview', id, path] as const,
+  accessUrl: (id: string, path: string) => ['datasets', 'access-url', id, path] as const,
+};
