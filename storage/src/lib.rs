@@ -1,6 +1,16 @@
 //! Object storage for Ludis: an S3 client for any S3-protocol server (path-style addressing,
 //! explicit endpoint and keys, over rustls with the ring provider), and the layout of datasets
 //! in an organization's bucket.
+//!
+//! - [`keys`]: client paths → object keys that cannot leave a dataset's prefix;
+//! - [`presign`]: presigned URLs for browsers (one method, one key, a short time);
+//! - [`objects`]: listing a folder page by page, folder markers, deleting, reading;
+//! - [`preview`]: the first rows or lines of csv, json, xml, txt, xlsx and xls files.
+
+pub mod keys;
+pub mod objects;
+pub mod presign;
+pub mod preview;
 
 use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
 use aws_smithy_http_client::{
@@ -57,8 +67,8 @@ pub fn dataset_prefix(dataset_id: &str) -> String {
     format!("datasets/{dataset_id}/")
 }
 
-/// Number of objects and total bytes under `prefix` (folder markers, keys ending in `/`, are not
-/// counted).
+/// Number of objects and total bytes under `prefix`. Folders are not counted: neither folder
+/// markers (`<folder>/.ludis-folder`) nor objects whose key ends in `/`.
 pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<(i64, i64), String> {
     let mut pages = s3
         .list_objects_v2()
@@ -75,7 +85,10 @@ pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Resul
             )
         })?;
         for obj in page.contents() {
-            if obj.key().is_some_and(|k| !k.ends_with('/')) {
+            if obj
+                .key()
+                .is_some_and(|k| !k.ends_with('/') && !keys::is_marker(k))
+            {
                 count += 1;
                 bytes += obj.size().unwrap_or(0);
             }
@@ -84,51 +97,11 @@ pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Resul
     Ok((count, bytes))
 }
 
-/// Deletes every object under `prefix`; returns how many were deleted.
+/// Deletes every object under `prefix` (folder markers included); returns how many were deleted.
 pub async fn delete_prefix(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<usize, String> {
-    use aws_sdk_s3::types::{Delete, ObjectIdentifier};
-    let err = |e: String| format!("failed to delete s3://{bucket}/{prefix}: {e}");
-    let mut deleted = 0;
-    loop {
-        // Always list from the start: what was deleted is gone, so this ends.
-        let page = s3
-            .list_objects_v2()
-            .bucket(bucket)
-            .prefix(prefix)
-            .max_keys(1000)
-            .send()
-            .await
-            .map_err(|e| err(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
-        let ids: Vec<_> = page
-            .contents()
-            .iter()
-            .filter_map(|o| ObjectIdentifier::builder().key(o.key()?).build().ok())
-            .collect();
-        if ids.is_empty() {
-            return Ok(deleted);
-        }
-        let n = ids.len();
-        let delete = Delete::builder()
-            .set_objects(Some(ids))
-            .quiet(true)
-            .build()
-            .map_err(|e| err(e.to_string()))?;
-        let out = s3
-            .delete_objects()
-            .bucket(bucket)
-            .delete(delete)
-            .send()
-            .await
-            .map_err(|e| err(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
-        if let Some(e) = out.errors().first() {
-            return Err(err(format!(
-                "{}: {}",
-                e.key().unwrap_or_default(),
-                e.message().unwrap_or_default()
-            )));
-        }
-        deleted += n;
-    }
+    objects::delete_under(s3, bucket, prefix)
+        .await
+        .map(|(all, _markers)| all)
 }
 
 /// Creates `bucket` unless it exists.
