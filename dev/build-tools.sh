@@ -5,7 +5,7 @@
 #   etcd        etcd server (go.etcd.io/etcd/server/v3)
 #   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
 #   helm        helm CLI (helm.sh/helm/v4)
-#   s3s-fs      the S3-protocol server (crate s3s-fs)
+#   s3-server   the S3-protocol server: s3s-fs's storage with CORS added (dev/tools/s3-server)
 # Usage: dev/build-tools.sh [component...]   (default: all)
 # Prints one line per component with its cache folder; a failure names the component and its log.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -57,12 +57,14 @@ build_one() {
       GO_PKGS=helm.sh/helm/v4/cmd/helm \
         build_go helm "$dir" -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$v" >"$log" 2>&1
       ;;
-    s3s-fs)
+    s3-server)
+      # Our crate (its own workspace and Cargo.lock), built with a target folder of its own so the
+      # dependencies compile once; a changed crate or lock file is a new cache key (tool_dir).
       local tmp="$dir.tmp.$$"
       rm -rf "$tmp"
-      cargo install --quiet --locked s3s-fs --version "$S3S_FS_VERSION" --features binary \
-        --root "$tmp" --target-dir "$LUDIS_CACHE/cargo-target/s3s-fs" >"$log" 2>&1 &&
-        rm -rf "$dir" && mv "$tmp/bin" "$dir" && rm -rf "$tmp" "$LUDIS_CACHE/cargo-target/s3s-fs"
+      cargo install --quiet --locked --path "$DEV_DIR/tools/s3-server" \
+        --root "$tmp" --target-dir "$LUDIS_CACHE/cargo-target/s3-server" >"$log" 2>&1 &&
+        rm -rf "$dir" && mv "$tmp/bin" "$dir" && rm -rf "$tmp"
       ;;
   esac || {
     echo "--- last lines of $log:" >&2
@@ -74,7 +76,7 @@ build_one() {
 }
 
 components=("$@")
-[ ${#components[@]} -gt 0 ] || components=(kubernetes etcd kwok helm s3s-fs)
+[ ${#components[@]} -gt 0 ] || components=(kubernetes etcd kwok helm s3-server)
 command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
-command -v cargo >/dev/null || die "cargo is not installed (needed to build s3s-fs)"
+command -v cargo >/dev/null || die "cargo is not installed (needed to build the S3 server)"
 for c in "${components[@]}"; do build_one "$c"; done

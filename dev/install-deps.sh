@@ -46,4 +46,4 @@ fi
 
 # --- servers built from source (cached by version) ---
 # shellcheck disable=SC2086 # a word list
-"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes etcd kwok s3s-fs helm} >&2
+"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes etcd kwok s3-server helm} >&2

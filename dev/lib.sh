@@ -39,8 +39,8 @@ export LUDIS_S3_ACCESS_KEY=${LUDIS_S3_ACCESS_KEY:-ludis-dev}
 export LUDIS_S3_SECRET_KEY=${LUDIS_S3_SECRET_KEY:-ludis-dev-secret-key}
 export LUDIS_S3_ENDPOINT=${LUDIS_S3_ENDPOINT:-http://127.0.0.1:$LUDIS_S3_PORT}
 
-# Pinned versions of what is built from source. The Go ones must match dev/tools/*/go.mod.
-S3S_FS_VERSION=0.14.1
+# The versions of what is built from source are pinned by dev/tools/*: go.mod/go.sum for the Go
+# servers, Cargo.toml/Cargo.lock for the S3 server (dev/tools/s3-server).
 
 if [ -t 2 ]; then _c_info=$'\e[36m' _c_err=$'\e[31m' _c_ok=$'\e[32m' _c_off=$'\e[0m'; else _c_info='' _c_err='' _c_ok='' _c_off=''; fi
 log() { printf '%s[ludis]%s %s\n' "$_c_info" "$_c_off" "$*" >&2; }
@@ -62,6 +62,15 @@ gomod_hash() { cat "$DEV_DIR/tools/$1/go.mod" "$DEV_DIR/tools/$1/go.sum" | sha25
 
 go_version() { go env GOVERSION; }
 
+rustc_version() { rustc --version | awk '{print $2}'; }
+
+# A short hash of a Rust tool crate's Cargo.toml, Cargo.lock and sources, so any change to the
+# crate or its pinned dependencies means a new cache key.
+crate_hash() {
+  (cd "$DEV_DIR/tools/$1" && find Cargo.toml Cargo.lock src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) |
+    sha256sum | cut -c1-10
+}
+
 # The cache folder for one built component. Every input that changes the binary is in the name.
 tool_dir() {
   case "$1" in
@@ -75,7 +84,7 @@ tool_dir() {
       esac
       echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$1" "$mod")-$(gomod_hash "$1")-$(go_version)"
       ;;
-    s3s-fs) echo "$LUDIS_CACHE/bin/s3s-fs-$S3S_FS_VERSION-$(rustc --version | awk '{print $2}')" ;;
+    s3-server) echo "$LUDIS_CACHE/bin/s3-server-$(crate_hash s3-server)-$(rustc_version)" ;;
     *) die "unknown tool $1" ;;
   esac
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of the dev scripts' own behaviour, against the cluster that dev/test.sh started:
 # a second start, recovery from a dead component, clear failures (taken port, failed build,
-# timeout), and nothing left running after stop. Run by dev/test.sh as its last phase.
+# timeout), nothing left running after stop, and the S3 server's CORS answers (a second instance
+# in a scratch state). Run by dev/test.sh as its last phase.
 set -uo pipefail
 DEV=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 passed=0 failed=0
@@ -45,7 +46,7 @@ tmp=$(mktemp -d)
 out=$(LUDIS_STATE=$tmp LUDIS_S3_PORT=$port "$DEV/s3.sh" up 2>&1)
 rc=$?
 [ $rc != 0 ] && pass "a taken port fails the start" || fail "a taken port fails the start" "$out"
-check "the port error names the component and port" "$out" "S3 server (s3s-fs) cannot start: port $port on 127.0.0.1 is taken"
+check "the port error names the component and port" "$out" "S3 server (s3-server) cannot start: port $port on 127.0.0.1 is taken"
 check "the port error names the holder" "$out" "python3"
 kill "$holder"
 wait "$holder" 2>/dev/null
@@ -64,14 +65,61 @@ rc=$?
 check "the timeout names the component and log" "$out" "the widget did not become ready within 1s (log: $tmp/x.log)"
 check "the timeout shows the log's last lines" "$out" "boom"
 
-# 6. Stop leaves no process behind (S3 server in a scratch state, then the test cluster).
+# 6. A second S3 server (scratch state, one allowed browser origin) answers CORS, then its stop
+#    leaves no process behind.
 s3port=$(free_port)
-LUDIS_STATE=$tmp LUDIS_S3_PORT=$s3port "$DEV/s3.sh" up >/dev/null 2>&1 && pass "S3 server starts on another port" ||
-  fail "S3 server starts on another port"
+s3=http://127.0.0.1:$s3port
+console=http://localhost:8080
+LUDIS_STATE=$tmp LUDIS_S3_PORT=$s3port LUDIS_S3_CORS_ORIGINS=$console "$DEV/s3.sh" up >/dev/null 2>&1 &&
+  pass "S3 server starts on another port" || fail "S3 server starts on another port"
 [ -n "$(pids_of "$tmp/s3/data")" ] && pass "S3 server process runs" || fail "S3 server process runs"
+# curl -i: status line and headers; header names lower-cased, CRs dropped.
+http() { curl -sS -i "$@" 2>&1 | tr -d '\r' | sed -E 's/^([A-Za-z0-9-]+):/\L\1:/'; }
+out=$(http -X OPTIONS "$s3/ludis/up/a.csv?X-Amz-Signature=x" -H "Origin: $console" \
+  -H "Access-Control-Request-Method: PUT" -H "Access-Control-Request-Headers: content-type, x-amz-meta-a")
+check "a preflight from the console's origin answers 204" "$out" "HTTP/1.1 204"
+check "the preflight allows the origin" "$out" "access-control-allow-origin: $console"
+check "the preflight allows the methods" "$out" "access-control-allow-methods: GET, PUT, HEAD, POST, DELETE"
+check "the preflight allows the requested headers" "$out" "access-control-allow-headers: content-type, x-amz-meta-a"
+check "the preflight may be cached" "$out" "access-control-max-age: 3600"
+check "the preflight varies by origin" "$out" "vary: Origin"
+out=$(http -X OPTIONS "$s3/ludis/up/a.csv" -H "Origin: http://evil.example" -H "Access-Control-Request-Method: PUT")
+check "a preflight from another origin is refused" "$out" "HTTP/1.1 403"
+grep -q '^access-control-allow' <<<"$out" && fail "a refused preflight allows nothing" "$out" ||
+  pass "a refused preflight allows nothing"
+out=$(http "$s3/ludis/up/a.csv" -H "Origin: $console")
+check "an unsigned GET is refused by S3 authentication" "$out" "HTTP/1.1 403"
+check "the refusal names the missing signature" "$out" "<Code>AccessDenied</Code>"
+check "the refusal carries the allowed origin" "$out" "access-control-allow-origin: $console"
+check "the refusal exposes the S3 headers" "$out" \
+  "access-control-expose-headers: ETag, Content-Length, Content-Type, Content-Disposition, x-amz-request-id"
+out=$(http "$s3/ludis/up/a.csv" -H "Origin: http://evil.example")
+check "an unsigned GET from another origin is refused too" "$out" "HTTP/1.1 403"
+grep -q '^access-control-allow-origin' <<<"$out" && fail "another origin gets no allow header" "$out" ||
+  pass "another origin gets no allow header"
 LUDIS_STATE=$tmp "$DEV/s3.sh" down >/dev/null 2>&1
 left=$(pids_of "$tmp/s3/data")
 [ -z "$left" ] && pass "S3 stop leaves no process" || fail "S3 stop leaves no process" "$left"
+
+# 7. Without an origin list, every origin may call (`*`); SIGTERM stops the server cleanly.
+s3port=$(free_port)
+mkdir -p "$tmp/s3-any/ludis"
+bin="$(bash -c "source '$DEV/lib.sh'; tool_dir s3-server")/s3-server"
+"$bin" --host 127.0.0.1 --port "$s3port" --access-key k --secret-key s "$tmp/s3-any" >"$tmp/s3-any.log" 2>&1 &
+any=$!
+for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$s3port") 2>/dev/null && break; sleep 0.1; done
+check "the server logs where it runs" "$(cat "$tmp/s3-any.log")" "server is running at http://127.0.0.1:$s3port"
+out=$(http -X OPTIONS "http://127.0.0.1:$s3port/ludis/x" -H "Origin: http://anywhere.example" \
+  -H "Access-Control-Request-Method: GET")
+check "without an origin list a preflight answers 204" "$out" "HTTP/1.1 204"
+check "without an origin list every origin is allowed" "$out" "access-control-allow-origin: *"
+kill -TERM "$any"
+wait "$any"
+rc=$?
+[ $rc = 0 ] && pass "SIGTERM stops the S3 server cleanly" || fail "SIGTERM stops the S3 server cleanly" "exit $rc"
+check "the server logs its stop" "$(cat "$tmp/s3-any.log")" "server is stopped"
+left=$(pids_of "$tmp/s3-any")
+[ -z "$left" ] && pass "the second S3 server leaves no process" || fail "the second S3 server leaves no process" "$left"
 
 "$DEV/cluster.sh" down >/dev/null 2>&1
 sleep 0.5
