@@ -1,3 +1,4 @@
+import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 
 type Handler = ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null;
@@ -52,8 +53,10 @@ export class FakeXhr {
   /** Bytes sent (PUT) or received (GET) so far. */
   progress(loaded: number, total: number) {
     const e = { loaded, total, lengthComputable: true };
-    if (this.method === 'PUT') this.upload.onprogress?.(e);
-    else this.onprogress?.(e);
+    act(() => {
+      if (this.method === 'PUT') this.upload.onprogress?.(e);
+      else this.onprogress?.(e);
+    });
   }
 
   respond(status: number, response: unknown = '') {
@@ -62,7 +65,7 @@ export class FakeXhr {
     this.status = status;
     this.response = response;
     this.responseText = typeof response === 'string' ? response : '';
-    this.onload?.();
+    act(() => this.onload?.());
   }
 
   /** A network failure (or a refused cross-origin request). */
@@ -70,7 +73,7 @@ export class FakeXhr {
     if (this.done) return;
     this.done = true;
     this.status = 0;
-    this.onerror?.();
+    act(() => this.onerror?.());
   }
 }
 

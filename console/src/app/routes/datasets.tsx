@@ -1,4 +1,4 @@
-import { Button, Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -18,13 +18,21 @@ export const DATASETS_DISABLED = 'Datasets are not enabled for your role';
 
 /**
  * The dataset screens only when the `datasets` flag lets the user's role in (spec 000 §6), as the
- * sidebar decides; the API refuses the calls anyway (403). Until the flags are known the screen
- * renders and its own calls say what the API thinks.
+ * sidebar decides; the API refuses the calls anyway (403). The flags are the layout's query (and
+ * persisted), so this rarely waits; if they cannot be loaded the screen renders and its own calls
+ * say what the API thinks.
  */
 function DatasetsGate({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const flighting = useFlighting();
   const flags = flighting.data?.flightings;
+  if (!flags && flighting.isPending) {
+    return (
+      <Center h="40vh" role="status" aria-label="Loading">
+        <Loader />
+      </Center>
+    );
+  }
   if (flags && !isFeatureEnabled(flags, 'datasets', user?.role)) {
     return (
       <Center mih="50vh">

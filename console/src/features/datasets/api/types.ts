@@ -37,6 +37,8 @@ export type DatasetView = {
   bytes: number;
   deletion_policy: 'Retain' | 'Delete';
   status: DatasetStatus;
+  /** Why the status is `failed`, when it is. */
+  status_message?: string | null;
   created_at: number;
   updated_at: number;
 };

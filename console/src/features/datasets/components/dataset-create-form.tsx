@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Breadcrumbs, Button, Group, Paper, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Breadcrumbs, Button, Group, Paper, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -77,12 +77,14 @@ export function DatasetCreateForm() {
   return (
     <Stack maw={720}>
       <Stack gap={6}>
-        <Breadcrumbs aria-label="Breadcrumb">
+        <Box component="nav" aria-label="Breadcrumb">
+      <Breadcrumbs>
           <Anchor component={Link} to={paths.datasets.getHref()} size="sm">
             Datasets
           </Anchor>
           <span>Import dataset</span>
         </Breadcrumbs>
+      </Box>
         <Title order={2}>Import dataset</Title>
       </Stack>
 

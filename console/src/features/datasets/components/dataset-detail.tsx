@@ -1,4 +1,4 @@
-import { Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPencil, IconShare } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -14,7 +14,8 @@ import { folderFromParam, folderSegments, formatBytes } from '@/features/dataset
 function DatasetCrumbs({ dataset, folder }: { dataset: DatasetView; folder: string }) {
   const segments = folderSegments(folder);
   return (
-    <Breadcrumbs aria-label="Breadcrumb">
+    <Box component="nav" aria-label="Breadcrumb">
+      <Breadcrumbs>
       <Anchor component={Link} to={paths.datasets.getHref()} size="sm">
         Datasets
       </Anchor>
@@ -39,6 +40,7 @@ function DatasetCrumbs({ dataset, folder }: { dataset: DatasetView; folder: stri
         ),
       )}
     </Breadcrumbs>
+      </Box>
   );
 }
 

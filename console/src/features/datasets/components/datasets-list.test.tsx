@@ -123,9 +123,10 @@ describe('datasets list', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       await user().type(screen.getByRole('textbox', { name: 'Search datasets' }), 'sal');
-      await act(() => vi.advanceTimersByTimeAsync(400));
+      // Not before 500 ms (300 leaves room for the real time the typing took on a busy machine).
+      await act(() => vi.advanceTimersByTimeAsync(300));
       expect(listCalls(calls).filter((c) => query(c).search)).toHaveLength(0);
-      await act(() => vi.advanceTimersByTimeAsync(200));
+      await act(() => vi.advanceTimersByTimeAsync(300));
     } finally {
       vi.useRealTimers();
     }

@@ -40,8 +40,9 @@ export const FilePicker = forwardRef<FilePickerHandle, PickerProps>(function Fil
 
 function deliver(files: File[], onFiles: (f: File[]) => void, onRefused: (n: string[]) => void) {
   const { accepted, refused } = partitionFiles(files);
-  if (refused.length) onRefused(refused);
+  // Accepted first: a refusal message must outlive the accepted files' update.
   if (accepted.length) onFiles(accepted);
+  if (refused.length) onRefused(refused);
 }
 
 /** Handlers that take dropped files onto any element. */
