@@ -435,6 +435,291 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/datasets/createdataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a dataset: its folder in the organization's bucket, its Dataset resource and its rows.
+         *     The caller owns it. Files are then uploaded with presigned addresses.
+         */
+        post: operations["create_dataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/createdatasetdirectory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a folder: the current folder plus the name plus '/' (edit access). */
+        post: operations["create_directory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/deletedatasetobject/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete files, and folders with everything in them (edit access). Every path is checked before
+         *     anything is deleted.
+         */
+        post: operations["delete_objects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/download/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The permanent URL of a file: with an API key (`x-api-key`) or a bearer token and view access,
+         *     a redirect to a fresh presigned download (one hour).
+         */
+        get: operations["download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/get/ludisurl/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The two access URLs of a file (view access): a temporary one valid 7 days that needs no key,
+         *     and a permanent one that needs the user's API key and never expires.
+         */
+        post: operations["access_url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/getConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the console needs to know about dataset storage (never a secret). */
+        post: operations["get_config"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/getdatasetdetails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One dataset (view access): owner or share information, size and status. */
+        post: operations["dataset_details"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/getfilepreview/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The first rows of a csv, json, xml or txt file, or of the first sheet of an xlsx or xls
+         *     workbook (view access). Text formats read at most the first MiB; workbooks up to 20 MB.
+         */
+        post: operations["file_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/getpresignedurl/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A presigned address to upload (PUT, 15 minutes, edit access) or download (GET, one hour, view
+         *     access) one file straight to or from object storage.
+         */
+        post: operations["presigned_url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/listdatasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The datasets the caller may see, newest change first: all, created by them, shared with them
+         *     (by a share to them or to their organization) or the samples; with search and pages.
+         */
+        get: operations["list_datasets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/listfiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One page of a folder of the dataset (view access): its files and its folders, with a token
+         *     for the next page.
+         */
+        post: operations["list_files"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a dataset with people or its organization at view or edit (never execute), or unshare
+         *     (edit access). The body is `POST /v1/applications/share`'s; the entity type is Dataset.
+         */
+        post: operations["share_dataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/share/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who has access to a dataset (view access): `GET /v1/shares/sharedwith/{id}` for a dataset. */
+        get: operations["share_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/updatedataset/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a dataset or change its description (edit access; both required). */
+        put: operations["update_dataset"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dataset (edit access). Its files go with it when its deletion policy is Delete
+         *     (the operator's finalizer; without a cluster, the API), and stay with Retain.
+         */
+        delete: operations["delete_dataset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/directory/share": {
         parameters: {
             query?: never;
@@ -444,8 +729,9 @@ export interface paths {
         };
         get?: never;
         /**
-         * Share a dataset folder. Datasets arrive with issue 6: until then there is no dataset to
-         *     share and this answers 404 'Dataset not found' for every request.
+         * Share one folder of a dataset. Access is granted per dataset, never per folder (a folder share
+         *     would let a path decide access, which the one access rule does not): after the usual checks
+         *     (404 without access, 403 without edit), this answers 400 and points to the dataset share.
          */
         put: operations["share_directory"];
         post?: never;
@@ -905,6 +1191,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessUrlResponse: {
+            success: boolean;
+            /** @description Anyone with it can download the file for 7 days; no key needed. */
+            temporary_url: string;
+            /**
+             * Format: int64
+             * @description When the temporary URL stops working (Unix seconds).
+             */
+            expires_at: number;
+            /**
+             * @description Never expires; needs the header `x-api-key: <your API key>` (your access is checked on
+             *     every use).
+             */
+            permanent_url: string;
+        };
         ActiveUserCount: {
             id: string;
             name: string;
@@ -1017,6 +1318,29 @@ export interface components {
         CreateCommentRequest: {
             comment: components["schemas"]["NewComment"];
         };
+        CreateDirectoryRequest: {
+            /**
+             * @description The dataset's id (also accepted as `id`).
+             * @default
+             */
+            dataset_id?: string;
+            /**
+             * @description The current folder ('' for the top).
+             * @default
+             */
+            path?: string;
+            /**
+             * @description The new folder's name.
+             * @default
+             */
+            name?: string;
+        };
+        CreateDirectoryResponse: {
+            success: boolean;
+            message: string;
+            /** @description The new folder, relative to the dataset, ending in '/'. */
+            Key: string;
+        };
         CreateInsightRequest: {
             application: components["schemas"]["NewInsight"];
         };
@@ -1034,6 +1358,101 @@ export interface components {
             email?: string;
             password?: string;
         };
+        DatasetFields: {
+            /** @default  */
+            name?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @description Retain (default) or Delete: what happens to the files when the dataset is deleted
+             *     (create only).
+             * @default null
+             */
+            deletion_policy?: string | null;
+        };
+        DatasetMessage: {
+            success: boolean;
+            message: string;
+            dataset: components["schemas"]["DatasetView"];
+        };
+        /** @description A person on a dataset: the owner, or one it is shared with. */
+        DatasetOwner: {
+            first_name: string;
+            last_name: string;
+            photo_path: components["schemas"]["PhotoPath"];
+        };
+        DatasetRequest: {
+            dataset: components["schemas"]["DatasetFields"];
+        };
+        DatasetResponse: {
+            success: boolean;
+            dataset: components["schemas"]["DatasetView"];
+        };
+        /** @description One dataset as the caller sees it. */
+        DatasetView: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description The dataset's folder in its bucket. */
+            path: string;
+            img_path?: string | null;
+            user_uid?: string | null;
+            user?: null | components["schemas"]["DatasetOwner"];
+            /** @description The owner's e-mail. */
+            repo_author?: string | null;
+            shareIcons: components["schemas"]["ShareIcon"][];
+            /** @description view or edit (the owner has edit). */
+            access_level: string;
+            is_owner: boolean;
+            /** @description A seeded sample (read-only for members). */
+            sample: boolean;
+            /** @description Applied with kubectl or GitOps: changed there, not here. */
+            managed: boolean;
+            /** Format: int64 */
+            object_count: number;
+            /** Format: int64 */
+            bytes: number;
+            /** @description Retain or Delete. */
+            deletion_policy: string;
+            /** @description pending, ready, deleting or failed. */
+            status: string;
+            status_message?: string | null;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        DatasetsConfig: {
+            /** @description The caller's organization's bucket. */
+            bucket: string;
+            region: string;
+            /** Format: int64 */
+            upload_expires_in: number;
+            /** Format: int64 */
+            download_expires_in: number;
+            /** Format: int64 */
+            access_url_expires_in: number;
+            /** Format: int32 */
+            max_list_limit: number;
+            /** Format: int32 */
+            default_list_limit: number;
+            accepted_extensions: string[];
+            preview_rows: number;
+            /** @description Whether object storage is configured (uploads and downloads work). */
+            storage: boolean;
+        };
+        DatasetsPage: {
+            success: boolean;
+            datasets: components["schemas"]["DatasetView"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            page_size: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
         DefaultImage: {
             name: string;
             /** @description Use as an insight's `img_path`. */
@@ -1042,6 +1461,27 @@ export interface components {
         DefaultImages: {
             success: boolean;
             images: components["schemas"]["DefaultImage"][];
+        };
+        DeleteObjectsRequest: {
+            /**
+             * @description One file, or a folder (ending in '/') with everything in it.
+             * @default null
+             */
+            path?: string | null;
+            /**
+             * @description Several files and folders.
+             * @default []
+             */
+            paths?: string[];
+        };
+        DeleteObjectsResponse: {
+            success: boolean;
+            message: string;
+            /**
+             * Format: int64
+             * @description Objects removed.
+             */
+            deleted: number;
         };
         DirectoryShareBody: {
             /**
@@ -1097,6 +1537,37 @@ export interface components {
             /** @description A stable snake_case code for programs. */
             code: string;
         };
+        FileEntry: {
+            /** @description Relative to the dataset. */
+            Key: string;
+            /** Format: int64 */
+            Size: number;
+            /** @description RFC 3339. */
+            LastModified?: string | null;
+        };
+        /** @description One page of a folder, in the shape of S3's ListObjectsV2. */
+        FileListing: {
+            success: boolean;
+            /** @description The dataset's name. */
+            Name: string;
+            /** @description The folder listed ('' for the top). */
+            Prefix: string;
+            Contents: components["schemas"]["FileEntry"][];
+            CommonPrefixes: components["schemas"]["FolderEntry"][];
+            IsTruncated: boolean;
+            ContinuationToken?: string | null;
+            NextContinuationToken?: string | null;
+            /**
+             * Format: int64
+             * @description Files on this page.
+             */
+            FileCount: number;
+            /**
+             * Format: int64
+             * @description Files and folders on this page.
+             */
+            KeyCount: number;
+        };
         Flag: {
             /** @description One of insights, projects, workflows, datasets, notebooks. */
             key: string;
@@ -1115,6 +1586,10 @@ export interface components {
         };
         FlightingUpdate: {
             flightings: components["schemas"]["Flag"][];
+        };
+        FolderEntry: {
+            /** @description Relative to the dataset, ending in '/'. */
+            Prefix: string;
         };
         GitDetailRequest: {
             /** @default null */
@@ -1246,6 +1721,24 @@ export interface components {
         };
         ListCommentsRequest: {
             comments: components["schemas"]["CommentsOf"];
+        };
+        ListFilesRequest: {
+            /**
+             * @description The folder to list, relative to the dataset ('' or '/' for the top).
+             * @default
+             */
+            path?: string;
+            /**
+             * Format: int32
+             * @description Entries per page, 1 to 1000 (default 100).
+             * @default null
+             */
+            limit?: number | null;
+            /**
+             * @description The `NextContinuationToken` of the previous page.
+             * @default null
+             */
+            continuationToken?: string | null;
         };
         LoginPoint: {
             /** @description UTC day, YYYY-MM-DD. */
@@ -1491,6 +1984,13 @@ export interface components {
             first_name: string;
             last_name: string;
         };
+        PathRequest: {
+            /**
+             * @description The file, relative to the dataset.
+             * @default
+             */
+            path?: string;
+        };
         /** @description A person in the share dialog. */
         Person: {
             uid: string;
@@ -1499,6 +1999,10 @@ export interface components {
             last_name: string;
             /** @description A presigned GET of the profile photo (one hour). */
             photo_url?: string | null;
+        };
+        PhotoPath: {
+            /** @description A presigned address of the photo (one hour), or null. */
+            original?: string | null;
         };
         PinChange: {
             /** @default  */
@@ -1528,6 +2032,18 @@ export interface components {
             success: boolean;
             applicationPinInfo: components["schemas"]["PinInfo"];
         };
+        PresignRequest: {
+            /**
+             * @description The file, relative to the dataset.
+             * @default
+             */
+            path?: string;
+            /**
+             * @description PUT (upload, edit access) or GET (download, view access); also `upload`/`download`.
+             * @default
+             */
+            method?: string;
+        };
         PresignResponse: {
             success: boolean;
             urls: components["schemas"]["PresignedPhoto"][];
@@ -1537,6 +2053,17 @@ export interface components {
             presigned_url: string;
             /** @description Save this as `photo_path` with `PUT /v1/users/{id}`. */
             photo_path: string;
+        };
+        PreviewResponse: {
+            success: boolean;
+            /** @description The file, relative to the dataset. */
+            key: string;
+            /**
+             * Format: int64
+             * @description Its size in bytes.
+             */
+            size: number;
+            preview: Record<string, never>;
         };
         Readiness: {
             ready: boolean;
@@ -1642,6 +2169,11 @@ export interface components {
             access_level: string;
             /** @description Declared in the resource's spec.sharing: cannot be changed or revoked in the console. */
             managed: boolean;
+        };
+        ShareIcon: {
+            id: string;
+            name: string;
+            photo_path?: string | null;
         };
         ShareRequest: {
             share: components["schemas"]["ShareBody"];
@@ -2946,6 +3478,671 @@ export interface operations {
             };
         };
     };
+    create_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DatasetRequest"];
+            };
+        };
+        responses: {
+            /** @description Dataset Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetMessage"];
+                };
+            };
+            /** @description Empty name not allowed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster or object storage refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Object storage is not configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_directory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDirectoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Folder created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateDirectoryResponse"];
+                };
+            };
+            /** @description Empty folder name not allowed / an invalid path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_objects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteObjectsRequest"];
+            };
+        };
+        responses: {
+            /** @description File(s) Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteObjectsResponse"];
+                };
+            };
+            /** @description An invalid path / Choose a file or folder to delete */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    download: {
+        parameters: {
+            query: {
+                /** @description The file, relative to the dataset. */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To a presigned download */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No or an invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found / File not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    access_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessUrlResponse"];
+                };
+            };
+            /** @description An invalid path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigResponse"];
+                };
+            };
+        };
+    };
+    dataset_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetResponse"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    file_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description An invalid path, a type without preview, a workbook too large or not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found / File not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    presigned_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresignRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresignResponse"];
+                };
+            };
+            /** @description An invalid path or method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access (uploads) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_datasets: {
+        parameters: {
+            query?: {
+                /** @description all (default), owned ('Created by me'), shared ('Shared with me') or sample. */
+                filter?: string;
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 10). */
+                pageSize?: number;
+                /** @description Part of the name or description. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetsPage"];
+                };
+            };
+            /** @description Unknown filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_files: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListFilesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description An invalid path or continuation token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description Dataset shared! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Cannot share to yourself! / Email is invalid! / execute is not offered on datasets / … */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_list: {
+        parameters: {
+            query: {
+                /** @description The dataset's id. */
+                dataset_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedWithResponse"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DatasetRequest"];
+            };
+        };
+        responses: {
+            /** @description Dataset Updated Successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetMessage"];
+                };
+            };
+            /** @description Empty name not allowed / Empty description not allowed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource, or another tool owns the field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dataset Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     share_directory: {
         parameters: {
             query?: never;
@@ -2959,6 +4156,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Folders are not shared on their own: share the dataset */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Dataset not found */
             404: {
                 headers: {

@@ -18,6 +18,13 @@ export function getDatasetQueryOptions(id: string) {
   });
 }
 
+/** While the operator has not confirmed the storage (or is removing it), look again every 3 s. */
 export function useDataset(id: string) {
-  return useQuery(getDatasetQueryOptions(id));
+  return useQuery({
+    ...getDatasetQueryOptions(id),
+    refetchInterval: (query) => {
+      const status = query.state.data?.dataset.status;
+      return status === 'pending' || status === 'deleting' ? 3000 : false;
+    },
+  });
 }

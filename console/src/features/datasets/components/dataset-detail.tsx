@@ -1,4 +1,4 @@
-import { Anchor, Box, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPencil, IconShare } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -118,6 +118,11 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
           )}
         </Group>
       </Stack>
+      {dataset.status === 'failed' && dataset.status_message && (
+        <Alert color="red" variant="light" title="The storage of this dataset failed" role="alert">
+          {dataset.status_message}
+        </Alert>
+      )}
       <FileBrowser key={folder} dataset={dataset} folder={folder} />
     </Stack>
   );
