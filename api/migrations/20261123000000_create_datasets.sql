@@ -20,3 +20,12 @@ CREATE TABLE datasets (
     sample TEXT
 );
 CREATE INDEX datasets_sample_idx ON datasets (sample, id);
+
+-- Which seeded samples each organization was given, so a sample its administrators deleted is
+-- not given again at the next start.
+CREATE TABLE sample_seeds (
+    organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    sample TEXT NOT NULL,
+    seeded_at BIGINT NOT NULL,
+    CONSTRAINT sample_seeds_pkey PRIMARY KEY (organization_id, sample)
+);

@@ -33,6 +33,8 @@ pub struct AppState {
     pub kube: Option<kube::Client>,
     /// `None` when no S3 endpoint is configured.
     pub s3: Option<aws_sdk_s3::Client>,
+    /// Presigns dataset addresses for the public S3 endpoint; `None` without object storage.
+    pub presigner: Option<ludis_storage::presign::Presigner>,
     pub settings: Arc<Settings>,
     pub auth: Auth,
 }
@@ -86,13 +88,20 @@ impl App {
             }
         };
 
-        let s3 = (!settings.s3_endpoint.is_empty()).then(|| {
-            ludis_storage::client(&ludis_storage::S3Settings {
-                endpoint: settings.s3_endpoint.clone(),
-                region: settings.s3_region.clone(),
-                access_key: settings.s3_access_key.clone(),
-                secret_key: settings.s3_secret_key.expose().to_owned(),
-            })
+        let s3_settings = ludis_storage::S3Settings {
+            endpoint: settings.s3_endpoint.clone(),
+            region: settings.s3_region.clone(),
+            access_key: settings.s3_access_key.clone(),
+            secret_key: settings.s3_secret_key.expose().to_owned(),
+        };
+        let s3 = (!settings.s3_endpoint.is_empty()).then(|| ludis_storage::client(&s3_settings));
+        let presigner = (!settings.s3_endpoint.is_empty()).then(|| {
+            let public = settings.s3_public_endpoint.trim();
+            if public.is_empty() {
+                ludis_storage::presign::Presigner::new(&s3_settings)
+            } else {
+                ludis_storage::presign::Presigner::with_endpoint(&s3_settings, public)
+            }
         });
         if let Some(s3) = &s3
             && let Err(e) = ludis_storage::ensure_bucket(s3, &settings.s3_bucket).await
@@ -135,6 +144,7 @@ impl App {
             db,
             kube,
             s3,
+            presigner,
             settings: Arc::new(settings),
             auth,
         };
@@ -166,6 +176,8 @@ impl App {
     /// Insight watcher runs meanwhile (see [`crate::cluster::watcher`]).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let watcher = crate::cluster::watcher::spawn(self.state.clone());
+        // Every organization gets the sample datasets it was never given (in the background).
+        tokio::spawn(crate::samples::ensure_all(self.state.clone()));
         let served = axum::serve(
             self.listener,
             self.router.into_make_service_with_connect_info::<SocketAddr>(),

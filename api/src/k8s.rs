@@ -60,11 +60,26 @@ impl AssetKind {
     }
 }
 
-/// Creates (or keeps) an organization's namespace, labelled with the organization id.
-pub async fn ensure_namespace(client: &Client, name: &str, organization_id: &str) -> anyhow::Result<()> {
+/// Annotation on an organization's namespace naming the bucket of its datasets (the operator
+/// reads it, falling back to its default bucket).
+pub const ANNOTATION_BUCKET: &str = "ludis.dev/bucket";
+
+/// Creates (or keeps) an organization's namespace, labelled with the organization id and
+/// annotated with the organization's bucket ([`ANNOTATION_BUCKET`],
+/// [`crate::cluster::datasets::bucket_of`]).
+pub async fn ensure_namespace(
+    client: &Client,
+    name: &str,
+    organization_id: &str,
+    bucket: &str,
+) -> anyhow::Result<()> {
     let ns = Namespace {
         metadata: ObjectMeta {
             name: Some(name.to_owned()),
+            annotations: Some(BTreeMap::from([(
+                ANNOTATION_BUCKET.to_owned(),
+                bucket.to_owned(),
+            )])),
             labels: Some(BTreeMap::from([
                 (LABEL_ORGANIZATION.to_owned(), organization_id.to_owned()),
                 (

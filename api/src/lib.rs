@@ -12,6 +12,7 @@ pub mod k8s;
 pub mod openapi;
 pub mod policy;
 mod routes;
+pub mod samples;
 pub mod seeds;
 mod settings;
 pub mod telemetry;

@@ -27,6 +27,7 @@ use crate::{app::AppState, routes};
         (name = "insights", description = "Dashboards, reports and applications: list, create, import, run switch, pins"),
         (name = "sharing", description = "Who has access to an asset of any kind; share, unshare, leave"),
         (name = "comments", description = "The conversation on an asset"),
+        (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]
@@ -67,6 +68,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(routes::insights::router())
         .merge(routes::shares::router())
         .merge(routes::comments::router())
+        .merge(routes::datasets::router())
 }
 
 /// The document as pretty JSON with a trailing newline (the committed file's form).

@@ -121,7 +121,8 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
     }
     if let Some(client) = &state.kube {
         let namespace = ludis_crds::organization_namespace(&org.slug);
-        k8s::ensure_namespace(client, &namespace, &org.id).await?;
+        let bucket = crate::cluster::datasets::bucket_of_organization(state, &org).await?;
+        k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await?;
     }
 
     let superadmins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")

@@ -123,13 +123,31 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_S3_SECRET_KEY", default_value = "", hide_env_values = true)]
     pub s3_secret_key: Secret,
 
-    /// Bucket of user images (created at start when missing).
+    /// Bucket of user images (created at start when missing), and of the datasets of
+    /// organizations that have no bucket of their own.
     #[arg(long, env = "LUDIS_S3_BUCKET", default_value = "ludis-assets")]
     pub s3_bucket: String,
+
+    /// The S3 endpoint as browsers reach it, for presigned upload and download addresses (e.g.
+    /// the public name of an in-cluster endpoint); empty: the same as `LUDIS_S3_ENDPOINT`. The
+    /// bucket needs a CORS rule allowing the console's origin (PUT, GET, HEAD; expose ETag).
+    #[arg(long, env = "LUDIS_S3_PUBLIC_ENDPOINT", default_value = "")]
+    pub s3_public_endpoint: String,
+
+    /// Where users reach the API (`https://ludis.example`), for links the API hands out (a
+    /// dataset file's permanent URL); empty: taken from each request's `Host` and
+    /// `X-Forwarded-Proto`.
+    #[arg(long, env = "LUDIS_PUBLIC_URL", default_value = "")]
+    pub public_url: String,
 
     /// Seed the superadmin, demo organization, flighting and default images on first start.
     #[arg(long, env = "LUDIS_SEED", default_value_t = true, action = clap::ArgAction::Set)]
     pub seed: bool,
+
+    /// Give every organization the sample datasets of `seeds/datasets/` (read-only, shared with
+    /// the whole organization), at start and when an organization is created.
+    #[arg(long, env = "LUDIS_SAMPLE_DATASETS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub sample_datasets: bool,
 
     /// E-mail of the seeded superadmin.
     #[arg(long, env = "LUDIS_ADMIN_EMAIL", default_value = "admin@ludis.local")]
@@ -332,6 +350,7 @@ impl Settings {
         s.argon2_memory_kib = 64;
         s.argon2_iterations = 1;
         s.seed = false;
+        s.sample_datasets = false;
         s.s3_endpoint = String::new();
         s
     }

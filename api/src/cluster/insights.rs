@@ -149,6 +149,12 @@ pub async fn placement(
 /// A readable, unique CR name: the display name's slug and the id's first 8 hex digits
 /// (`sales-dashboard-1a2b3c4d`), a valid DNS label.
 pub fn resource_name(name: &str, id: &str) -> String {
+    resource_name_or(name, id, "insight")
+}
+
+/// [`resource_name`] with `fallback` as the slug when the name has no letter or digit (each kind
+/// its own: `insight`, `dataset`).
+pub fn resource_name_or(name: &str, id: &str, fallback: &str) -> String {
     let mut slug = String::new();
     for c in name.to_lowercase().chars() {
         if c.is_ascii_alphanumeric() {
@@ -162,7 +168,7 @@ pub fn resource_name(name: &str, id: &str) -> String {
         slug.pop();
     }
     if slug.is_empty() {
-        slug.push_str("insight");
+        slug.push_str(fallback);
     }
     let suffix: String = id
         .chars()
@@ -393,6 +399,7 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
         object(insight, namespace, name, spec, true)
     };
     match apply_body(
+        state,
         client,
         &api,
         namespace,
@@ -412,21 +419,31 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
     }
 }
 
-/// Applies; a missing namespace is created (the organization's, labelled) and the apply retried.
-async fn apply_body(
+/// Applies `body` under the API's field manager, never forced (a field owned by another manager
+/// is a 409); a missing namespace is created (the organization's, labelled, with its bucket) and
+/// the apply retried. Shared by every kind the API applies.
+pub(crate) async fn apply_body<K>(
+    state: &AppState,
     client: &Client,
-    api: &Api<InsightCr>,
+    api: &Api<K>,
     namespace: &str,
     name: &str,
     organization_id: &str,
     body: &Value,
-) -> Result<(), kube::Error> {
+) -> Result<(), kube::Error>
+where
+    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
     let params = PatchParams::apply(FIELD_MANAGER_API);
     let no_namespace = |e: &kube::Error| matches!(e, kube::Error::Api(r) if r.code == 404 && r.message.contains("namespace"));
     match api.patch(name, &params, &Patch::Apply(body)).await {
         Ok(_) => Ok(()),
         Err(e) if no_namespace(&e) => {
-            if let Err(err) = crate::k8s::ensure_namespace(client, namespace, organization_id).await {
+            let ensured = match super::datasets::bucket_of(state, organization_id).await {
+                Ok(bucket) => crate::k8s::ensure_namespace(client, namespace, organization_id, &bucket).await,
+                Err(err) => Err(err),
+            };
+            if let Err(err) = ensured {
                 tracing::warn!(%namespace, error = %format!("{err:#}"), "the organization namespace could not be created");
                 return Err(e);
             }
@@ -449,6 +466,11 @@ async fn apply_body(
 /// Pure: a message for people from the API server's conflict message
 /// (`Apply failed with 1 conflict: conflict with "kubectl" using ludis.dev/v1alpha1: .spec.running`).
 pub fn conflict_message(detail: &str) -> String {
+    conflict_message_of("application", detail)
+}
+
+/// [`conflict_message`] about a `what` (`application`, `dataset`).
+pub fn conflict_message_of(what: &str, detail: &str) -> String {
     let mut owners: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for part in detail.split("conflict with \"").skip(1) {
         let Some((manager, rest)) = part.split_once('"') else {
@@ -461,14 +483,14 @@ pub fn conflict_message(detail: &str) -> String {
         owners.entry(manager.to_owned()).or_default().push(field);
     }
     if owners.is_empty() {
-        return "The application's resource was changed by another tool; change it there".into();
+        return format!("The {what}'s resource was changed by another tool; change it there");
     }
     let who: Vec<String> = owners
         .iter()
         .map(|(m, f)| format!("{} ({m})", f.join(", ")))
         .collect();
     format!(
-        "The application's resource is managed outside Ludis: {} is set by another tool; change it there",
+        "The {what}'s resource is managed outside Ludis: {} is set by another tool; change it there",
         who.join("; ")
     )
 }

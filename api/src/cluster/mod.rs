@@ -1,8 +1,9 @@
 //! The cluster side of assets: the API writes custom resources with server-side apply under its
-//! own field manager (`ludis-api`, [`insights`]), and watches them ([`watcher`]) so that resources
-//! applied with kubectl or a GitOps tool appear in the console (rows in `assets`/`insights`,
-//! `spec.sharing` as managed share entries) and the operator's observations (status) reach the
-//! database.
+//! own field manager (`ludis-api`: [`insights`], [`datasets`]), and watches them ([`watcher`]) so
+//! that resources applied with kubectl or a GitOps tool appear in the console (rows in
+//! `assets`/`insights`/`datasets`, `spec.sharing` as managed share entries) and the operator's
+//! observations (status) reach the database.
 
+pub mod datasets;
 pub mod insights;
 pub mod watcher;

@@ -1,7 +1,8 @@
-//! The Insight watcher: one task, started by the API when a cluster is configured, that mirrors
-//! every Insight custom resource (all namespaces) into the database, so a resource applied with
-//! kubectl or a GitOps tool appears in its owner's console and the operator's observations reach
-//! the rows the routes read.
+//! The resource watcher: one task, started by the API when a cluster is configured, that mirrors
+//! every Insight and Dataset custom resource (all namespaces) into the database, so a resource
+//! applied with kubectl or a GitOps tool appears in its owner's console and the operator's
+//! observations reach the rows the routes read. The kinds share everything below ([`Mirrored`]);
+//! what is particular to datasets is in [`datasets`].
 //!
 //! - **Organization**: the namespace's `ludis.dev/organization` label (an organization id), or a
 //!   namespace named `ludis-<slug>` without the label. Resources in other namespaces are skipped
@@ -19,10 +20,10 @@
 //!   cannot revoke them), replaced as a whole on every change: users by e-mail (an address with no
 //!   account yet is kept as an e-mail entry, claimed when the user is created) and the
 //!   organization.
-//! - **Status**: phase, url and output go to the observed columns (only when the status describes
-//!   the current generation); a status-only change writes only those.
-//! - **Deletion**: a Delete event deletes the row; after every (re)list, rows of kind application
-//!   with a resource that the list did not contain are deleted too (after checking the resource is
+//! - **Status**: an insight's phase, url and output go to the observed columns (only when the
+//!   status describes the current generation); a status-only change writes only those.
+//! - **Deletion**: a Delete event deletes the row; after every (re)list, rows of the kind with a
+//!   resource that the list did not contain are deleted too (after checking the resource is
 //!   really gone, and not for rows changed since the list began).
 //!
 //! Errors are logged and the watch goes on (with backoff when the API server fails); a lost event
@@ -45,7 +46,8 @@ use kube::{
     },
 };
 use ludis_crds::{
-    ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID, NAMESPACE_PREFIX,
+    ANNOTATION_OWNER, Dataset as DatasetCr, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID,
+    NAMESPACE_PREFIX,
     common::AccessLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
@@ -68,6 +70,8 @@ const ORGANIZATION_TTL: Duration = Duration::from_secs(300);
 const SWEEP_GRACE_SECS: i64 = 30;
 /// How long a new resource of the API's waits for the row the API writes after applying it.
 const ROW_GRACE_SECS: i64 = 60;
+
+mod datasets;
 
 /// Starts the watcher when a cluster is configured.
 pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
@@ -116,6 +120,7 @@ impl Backoff for Retry {
 
 enum Input {
     Insight(Box<Event<DeserializeGuard<InsightCr>>>),
+    Dataset(Box<Event<DeserializeGuard<DatasetCr>>>),
     Namespace(Box<Event<PartialObjectMeta<Namespace>>>),
 }
 
@@ -125,34 +130,84 @@ async fn run(state: AppState, client: Client) {
         watcher::Config::default(),
     )
     .backoff(Retry::new())
-    .map(|r| r.map(|e| Input::Insight(Box::new(e))))
+    .map(|r| {
+        r.map(|e| Input::Insight(Box::new(e)))
+            .map_err(|e| (InsightCr::NOUN, e))
+    })
+    .boxed();
+    let datasets = watcher::watcher(
+        Api::<DeserializeGuard<DatasetCr>>::all(client.clone()),
+        watcher::Config::default(),
+    )
+    .backoff(Retry::new())
+    .map(|r| {
+        r.map(|e| Input::Dataset(Box::new(e)))
+            .map_err(|e| (DatasetCr::NOUN, e))
+    })
     .boxed();
     let namespaces = watcher::watcher(
         Api::<PartialObjectMeta<Namespace>>::all(client.clone()),
         watcher::Config::default(),
     )
     .backoff(Retry::new())
-    .map(|r| r.map(|e| Input::Namespace(Box::new(e))))
+    .map(|r| {
+        r.map(|e| Input::Namespace(Box::new(e)))
+            .map_err(|e| ("namespace", e))
+    })
     .boxed();
-    let mut inputs = stream::select(insights, namespaces);
+    let mut inputs = stream::select(stream::select(insights, datasets), namespaces);
     let mut mirror = Mirror::new(state, client);
-    tracing::info!("watching Insight resources");
-    let mut failing = false;
+    tracing::info!("watching Insight and Dataset resources");
+    // Whether each watch is failing (one warning per failure spell).
+    let mut failing: HashSet<&'static str> = HashSet::new();
     while let Some(input) = inputs.next().await {
         match input {
             Ok(Input::Insight(event)) => {
-                failing = false;
-                mirror.insight_event(*event).await;
+                failing.remove(InsightCr::NOUN);
+                mirror.event(*event).await;
+            }
+            Ok(Input::Dataset(event)) => {
+                failing.remove(DatasetCr::NOUN);
+                mirror.event(*event).await;
             }
             Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,
-            Err(e) if !failing => {
-                failing = true;
-                tracing::warn!(error = %e, "the Insight watch failed; retrying with backoff");
+            Err((what, e)) if failing.insert(what) => {
+                tracing::warn!(error = %e, "the {what} watch failed; retrying with backoff");
             }
-            Err(e) => tracing::debug!(error = %e, "the Insight watch failed again"),
+            Err((what, e)) => tracing::debug!(error = %e, "the {what} watch failed again"),
         }
     }
 }
+
+/// A kind of custom resource the watcher mirrors into `assets` and that kind's table.
+trait Mirrored:
+    kube::Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+    + Clone
+    + serde::de::DeserializeOwned
+    + std::fmt::Debug
+    + Send
+    + Sync
+    + 'static
+{
+    /// The `assets.kind` of its rows.
+    const KIND: &'static str;
+    /// For logs: `insight`, `dataset`.
+    const NOUN: &'static str;
+    /// Brings the database in line with one (decoded) resource.
+    fn mirror(mirror: &mut Mirror, cr: &Self)
+    -> impl std::future::Future<Output = anyhow::Result<()>> + Send;
+}
+
+impl Mirrored for InsightCr {
+    const KIND: &'static str = KIND_APPLICATION;
+    const NOUN: &'static str = "insight";
+    async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
+        mirror.mirror_insight(cr).await
+    }
+}
+
+/// The resources seen by a (re)list so far, and when it began.
+type Listing = (HashSet<(String, String)>, i64);
 
 /// The organization of a namespace, as far as this database knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,9 +222,13 @@ struct Mirror {
     organizations: HashMap<String, (Owner, Instant)>,
     /// Namespaces whose resources were skipped for want of an organization.
     skipped: HashSet<String>,
-    /// Resources seen since the last `Init`, and when that list began.
-    listing: Option<(HashSet<(String, String)>, i64)>,
-    invalid_logged: HashSet<(String, String)>,
+    /// Per kind: the resources seen since the last `Init`, and when that list began.
+    listing: HashMap<&'static str, Listing>,
+    invalid_logged: HashSet<(&'static str, String, String)>,
+    /// The usage `(objects, bytes)` last read from each Dataset's status (`(namespace, name)`):
+    /// written to the row only when the operator's numbers change, so that a newer measurement
+    /// by the API is not replaced by a repeat of older ones on an unrelated event.
+    dataset_usage: HashMap<(String, String), (i64, i64)>,
 }
 
 impl Mirror {
@@ -179,16 +238,19 @@ impl Mirror {
             client,
             organizations: HashMap::new(),
             skipped: HashSet::new(),
-            listing: None,
+            listing: HashMap::new(),
             invalid_logged: HashSet::new(),
+            dataset_usage: HashMap::new(),
         }
     }
 
-    async fn insight_event(&mut self, event: Event<DeserializeGuard<InsightCr>>) {
+    async fn event<K: Mirrored>(&mut self, event: Event<DeserializeGuard<K>>) {
         match event {
-            Event::Init => self.listing = Some((HashSet::new(), db::now())),
+            Event::Init => {
+                self.listing.insert(K::KIND, (HashSet::new(), db::now()));
+            }
             Event::InitApply(obj) => {
-                if let Some((seen, _)) = &mut self.listing {
+                if let Some((seen, _)) = self.listing.get_mut(K::KIND) {
                     seen.insert(key(meta(&obj)));
                 }
                 self.applied(obj).await;
@@ -196,35 +258,40 @@ impl Mirror {
             Event::Apply(obj) => self.applied(obj).await,
             Event::Delete(obj) => {
                 let (namespace, name) = key(meta(&obj));
-                if let Err(e) = self.deleted(&namespace, &name).await {
-                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to remove a deleted insight");
+                if let Err(e) = self.deleted::<K>(&namespace, &name).await {
+                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to remove a deleted {}", K::NOUN);
                 }
             }
             Event::InitDone => {
-                if let Some((seen, started)) = self.listing.take()
-                    && let Err(e) = self.sweep(&seen, started).await
+                if let Some((seen, started)) = self.listing.remove(K::KIND)
+                    && let Err(e) = self.sweep::<K>(&seen, started).await
                 {
                     tracing::warn!(
                         error = format!("{e:#}"),
-                        "failed to sweep insights whose resource is gone"
+                        "failed to sweep {}s whose resource is gone",
+                        K::NOUN
                     );
                 }
             }
         }
     }
 
-    async fn applied(&mut self, obj: DeserializeGuard<InsightCr>) {
+    async fn applied<K: Mirrored>(&mut self, obj: DeserializeGuard<K>) {
         let (namespace, name) = key(meta(&obj));
         match obj.0 {
             Ok(cr) => {
-                self.invalid_logged.remove(&(namespace.clone(), name.clone()));
-                if let Err(e) = self.mirror(&cr).await {
-                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to mirror an insight");
+                self.invalid_logged
+                    .remove(&(K::KIND, namespace.clone(), name.clone()));
+                if let Err(e) = K::mirror(self, &cr).await {
+                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to mirror a {}", K::NOUN);
                 }
             }
             Err(invalid) => {
-                if self.invalid_logged.insert((namespace.clone(), name.clone())) {
-                    tracing::warn!(%namespace, %name, error = %invalid.error, "an Insight resource does not decode; not mirrored");
+                if self
+                    .invalid_logged
+                    .insert((K::KIND, namespace.clone(), name.clone()))
+                {
+                    tracing::warn!(%namespace, %name, error = %invalid.error, "a {} resource does not decode; not mirrored", K::NOUN);
                 }
             }
         }
@@ -249,26 +316,36 @@ impl Mirror {
         }
         match self.resolve(&name, Some(&ns.metadata)).await {
             Ok(Owner::Organization(org)) => {
-                tracing::info!(namespace = %name, organization = %org, "the namespace now belongs to an organization; mirroring its insights");
+                tracing::info!(namespace = %name, organization = %org, "the namespace now belongs to an organization; mirroring its resources");
                 self.skipped.remove(&name);
-                match Api::<DeserializeGuard<InsightCr>>::namespaced(self.client.clone(), &name)
-                    .list(&Default::default())
-                    .await
-                {
-                    Ok(list) => {
-                        for obj in list.items {
-                            self.applied(obj).await;
-                        }
-                    }
-                    Err(e) => {
-                        tracing::warn!(namespace = %name, error = %e, "failed to list the namespace's insights");
-                        self.skipped.insert(name);
-                    }
+                let listed = self.relist::<InsightCr>(&name).await;
+                let listed = self.relist::<DatasetCr>(&name).await && listed;
+                if !listed {
+                    self.skipped.insert(name);
                 }
             }
             Ok(Owner::Nobody) => {}
             Err(e) => {
                 tracing::warn!(namespace = %name, error = format!("{e:#}"), "failed to resolve a namespace's organization")
+            }
+        }
+    }
+
+    /// Mirrors every resource of a kind in a namespace; false when they could not be listed.
+    async fn relist<K: Mirrored>(&mut self, namespace: &str) -> bool {
+        match Api::<DeserializeGuard<K>>::namespaced(self.client.clone(), namespace)
+            .list(&Default::default())
+            .await
+        {
+            Ok(list) => {
+                for obj in list.items {
+                    self.applied(obj).await;
+                }
+                true
+            }
+            Err(e) => {
+                tracing::warn!(%namespace, error = %e, "failed to list the namespace's {}s", K::NOUN);
+                false
             }
         }
     }
@@ -285,7 +362,7 @@ impl Mirror {
             .await?;
         let owner = self.resolve(namespace, ns.as_ref().map(|n| &n.metadata)).await?;
         if owner == Owner::Nobody && self.skipped.insert(namespace.to_owned()) {
-            tracing::info!(%namespace, "insights in this namespace are not mirrored: it belongs to no organization");
+            tracing::info!(%namespace, "resources in this namespace are not mirrored: it belongs to no organization");
         }
         Ok(owner)
     }
@@ -305,44 +382,52 @@ impl Mirror {
         Ok(owner)
     }
 
-    async fn mirror(&mut self, cr: &InsightCr) -> anyhow::Result<()> {
+    /// The row a resource is mirrored by: by `(namespace, name)`, else the row of its
+    /// `ludis.dev/id` label when that row mirrors no resource yet (a row made without a
+    /// cluster, or the API's row of a resource being created), of the same kind and organization.
+    async fn row_of<K: Mirrored>(&self, cr: &K, org: &str) -> anyhow::Result<Option<AssetRow>> {
+        let db = &self.state.db;
+        let meta = cr.meta();
+        let (namespace, name) = key(meta);
+        if let Some(a) = assets::by_resource(db, K::KIND, &namespace, &name).await? {
+            return Ok(Some(a));
+        }
+        let Some(id) = label_id(meta) else {
+            return Ok(None);
+        };
+        Ok(assets::by_id(db, id).await?.filter(|a| {
+            a.kind == K::KIND
+                && a.organization_id == org
+                && a.namespace.is_none()
+                && a.resource_name.is_none()
+        }))
+    }
+
+    async fn mirror_insight(&mut self, cr: &InsightCr) -> anyhow::Result<()> {
         let namespace = cr.namespace().unwrap_or_default();
         let name = cr.name_any();
         let Owner::Organization(org) = self.organization(&namespace).await? else {
             return Ok(());
         };
         let db = &self.state.db;
-        let existing = match assets::by_resource(db, KIND_APPLICATION, &namespace, &name).await? {
-            Some(a) => Some(a),
-            None => match cr.labels().get(LABEL_ID).filter(|id| is_uuid(id)) {
-                // Adopt the row of that id if it mirrors no other resource.
-                Some(id) => assets::by_id(db, id).await?.filter(|a| {
-                    a.kind == KIND_APPLICATION
-                        && a.organization_id == org
-                        && a.namespace.is_none()
-                        && a.resource_name.is_none()
-                }),
-                None => None,
-            },
-        };
-        let existing = match existing {
+        let existing = match self.row_of(cr, &org).await? {
             Some(a) => rows::by_id(db, &a.id).await?,
             None => None,
         };
         let seen = Seen::of(cr);
-        let owner = self.owner(cr, &org).await?;
-        let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref()).await?;
+        let owner = self.owner(&cr.metadata, &org).await?;
+        let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref(), level_of).await?;
         let now = db::now();
 
         let Some(old) = existing else {
             // The API applies a new insight's resource before it writes the row: a young resource
             // of the API's is left to that row (an old one whose row never came is adopted).
-            let by_api = applied_by_api(cr);
-            if by_api && age_secs(cr).is_some_and(|age| age < ROW_GRACE_SECS) {
+            let by_api = applied_by_api(&cr.metadata);
+            if by_api && age_secs(&cr.metadata).is_some_and(|age| age < ROW_GRACE_SECS) {
                 tracing::debug!(%namespace, %name, "a new resource of the API's; its row is on its way");
                 return Ok(());
             }
-            let id = match cr.labels().get(LABEL_ID).filter(|id| is_uuid(id)) {
+            let id = match label_id(&cr.metadata) {
                 Some(id) if assets::by_id(db, id).await?.is_none() => id.to_lowercase(),
                 _ => db::new_id(),
             };
@@ -370,12 +455,7 @@ impl Mirror {
             None
         };
         let new = updated_insight(&old, &seen, owner, &namespace, &name, lookups);
-        let old_shares: BTreeMap<(String, String), Level> = shares::for_asset(db, &old.asset.id)
-            .await?
-            .into_iter()
-            .filter(|s| s.is_managed())
-            .map(|s| ((s.to_type, s.to_id), s.level))
-            .collect();
+        let old_shares = managed_shares(db, &old.asset.id).await?;
         if !same_fields(&old, &new) || old_shares != shares {
             let mut new = new;
             if !same_fields(&old, &new) {
@@ -397,8 +477,13 @@ impl Mirror {
     }
 
     /// The owner named by the annotation: a uid or an e-mail of a user of the organization.
-    async fn owner(&self, cr: &InsightCr, org: &str) -> anyhow::Result<Option<String>> {
-        let Some(value) = cr.annotations().get(ANNOTATION_OWNER).map(|v| v.trim()) else {
+    async fn owner(&self, meta: &ObjectMeta, org: &str) -> anyhow::Result<Option<String>> {
+        let Some(value) = meta
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(ANNOTATION_OWNER))
+            .map(|v| v.trim())
+        else {
             return Ok(None);
         };
         let user = if value.contains('@') {
@@ -430,18 +515,20 @@ impl Mirror {
         })
     }
 
-    async fn deleted(&self, namespace: &str, name: &str) -> anyhow::Result<()> {
-        if let Some(a) = assets::by_resource(&self.state.db, KIND_APPLICATION, namespace, name).await? {
+    async fn deleted<K: Mirrored>(&mut self, namespace: &str, name: &str) -> anyhow::Result<()> {
+        self.dataset_usage
+            .remove(&(namespace.to_owned(), name.to_owned()));
+        if let Some(a) = assets::by_resource(&self.state.db, K::KIND, namespace, name).await? {
             assets::delete(&self.state.db, &a.id).await?;
-            tracing::info!(%namespace, %name, id = %a.id, "an insight resource was deleted; its row is removed");
+            tracing::info!(%namespace, %name, id = %a.id, "a {} resource was deleted; its row is removed", K::NOUN);
         }
         Ok(())
     }
 
     /// After a (re)list: rows whose resource was not listed are deleted, once the resource is
     /// confirmed gone and unless the row changed since the list began (it may be on its way).
-    async fn sweep(&self, seen: &HashSet<(String, String)>, started: i64) -> anyhow::Result<()> {
-        for a in assets::with_resources(&self.state.db, KIND_APPLICATION).await? {
+    async fn sweep<K: Mirrored>(&self, seen: &HashSet<(String, String)>, started: i64) -> anyhow::Result<()> {
+        for a in assets::with_resources(&self.state.db, K::KIND).await? {
             let (Some(namespace), Some(name)) = (&a.namespace, &a.resource_name) else {
                 continue;
             };
@@ -449,7 +536,7 @@ impl Mirror {
             {
                 continue;
             }
-            let gone = match Api::<InsightCr>::namespaced(self.client.clone(), namespace)
+            let gone = match Api::<K>::namespaced(self.client.clone(), namespace)
                 .get_metadata_opt(name)
                 .await
             {
@@ -459,7 +546,7 @@ impl Mirror {
             };
             if gone {
                 assets::delete(&self.state.db, &a.id).await?;
-                tracing::info!(%namespace, %name, id = %a.id, "an insight's resource is gone; its row is removed");
+                tracing::info!(%namespace, %name, id = %a.id, "a {}'s resource is gone; its row is removed", K::NOUN);
             }
         }
         Ok(())
@@ -473,9 +560,9 @@ async fn organization_by_slug(db: &sqlx::AnyPool, slug: &str) -> Result<Option<S
         .await
 }
 
-fn meta(obj: &DeserializeGuard<InsightCr>) -> &ObjectMeta {
+fn meta<K: Mirrored>(obj: &DeserializeGuard<K>) -> &ObjectMeta {
     match &obj.0 {
-        Ok(cr) => &cr.metadata,
+        Ok(cr) => cr.meta(),
         Err(invalid) => &invalid.metadata,
     }
 }
@@ -488,18 +575,26 @@ fn key(meta: &ObjectMeta) -> (String, String) {
 }
 
 /// Whether the API applied (part of) the resource: it made it.
-fn applied_by_api(cr: &InsightCr) -> bool {
-    cr.metadata
-        .managed_fields
+fn applied_by_api(meta: &ObjectMeta) -> bool {
+    meta.managed_fields
         .iter()
         .flatten()
         .any(|m| m.manager.as_deref() == Some(FIELD_MANAGER_API) && m.operation.as_deref() == Some("Apply"))
 }
 
 /// Seconds since the resource was created (by the API server's clock).
-fn age_secs(cr: &InsightCr) -> Option<i64> {
-    let created = cr.metadata.creation_timestamp.as_ref()?;
+fn age_secs(meta: &ObjectMeta) -> Option<i64> {
+    let created = meta.creation_timestamp.as_ref()?;
     Some(db::now() - created.0.as_second())
+}
+
+/// The resource's `ludis.dev/id` label, when it is a UUID.
+fn label_id(meta: &ObjectMeta) -> Option<&str> {
+    meta.labels
+        .as_ref()?
+        .get(LABEL_ID)
+        .map(String::as_str)
+        .filter(|id| is_uuid(id))
 }
 
 fn is_uuid(s: &str) -> bool {
@@ -741,11 +836,13 @@ fn level_of(level: AccessLevel) -> Level {
 /// The resource share entries of `spec.sharing`: `(to_type, to_id) → level` (the highest when an
 /// address repeats). Users of the organization by uid, unknown addresses by lowercased e-mail,
 /// users of other organizations skipped, the owner skipped (they have edit).
+/// `level_of` maps a declared level to the kind's (datasets have no execute).
 async fn resource_shares(
     db: &sqlx::AnyPool,
     organization_id: &str,
     sharing: &Option<ludis_crds::common::Sharing>,
     owner_uid: Option<&str>,
+    level_of: fn(AccessLevel) -> Level,
 ) -> anyhow::Result<BTreeMap<(String, String), Level>> {
     let mut out: BTreeMap<(String, String), Level> = BTreeMap::new();
     let Some(sharing) = sharing else {
@@ -777,6 +874,19 @@ async fn resource_shares(
         );
     }
     Ok(out)
+}
+
+/// The row's resource (managed) share entries, in [`resource_shares`]'s shape.
+async fn managed_shares(
+    db: &sqlx::AnyPool,
+    asset_id: &str,
+) -> anyhow::Result<BTreeMap<(String, String), Level>> {
+    Ok(shares::for_asset(db, asset_id)
+        .await?
+        .into_iter()
+        .filter(|s| s.is_managed())
+        .map(|s| ((s.to_type, s.to_id), s.level))
+        .collect())
 }
 
 fn entries(shares: &BTreeMap<(String, String), Level>) -> Vec<shares::Entry<'_>> {

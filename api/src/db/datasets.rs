@@ -227,6 +227,71 @@ pub async fn details_of(db: &AnyPool, ids: &[String]) -> Result<Vec<DatasetRow>,
     q.fetch_all(db).await?.iter().map(DatasetRow::from_row).collect()
 }
 
+/// The people (not organizations) each of some datasets is shared with: `(dataset id, uid)`,
+/// highest entries first, at most `per` per dataset.
+pub async fn shared_people(
+    db: &AnyPool,
+    ids: &[String],
+    per: usize,
+) -> Result<Vec<(String, String)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT s.asset_id, s.to_id, MAX(s.level) AS level FROM shares s \
+         WHERE s.to_type = 'user' AND s.level > 0 AND s.asset_id IN ({}) \
+         GROUP BY s.asset_id, s.to_id ORDER BY s.asset_id, level DESC, s.to_id",
+        placeholders.join(", ")
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        q = q.bind(id.as_str());
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut count = 0;
+    for r in q.fetch_all(db).await? {
+        let asset: String = r.try_get("asset_id")?;
+        if out.last().is_none_or(|(a, _)| *a != asset) {
+            count = 0;
+        }
+        count += 1;
+        if count <= per {
+            out.push((asset, r.try_get("to_id")?));
+        }
+    }
+    Ok(out)
+}
+
+/// Records that a sample was given to an organization (so one its administrators deleted is not
+/// given again). Returns false when it was recorded before.
+pub async fn record_sample_seed(
+    db: &AnyPool,
+    organization_id: &str,
+    sample: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO sample_seeds (organization_id, sample, seeded_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (organization_id, sample) DO NOTHING",
+    )
+    .bind(organization_id)
+    .bind(sample)
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(done > 0)
+}
+
+/// The samples an organization was given (whether or not it still has them).
+pub async fn seeded_samples(db: &AnyPool, organization_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT sample FROM sample_seeds WHERE organization_id = $1")
+        .bind(organization_id)
+        .fetch_all(db)
+        .await
+}
+
 /// The sample slugs an organization already has.
 pub async fn samples_of(db: &AnyPool, organization_id: &str) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(

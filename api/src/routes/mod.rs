@@ -4,6 +4,7 @@ pub mod apps;
 pub mod auth;
 pub mod comments;
 pub mod console;
+pub mod datasets;
 pub mod flighting;
 pub mod health;
 pub mod images;

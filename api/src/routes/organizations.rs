@@ -12,6 +12,7 @@ use super::users::paging;
 use crate::{
     app::AppState,
     auth::AuthUser,
+    cluster,
     db::{self, activity, flighting, organizations, users},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     k8s,
@@ -329,7 +330,11 @@ async fn create_organization(
     let namespace = ludis_crds::organization_namespace(&org.slug);
     let namespace_created = match &state.kube {
         Some(client) => {
-            if let Err(e) = k8s::ensure_namespace(client, &namespace, &org.id).await {
+            let ensured = match cluster::datasets::bucket_of_organization(&state, &org).await {
+                Ok(bucket) => k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = ensured {
                 tracing::error!(error = format!("{e:#}"), %namespace, "namespace creation failed; undoing the organization");
                 organizations::delete(&state.db, &org.id).await?;
                 return Err(ApiError::new(
@@ -345,6 +350,8 @@ async fn create_organization(
             false
         }
     };
+    // The sample datasets, in the background (they need object storage, not the answer).
+    crate::samples::spawn_for(&state, &org.id);
     activity::record(
         &state.db,
         activity::Activity {
@@ -398,6 +405,7 @@ async fn update_organization(
             .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
         flighting::upsert_all(&state.db, &id, &flags).await?;
     }
+    let bucket_changed = v.bucket_id != current.bucket_id;
     let updated = organizations::OrganizationRow {
         name: v.name,
         admin_email: v.admin_email,
@@ -408,6 +416,23 @@ async fn update_organization(
         is_2fa_required: f.is_2fa_required.unwrap_or(current.is_2fa_required),
         ..current
     };
+    // The namespace names the organization's bucket for the operator: the cluster first, so a
+    // refused change leaves both as they were.
+    if bucket_changed && let Some(client) = &state.kube {
+        let namespace = ludis_crds::organization_namespace(&updated.slug);
+        let ensured = match cluster::datasets::bucket_of_organization(&state, &updated).await {
+            Ok(bucket) => k8s::ensure_namespace(client, &namespace, &updated.id, &bucket).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = ensured {
+            tracing::error!(error = format!("{e:#}"), %namespace, "the namespace's bucket could not be set");
+            return Err(ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "namespace_failed",
+                "The organization's namespace could not be updated on the cluster. Please try again.",
+            ));
+        }
+    }
     organizations::update(&state.db, &updated)
         .await
         .on_unique("organizations_name_key", name_taken)?;

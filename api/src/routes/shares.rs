@@ -98,7 +98,7 @@ fn feature_of(kind: &str) -> &'static str {
 
 /// The feature of the asset's kind must be on for the caller's role (as the path gate says for
 /// the kinds' own routes).
-async fn require_feature(state: &AppState, user: &UserRow, kind: &str) -> Result<()> {
+pub(crate) async fn require_feature(state: &AppState, user: &UserRow, kind: &str) -> Result<()> {
     let key = feature_of(kind);
     let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
     if policy::flags::allowed(&user.role, flag.as_ref()) {
@@ -253,7 +253,7 @@ async fn photo(state: &AppState, u: &UserRow) -> Option<String> {
         (status = 404, description = "Not found (or no access)", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-async fn shared_with(
+pub(crate) async fn shared_with(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(entity_id): AppPath<String>,
@@ -538,7 +538,7 @@ async fn plan(
         (status = 404, description = "Not found (or no access)", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-async fn share(
+pub(crate) async fn share(
     State(state): State<AppState>,
     caller: AuthUser,
     AppJson(req): AppJson<ShareRequest>,
@@ -597,7 +597,6 @@ fn activity_type(kind: &str) -> &'static str {
 }
 
 #[derive(Deserialize, ToSchema)]
-#[allow(dead_code)] // read once datasets exist (issue 6)
 pub struct DirectoryShareRequest {
     pub share: DirectoryShareBody,
 }
@@ -614,17 +613,30 @@ pub struct DirectoryShareBody {
     pub shares: Vec<ShareChange>,
 }
 
-/// Share a dataset folder. Datasets arrive with issue 6: until then there is no dataset to
-/// share and this answers 404 'Dataset not found' for every request.
+/// Share one folder of a dataset. Access is granted per dataset, never per folder (a folder share
+/// would let a path decide access, which the one access rule does not): after the usual checks
+/// (404 without access, 403 without edit), this answers 400 and points to the dataset share.
 #[utoipa::path(put, path = "/v1/directory/share", tag = "sharing", request_body = DirectoryShareRequest,
-    responses((status = 404, description = "Dataset not found", body = ErrorBody)),
+    responses(
+        (status = 400, description = "Folders are not shared on their own: share the dataset", body = ErrorBody),
+        (status = 403, description = "Only editors can share this item", body = ErrorBody),
+        (status = 404, description = "Dataset not found", body = ErrorBody),
+    ),
     security(("bearer" = []), ("api_key" = [])))]
 async fn share_directory(
-    State(_state): State<AppState>,
-    _caller: AuthUser,
-    AppJson(_req): AppJson<DirectoryShareRequest>,
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppJson(req): AppJson<DirectoryShareRequest>,
 ) -> Result<Json<Done>> {
-    Err(access::not_found(assets::KIND_DATASET))
+    require_feature(&state, &caller.user, assets::KIND_DATASET).await?;
+    let (_, level) = visible(&state, &caller.user, assets::KIND_DATASET, &req.share.entity_id).await?;
+    if level < Level::Edit {
+        return Err(denied(ShareDenied::NotAnEditor, assets::KIND_DATASET));
+    }
+    Err(ApiError::bad_request(
+        "folder_share_unsupported",
+        "A folder cannot be shared on its own; share the dataset instead",
+    ))
 }
 
 /// Revoke one share entry by its id (edit access on its asset; anyone may drop their own entry),

@@ -36,7 +36,7 @@ async fn organization(app: &TestApp, client: &kube::Client, prefix: &str) -> (St
     let org = app.org(&name, 20).await;
     let slug = name.to_lowercase().replace(' ', "-");
     let namespace = ludis_crds::organization_namespace(&slug);
-    ludis_api::k8s::ensure_namespace(client, &namespace, &org)
+    ludis_api::k8s::ensure_namespace(client, &namespace, &org, &app.state.settings.s3_bucket)
         .await
         .unwrap();
     (org, slug, namespace)
@@ -628,7 +628,7 @@ async fn resources_in_a_namespace_without_an_organization_wait_for_one() {
             "no organization, no row"
         );
         // The namespace is given to the organization: its resources are mirrored then.
-        ludis_api::k8s::ensure_namespace(&client, &namespace, &org)
+        ludis_api::k8s::ensure_namespace(&client, &namespace, &org, &app.state.settings.s3_bucket)
             .await
             .unwrap();
         let row = mirrored(&app, &namespace, "early").await;

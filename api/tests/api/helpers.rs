@@ -493,6 +493,44 @@ impl TestApp {
         id
     }
 
+    /// A dataset inserted directly (both rows, no resource), its folder in the test bucket;
+    /// returns its id.
+    pub async fn dataset(&self, org: &str, owner: Option<&str>, name: &str) -> String {
+        let id = db::new_id();
+        let now = db::now();
+        db::datasets::insert(
+            &self.state.db,
+            &db::datasets::Dataset {
+                asset: db::assets::AssetRow {
+                    id: id.clone(),
+                    kind: db::assets::KIND_DATASET.into(),
+                    organization_id: org.into(),
+                    owner_uid: owner.map(str::to_owned),
+                    name: name.into(),
+                    description: String::new(),
+                    img_path: None,
+                    namespace: None,
+                    resource_name: None,
+                    origin: db::assets::ORIGIN_API.into(),
+                    views: 0,
+                    created_at: now,
+                    updated_at: now,
+                },
+                details: db::datasets::DatasetRow {
+                    id: id.clone(),
+                    bucket: self.state.settings.s3_bucket.clone(),
+                    prefix: ludis_storage::dataset_prefix(&id),
+                    deletion_policy: db::datasets::RETAIN.into(),
+                    status: db::datasets::READY.into(),
+                    ..Default::default()
+                },
+            },
+        )
+        .await
+        .unwrap();
+        id
+    }
+
     /// A console share entry (as if made in the console).
     pub async fn share(&self, asset: &str, to_type: &str, to_id: &str, level: &str, from: &str) {
         let level = ludis_api::policy::sharing::Level::parse(level).unwrap();

@@ -1,0 +1,182 @@
+//! Sample datasets (`seeds/datasets/`): small, made-up CSV and JSON files every organization gets
+//! as read-only datasets — no owner, shared with the whole organization at view. Each sample is
+//! given once per organization (recorded in `sample_seeds`), so one its administrators deleted
+//! does not come back.
+
+use anyhow::Context as _;
+
+use crate::{
+    app::AppState,
+    cluster,
+    db::{
+        self,
+        assets::{self, AssetRow, KIND_DATASET},
+        datasets::{self, Dataset, DatasetRow},
+    },
+};
+
+/// One seeded sample: its slug, name, description and files.
+pub struct Sample {
+    pub slug: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub files: &'static [(&'static str, &'static str, &'static str)],
+}
+
+pub const SAMPLES: [Sample; 2] = [
+    Sample {
+        slug: "retail-sales",
+        name: "Retail sales (sample)",
+        description: "Ten weeks of made-up unit sales of six products in four stores, and the stores.",
+        files: &[
+            (
+                "README.txt",
+                "text/plain",
+                include_str!("../../seeds/datasets/retail-sales/README.txt"),
+            ),
+            (
+                "sales.csv",
+                "text/csv",
+                include_str!("../../seeds/datasets/retail-sales/sales.csv"),
+            ),
+            (
+                "stores.json",
+                "application/json",
+                include_str!("../../seeds/datasets/retail-sales/stores.json"),
+            ),
+        ],
+    },
+    Sample {
+        slug: "city-weather",
+        name: "City weather (sample)",
+        description: "Ninety days of generated daily temperature, rain and wind for three cities.",
+        files: &[
+            (
+                "README.txt",
+                "text/plain",
+                include_str!("../../seeds/datasets/city-weather/README.txt"),
+            ),
+            (
+                "daily.csv",
+                "text/csv",
+                include_str!("../../seeds/datasets/city-weather/daily.csv"),
+            ),
+            (
+                "stations.json",
+                "application/json",
+                include_str!("../../seeds/datasets/city-weather/stations.json"),
+            ),
+        ],
+    },
+];
+
+/// Gives an organization the samples it was never given: copies the files into a new dataset's
+/// folder, then writes its resource and rows. Returns how many were added. Needs object storage.
+pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Result<usize> {
+    let Some(s3) = state.s3.as_ref().filter(|_| state.settings.sample_datasets) else {
+        return Ok(0);
+    };
+    let given = datasets::seeded_samples(&state.db, organization_id).await?;
+    let mut added = 0;
+    for sample in SAMPLES.iter().filter(|s| !given.iter().any(|g| g == s.slug)) {
+        let bucket = cluster::datasets::bucket_of(state, organization_id).await?;
+        ludis_storage::ensure_bucket(s3, &bucket)
+            .await
+            .map_err(anyhow::Error::msg)?;
+        let id = db::new_id();
+        let prefix = ludis_storage::dataset_prefix(&id);
+        let mut bytes = 0i64;
+        for (name, content_type, body) in sample.files {
+            ludis_storage::objects::put(
+                s3,
+                &bucket,
+                &format!("{prefix}{name}"),
+                body.as_bytes().to_vec(),
+                content_type,
+            )
+            .await
+            .map_err(anyhow::Error::msg)?;
+            bytes += body.len() as i64;
+        }
+        let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;
+        let has_resource = placement.is_some();
+        let (namespace, resource_name) = placement.unzip();
+        let now = db::now();
+        let dataset = Dataset {
+            asset: AssetRow {
+                id: id.clone(),
+                kind: KIND_DATASET.into(),
+                organization_id: organization_id.to_owned(),
+                owner_uid: None,
+                name: sample.name.into(),
+                description: sample.description.into(),
+                img_path: None,
+                namespace,
+                resource_name,
+                origin: assets::ORIGIN_API.into(),
+                views: 0,
+                created_at: now,
+                updated_at: now,
+            },
+            details: DatasetRow {
+                id: id.clone(),
+                bucket,
+                prefix,
+                // Each organization has its own copy: deleting it removes the copy.
+                deletion_policy: datasets::DELETE.into(),
+                status: if has_resource {
+                    datasets::PENDING
+                } else {
+                    datasets::READY
+                }
+                .into(),
+                status_message: None,
+                object_count: sample.files.len() as i64,
+                bytes,
+                sample: Some(sample.slug.into()),
+            },
+        };
+        cluster::datasets::apply(state, &dataset)
+            .await
+            .with_context(|| format!("failed to apply the sample dataset {}", sample.slug))?;
+        datasets::insert_shared_with_organization(&state.db, &dataset, now).await?;
+        datasets::record_sample_seed(&state.db, organization_id, sample.slug, now).await?;
+        added += 1;
+    }
+    Ok(added)
+}
+
+/// Gives a new organization its samples, in the background (failures are logged; the next start
+/// retries).
+pub fn spawn_for(state: &AppState, organization_id: &str) {
+    let (state, id) = (state.clone(), organization_id.to_owned());
+    tokio::spawn(async move {
+        if let Err(e) = ensure_for(&state, &id).await {
+            tracing::warn!(organization = %id, error = format!("{e:#}"), "failed to add the sample datasets");
+        }
+    });
+}
+
+/// Gives every organization its missing samples (at start, in the background); failures are
+/// logged and retried at the next start.
+pub async fn ensure_all(state: AppState) {
+    if !state.settings.sample_datasets {
+        return;
+    }
+    let orgs = match db::organizations::list(&state.db, None, i64::from(u32::MAX), 0).await {
+        Ok((o, _)) => o,
+        Err(e) => {
+            tracing::warn!(error = %e, "failed to list organizations for the sample datasets");
+            return;
+        }
+    };
+    for org in orgs {
+        match ensure_for(&state, &org.id).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(organization = %org.id, added = n, "sample datasets added"),
+            Err(e) => {
+                tracing::warn!(organization = %org.id, error = format!("{e:#}"), "failed to add the sample datasets")
+            }
+        }
+    }
+}

@@ -1,0 +1,991 @@
+//! Datasets against the real S3 server (and the local control plane when configured): create,
+//! list and update rules; presigned uploads and downloads with a plain HTTP client (and the
+//! storage server refusing a URL used with the wrong method or after expiry); folder pages with
+//! continuation; folders and recursive deletes; previews; every traversal attempt refused with
+//! nothing outside the prefix touched; view access cannot write; non-members get 404; the
+//! permanent URL needs an API key; deleting a dataset without a cluster honours its policy.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{Person, TestApp, apps_with, s3_settings, spawn_app_with};
+use ludis_api::db;
+
+struct World {
+    ann: Person,
+    bob: Person,
+    admin: Person,
+    outsider: Person,
+}
+
+async fn world(app: &TestApp) -> World {
+    let org = app.unique_org("Data").await;
+    let other = app.unique_org("Elsewhere").await;
+    World {
+        ann: app.person(&org, "developer", "Ann").await,
+        bob: app.person(&org, "developer", "Bob").await,
+        admin: app.person(&org, "administrator", "Admin").await,
+        outsider: app.person(&other, "developer", "Out").await,
+    }
+}
+
+/// One app per database with the test S3 server; none when it is not configured (outside CI).
+async fn s3_apps() -> Vec<TestApp> {
+    match s3_settings() {
+        Some(s3) => apps_with(s3).await,
+        None => Vec::new(),
+    }
+}
+
+fn msg(r: &(StatusCode, Value)) -> (u16, String) {
+    (
+        r.0.as_u16(),
+        r.1["message"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+async fn create(app: &TestApp, who: &Person, name: &str, policy: &str) -> Value {
+    let r = app
+        .post(
+            "/v1/datasets/createdataset",
+            Some(&who.token),
+            json!({"dataset": {"name": name, "description": "Test data", "deletion_policy": policy}}),
+        )
+        .await;
+    assert_eq!(r.0, 201, "{}: {}", app.kind, r.1);
+    assert_eq!(r.1["message"], "Dataset Created Successfully");
+    r.1["dataset"].clone()
+}
+
+async fn presign(app: &TestApp, who: &Person, id: &str, path: &str, method: &str) -> (StatusCode, Value) {
+    app.post(
+        &format!("/v1/datasets/getpresignedurl/{id}"),
+        Some(&who.token),
+        json!({"path": path, "method": method}),
+    )
+    .await
+}
+
+/// Uploads through a presigned PUT, as the browser does.
+async fn upload(app: &TestApp, who: &Person, id: &str, path: &str, body: &[u8]) {
+    let r = presign(app, who, id, path, "PUT").await;
+    assert_eq!(r.0, 200, "presign {path}: {}", r.1);
+    let url = r.1["url"].as_str().unwrap();
+    let put = reqwest::Client::new()
+        .put(url)
+        .header("content-type", "application/octet-stream")
+        .body(body.to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert!(put.status().is_success(), "PUT {path}: {}", put.status());
+}
+
+async fn list(app: &TestApp, who: &Person, id: &str, body: Value) -> (StatusCode, Value) {
+    app.post(&format!("/v1/datasets/listfiles/{id}"), Some(&who.token), body)
+        .await
+}
+
+fn keys_of(listing: &Value) -> Vec<String> {
+    listing["Contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["Key"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn folders_of(listing: &Value) -> Vec<String> {
+    listing["CommonPrefixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["Prefix"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every object key of a bucket under a prefix, straight from the storage server.
+async fn stored(app: &TestApp, bucket: &str, prefix: &str) -> Vec<String> {
+    let s3 = app.state.s3.as_ref().unwrap();
+    let mut out = Vec::new();
+    let mut pages = s3
+        .list_objects_v2()
+        .bucket(bucket)
+        .prefix(prefix)
+        .into_paginator()
+        .send();
+    while let Some(page) = pages.next().await {
+        for o in page.unwrap().contents() {
+            out.push(o.key().unwrap().to_owned());
+        }
+    }
+    out.sort();
+    out
+}
+
+async fn bucket_of(app: &TestApp, id: &str) -> String {
+    db::datasets::by_id(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap()
+        .details
+        .bucket
+}
+
+#[tokio::test]
+async fn datasets_are_created_listed_updated_and_shared_by_the_rule() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        for (body, expected) in [
+            (json!({"dataset": {"name": "   "}}), "Empty name not allowed"),
+            (
+                json!({"dataset": {"name": "x", "deletion_policy": "keep"}}),
+                "Unknown deletion policy: keep (Retain or Delete)",
+            ),
+        ] {
+            let r = app
+                .post("/v1/datasets/createdataset", Some(&w.ann.token), body)
+                .await;
+            assert_eq!(msg(&r), (400, expected.to_owned()), "{k}");
+        }
+        let sales = create(&app, &w.ann, "  Sales 2026 ", "Retain").await;
+        assert_eq!(sales["name"], "Sales 2026", "{k}: trimmed");
+        assert_eq!(sales["access_level"], "edit");
+        assert_eq!(sales["is_owner"], true);
+        assert_eq!(sales["deletion_policy"], "Retain");
+        assert_eq!(sales["repo_author"], w.ann.email.as_str());
+        let id = sales["id"].as_str().unwrap();
+        assert!(sales["path"].as_str().unwrap().ends_with(&format!("{id}/")));
+        let bobs = create(&app, &w.bob, "Bob's logs", "Delete").await;
+        let bobs_id = bobs["id"].as_str().unwrap();
+
+        // Ann sees her own; Bob's is not visible to her; the outsider sees nothing.
+        let r = app
+            .get("/v1/datasets/listdatasets?filter=owned", &w.ann.token)
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        let names: Vec<&str> = r.1["datasets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Sales 2026"], "{k}");
+        let r = app.get("/v1/datasets/listdatasets", &w.ann.token).await;
+        assert_eq!(r.1["total"], 1, "{k}: {}", r.1);
+        let r = app
+            .post(
+                &format!("/v1/datasets/getdatasetdetails/{bobs_id}"),
+                Some(&w.ann.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(msg(&r), (404, "Dataset not found".into()), "{k}");
+        let r = app
+            .post(
+                &format!("/v1/datasets/getdatasetdetails/{id}"),
+                Some(&w.outsider.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(msg(&r), (404, "Dataset not found".into()), "{k}");
+        let r = app
+            .get("/v1/datasets/listdatasets?filter=bogus", &w.ann.token)
+            .await;
+        assert_eq!(r.0, 400, "{k}");
+
+        // The administrator of the organization has edit on both.
+        let r = app.get("/v1/datasets/listdatasets", &w.admin.token).await;
+        assert_eq!(r.1["total"], 2, "{k}: {}", r.1);
+
+        // Bob shares with Ann at view: listed under 'shared', read-only; execute is refused.
+        let share = |level: &str| {
+            json!({"share": {"entity_id": bobs_id, "shares": [
+                {"share_type": "share", "email": w.ann.email, "access_level": level, "to_entity_type": "User"}
+            ]}})
+        };
+        let r = app
+            .post("/v1/datasets/share", Some(&w.bob.token), share("execute"))
+            .await;
+        assert_eq!(r.0, 400, "{k}: execute is not offered on datasets: {}", r.1);
+        let r = app
+            .post("/v1/datasets/share", Some(&w.bob.token), share("view"))
+            .await;
+        assert_eq!(msg(&r), (200, "Dataset shared!".into()), "{k}");
+        let r = app
+            .get("/v1/datasets/listdatasets?filter=shared", &w.ann.token)
+            .await;
+        let listed = &r.1["datasets"][0];
+        assert_eq!(listed["id"], bobs_id, "{k}: {}", r.1);
+        assert_eq!(listed["access_level"], "view");
+        assert_eq!(listed["is_owner"], false);
+        let r = app
+            .get(
+                &format!("/v1/datasets/share/list?dataset_id={bobs_id}"),
+                &w.ann.token,
+            )
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(r.1["can_share"], false);
+        assert_eq!(r.1["levels"], json!(["view", "edit"]));
+        let r = app
+            .get("/v1/datasets/listdatasets?filter=owned", &w.bob.token)
+            .await;
+        assert_eq!(
+            r.1["datasets"][0]["shareIcons"][0]["id"],
+            w.ann.uid.as_str(),
+            "{k}: {}",
+            r.1
+        );
+
+        // Update: both fields required; a viewer may not; the owner may.
+        let path = format!("/v1/datasets/updatedataset/{bobs_id}");
+        let r = app
+            .put(
+                &path,
+                &w.ann.token,
+                json!({"dataset": {"name": "Mine", "description": "x"}}),
+            )
+            .await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app
+            .put(
+                &path,
+                &w.bob.token,
+                json!({"dataset": {"name": "Logs", "description": " "}}),
+            )
+            .await;
+        assert_eq!(msg(&r), (400, "Empty description not allowed".into()), "{k}");
+        let r = app
+            .put(
+                &path,
+                &w.bob.token,
+                json!({"dataset": {"name": "", "description": "d"}}),
+            )
+            .await;
+        assert_eq!(msg(&r), (400, "Empty name not allowed".into()), "{k}");
+        let r = app
+            .put(
+                &path,
+                &w.bob.token,
+                json!({"dataset": {"name": "Logs", "description": "Web logs"}}),
+            )
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(r.1["dataset"]["name"], "Logs");
+        assert_eq!(r.1["dataset"]["description"], "Web logs");
+
+        // Search and pages.
+        let r = app
+            .get("/v1/datasets/listdatasets?search=web&pageSize=1", &w.admin.token)
+            .await;
+        assert_eq!(r.1["total"], 1, "{k}: {}", r.1);
+        assert_eq!(r.1["datasets"][0]["name"], "Logs");
+        let r = app
+            .get("/v1/datasets/listdatasets?page=2&pageSize=1", &w.admin.token)
+            .await;
+        assert_eq!(
+            (r.1["total"].as_i64(), r.1["total_pages"].as_i64()),
+            (Some(2), Some(2)),
+            "{k}"
+        );
+        assert_eq!(r.1["datasets"].as_array().unwrap().len(), 1);
+
+        // The configuration names the bucket and limits, never a secret.
+        let r = app
+            .post("/v1/datasets/getConfig", Some(&w.ann.token), json!({}))
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(r.1["config"]["upload_expires_in"], 900);
+        assert_eq!(r.1["config"]["access_url_expires_in"], 604_800);
+        assert!(!r.1.to_string().contains("ludis-dev-secret-key"));
+
+        // Deleting needs edit; then it is gone for everyone.
+        let r = app.delete(&format!("/v1/datasets/{bobs_id}"), &w.ann.token).await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app.delete(&format!("/v1/datasets/{bobs_id}"), &w.bob.token).await;
+        assert_eq!(msg(&r), (200, "Dataset Deleted!".into()), "{k}");
+        let r = app
+            .get("/v1/datasets/listdatasets?filter=shared", &w.ann.token)
+            .await;
+        assert_eq!(r.1["total"], 0, "{k}: {}", r.1);
+    }
+}
+
+#[tokio::test]
+async fn files_travel_through_presigned_urls_bound_to_one_key_and_method() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Transfers", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        let body = b"a,b\n1,2\n".to_vec();
+        upload(&app, &w.ann, id, "in/data.csv", &body).await;
+
+        // Download with a plain client.
+        let r = presign(&app, &w.ann, id, "in/data.csv", "GET").await;
+        assert_eq!(r.1["expires_in"], 3600, "{k}");
+        assert_eq!(r.1["key"], "in/data.csv");
+        let get_url = r.1["url"].as_str().unwrap().to_owned();
+        let got = reqwest::get(&get_url).await.unwrap();
+        assert_eq!(got.status(), 200, "{k}");
+        assert_eq!(got.bytes().await.unwrap().to_vec(), body);
+
+        // The download URL cannot upload; the upload URL of one key cannot write another.
+        let wrong = reqwest::Client::new()
+            .put(&get_url)
+            .body("overwritten")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            wrong.status(),
+            403,
+            "{k}: a GET URL used with PUT is refused by the server"
+        );
+        let r = presign(&app, &w.ann, id, "in/other.csv", "PUT").await;
+        let other_url = r.1["url"].as_str().unwrap().replace("other.csv", "data.csv");
+        let wrong = reqwest::Client::new()
+            .put(&other_url)
+            .body("overwritten")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(wrong.status(), 403, "{k}: a URL edited to another key is refused");
+        let again = reqwest::get(&get_url).await.unwrap().bytes().await.unwrap();
+        assert_eq!(again.to_vec(), body, "{k}: nothing was overwritten");
+
+        // A viewer may download, not upload; a non-member gets 404.
+        app.post(
+            "/v1/datasets/share",
+            Some(&w.ann.token),
+            json!({"share": {"entity_id": id, "shares": [
+                {"share_type": "share", "email": w.bob.email, "access_level": "view", "to_entity_type": "User"}
+            ]}}),
+        )
+        .await;
+        let r = presign(&app, &w.bob, id, "in/data.csv", "GET").await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        let r = presign(&app, &w.bob, id, "in/bob.csv", "PUT").await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = presign(&app, &w.outsider, id, "in/data.csv", "GET").await;
+        assert_eq!(msg(&r), (404, "Dataset not found".into()), "{k}");
+        let r = presign(&app, &w.ann, id, "in/data.csv", "DELETE").await;
+        assert_eq!(r.0, 400, "{k}");
+    }
+}
+
+#[tokio::test]
+async fn an_expired_presigned_url_is_refused_by_the_storage_server() {
+    // Presigned with the API's presigner for one second, used after two.
+    let Some(s3) = s3_settings() else { return };
+    let app = spawn_app_with(|dir| {
+        let mut s = ludis_api::Settings::for_tests(
+            format!("sqlite://{}?mode=rwc", dir.path().join("ludis.db").display()),
+            crate::helpers::missing_dir(),
+        );
+        s.secrets_file = dir.path().join("secrets.env");
+        s3(&mut s);
+        s
+    })
+    .await;
+    let w = world(&app).await;
+    let d = create(&app, &w.ann, "Expiry", "Retain").await;
+    let id = d["id"].as_str().unwrap();
+    upload(&app, &w.ann, id, "x.txt", b"hello").await;
+    let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+    let url = app
+        .state
+        .presigner
+        .as_ref()
+        .unwrap()
+        .url(
+            "GET",
+            &dataset.details.bucket,
+            &format!("{}x.txt", dataset.details.prefix),
+            std::time::Duration::from_secs(1),
+            None,
+        )
+        .unwrap();
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    assert_eq!(
+        reqwest::get(&url).await.unwrap().status(),
+        403,
+        "an expired URL is refused"
+    );
+}
+
+#[tokio::test]
+async fn a_folder_is_listed_page_by_page_with_tokens_bound_to_it() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Pages", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let s3 = app.state.s3.as_ref().unwrap();
+        let mut expected = Vec::new();
+        for i in 0..25 {
+            let key = format!("f{i:03}.csv");
+            ludis_storage::objects::put(
+                s3,
+                &dataset.details.bucket,
+                &format!("{}{key}", dataset.details.prefix),
+                b"x".to_vec(),
+                "text/csv",
+            )
+            .await
+            .unwrap();
+            expected.push(key);
+        }
+        upload(&app, &w.ann, id, "sub/inner.csv", b"y").await;
+
+        let mut seen = Vec::new();
+        let mut folders = Vec::new();
+        let mut token: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            let mut body = json!({"path": "", "limit": 10});
+            if let Some(t) = &token {
+                body["continuationToken"] = json!(t);
+            }
+            let r = list(&app, &w.ann, id, body).await;
+            assert_eq!(r.0, 200, "{k}: {}", r.1);
+            pages += 1;
+            assert_eq!(r.1["Name"], "Pages");
+            assert_eq!(r.1["Prefix"], "");
+            assert_eq!(r.1["FileCount"].as_u64().unwrap() as usize, keys_of(&r.1).len());
+            seen.extend(keys_of(&r.1));
+            folders.extend(folders_of(&r.1));
+            if r.1["IsTruncated"] == true {
+                token = Some(r.1["NextContinuationToken"].as_str().unwrap().to_owned());
+            } else {
+                assert_eq!(r.1["NextContinuationToken"], Value::Null);
+                break;
+            }
+            assert!(pages < 10, "{k}: paging ends");
+        }
+        assert_eq!(pages, 3, "{k}: 26 entries in pages of 10");
+        assert_eq!(seen, expected, "{k}: every file once, in order");
+        assert_eq!(folders, ["sub/"], "{k}");
+
+        // A token is bound to its dataset and folder, and cannot be forged.
+        let first = list(&app, &w.ann, id, json!({"limit": 10})).await;
+        let t = first.1["NextContinuationToken"].as_str().unwrap().to_owned();
+        let r = list(&app, &w.ann, id, json!({"path": "sub/", "continuationToken": t})).await;
+        assert_eq!(r.0, 400, "{k}: another folder: {}", r.1);
+        let other = create(&app, &w.ann, "Other", "Retain").await;
+        let r = list(
+            &app,
+            &w.ann,
+            other["id"].as_str().unwrap(),
+            json!({"continuationToken": t}),
+        )
+        .await;
+        assert_eq!(r.0, 400, "{k}: another dataset");
+        let (raw, tag) = t.split_once('.').unwrap();
+        let forged = format!("{}A.{tag}", &raw[..raw.len() - 1]);
+        let r = list(&app, &w.ann, id, json!({"continuationToken": forged})).await;
+        assert_eq!(r.0, 400, "{k}: a changed token");
+
+        // The sub-folder, and limits clamp.
+        let r = list(&app, &w.ann, id, json!({"path": "sub", "limit": 100000})).await;
+        assert_eq!(keys_of(&r.1), ["sub/inner.csv"], "{k}: {}", r.1);
+        assert_eq!(r.1["Prefix"], "sub/");
+    }
+}
+
+#[tokio::test]
+async fn folders_are_created_and_deleted_with_everything_in_them() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Folders", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        let neighbour = create(&app, &w.ann, "Neighbour", "Retain").await;
+        let nid = neighbour["id"].as_str().unwrap();
+        upload(&app, &w.ann, nid, "reports/keep.csv", b"keep").await;
+
+        let mkdir = |path: &str, name: &str| json!({"id": id, "path": path, "name": name});
+        let r = app
+            .post(
+                "/v1/datasets/createdatasetdirectory",
+                Some(&w.ann.token),
+                mkdir("", "   "),
+            )
+            .await;
+        assert_eq!(msg(&r), (400, "Empty folder name not allowed".into()), "{k}");
+        let r = app
+            .post(
+                "/v1/datasets/createdatasetdirectory",
+                Some(&w.ann.token),
+                mkdir("", "a/b"),
+            )
+            .await;
+        assert_eq!(r.0, 400, "{k}: one segment: {}", r.1);
+        let r = app
+            .post(
+                "/v1/datasets/createdatasetdirectory",
+                Some(&w.ann.token),
+                mkdir("", " reports "),
+            )
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(r.1["Key"], "reports/");
+        let r = app
+            .post(
+                "/v1/datasets/createdatasetdirectory",
+                Some(&w.ann.token),
+                mkdir("reports/", "2026"),
+            )
+            .await;
+        assert_eq!(r.1["Key"], "reports/2026/", "{k}: {}", r.1);
+        // An empty folder is listed (its marker is not).
+        let r = list(&app, &w.ann, id, json!({"path": ""})).await;
+        assert_eq!(folders_of(&r.1), ["reports/"], "{k}: {}", r.1);
+        assert!(keys_of(&r.1).is_empty(), "{k}: the marker is hidden");
+        let r = list(&app, &w.ann, id, json!({"path": "reports/"})).await;
+        assert_eq!(folders_of(&r.1), ["reports/2026/"], "{k}: {}", r.1);
+
+        upload(&app, &w.ann, id, "reports/2026/q1.csv", b"1").await;
+        upload(&app, &w.ann, id, "reports/q0.csv", b"0").await;
+        upload(&app, &w.ann, id, "reportsX.csv", b"sibling").await;
+        upload(&app, &w.ann, id, "top.csv", b"top").await;
+
+        // A viewer cannot delete or make folders.
+        app.post(
+            "/v1/datasets/share",
+            Some(&w.ann.token),
+            json!({"share": {"entity_id": id, "shares": [
+                {"share_type": "share", "email": w.bob.email, "access_level": "view", "to_entity_type": "User"}
+            ]}}),
+        )
+        .await;
+        let del = format!("/v1/datasets/deletedatasetobject/{id}");
+        let r = app
+            .post(&del, Some(&w.bob.token), json!({"path": "top.csv"}))
+            .await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app
+            .post(
+                "/v1/datasets/createdatasetdirectory",
+                Some(&w.bob.token),
+                mkdir("", "mine"),
+            )
+            .await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app
+            .post(&del, Some(&w.outsider.token), json!({"path": "top.csv"}))
+            .await;
+        assert_eq!(r.0, 404, "{k}");
+
+        // The root cannot be deleted; a folder goes with everything in it, and nothing else.
+        for root in ["", "/", ".", "./"] {
+            let r = app.post(&del, Some(&w.ann.token), json!({"path": root})).await;
+            assert_eq!(r.0, 400, "{k}: {root:?}: {}", r.1);
+        }
+        let r = app.post(&del, Some(&w.ann.token), json!({"paths": []})).await;
+        assert_eq!(msg(&r), (400, "Choose a file or folder to delete".into()), "{k}");
+        let r = app
+            .post(&del, Some(&w.ann.token), json!({"paths": ["reports/"]}))
+            .await;
+        assert_eq!(msg(&r), (200, "File(s) Deleted!".into()), "{k}");
+        assert!(r.1["deleted"].as_i64().unwrap() >= 2, "{k}: {}", r.1);
+        let bucket = bucket_of(&app, id).await;
+        let left = stored(&app, &bucket, &format!("datasets/{id}/")).await;
+        assert_eq!(
+            left,
+            [
+                format!("datasets/{id}/reportsX.csv"),
+                format!("datasets/{id}/top.csv")
+            ],
+            "{k}"
+        );
+        let r = app
+            .post(&del, Some(&w.ann.token), json!({"path": "top.csv"}))
+            .await;
+        assert_eq!(r.0, 200, "{k}");
+        let left = stored(&app, &bucket, &format!("datasets/{id}/")).await;
+        assert_eq!(left, [format!("datasets/{id}/reportsX.csv")], "{k}");
+        let kept = stored(&app, &bucket, &format!("datasets/{nid}/")).await;
+        assert_eq!(
+            kept,
+            [format!("datasets/{nid}/reports/keep.csv")],
+            "{k}: the neighbour is untouched"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_traversal_attempt_is_refused_and_nothing_outside_the_prefix_is_touched() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Fortress", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        let other = create(&app, &w.bob, "Victim", "Retain").await;
+        let oid = other["id"].as_str().unwrap();
+        upload(&app, &w.bob, oid, "secret.csv", b"secret").await;
+        let bucket = bucket_of(&app, id).await;
+        let s3 = app.state.s3.as_ref().unwrap();
+        ludis_storage::objects::put(s3, &bucket, "outside.txt", b"outside".to_vec(), "text/plain")
+            .await
+            .unwrap();
+        let before_other = stored(&app, &bucket, &format!("datasets/{oid}/")).await;
+
+        let attacks = [
+            format!("../{oid}/secret.csv"),
+            format!("a/../../{oid}/secret.csv"),
+            "../../outside.txt".to_owned(),
+            "/outside.txt".to_owned(),
+            format!("/datasets/{oid}/secret.csv"),
+            "..".to_owned(),
+            "a\\..\\..\\outside.txt".to_owned(),
+            "a\u{0}b.csv".to_owned(),
+            "a\nb.csv".to_owned(),
+            "a\u{7f}.csv".to_owned(),
+            "x/.ludis-folder".to_owned(),
+            "x".repeat(1100),
+        ];
+        for path in &attacks {
+            for (route, body) in [
+                ("getpresignedurl", json!({"path": path, "method": "PUT"})),
+                ("getpresignedurl", json!({"path": path, "method": "GET"})),
+                ("getfilepreview", json!({"path": path})),
+                ("get/ludisurl", json!({"path": path})),
+                ("deletedatasetobject", json!({"path": path})),
+                ("deletedatasetobject", json!({"paths": ["ok.csv", path]})),
+                ("listfiles", json!({"path": path})),
+            ] {
+                let r = app
+                    .post(&format!("/v1/datasets/{route}/{id}"), Some(&w.ann.token), body)
+                    .await;
+                assert_eq!(r.0, 400, "{k}: {route} {path:?}: {}", r.1);
+                assert!(!r.1["message"].as_str().unwrap_or_default().is_empty());
+            }
+            let r = app
+                .post(
+                    "/v1/datasets/createdatasetdirectory",
+                    Some(&w.ann.token),
+                    json!({"id": id, "path": path, "name": "new"}),
+                )
+                .await;
+            assert_eq!(r.0, 400, "{k}: createdatasetdirectory {path:?}: {}", r.1);
+            let r = app
+                .get(
+                    &format!("/v1/datasets/download/{id}?path={}", urlencode(path)),
+                    &w.ann.token,
+                )
+                .await;
+            assert_eq!(r.0, 400, "{k}: download {path:?}: {}", r.1);
+        }
+        // Names that merely look odd are files inside the prefix.
+        upload(&app, &w.ann, id, "..data/%2e%2e.csv", b"odd").await;
+        assert_eq!(
+            stored(&app, &bucket, &format!("datasets/{id}/")).await,
+            [format!("datasets/{id}/..data/%2e%2e.csv")],
+            "{k}"
+        );
+        assert_eq!(
+            stored(&app, &bucket, &format!("datasets/{oid}/")).await,
+            before_other,
+            "{k}"
+        );
+        assert_eq!(stored(&app, &bucket, "outside.txt").await, ["outside.txt"], "{k}");
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn previews_show_the_first_rows_of_each_type() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Previews", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        let mut csv = String::from("city,temp\n");
+        for i in 0..200 {
+            csv.push_str(&format!("c{i},{i}\n"));
+        }
+        upload(&app, &w.ann, id, "t.csv", csv.as_bytes()).await;
+        upload(
+            &app,
+            &w.ann,
+            id,
+            "t.json",
+            br#"[{"a":1,"b":"x"},{"a":2,"c":true}]"#,
+        )
+        .await;
+        upload(&app, &w.ann, id, "t.txt", b"line one\nline two\n").await;
+        upload(&app, &w.ann, id, "t.xml", b"<rows><row id=\"1\"/></rows>\n").await;
+        upload(&app, &w.ann, id, "t.pdf", b"%PDF-1.4").await;
+        upload(&app, &w.ann, id, "broken.xlsx", b"not a zip").await;
+        upload(&app, &w.ann, id, "t.xlsx", &xlsx_fixture()).await;
+        let preview = |path: &str| {
+            let path = path.to_owned();
+            let app = &app;
+            let token = w.ann.token.clone();
+            async move {
+                app.post(
+                    &format!("/v1/datasets/getfilepreview/{id}"),
+                    Some(&token),
+                    json!({ "path": path }),
+                )
+                .await
+            }
+        };
+        let r = preview("t.csv").await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(r.1["preview"]["columns"], json!(["city", "temp"]));
+        assert_eq!(r.1["preview"]["rows"][0], json!(["c0", "0"]));
+        assert_eq!(r.1["preview"]["rows"].as_array().unwrap().len(), 50);
+        assert_eq!(r.1["preview"]["truncated"], true);
+        let r = preview("t.json").await;
+        assert_eq!(r.1["preview"]["columns"], json!(["a", "b", "c"]), "{k}: {}", r.1);
+        assert_eq!(r.1["preview"]["rows"].as_array().unwrap().len(), 2);
+        let r = preview("t.txt").await;
+        assert!(
+            r.1["preview"]["text"].as_str().unwrap().contains("line two"),
+            "{k}: {}",
+            r.1
+        );
+        let r = preview("t.xml").await;
+        assert!(
+            r.1["preview"]["text"].as_str().unwrap().contains("<row"),
+            "{k}: {}",
+            r.1
+        );
+        let r = preview("t.xlsx").await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(
+            r.1["preview"]["columns"],
+            json!(["name", "units"]),
+            "{k}: {}",
+            r.1
+        );
+        assert_eq!(r.1["preview"]["rows"][0], json!(["tea", "3"]));
+        let r = preview("t.pdf").await;
+        assert_eq!(
+            msg(&r),
+            (
+                400,
+                "Preview is available for .csv, .json, .xml, .txt, .xlsx and .xls files".into()
+            ),
+            "{k}"
+        );
+        let r = preview("broken.xlsx").await;
+        assert_eq!(r.0, 400, "{k}: {}", r.1);
+        let r = preview("missing.csv").await;
+        assert_eq!(msg(&r), (404, "File not found".into()), "{k}");
+    }
+}
+
+/// A small workbook (sheet "Sales": name, units / tea, 3 / coffee, 5), built in memory.
+fn xlsx_fixture() -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    sheet.set_name("Sales").unwrap();
+    sheet.write_string(0, 0, "name").unwrap();
+    sheet.write_string(0, 1, "units").unwrap();
+    sheet.write_string(1, 0, "tea").unwrap();
+    sheet.write_number(1, 1, 3).unwrap();
+    sheet.write_string(2, 0, "coffee").unwrap();
+    sheet.write_number(2, 1, 5).unwrap();
+    book.save_to_buffer().unwrap()
+}
+
+#[tokio::test]
+async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Links", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        upload(&app, &w.ann, id, "dir/my file.csv", b"x,y\n").await;
+        let r = app
+            .post(
+                &format!("/v1/datasets/get/ludisurl/{id}"),
+                Some(&w.ann.token),
+                json!({"path": "dir/my file.csv"}),
+            )
+            .await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        let temporary = r.1["temporary_url"].as_str().unwrap();
+        assert!(temporary.contains("X-Amz-Expires=604800"), "{k}: {temporary}");
+        let permanent = r.1["permanent_url"].as_str().unwrap();
+        assert!(
+            permanent.ends_with(&format!("/v1/datasets/download/{id}?path=dir%2Fmy%20file.csv")),
+            "{k}: {permanent}"
+        );
+        let got = reqwest::get(temporary).await.unwrap();
+        assert_eq!(got.status(), 200, "{k}");
+        assert_eq!(got.text().await.unwrap(), "x,y\n");
+
+        let no_redirect = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let anonymous = no_redirect.get(permanent).send().await.unwrap();
+        assert_eq!(anonymous.status(), 401, "{k}: the permanent URL needs a key");
+        let wrong = no_redirect
+            .get(permanent)
+            .header("x-api-key", "not-a-key")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(wrong.status(), 401, "{k}");
+
+        let key_of = |p: &Person| {
+            let (uid, token) = (p.uid.clone(), p.token.clone());
+            let app = &app;
+            async move {
+                let r = app
+                    .post(&format!("/v1/users/{uid}/api_key"), Some(&token), json!({}))
+                    .await;
+                assert_eq!(r.0, 200, "{}", r.1);
+                r.1["api_key"].as_str().unwrap().to_owned()
+            }
+        };
+        let anns_key = key_of(&w.ann).await;
+        let with_key = reqwest::Client::new()
+            .get(permanent)
+            .header("x-api-key", &anns_key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(with_key.status(), 200, "{k}: followed to storage");
+        assert_eq!(with_key.text().await.unwrap(), "x,y\n");
+        // Access is checked on every use: a key of someone without access gets 404.
+        let bobs_key = key_of(&w.bob).await;
+        let r = no_redirect
+            .get(permanent)
+            .header("x-api-key", &bobs_key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404, "{k}");
+        let r = app
+            .call(
+                Method::GET,
+                &format!("/v1/datasets/download/{id}?path=nope.csv"),
+                Some(&w.ann.token),
+                None,
+            )
+            .await;
+        assert_eq!(msg(&r), (404, "File not found".into()), "{k}");
+    }
+}
+
+/// With a cluster, the operator's dataset controller runs in this process (once), as it does
+/// beside the API in a deployment: it measures datasets and its finalizer deals with their files.
+fn start_operator(client: kube::Client) {
+    use futures::StreamExt as _;
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let ctx = std::sync::Arc::new(ludis_operator::context::Context::new(
+            client,
+            ludis_operator::context::Config::for_tests("ludis-system"),
+            std::sync::Arc::default(),
+            None,
+        ));
+        let stream = ludis_operator::controllers::dataset::controller(ctx, std::future::pending());
+        // A thread of its own, so the controller outlives the test that started it.
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(stream.for_each(|_| async {}));
+        });
+    });
+}
+
+#[tokio::test]
+async fn deleting_a_dataset_follows_its_deletion_policy() {
+    let Some(s3) = s3_settings() else { return };
+    for app in apps_with(s3).await {
+        // With a cluster the operator's finalizer removes the files; without one, the API.
+        if let Some(client) = app.state.kube.clone() {
+            start_operator(client);
+        }
+        let w = world(&app).await;
+        let k = app.kind;
+        for (policy, kept) in [("Delete", false), ("Retain", true)] {
+            let d = create(&app, &w.ann, &format!("{policy} policy"), policy).await;
+            let id = d["id"].as_str().unwrap().to_owned();
+            upload(&app, &w.ann, &id, "a/b.csv", b"1").await;
+            upload(&app, &w.ann, &id, "c.csv", b"22").await;
+            let bucket = bucket_of(&app, &id).await;
+            let row = db::datasets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+            if app.state.kube.is_some() {
+                // The operator measured it (status → the watcher → the row) before deletion.
+                let mut measured = false;
+                let mut last = Value::Null;
+                for _ in 0..150 {
+                    let r = app
+                        .post(
+                            &format!("/v1/datasets/getdatasetdetails/{id}"),
+                            Some(&w.ann.token),
+                            json!({}),
+                        )
+                        .await;
+                    last = r.1.clone();
+                    if r.1["dataset"]["status"] == "ready" && r.1["dataset"]["object_count"] == 2 {
+                        assert_eq!(r.1["dataset"]["bytes"], 3, "{k}");
+                        measured = true;
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                }
+                assert!(measured, "{k}: the operator's status reached the API: {last}");
+            }
+            let r = app.delete(&format!("/v1/datasets/{id}"), &w.ann.token).await;
+            assert_eq!(r.0, 200, "{k}: {}", r.1);
+            let prefix = format!("datasets/{id}/");
+            let mut left = stored(&app, &bucket, &prefix).await;
+            if let Some(client) = app.state.kube.clone() {
+                // Wait for the resource to go (its finalizer ran).
+                let api: kube::Api<ludis_crds::Dataset> = kube::Api::namespaced(
+                    client,
+                    row.asset
+                        .namespace
+                        .as_deref()
+                        .expect("a dataset with a cluster has a resource"),
+                );
+                let name = row.asset.resource_name.clone().unwrap();
+                let mut gone = false;
+                for _ in 0..150 {
+                    if api.get_opt(&name).await.unwrap().is_none() {
+                        gone = true;
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                }
+                assert!(gone, "{k}: the Dataset resource is deleted");
+                left = stored(&app, &bucket, &prefix).await;
+            }
+            assert_eq!(!left.is_empty(), kept, "{k}: {policy}: {left:?}");
+            let r = app
+                .post(
+                    &format!("/v1/datasets/getdatasetdetails/{id}"),
+                    Some(&w.ann.token),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(r.0, 404, "{k}");
+        }
+    }
+}
