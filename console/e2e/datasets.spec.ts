@@ -168,11 +168,26 @@ test.describe.serial('datasets', () => {
     await expect(toUpload.getByText('slides.pdf')).toHaveCount(0);
     await screen(page, 'import-form');
 
+    // Hold the uploads a moment so the progress dialog can be seen (and photographed) mid-way.
+    const slow = (url: URL) => url.searchParams.has('X-Amz-Signature');
+    await page.route(slow, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fallback();
+    });
     await page.getByRole('button', { name: 'Create dataset' }).click();
-    await expect(page.getByText('Data Uploaded Successfully!')).toBeVisible();
+    const progress = page.getByRole('dialog', { name: 'Uploading files' });
+    await expect(progress).toBeVisible();
+    await expect(progress.getByRole('listitem')).toHaveCount(3);
+    await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await screen(page, 'upload-progress');
+    await expect(page.getByText('Data Uploaded Successfully!').first()).toBeVisible();
+    await expect(progress).toBeHidden();
+    await page.unroute(slow);
     await expect(page).toHaveURL(/\/datasets\/[^/]+$/);
     datasetUrl = new URL(page.url()).pathname;
     await expect(page.getByRole('heading', { name: datasetName })).toBeVisible();
+    // The API measures the files in the background; the page reads the numbers again.
+    await expect(page.getByText(/^3 files · /)).toBeVisible();
     await expect(page.getByTestId('dataset-ownership')).toHaveText(`Owner: ${owner.first} ${owner.last}`);
     for (const name of ['sales.csv', 'visits.json', 'budget.xlsx']) await expect(fileRow(page, name)).toBeVisible();
     await expect(fileRow(page, 'sales.csv')).toContainText(`${Buffer.byteLength(csv)} bytes`);
@@ -221,7 +236,7 @@ test.describe.serial('datasets', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('sales.csv');
     expect(readFileSync(await download.path()).toString()).toBe(csv);
-    await expect(page.getByText('Download complete')).toBeVisible();
+    await expect(page.getByText('Download complete').first()).toBeVisible();
 
     // Access URLs: the temporary one works without a key, the permanent one with the API key.
     await fileRow(page, 'sales.csv').getByRole('button', { name: 'Access URL for sales.csv' }).click();

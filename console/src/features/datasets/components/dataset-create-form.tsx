@@ -1,9 +1,11 @@
 import { ActionIcon, Anchor, Box, Breadcrumbs, Button, Group, Paper, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '@/config/paths';
+import { invalidateDatasetFiles } from '@/features/datasets/api/cache';
 import { useCreateDataset } from '@/features/datasets/api/create-dataset';
 import { FileDropZone } from '@/features/datasets/components/file-drop-zone';
 import { uploadJobs } from '@/features/datasets/components/jobs';
@@ -27,6 +29,7 @@ export function mergeFiles(current: File[], picked: File[]): File[] {
  */
 export function DatasetCreateForm() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -47,6 +50,8 @@ export function DatasetCreateForm() {
       return;
     }
     const outcome = await transfers.start('upload', uploadJobs(id, '', picked));
+    // The created dataset's cached details say 0 files.
+    invalidateDatasetFiles(queryClient, id);
     if (outcome.ok) {
       notify.success(TRANSFER_TEXT.uploaded);
       transfers.close();
