@@ -22,6 +22,8 @@ pub const PREVIEW_COLUMNS: usize = 100;
 pub const TEXT_MAX_BYTES: usize = 1 << 20;
 /// Spreadsheets (xlsx, xls) must be read whole; larger ones are not previewed.
 pub const SHEET_MAX_BYTES: usize = 20 << 20;
+/// The most the parts of an XLSX workbook may unpack to, all together.
+pub const SHEET_MAX_UNPACKED_BYTES: u64 = 256 << 20;
 /// The most text a preview returns.
 pub const TEXT_PREVIEW_BYTES: usize = 64 << 10;
 /// The most characters of one cell a preview returns.
@@ -550,8 +552,88 @@ fn sheet_table(format: Format, name: String, cells: Vec<(u32, u32, String)>, mor
     p
 }
 
+const INVALID_XLSX: &str = "The file is not a valid XLSX workbook";
+
+/// Checks what an XLSX archive says about itself before calamine reads it, so that a small file
+/// cannot make it allocate without bound (an allocation failure aborts the process; no
+/// `catch_unwind` stops that):
+/// - all parts together unpack to at most [`SHEET_MAX_UNPACKED_BYTES`] (the zip reader refuses a
+///   part that inflates past its declared size, so a zip bomb stops there);
+/// - the shared-string table's declared `uniqueCount`, which calamine reserves room for up front,
+///   fits in that table's size (every string takes at least `<si/>`, 5 bytes).
+fn check_xlsx_archive(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
+    let invalid = |_| INVALID_XLSX.to_owned();
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(invalid)?;
+    if zip.len() > 10_000 {
+        return Err(INVALID_XLSX.into());
+    }
+    let mut unpacked = 0u64;
+    let mut shared_strings = Vec::new();
+    for i in 0..zip.len() {
+        let part = zip.by_index_raw(i).map_err(invalid)?;
+        unpacked = unpacked.saturating_add(part.size());
+        let name = part
+            .name()
+            .map_err(invalid)?
+            .replace('\\', "/")
+            .to_ascii_lowercase();
+        if name.ends_with("sharedstrings.xml") {
+            shared_strings.push((i, part.size()));
+        }
+    }
+    if unpacked > max_unpacked {
+        return Err(format!(
+            "The workbook is too large to preview (more than {} MB unpacked)",
+            max_unpacked >> 20
+        ));
+    }
+    for (i, size) in shared_strings {
+        let part = zip.by_index(i).map_err(invalid)?;
+        if declared_unique_count(std::io::BufReader::new(part))? > size / 5 + 16 {
+            return Err(INVALID_XLSX.into());
+        }
+    }
+    Ok(())
+}
+
+/// The largest number in a `uniqueCount` attribute of the first `sst` element, read with the
+/// XML reader and settings calamine uses (any digits in the value count, so no spelling of the
+/// number that calamine accepts is missed).
+fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, String> {
+    use quick_xml::events::Event;
+    let mut xml = quick_xml::Reader::from_reader(part);
+    let config = xml.config_mut();
+    config.check_end_names = false;
+    config.trim_text(false);
+    config.check_comments = false;
+    config.expand_empty_elements = true;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match xml.read_event_into(&mut buf) {
+            Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "sst" => {
+                let mut count = 0u64;
+                for attr in e.attributes().with_checks(false) {
+                    let attr = attr.map_err(|_| INVALID_XLSX.to_owned())?;
+                    if attr.key.local_name().as_ref() == "uniqueCount" {
+                        let n = attr.value.bytes().filter(u8::is_ascii_digit).fold(0u64, |n, d| {
+                            n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                        });
+                        count = count.max(n);
+                    }
+                }
+                return Ok(count);
+            }
+            Ok(Event::Eof) => return Ok(0),
+            Err(_) => return Err(INVALID_XLSX.into()),
+            Ok(_) => {}
+        }
+    }
+}
+
 fn xlsx(bytes: &[u8]) -> Result<Preview, String> {
-    const INVALID: &str = "The file is not a valid XLSX workbook";
+    const INVALID: &str = INVALID_XLSX;
+    check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
     let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| INVALID.to_owned())?;
     let Some(name) = book.sheet_names().first().cloned() else {
         return Err("The workbook has no sheets".into());
@@ -612,6 +694,138 @@ fn xls(bytes: &[u8]) -> Result<Preview, String> {
         }
     }
     Ok(sheet_table(Format::Xls, name, cells, more))
+}
+
+/// The first argument that makes a process a preview worker (see [`run_worker_if_asked`]).
+pub const WORKER_ARG: &str = "--ludis-preview-worker";
+
+/// Most of a worker's answer read back: 50 rows of 100 cells of 1000 characters, JSON-escaped.
+const WORKER_OUTPUT_MAX: u64 = 64 << 20;
+
+/// For a binary that uses [`preview_isolated`]: call this first in `main`. In a process started as
+/// a preview worker it reads the file's bytes from stdin, writes the preview as JSON to stdout and
+/// exits; in any other process it returns at once.
+pub fn run_worker_if_asked() {
+    use std::io::{Read, Write};
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() != Some(WORKER_ARG) {
+        return;
+    }
+    let format = args.next().and_then(|name| format_of(&format!("file.{name}")));
+    let complete = args.next().as_deref() == Some("complete");
+    let mut bytes = Vec::new();
+    let read = std::io::stdin()
+        .take(SHEET_MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes);
+    let out = match (format, read) {
+        (Some(format), Ok(_)) => preview(format, &bytes, complete),
+        (None, _) => Err("unknown preview format".to_owned()),
+        (_, Err(e)) => Err(format!("failed to read the file: {e}")),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let written = serde_json::to_writer(&mut stdout, &out).is_ok() && stdout.flush().is_ok();
+    std::process::exit(if written { 0 } else { 1 });
+}
+
+/// [`Preview`] as a worker sends it back.
+#[derive(Deserialize)]
+struct WirePreview {
+    format: String,
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+    text: Option<String>,
+    sheet: Option<String>,
+    truncated: bool,
+}
+
+/// [`preview`] in a child process of the current executable (whose `main` must call
+/// [`run_worker_if_asked`] first), so that a file that makes a reader abort on an impossible
+/// allocation, or run away, costs the child and not the caller. The child is killed after
+/// `timeout`. Blocking: from async code, call it on a blocking thread.
+pub fn preview_isolated(
+    format: Format,
+    bytes: &[u8],
+    complete: bool,
+    timeout: std::time::Duration,
+) -> Result<Preview, String> {
+    use std::{
+        io::{Read, Write},
+        process::{Command, Stdio},
+        time::Instant,
+    };
+    const FAILED: &str = "The file could not be previewed";
+    let exe = std::env::current_exe().map_err(|e| format!("failed to start a preview worker: {e}"))?;
+    let mut child = Command::new(exe)
+        .args([
+            WORKER_ARG,
+            format.name(),
+            if complete { "complete" } else { "partial" },
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("failed to start a preview worker: {e}"))?;
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("failed to start a preview worker: no pipes".into());
+    };
+    let input = bytes.to_vec();
+    // Write and read on their own threads, so neither side can block the other on a full pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.take(WORKER_OUTPUT_MAX).read_to_end(&mut out);
+        out
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(std::time::Duration::from_millis(2)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Err(format!(
+            "{FAILED} (it took longer than {} s)",
+            timeout.as_secs_f32()
+        ));
+    };
+    if !status.success() {
+        return Err(format!("{FAILED} (the reader failed: {status})"));
+    }
+    let wire: Result<WirePreview, String> =
+        serde_json::from_slice(&out).map_err(|_| format!("{FAILED} (the reader's answer was unreadable)"))?;
+    let wire = wire?;
+    let format = [
+        Format::Csv,
+        Format::Json,
+        Format::Xml,
+        Format::Txt,
+        Format::Xlsx,
+        Format::Xls,
+    ]
+    .into_iter()
+    .find(|f| f.name() == wire.format)
+    .ok_or_else(|| format!("{FAILED} (the reader's answer was unreadable)"))?;
+    Ok(Preview {
+        format: format.name(),
+        columns: wire.columns,
+        rows: wire.rows,
+        text: wire.text,
+        sheet: wire.sheet,
+        truncated: wire.truncated,
+    })
 }
 
 #[cfg(test)]

@@ -410,12 +410,12 @@ fn invalid_spreadsheets_are_refused_with_a_sentence() {
 }
 
 #[test]
-fn damaged_spreadsheets_never_panic() {
-    // Flip bytes all over valid workbooks: each preview is Ok or Err, never a panic.
-    let xls = include_bytes!("../../tests/fixtures/sales.xls").to_vec();
+fn damaged_xlsx_never_panics() {
+    // Flip bytes all over a valid workbook: each preview is Ok or Err, never a panic. (Damaged XLS
+    // files can abort the process, so their test runs them in workers: tests/preview_worker.rs.)
     let xlsx = xlsx_fixture(5);
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for (format, original) in [(Format::Xls, xls), (Format::Xlsx, xlsx)] {
+    for (format, original) in [(Format::Xlsx, xlsx)] {
         for _ in 0..300 {
             let mut bytes = original.clone();
             for _ in 0..4 {
@@ -437,5 +437,69 @@ fn previews_serialise_as_the_api_shows_them() {
     assert_eq!(
         v,
         serde_json::json!({"format":"csv","columns":["a"],"rows":[["1"]],"text":null,"sheet":null,"truncated":false})
+    );
+}
+
+/// The fixture's parts, with `edit` applied to each part's text.
+fn rezip(xlsx: &[u8], edit: impl Fn(&str, String) -> String) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut from = zip::ZipArchive::new(Cursor::new(xlsx)).unwrap();
+    let mut to = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for i in 0..from.len() {
+        let mut part = from.by_index(i).unwrap();
+        let name = part.name().unwrap().into_owned();
+        let mut text = String::new();
+        part.read_to_string(&mut text).unwrap();
+        let options =
+            zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        to.start_file(name.as_str(), options).unwrap();
+        to.write_all(edit(&name, text).as_bytes()).unwrap();
+    }
+    to.finish().unwrap().into_inner()
+}
+
+#[test]
+fn xlsx_with_a_lying_shared_string_count_is_refused_before_it_is_read() {
+    let xlsx = xlsx_fixture(2);
+    // Unchanged, the rewritten archive still previews.
+    let same = rezip(&xlsx, |_, text| text);
+    assert_eq!(ok(Format::Xlsx, &same, true).rows.len(), 2);
+    // calamine reserves room for `uniqueCount` strings up front: a huge count would abort the
+    // process on the allocation, so the check must refuse it first.
+    let lying = rezip(&xlsx, |name, text| {
+        if name.ends_with("sharedStrings.xml") {
+            assert!(text.contains("uniqueCount=\""), "{text}");
+            text.replacen("uniqueCount=\"", "uniqueCount=\"99999999999999", 1)
+        } else {
+            text
+        }
+    });
+    assert_eq!(
+        preview(Format::Xlsx, &lying, true).unwrap_err(),
+        "The file is not a valid XLSX workbook"
+    );
+}
+
+#[test]
+fn xlsx_parts_that_unpack_too_large_are_refused() {
+    let xlsx = xlsx_fixture(2);
+    assert_eq!(check_xlsx_archive(&xlsx, SHEET_MAX_UNPACKED_BYTES), Ok(()));
+    // Two MiB of padding compresses to a few KiB; with a 1 MiB limit it is refused.
+    let padded = rezip(&xlsx, |name, text| {
+        if name.ends_with("sheet1.xml") {
+            text.replacen("<sheetData>", &format!("<sheetData>{}", " ".repeat(2 << 20)), 1)
+        } else {
+            text
+        }
+    });
+    assert!(padded.len() < 100_000);
+    assert_eq!(
+        ok(Format::Xlsx, &padded, true).rows.len(),
+        2,
+        "within the real limit it is read"
+    );
+    assert_eq!(
+        check_xlsx_archive(&padded, 1 << 20).unwrap_err(),
+        "The workbook is too large to preview (more than 1 MB unpacked)"
     );
 }
