@@ -748,14 +748,26 @@ pub fn preview_isolated(
     complete: bool,
     timeout: std::time::Duration,
 ) -> Result<Preview, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("failed to start a preview worker: {e}"))?;
+    preview_in_worker(&exe, format, bytes, complete, timeout)
+}
+
+/// [`preview_isolated`] with another executable as the worker (one whose `main` calls
+/// [`run_worker_if_asked`] first), e.g. the server's binary when the caller is a test binary.
+pub fn preview_in_worker(
+    worker: &std::path::Path,
+    format: Format,
+    bytes: &[u8],
+    complete: bool,
+    timeout: std::time::Duration,
+) -> Result<Preview, String> {
     use std::{
         io::{Read, Write},
         process::{Command, Stdio},
         time::Instant,
     };
     const FAILED: &str = "The file could not be previewed";
-    let exe = std::env::current_exe().map_err(|e| format!("failed to start a preview worker: {e}"))?;
-    let mut child = Command::new(exe)
+    let mut child = Command::new(worker)
         .args([
             WORKER_ARG,
             format.name(),

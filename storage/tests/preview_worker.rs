@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use ludis_storage::preview::{Format, preview, preview_isolated, run_worker_if_asked};
+use ludis_storage::preview::{Format, preview, preview_in_worker, preview_isolated, run_worker_if_asked};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -52,6 +52,35 @@ fn a_workbook_that_aborts_the_reader_fails_only_the_worker() {
     );
 }
 
+fn another_executable_can_be_the_worker() {
+    let me = std::env::current_exe().unwrap();
+    assert_eq!(
+        preview_in_worker(&me, Format::Txt, b"hello\n", true, TIMEOUT),
+        preview(Format::Txt, b"hello\n", true)
+    );
+    // A program that is not a worker: an error, not a hang or a panic.
+    let e = preview_in_worker(
+        std::path::Path::new("/bin/true"),
+        Format::Txt,
+        b"x",
+        true,
+        TIMEOUT,
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with("The file could not be previewed (the reader's answer was unreadable"),
+        "{e}"
+    );
+    let e = preview_in_worker(
+        std::path::Path::new("/nonexistent/worker"),
+        Format::Txt,
+        b"x",
+        true,
+        TIMEOUT,
+    );
+    assert!(e.unwrap_err().starts_with("failed to start a preview worker"));
+}
+
 fn a_worker_that_takes_too_long_is_stopped() {
     let e = preview_isolated(Format::Csv, b"a\n1\n", true, Duration::ZERO).unwrap_err();
     assert!(
@@ -92,11 +121,15 @@ fn damaged_workbooks_never_take_the_caller_down() {
 
 fn main() {
     run_worker_if_asked();
-    let tests: [(&str, fn()); 4] = [
+    let tests: [(&str, fn()); 5] = [
         ("the_same_preview_as_in_process", the_same_preview_as_in_process),
         (
             "a_workbook_that_aborts_the_reader_fails_only_the_worker",
             a_workbook_that_aborts_the_reader_fails_only_the_worker,
+        ),
+        (
+            "another_executable_can_be_the_worker",
+            another_executable_can_be_the_worker,
         ),
         (
             "a_worker_that_takes_too_long_is_stopped",
