@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the console: Playwright drives Debian's Chromium against a real API (its
-# own SQLite database, the cluster of $KUBECONFIG when set) that serves the built console.
+# own SQLite database, the cluster of $KUBECONFIG when set, the S3 server of $LUDIS_S3_ENDPOINT
+# for datasets, uploaded and downloaded by the browser itself) that serves the built console. No
+# operator runs here: resources are applied and mirrored, not reconciled.
 #   dev/e2e.sh            (run by dev/test.sh; needs `npm run build` in console/ first)
 # Two API instances: one with the normal token lifetimes for the identity flows, one whose access
 # tokens last 3 s for the silent-refresh test. Screenshots land in console/e2e-screenshots/.
@@ -47,7 +49,8 @@ export LUDIS_E2E_URL=http://127.0.0.1:$port LUDIS_E2E_ADMIN_EMAIL=admin@ludis.lo
 export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
 rc=0
 run_api 900
-(cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts) || rc=$?
+(cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
+  e2e/datasets.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"

@@ -79,12 +79,11 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
     let given = datasets::seeded_samples(&state.db, organization_id).await?;
     let mut added = 0;
     for sample in SAMPLES.iter().filter(|s| !given.iter().any(|g| g == s.slug)) {
-        let bucket = cluster::datasets::bucket_of(state, organization_id).await?;
+        let id = db::new_id();
+        let (bucket, prefix) = cluster::datasets::location(state, organization_id, &id).await?;
         ludis_storage::ensure_bucket(s3, &bucket)
             .await
             .map_err(anyhow::Error::msg)?;
-        let id = db::new_id();
-        let prefix = ludis_storage::dataset_prefix(&id);
         let mut bytes = 0i64;
         for (name, content_type, body) in sample.files {
             ludis_storage::objects::put(

@@ -92,26 +92,25 @@ async fn a_dataset_counts_its_objects_and_delete_policy_empties_the_prefix() {
     .await;
     let status = d.status.unwrap();
     assert_eq!(status.bucket.as_deref(), Some(bucket.as_str()));
-    assert_eq!(status.prefix.as_deref(), Some("datasets/ds-sales/"));
+    let prefix = format!("datasets/{}/ds-sales/", ns.name);
+    assert_eq!(status.prefix.as_deref(), Some(prefix.as_str()));
     assert_eq!((status.object_count, status.bytes), (Some(0), Some(0)));
     assert_eq!(d.metadata.finalizers.unwrap(), ["datasets.ludis.dev/cleanup"]);
 
-    for (key, body) in [
-        ("datasets/ds-sales/a.csv", "x,y\n"),
-        ("datasets/ds-sales/dir/b.json", "{}"),
-    ] {
+    for (key, body) in [("a.csv", "x,y\n"), ("dir/b.json", "{}")] {
         s3.put_object()
             .bucket(&bucket)
-            .key(key)
+            .key(format!("{prefix}{key}"))
             .body(ByteStream::from_static(body.as_bytes()))
             .send()
             .await
             .unwrap();
     }
-    // A neighbour outside the prefix must not be counted, nor deleted.
+    // A neighbour outside the prefix — the same id in another organization's namespace — must
+    // not be counted, nor deleted.
     s3.put_object()
         .bucket(&bucket)
-        .key("datasets/other/keep.txt")
+        .key("datasets/ludis-other/ds-sales/keep.txt")
         .body(ByteStream::from_static(b"k"))
         .send()
         .await
@@ -124,12 +123,12 @@ async fn a_dataset_counts_its_objects_and_delete_policy_empties_the_prefix() {
     })
     .await;
     assert!(
-        keys(&s3, &bucket, "datasets/ds-sales/").await.is_empty(),
+        keys(&s3, &bucket, &prefix).await.is_empty(),
         "the prefix is empty"
     );
     assert_eq!(
-        keys(&s3, &bucket, "datasets/other/").await,
-        ["datasets/other/keep.txt"]
+        keys(&s3, &bucket, "datasets/ludis-other/").await,
+        ["datasets/ludis-other/ds-sales/keep.txt"]
     );
 }
 
@@ -149,7 +148,7 @@ async fn retain_keeps_the_objects() {
     .await;
     s3.put_object()
         .bucket(&bucket)
-        .key("datasets/ds-logs/day1.txt")
+        .key(format!("datasets/{}/ds-logs/day1.txt", ns.name))
         .body(ByteStream::from_static(b"x"))
         .send()
         .await
@@ -160,9 +159,9 @@ async fn retain_keeps_the_objects() {
     })
     .await;
     assert!(
-        keys(&s3, &bucket, "datasets/ds-logs/")
+        keys(&s3, &bucket, &format!("datasets/{}/ds-logs/", ns.name))
             .await
-            .contains(&"datasets/ds-logs/day1.txt".to_owned())
+            .contains(&format!("datasets/{}/ds-logs/day1.txt", ns.name))
     );
 }
 
@@ -218,7 +217,10 @@ async fn a_preview_gets_its_datasets_locations_and_a_missing_one_is_explained() 
         .iter()
         .find(|e| e.name == "LUDIS_DATASET_SALES_2024")
         .and_then(|e| e.value.clone());
-    assert_eq!(location, Some(format!("s3://{bucket}/datasets/ds-ref-1/")));
+    assert_eq!(
+        location,
+        Some(format!("s3://{bucket}/datasets/{}/ds-ref-1/", ns.name))
+    );
     let secrets: Vec<_> = main
         .env_from
         .as_ref()

@@ -62,9 +62,12 @@ pub fn client(settings: &S3Settings) -> aws_sdk_s3::Client {
     aws_sdk_s3::Client::from_conf(config)
 }
 
-/// The prefix of a dataset's objects in its organization's bucket (ends with `/`).
-pub fn dataset_prefix(dataset_id: &str) -> String {
-    format!("datasets/{dataset_id}/")
+/// The prefix of a dataset's objects in its organization's bucket (ends with `/`):
+/// `datasets/<namespace>/<id>/`. The organization's namespace is part of it, so a resource can
+/// never reach another organization's data by naming its id (organizations may share a bucket),
+/// whatever labels it carries.
+pub fn dataset_prefix(namespace: &str, dataset_id: &str) -> String {
+    format!("datasets/{namespace}/{dataset_id}/")
 }
 
 /// Number of objects and total bytes under `prefix`. Folders are not counted: neither folder
@@ -128,7 +131,7 @@ mod tests {
 
     #[test]
     fn dataset_prefixes_are_folders_of_datasets() {
-        assert_eq!(dataset_prefix("6f1c"), "datasets/6f1c/");
+        assert_eq!(dataset_prefix("ludis-acme", "6f1c"), "datasets/ludis-acme/6f1c/");
     }
 
     #[test]

@@ -55,10 +55,10 @@ fn fresh_prefix() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    dataset_prefix(&format!(
-        "it-storage-{nanos}-{}",
-        N.fetch_add(1, Ordering::Relaxed)
-    ))
+    dataset_prefix(
+        "it-storage",
+        &format!("it-storage-{nanos}-{}", N.fetch_add(1, Ordering::Relaxed)),
+    )
 }
 
 impl Env {

@@ -11,7 +11,7 @@
 //!
 //! The operator finds the dataset's objects in the bucket named by the namespace's
 //! `ludis.dev/bucket` annotation ([`crate::k8s::ANNOTATION_BUCKET`], written by
-//! [`crate::k8s::ensure_namespace`] with [`bucket_of`]) under `datasets/<ludis.dev/id>/`, and its
+//! [`crate::k8s::ensure_namespace`] with [`bucket_of`]) under `datasets/<namespace>/<ludis.dev/id>/`, and its
 //! finalizer deletes them with the resource when `deletionPolicy` is `Delete`.
 
 use anyhow::Context as _;
@@ -67,6 +67,18 @@ pub async fn bucket_of(state: &AppState, organization_id: &str) -> anyhow::Resul
         .await?
         .with_context(|| format!("no organization {organization_id}"))?;
     bucket_of_organization(state, &org).await
+}
+
+/// Where a new dataset of an organization keeps its objects: the organization's bucket and
+/// `datasets/<the organization's namespace>/<id>/` (the operator's rule, with or without a
+/// cluster).
+pub async fn location(state: &AppState, organization_id: &str, id: &str) -> anyhow::Result<(String, String)> {
+    let org = db::organizations::by_id(&state.db, organization_id)
+        .await?
+        .with_context(|| format!("no organization {organization_id}"))?;
+    let bucket = bucket_of_organization(state, &org).await?;
+    let namespace = ludis_crds::organization_namespace(&org.slug);
+    Ok((bucket, ludis_storage::dataset_prefix(&namespace, id)))
 }
 
 /// [`bucket_of`] for an organization already read (a `bucket_id` naming no bucket falls back to
@@ -200,7 +212,7 @@ mod tests {
             details: rows::DatasetRow {
                 id: id.into(),
                 bucket: "ludis".into(),
-                prefix: ludis_storage::dataset_prefix(id),
+                prefix: ludis_storage::dataset_prefix("ludis-acme", id),
                 deletion_policy: rows::DELETE.into(),
                 status: rows::PENDING.into(),
                 ..rows::DatasetRow::default()

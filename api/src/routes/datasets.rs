@@ -7,7 +7,7 @@
 //!
 //! Files never pass through the API: the browser sends them straight to object storage with a
 //! presigned address. Every path a client names is normalised by [`ludis_storage::keys`] and may
-//! not leave the dataset's prefix; the prefix itself (`datasets/<id>/`) never leaves the server.
+//! not leave the dataset's prefix; the prefix itself (`datasets/<namespace>/<id>/`) never leaves the server.
 //! Every call goes through [`access::require`]: no access is 404, view access trying to write is
 //! 403 'You need edit access'.
 
@@ -222,6 +222,28 @@ fn refresh_usage(state: &AppState, d: &Dataset) {
     });
 }
 
+/// Whether a dataset was not measured by the API in the last 10 seconds (and records now).
+fn due_for_measure(id: &str) -> bool {
+    use std::{
+        sync::{LazyLock, Mutex},
+        time::{Duration, Instant},
+    };
+    const EVERY: Duration = Duration::from_secs(10);
+    static LAST: LazyLock<Mutex<HashMap<String, Instant>>> = LazyLock::new(Mutex::default);
+    let Ok(mut last) = LAST.lock() else {
+        return false;
+    };
+    let now = Instant::now();
+    if last.get(id).is_some_and(|at| now.duration_since(*at) < EVERY) {
+        return false;
+    }
+    if last.len() > 10_000 {
+        last.retain(|_, at| now.duration_since(*at) < EVERY);
+    }
+    last.insert(id.to_owned(), now);
+    true
+}
+
 // ---------------------------------------------------------------------------------------------
 // Views
 
@@ -416,7 +438,8 @@ fn parse_filter(v: Option<&str>) -> Result<(Filter, bool)> {
 }
 
 /// The datasets the caller may see, newest change first: all, created by them, shared with them
-/// (by a share to them or to their organization) or the samples; with search and pages.
+/// (by a share to them or to their organization; the samples are listed apart) or the samples;
+/// with search and pages.
 #[utoipa::path(get, path = "/v1/datasets/listdatasets", tag = "datasets", params(DatasetsQuery),
     responses((status = 200, body = DatasetsPage), (status = 400, description = "Unknown filter", body = ErrorBody)),
     security(("bearer" = []), ("api_key" = [])))]
@@ -428,7 +451,14 @@ async fn list_datasets(
     let page = q.page.unwrap_or(1).max(1);
     let page_size = q.page_size.unwrap_or(10).clamp(1, 100);
     let (filter, samples) = parse_filter(q.filter.as_deref())?;
-    let details = samples.then(|| ("datasets", "d.sample IS NOT NULL".to_owned(), Vec::new()));
+    // Samples have their own list; 'Shared with me' is what colleagues shared.
+    let details = if samples {
+        Some(("datasets", "d.sample IS NOT NULL".to_owned(), Vec::new()))
+    } else if filter == Filter::Shared {
+        Some(("datasets", "d.sample IS NULL".to_owned(), Vec::new()))
+    } else {
+        None
+    };
     let query = ListQuery {
         kind: KIND_DATASET,
         filter,
@@ -518,13 +548,13 @@ async fn create_dataset(
     let policy = deletion_policy(f.deletion_policy.as_deref())?;
     let (s3, _) = s3(&state)?;
     let org = &caller.user.organization_id;
-    let bucket = cluster::datasets::bucket_of(&state, org)
+    let id = db::new_id();
+    let (bucket, prefix) = cluster::datasets::location(&state, org, &id)
         .await
         .map_err(|e| ApiError::internal(format!("{e:#}")))?;
     ludis_storage::ensure_bucket(s3, &bucket)
         .await
         .map_err(storage_error)?;
-    let id = db::new_id();
     let placement = cluster::datasets::placement(&state, org, &id, &name)
         .await
         .map_err(cluster_error)?;
@@ -550,7 +580,7 @@ async fn create_dataset(
         details: DatasetRow {
             id: id.clone(),
             bucket,
-            prefix: ludis_storage::dataset_prefix(&id),
+            prefix,
             deletion_policy: policy,
             // With a cluster the operator confirms the storage; without one it is ready now.
             status: if has_resource {
@@ -638,8 +668,10 @@ async fn dataset_details(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<DatasetResponse>> {
     let (dataset, level) = load(&state, &caller, &id, Level::View).await?;
-    if state.kube.is_none() {
-        // No operator measures it: measure now and then (the answer carries the last numbers).
+    // Files arrive straight from browsers, so the API does not see them: measure again in the
+    // background (at most every 10 s per dataset; the operator also does every minute). The
+    // answer carries the last numbers.
+    if due_for_measure(&dataset.asset.id) {
         refresh_usage(&state, &dataset);
     }
     Ok(Json(DatasetResponse {

@@ -123,6 +123,16 @@ async fn stored(app: &TestApp, bucket: &str, prefix: &str) -> Vec<String> {
     out
 }
 
+/// The dataset's folder in its bucket (`datasets/<namespace>/<id>/`).
+async fn prefix_of(app: &TestApp, id: &str) -> String {
+    db::datasets::by_id(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap()
+        .details
+        .prefix
+}
+
 async fn bucket_of(app: &TestApp, id: &str) -> String {
     db::datasets::by_id(&app.state.db, id)
         .await
@@ -594,25 +604,19 @@ async fn folders_are_created_and_deleted_with_everything_in_them() {
         assert_eq!(msg(&r), (200, "File(s) Deleted!".into()), "{k}");
         assert!(r.1["deleted"].as_i64().unwrap() >= 2, "{k}: {}", r.1);
         let bucket = bucket_of(&app, id).await;
-        let left = stored(&app, &bucket, &format!("datasets/{id}/")).await;
-        assert_eq!(
-            left,
-            [
-                format!("datasets/{id}/reportsX.csv"),
-                format!("datasets/{id}/top.csv")
-            ],
-            "{k}"
-        );
+        let (p, np) = (prefix_of(&app, id).await, prefix_of(&app, nid).await);
+        let left = stored(&app, &bucket, &p).await;
+        assert_eq!(left, [format!("{p}reportsX.csv"), format!("{p}top.csv")], "{k}");
         let r = app
             .post(&del, Some(&w.ann.token), json!({"path": "top.csv"}))
             .await;
         assert_eq!(r.0, 200, "{k}");
-        let left = stored(&app, &bucket, &format!("datasets/{id}/")).await;
-        assert_eq!(left, [format!("datasets/{id}/reportsX.csv")], "{k}");
-        let kept = stored(&app, &bucket, &format!("datasets/{nid}/")).await;
+        let left = stored(&app, &bucket, &p).await;
+        assert_eq!(left, [format!("{p}reportsX.csv")], "{k}");
+        let kept = stored(&app, &bucket, &np).await;
         assert_eq!(
             kept,
-            [format!("datasets/{nid}/reports/keep.csv")],
+            [format!("{np}reports/keep.csv")],
             "{k}: the neighbour is untouched"
         );
     }
@@ -633,14 +637,16 @@ async fn every_traversal_attempt_is_refused_and_nothing_outside_the_prefix_is_to
         ludis_storage::objects::put(s3, &bucket, "outside.txt", b"outside".to_vec(), "text/plain")
             .await
             .unwrap();
-        let before_other = stored(&app, &bucket, &format!("datasets/{oid}/")).await;
+        let (p, op) = (prefix_of(&app, id).await, prefix_of(&app, oid).await);
+        let before_other = stored(&app, &bucket, &op).await;
 
         let attacks = [
             format!("../{oid}/secret.csv"),
             format!("a/../../{oid}/secret.csv"),
             "../../outside.txt".to_owned(),
             "/outside.txt".to_owned(),
-            format!("/datasets/{oid}/secret.csv"),
+            format!("/{op}secret.csv"),
+            format!("../../{op}secret.csv"),
             "..".to_owned(),
             "a\\..\\..\\outside.txt".to_owned(),
             "a\u{0}b.csv".to_owned(),
@@ -684,15 +690,11 @@ async fn every_traversal_attempt_is_refused_and_nothing_outside_the_prefix_is_to
         // Names that merely look odd are files inside the prefix.
         upload(&app, &w.ann, id, "..data/%2e%2e.csv", b"odd").await;
         assert_eq!(
-            stored(&app, &bucket, &format!("datasets/{id}/")).await,
-            [format!("datasets/{id}/..data/%2e%2e.csv")],
+            stored(&app, &bucket, &p).await,
+            [format!("{p}..data/%2e%2e.csv")],
             "{k}"
         );
-        assert_eq!(
-            stored(&app, &bucket, &format!("datasets/{oid}/")).await,
-            before_other,
-            "{k}"
-        );
+        assert_eq!(stored(&app, &bucket, &op).await, before_other, "{k}");
         assert_eq!(stored(&app, &bucket, "outside.txt").await, ["outside.txt"], "{k}");
     }
 }
@@ -931,7 +933,8 @@ async fn deleting_a_dataset_follows_its_deletion_policy() {
             let bucket = bucket_of(&app, &id).await;
             let row = db::datasets::by_id(&app.state.db, &id).await.unwrap().unwrap();
             if app.state.kube.is_some() {
-                // The operator measured it (status → the watcher → the row) before deletion.
+                // The operator confirmed its storage (status → the watcher → the row), and the
+                // files the browser sent are counted (the details call measures again).
                 let mut measured = false;
                 let mut last = Value::Null;
                 for _ in 0..150 {
@@ -954,7 +957,7 @@ async fn deleting_a_dataset_follows_its_deletion_policy() {
             }
             let r = app.delete(&format!("/v1/datasets/{id}"), &w.ann.token).await;
             assert_eq!(r.0, 200, "{k}: {}", r.1);
-            let prefix = format!("datasets/{id}/");
+            let prefix = row.details.prefix.clone();
             let mut left = stored(&app, &bucket, &prefix).await;
             if let Some(client) = app.state.kube.clone() {
                 // Wait for the resource to go (its finalizer ran).

@@ -227,7 +227,7 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
             d.details.status
         );
         assert_eq!(d.details.bucket, app.state.settings.s3_bucket);
-        assert_eq!(d.details.prefix, format!("datasets/{id}/"));
+        assert_eq!(d.details.prefix, format!("datasets/{namespace}/{id}/"));
         assert_eq!(d.details.sample, None);
 
         // spec.sharing → managed entries; execute counts as view for a dataset.
@@ -270,7 +270,7 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
         operator_status(
             &datasets,
             "sales",
-            json!({"bucket": app.state.settings.s3_bucket, "prefix": format!("datasets/{id}/"),
+            json!({"bucket": app.state.settings.s3_bucket, "prefix": format!("datasets/{namespace}/{id}/"),
                    "objectCount": 3, "bytes": 1234,
                    "conditions": [condition("Ready", "True", "Available", "ok"),
                                   condition("Degraded", "False", "AsExpected", "")]}),
@@ -340,7 +340,7 @@ async fn a_dataset_resource_being_deleted_never_makes_a_row_and_a_copied_id_is_n
         let first = mirrored(&app, &namespace, "first").await;
         let uid = datasets.get("first").await.unwrap().uid().unwrap();
         assert_eq!(first.asset.id, uid);
-        assert_eq!(first.details.prefix, format!("datasets/{uid}/"));
+        assert_eq!(first.details.prefix, format!("datasets/{namespace}/{uid}/"));
         assert_eq!(first.asset.owner_uid, None, "no owner: the administrators'");
 
         // A copy carrying first's id would show first's objects: not mirrored. One held by a
@@ -421,7 +421,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
             details: db::datasets::DatasetRow {
                 id: id.clone(),
                 bucket: cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
-                prefix: ludis_storage::dataset_prefix(&id),
+                prefix: ludis_storage::dataset_prefix(&ns, &id),
                 deletion_policy: "Delete".into(),
                 status: "pending".into(),
                 ..Default::default()
@@ -668,7 +668,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
                 details: db::datasets::DatasetRow {
                     id: id.clone(),
                     bucket: "ludis".into(),
-                    prefix: ludis_storage::dataset_prefix(&id),
+                    prefix: ludis_storage::dataset_prefix(&namespace, &id),
                     deletion_policy: "Retain".into(),
                     status: "ready".into(),
                     ..Default::default()

@@ -519,7 +519,7 @@ impl TestApp {
                 details: db::datasets::DatasetRow {
                     id: id.clone(),
                     bucket: self.state.settings.s3_bucket.clone(),
-                    prefix: ludis_storage::dataset_prefix(&id),
+                    prefix: ludis_storage::dataset_prefix("ludis-test", &id),
                     deletion_policy: db::datasets::RETAIN.into(),
                     status: db::datasets::READY.into(),
                     ..Default::default()

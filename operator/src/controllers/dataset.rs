@@ -132,7 +132,9 @@ pub async fn namespace_bucket(ctx: &Context, ns: &str) -> Result<String> {
         .unwrap_or_else(|| ctx.config.default_bucket.clone()))
 }
 
-/// Where a dataset's objects live: the namespace's bucket and the dataset's prefix.
+/// Where a dataset's objects live: the namespace's bucket and the dataset's prefix, which starts
+/// with its namespace, so a resource in one organization's namespace never reaches another's
+/// objects (whatever id label it carries).
 pub fn location(dataset: &Dataset, namespace_bucket: Option<&str>, default_bucket: &str) -> (String, String) {
     let bucket = namespace_bucket.unwrap_or(default_bucket).to_owned();
     let id = dataset
@@ -141,7 +143,8 @@ pub fn location(dataset: &Dataset, namespace_bucket: Option<&str>, default_bucke
         .cloned()
         .or_else(|| dataset.uid())
         .unwrap_or_else(|| dataset.name_any());
-    (bucket, ludis_storage::dataset_prefix(&id))
+    let namespace = dataset.namespace().unwrap_or_default();
+    (bucket, ludis_storage::dataset_prefix(&namespace, &id))
 }
 
 async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
@@ -259,6 +262,7 @@ mod tests {
     fn dataset(id: Option<&str>) -> Dataset {
         let spec: DatasetSpec = serde_json::from_value(serde_json::json!({"displayName": "Sales"})).unwrap();
         let mut d = Dataset::new("sales", spec);
+        d.metadata.namespace = Some("ludis-acme".into());
         d.metadata.uid = Some("uid-9".into());
         if let Some(id) = id {
             d.metadata.labels = Some([(LABEL_ID.to_owned(), id.to_owned())].into());
@@ -267,14 +271,21 @@ mod tests {
     }
 
     #[test]
-    fn a_dataset_lives_under_its_id_in_the_namespace_bucket() {
+    fn a_dataset_lives_under_its_namespace_and_id_in_the_namespace_bucket() {
         assert_eq!(
             location(&dataset(Some("abc")), Some("acme"), "ludis"),
-            ("acme".into(), "datasets/abc/".into())
+            ("acme".into(), "datasets/ludis-acme/abc/".into())
         );
         assert_eq!(
             location(&dataset(None), None, "ludis"),
-            ("ludis".into(), "datasets/uid-9/".into())
+            ("ludis".into(), "datasets/ludis-acme/uid-9/".into())
+        );
+        // Another organization's resource naming the same id gets a prefix of its own.
+        let mut elsewhere = dataset(Some("abc"));
+        elsewhere.metadata.namespace = Some("ludis-other".into());
+        assert_ne!(
+            location(&elsewhere, Some("acme"), "ludis").1,
+            location(&dataset(Some("abc")), Some("acme"), "ludis").1
         );
     }
 }

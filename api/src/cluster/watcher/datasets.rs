@@ -4,9 +4,9 @@
 //!
 //! - **Fields**: `displayName` → name, `description`, `deletionPolicy`. A new resource's row gets
 //!   the bucket and prefix of its status when the operator reported them, else the
-//!   organization's bucket and the prefix the operator will use (`datasets/<ludis.dev/id>/`, or
-//!   the resource's uid without the label). Its id is the label's when that is a free UUID, else
-//!   the resource's uid when free (so the prefix is `datasets/<id>/` whenever it can be), else a
+//!   organization's bucket and the prefix the operator will use (`datasets/<namespace>/<ludis.dev/id>/`,
+//!   or the resource's uid without the label). Its id is the label's when that is a free UUID,
+//!   else the resource's uid when free (so the prefix ends in `<id>/` whenever it can), else a
 //!   new one. A resource whose location is already another dataset's (a copied id label) is not
 //!   mirrored: the console would show one dataset's files under two names.
 //! - **Sharing**: datasets have no execute level; `execute` in `spec.sharing` counts as `view`.
@@ -162,7 +162,7 @@ pub fn operator_prefix(cr: &DatasetCr) -> String {
         .cloned()
         .or_else(|| cr.uid())
         .unwrap_or_else(|| cr.name_any());
-    ludis_storage::dataset_prefix(&id)
+    ludis_storage::dataset_prefix(&cr.namespace().unwrap_or_default(), &id)
 }
 
 /// Pure: what the operator observed, in the database's words.
