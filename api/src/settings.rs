@@ -134,6 +134,12 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_S3_PUBLIC_ENDPOINT", default_value = "")]
     pub s3_public_endpoint: String,
 
+    /// The executable that computes spreadsheet previews in a child process (it must call
+    /// `ludis_storage::preview::run_worker_if_asked` first, as `ludis-api` does); empty: this
+    /// server's own binary.
+    #[arg(long, env = "LUDIS_PREVIEW_WORKER", default_value = "")]
+    pub preview_worker: String,
+
     /// Where users reach the API (`https://ludis.example`), for links the API hands out (a
     /// dataset file's permanent URL); empty: taken from each request's `Host` and
     /// `X-Forwarded-Proto`.

@@ -66,6 +66,8 @@ const DESCRIPTION_MAX: usize = 2000;
 /// A folder page holds at most this many entries (files and folders).
 pub const LIST_LIMIT_MAX: i32 = 1000;
 pub const LIST_LIMIT_DEFAULT: i32 = 100;
+/// How long a spreadsheet preview may take (in its child process).
+const PREVIEW_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 /// Paths one delete call may name.
 const DELETE_PATHS_MAX: usize = 1000;
 /// People shown on a listed dataset's row.
@@ -1146,10 +1148,30 @@ async fn file_preview(
         .map_err(storage_error)?
         .ok_or_else(|| ApiError::not_found("file_not_found", FILE_NOT_FOUND))?;
     let complete = bytes.len() as i64 >= size;
-    let preview = tokio::task::spawn_blocking(move || preview::preview(format, &bytes, complete))
-        .await
-        .map_err(|e| ApiError::internal(format!("the preview task failed: {e}")))?
-        .map_err(|e| ApiError::bad_request("preview_failed", e))?;
+    let worker = state.settings.preview_worker.clone();
+    let preview = tokio::task::spawn_blocking(move || {
+        if spreadsheet {
+            // Workbook readers trust sizes written in the file: a crafted one can make them
+            // abort the process on an impossible allocation, or run for long. A child process
+            // (killed after PREVIEW_TIMEOUT) takes that risk instead of the server.
+            if worker.is_empty() {
+                preview::preview_isolated(format, &bytes, complete, PREVIEW_TIMEOUT)
+            } else {
+                preview::preview_in_worker(
+                    std::path::Path::new(&worker),
+                    format,
+                    &bytes,
+                    complete,
+                    PREVIEW_TIMEOUT,
+                )
+            }
+        } else {
+            preview::preview(format, &bytes, complete)
+        }
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the preview task failed: {e}")))?
+    .map_err(|e| ApiError::bad_request("preview_failed", e))?;
     Ok(Json(PreviewResponse {
         success: true,
         key,

@@ -736,6 +736,7 @@ async fn previews_show_the_first_rows_of_each_type() {
         upload(&app, &w.ann, id, "t.pdf", b"%PDF-1.4").await;
         upload(&app, &w.ann, id, "broken.xlsx", b"not a zip").await;
         upload(&app, &w.ann, id, "t.xlsx", &xlsx_fixture()).await;
+        upload(&app, &w.ann, id, "t.xls", XLS).await;
         let preview = |path: &str| {
             let path = path.to_owned();
             let app = &app;
@@ -790,9 +791,40 @@ async fn previews_show_the_first_rows_of_each_type() {
         );
         let r = preview("broken.xlsx").await;
         assert_eq!(r.0, 400, "{k}: {}", r.1);
+        // A workbook crafted to make the reader abort (its sheet claims 2³² rows) fails its own
+        // worker process, not the server.
+        upload(&app, &w.ann, id, "bomb.xls", &xls_claiming_four_billion_rows()).await;
+        let r = preview("bomb.xls").await;
+        assert_eq!(r.0, 400, "{k}: {}", r.1);
+        assert!(
+            r.1["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("The file could not be previewed"),
+            "{k}: {}",
+            r.1
+        );
+        let r = preview("t.xls").await;
+        assert_eq!(r.0, 200, "{k}: the server is still up: {}", r.1);
+        assert_eq!(r.1["preview"]["format"], "xls");
+        assert!(!r.1["preview"]["rows"].as_array().unwrap().is_empty());
         let r = preview("missing.csv").await;
         assert_eq!(msg(&r), (404, "File not found".into()), "{k}");
     }
+}
+
+/// A real BIFF workbook (written with xlwt; see storage/tests/fixtures/make_xls.py).
+const XLS: &[u8] = include_bytes!("../../../storage/tests/fixtures/sales.xls");
+
+/// [`XLS`] with its first sheet's DIMENSIONS record claiming 2³² rows.
+fn xls_claiming_four_billion_rows() -> Vec<u8> {
+    let mut bytes = XLS.to_vec();
+    let at = bytes
+        .windows(8)
+        .position(|w| w == [0x00, 0x02, 0x0E, 0x00, 0, 0, 0, 0])
+        .expect("the fixture's first DIMENSIONS record");
+    bytes[at + 8..at + 12].copy_from_slice(&u32::MAX.to_le_bytes());
+    bytes
 }
 
 /// A small workbook (sheet "Sales": name, units / tea, 3 / coffee, 5), built in memory.

@@ -224,6 +224,9 @@ pub async fn apps_with(tweak: impl Fn(&mut Settings)) -> Vec<TestApp> {
             };
             let mut s = Settings::for_tests(url, missing_dir());
             s.secrets_file = dir.path().join("secrets.env");
+            // Spreadsheet previews run in a child process of the server's binary (this test
+            // binary is not one).
+            s.preview_worker = env!("CARGO_BIN_EXE_ludis-api").into();
             tweak(&mut s);
             s
         })

@@ -615,7 +615,8 @@ export interface paths {
         };
         /**
          * The datasets the caller may see, newest change first: all, created by them, shared with them
-         *     (by a share to them or to their organization) or the samples; with search and pages.
+         *     (by a share to them or to their organization; the samples are listed apart) or the samples;
+         *     with search and pages.
          */
         get: operations["list_datasets"];
         put?: never;
