@@ -239,15 +239,27 @@ async fn feature_gate(State(state): State<AppState>, req: Request, next: Next) -
     let Some(key) = policy::flags::feature_for_path(req.uri().path()) else {
         return next.run(req).await;
     };
-    let Some(token) = extract::bearer(req.headers()) else {
-        return next.run(req).await;
+    // The caller: an access token's subject, or an API key's user (an unknown key is the
+    // route's 401).
+    let uid = if let Some(api_key) = req.headers().get("x-api-key").and_then(|v| v.to_str().ok()) {
+        match db::users::uid_by_api_key_hash(&state.db, &crate::crypto::sha256_hex(api_key.trim())).await {
+            Ok(Some(uid)) => uid,
+            Ok(None) => return next.run(req).await,
+            Err(e) => return ApiError::from(e).into_response(),
+        }
+    } else {
+        let Some(token) = extract::bearer(req.headers()) else {
+            return next.run(req).await;
+        };
+        let Ok(claims) = extract::claims(&state, token) else {
+            return next.run(req).await;
+        };
+        if claims.kind != TokenKind::Access {
+            return next.run(req).await;
+        }
+        claims.sub
     };
-    let Ok(claims) = extract::claims(&state, token) else {
-        return next.run(req).await;
-    };
-    if claims.kind != TokenKind::Access {
-        return next.run(req).await;
-    }
+    let claims = Subject { sub: uid };
     match gate_decision(&state, &claims.sub, key).await {
         Ok(true) => next.run(req).await,
         Ok(false) => {
@@ -263,6 +275,11 @@ async fn feature_gate(State(state): State<AppState>, req: Request, next: Next) -
         }
         Err(e) => e.into_response(),
     }
+}
+
+/// Who the feature gate decides for.
+struct Subject {
+    sub: String,
 }
 
 async fn gate_decision(state: &AppState, uid: &str, key: &str) -> Result<bool, ApiError> {

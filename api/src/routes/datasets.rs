@@ -1293,8 +1293,6 @@ async fn download(
     AppPath(id): AppPath<String>,
     AppQuery(q): AppQuery<DownloadQuery>,
 ) -> Result<Response> {
-    // The feature gate sees bearer tokens only; an API key is checked here.
-    shares::require_feature(&state, &caller.user, KIND_DATASET).await?;
     let (dataset, _) = load(&state, &caller, &id, Level::View).await?;
     let key = keys::file(&q.path).map_err(path_error)?;
     let (s3, presigner) = s3(&state)?;

@@ -1024,3 +1024,68 @@ async fn deleting_a_dataset_follows_its_deletion_policy() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_datasets_feature_switched_off_for_a_role_is_refused_with_a_token_or_an_api_key() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Gated", "Retain").await;
+        let id = d["id"].as_str().unwrap().to_owned();
+        upload(&app, &w.ann, &id, "a.csv", b"1").await;
+        let r = app
+            .post(
+                &format!("/v1/users/{}/api_key", w.ann.uid),
+                Some(&w.ann.token),
+                json!({}),
+            )
+            .await;
+        let key = r.1["api_key"].as_str().unwrap().to_owned();
+        let org = db::users::by_uid(&app.state.db, &w.ann.uid)
+            .await
+            .unwrap()
+            .unwrap()
+            .organization_id;
+        let mut flags = ludis_api::policy::flags::defaults();
+        for f in &mut flags {
+            if f.key == "datasets" {
+                f.user_roles = vec!["administrator".into()];
+            }
+        }
+        db::flighting::upsert_all(&app.state.db, &org, &flags)
+            .await
+            .unwrap();
+        let off = (
+            403,
+            "The Datasets feature is not enabled for your role".to_owned(),
+        );
+        let r = app.get("/v1/datasets/listdatasets", &w.ann.token).await;
+        assert_eq!(msg(&r), off, "{k}");
+        let r = presign(&app, &w.ann, &id, "a.csv", "GET").await;
+        assert_eq!(msg(&r), off, "{k}");
+        let with_key = |path: String| {
+            let key = key.clone();
+            let app = &app;
+            async move {
+                let res = reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .build()
+                    .unwrap()
+                    .request(Method::GET, app.url(&path))
+                    .header("x-api-key", key)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = res.status();
+                (status, res.json::<Value>().await.unwrap_or(Value::Null))
+            }
+        };
+        let r = with_key("/v1/datasets/listdatasets".into()).await;
+        assert_eq!(msg(&r), off, "{k}: an API key is gated too");
+        let r = with_key(format!("/v1/datasets/download/{id}?path=a.csv")).await;
+        assert_eq!(msg(&r), off, "{k}");
+        // The administrator's role keeps it.
+        let r = app.get("/v1/datasets/listdatasets", &w.admin.token).await;
+        assert_eq!(r.0, 200, "{k}");
+    }
+}
