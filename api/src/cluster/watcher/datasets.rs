@@ -468,11 +468,11 @@ mod tests {
         labelled["labels"] = json!({"ludis.dev/id": "abc"});
         assert_eq!(
             operator_prefix(&cr(labelled, json!({"displayName": "S"}), None)),
-            "datasets/abc/"
+            "datasets/ludis-acme/abc/"
         );
         assert_eq!(
             operator_prefix(&cr(META(), json!({"displayName": "S"}), None)),
-            "datasets/0b7c2a8e-1111-4222-8333-944455556666/"
+            "datasets/ludis-acme/0b7c2a8e-1111-4222-8333-944455556666/"
         );
     }
 
