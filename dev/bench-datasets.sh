@@ -19,10 +19,18 @@ export LUDIS_S3_BUCKET=ludis-bench
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 objects=${1:-100000}
+# One run at a time per server: a second run would share (and at its end stop) the first's server,
+# and two runs spoil each other's numbers.
+mkdir -p "$LUDIS_STATE"
+exec 9>"$LUDIS_STATE/bench-datasets.lock"
+if ! flock -n 9; then
+  log "another dev/bench-datasets.sh is using $LUDIS_STATE; waiting for it to end"
+  flock 9
+fi
 case $("$DEV_DIR/s3.sh" status) in
   *" running at "*) log "the benchmark's S3 server is already running at $LUDIS_S3_ENDPOINT; it is left running" ;;
   *)
-    "$DEV_DIR/s3.sh" up >&2
+    "$DEV_DIR/s3.sh" up >&2 9>&- # the server must not hold the lock
     trap '"$DEV_DIR/s3.sh" down >/dev/null 2>&1 || true' EXIT
     ;;
 esac
