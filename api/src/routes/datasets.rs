@@ -38,8 +38,11 @@ use crate::{
     },
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     policy::sharing::Level,
-    routes::shares,
-    views::{Done, presign_get},
+    routes::{
+        insights::{cluster_error, optional_text, required_text},
+        shares::{self, photo},
+    },
+    views::Done,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -105,26 +108,6 @@ fn storage_error(e: String) -> ApiError {
     )
 }
 
-/// A failed cluster write: 409 when another tool owns a field the API would change, else 502.
-fn cluster_error(e: anyhow::Error) -> ApiError {
-    tracing::warn!(error = format!("{e:#}"), "the cluster refused a dataset change");
-    if let Some(conflict) = e.downcast_ref::<cluster::insights::Conflict>() {
-        return ApiError::conflict("resource_conflict", conflict.message.clone());
-    }
-    let detail = e
-        .chain()
-        .find_map(|c| match c.downcast_ref::<kube::Error>() {
-            Some(kube::Error::Api(s)) => Some(s.message.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| e.to_string());
-    ApiError::new(
-        StatusCode::BAD_GATEWAY,
-        "cluster_error",
-        format!("The cluster refused the change: {detail}"),
-    )
-}
-
 fn s3(state: &AppState) -> Result<(&aws_sdk_s3::Client, &presign::Presigner)> {
     match (&state.s3, &state.presigner) {
         (Some(s3), Some(p)) => Ok((s3, p)),
@@ -148,31 +131,6 @@ async fn load(state: &AppState, caller: &AuthUser, id: &str, need: Level) -> Res
         .await?
         .ok_or_else(|| access::not_found(KIND_DATASET))?;
     Ok((dataset, level))
-}
-
-fn required_text(value: &str, empty: &'static str, code: &'static str, max: usize) -> Result<String> {
-    let v = value.trim();
-    if v.is_empty() {
-        return Err(bad(code, empty));
-    }
-    if v.chars().count() > max {
-        return Err(ApiError::bad_request(
-            "too_long",
-            format!("At most {max} characters are allowed"),
-        ));
-    }
-    Ok(v.to_owned())
-}
-
-fn optional_text(value: &str, max: usize) -> Result<String> {
-    let v = value.trim();
-    if v.chars().count() > max {
-        return Err(ApiError::bad_request(
-            "too_long",
-            format!("At most {max} characters are allowed"),
-        ));
-    }
-    Ok(v.to_owned())
 }
 
 fn deletion_policy(value: Option<&str>) -> Result<String> {
@@ -301,13 +259,6 @@ pub struct DatasetView {
     pub status_message: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
-}
-
-async fn photo(state: &AppState, u: &UserRow) -> Option<String> {
-    match u.photo_path.as_deref() {
-        Some(key) => presign_get(state, key).await,
-        None => None,
-    }
 }
 
 async fn view(

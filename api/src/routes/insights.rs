@@ -89,8 +89,8 @@ fn bad(code: &'static str, message: &'static str) -> ApiError {
 }
 
 /// A failed cluster write: 409 when another tool owns a field the API would change, else 502.
-fn cluster_error(e: anyhow::Error) -> ApiError {
-    tracing::warn!(error = format!("{e:#}"), "the cluster refused an insight change");
+pub(crate) fn cluster_error(e: anyhow::Error) -> ApiError {
+    tracing::warn!(error = format!("{e:#}"), "the cluster refused a change");
     if let Some(conflict) = e.downcast_ref::<cluster::insights::Conflict>() {
         return ApiError::conflict("resource_conflict", conflict.message.clone());
     }
@@ -180,7 +180,12 @@ async fn record(state: &AppState, caller: &AuthUser, asset: &AssetRow, action: &
 }
 
 /// A required text field: trimmed, not empty, at most `max` characters.
-fn required_text(value: &str, empty: &'static str, code: &'static str, max: usize) -> Result<String> {
+pub(crate) fn required_text(
+    value: &str,
+    empty: &'static str,
+    code: &'static str,
+    max: usize,
+) -> Result<String> {
     let v = value.trim();
     if v.is_empty() {
         return Err(bad(code, empty));
@@ -194,7 +199,7 @@ fn required_text(value: &str, empty: &'static str, code: &'static str, max: usiz
     Ok(v.to_owned())
 }
 
-fn optional_text(value: &str, max: usize) -> Result<String> {
+pub(crate) fn optional_text(value: &str, max: usize) -> Result<String> {
     let v = value.trim();
     if v.chars().count() > max {
         return Err(ApiError::bad_request(

@@ -234,7 +234,7 @@ async fn person(state: &AppState, u: &UserRow) -> Person {
     }
 }
 
-async fn photo(state: &AppState, u: &UserRow) -> Option<String> {
+pub(crate) async fn photo(state: &AppState, u: &UserRow) -> Option<String> {
     match u.photo_path.as_deref() {
         Some(key) => presign_get(state, key).await,
         None => None,

@@ -81,6 +81,20 @@ async fn upload(app: &TestApp, who: &Person, id: &str, path: &str, body: &[u8]) 
     assert!(put.status().is_success(), "PUT {path}: {}", put.status());
 }
 
+/// `owner` shares dataset `id` with `with` at view.
+async fn share_view(app: &TestApp, owner: &Person, id: &str, with: &Person) {
+    let r = app
+        .post(
+            "/v1/datasets/share",
+            Some(&owner.token),
+            json!({"share": {"entity_id": id, "shares": [
+                {"share_type": "share", "email": with.email, "access_level": "view", "to_entity_type": "User"}
+            ]}}),
+        )
+        .await;
+    assert_eq!(r.0, 200, "{}", r.1);
+}
+
 async fn list(app: &TestApp, who: &Person, id: &str, body: Value) -> (StatusCode, Value) {
     app.post(&format!("/v1/datasets/listfiles/{id}"), Some(&who.token), body)
         .await
@@ -251,30 +265,15 @@ async fn datasets_are_created_listed_updated_and_shared_by_the_rule() {
 
         // Update: both fields required; a viewer may not; the owner may.
         let path = format!("/v1/datasets/updatedataset/{bobs_id}");
-        let r = app
-            .put(
-                &path,
-                &w.ann.token,
-                json!({"dataset": {"name": "Mine", "description": "x"}}),
-            )
-            .await;
-        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
-        let r = app
-            .put(
-                &path,
-                &w.bob.token,
-                json!({"dataset": {"name": "Logs", "description": " "}}),
-            )
-            .await;
-        assert_eq!(msg(&r), (400, "Empty description not allowed".into()), "{k}");
-        let r = app
-            .put(
-                &path,
-                &w.bob.token,
-                json!({"dataset": {"name": "", "description": "d"}}),
-            )
-            .await;
-        assert_eq!(msg(&r), (400, "Empty name not allowed".into()), "{k}");
+        for (who, name, description, expected) in [
+            (&w.ann, "Mine", "x", (403, "You need edit access")),
+            (&w.bob, "Logs", " ", (400, "Empty description not allowed")),
+            (&w.bob, "", "d", (400, "Empty name not allowed")),
+        ] {
+            let body = json!({"dataset": {"name": name, "description": description}});
+            let r = app.put(&path, &who.token, body).await;
+            assert_eq!(msg(&r), (expected.0, expected.1.to_owned()), "{k}");
+        }
         let r = app
             .put(
                 &path,
@@ -367,14 +366,7 @@ async fn files_travel_through_presigned_urls_bound_to_one_key_and_method() {
         assert_eq!(again.to_vec(), body, "{k}: nothing was overwritten");
 
         // A viewer may download, not upload; a non-member gets 404.
-        app.post(
-            "/v1/datasets/share",
-            Some(&w.ann.token),
-            json!({"share": {"entity_id": id, "shares": [
-                {"share_type": "share", "email": w.bob.email, "access_level": "view", "to_entity_type": "User"}
-            ]}}),
-        )
-        .await;
+        share_view(&app, &w.ann, id, &w.bob).await;
         let r = presign(&app, &w.bob, id, "in/data.csv", "GET").await;
         assert_eq!(r.0, 200, "{k}: {}", r.1);
         let r = presign(&app, &w.bob, id, "in/bob.csv", "PUT").await;
@@ -400,6 +392,8 @@ async fn an_expired_presigned_url_is_refused_by_the_storage_server() {
         s
     })
     .await;
+    // With a cluster, datasets get a resource: the CRDs must be installed (as `apps_with` does).
+    crate::helpers::ensure_crds(&app.state).await;
     let w = world(&app).await;
     let d = create(&app, &w.ann, "Expiry", "Retain").await;
     let id = d["id"].as_str().unwrap();
@@ -565,14 +559,7 @@ async fn folders_are_created_and_deleted_with_everything_in_them() {
         upload(&app, &w.ann, id, "top.csv", b"top").await;
 
         // A viewer cannot delete or make folders.
-        app.post(
-            "/v1/datasets/share",
-            Some(&w.ann.token),
-            json!({"share": {"entity_id": id, "shares": [
-                {"share_type": "share", "email": w.bob.email, "access_level": "view", "to_entity_type": "User"}
-            ]}}),
-        )
-        .await;
+        share_view(&app, &w.ann, id, &w.bob).await;
         let del = format!("/v1/datasets/deletedatasetobject/{id}");
         let r = app
             .post(&del, Some(&w.bob.token), json!({"path": "top.csv"}))

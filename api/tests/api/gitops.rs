@@ -42,14 +42,18 @@ async fn organization(app: &TestApp, client: &kube::Client, prefix: &str) -> (St
     (org, slug, namespace)
 }
 
-async fn user(app: &TestApp, email: &str, role: &str, org: &str) -> (String, String) {
+/// A user of `org`, signed in: (uid, access token).
+pub async fn user(app: &TestApp, email: &str, role: &str, org: &str) -> (String, String) {
     let uid = app.user(email, "pass-word", role, org).await;
     let (token, _) = app.login(email, "pass-word").await;
     (uid, token)
 }
 
-/// Applies an Insight as a GitOps tool would (its own field manager, forced like Argo CD).
-async fn gitops_apply(api: &Api<Insight>, manager: &str, body: &Value) {
+/// Applies a resource as a GitOps tool would (its own field manager, forced like Argo CD).
+pub async fn gitops_apply<K>(api: &Api<K>, manager: &str, body: &Value)
+where
+    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
     api.patch(
         body["metadata"]["name"].as_str().unwrap(),
         &PatchParams::apply(manager).force(),

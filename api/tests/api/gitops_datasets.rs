@@ -17,17 +17,13 @@ use ludis_crds::{ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, LABEL_ID};
 use serde_json::{Value, json};
 
 use crate::{
-    gitops::eventually,
-    helpers::{TestApp, apps, cluster},
+    gitops::{eventually, gitops_apply, user},
+    helpers::{TestApp, apps, cluster, unique},
 };
 
 const GITOPS: &str = "gitops-e2e";
 /// A finalizer of the tests' own, to see a resource while it is being deleted.
 const HOLD: &str = "ludis.dev/e2e-hold";
-
-fn unique(prefix: &str) -> String {
-    format!("{prefix} {}", &uuid::Uuid::new_v4().simple().to_string()[..8])
-}
 
 /// An organization with a unique name (no namespace yet); returns (org id, slug, namespace).
 async fn organization(app: &TestApp, prefix: &str) -> (String, String, String) {
@@ -50,23 +46,6 @@ async fn organization_with_namespace(
         .await
         .unwrap();
     (org, slug, namespace)
-}
-
-async fn user(app: &TestApp, email: &str, role: &str, org: &str) -> (String, String) {
-    let uid = app.user(email, "pass-word", role, org).await;
-    let (token, _) = app.login(email, "pass-word").await;
-    (uid, token)
-}
-
-/// Applies a Dataset as a GitOps tool would (its own field manager, forced like Argo CD).
-async fn gitops_apply(api: &Api<Dataset>, body: &Value) {
-    api.patch(
-        body["metadata"]["name"].as_str().unwrap(),
-        &PatchParams::apply(GITOPS).force(),
-        &Patch::Apply(body),
-    )
-    .await
-    .unwrap();
 }
 
 /// Writes the status the operator would.
@@ -101,12 +80,6 @@ async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::D
 
 async fn row(app: &TestApp, id: &str) -> Option<db::datasets::Dataset> {
     db::datasets::by_id(&app.state.db, id).await.unwrap()
-}
-
-/// Whether the lead's dataset routes are served (they are written alongside).
-async fn has_dataset_routes(app: &TestApp, token: &str) -> bool {
-    let (s, _) = app.get("/v1/datasets/listdatasets?filter=owned", token).await;
-    s != 404 && s != 405
 }
 
 /// Pure: the row's observed columns as the resource's status says they should be (once it has
@@ -194,6 +167,7 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
         let datasets: Api<Dataset> = Api::namespaced(client.clone(), &namespace);
         gitops_apply(
             &datasets,
+            GITOPS,
             &json!({
                 "apiVersion": "ludis.dev/v1alpha1", "kind": "Dataset",
                 "metadata": {"name": "sales", "labels": {LABEL_ID: id},
@@ -244,26 +218,22 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
         assert_eq!(level_of("organization", &org), Some(("view", true)), "{shares:?}");
         assert_eq!(shares.len(), 4, "{shares:?}");
 
-        if has_dataset_routes(&app, &owner_token).await {
-            let (s, list) = app
-                .get("/v1/datasets/listdatasets?filter=owned", &owner_token)
-                .await;
-            assert_eq!(s, 200, "{list}");
-            let item = list["datasets"]
-                .as_array()
-                .and_then(|a| a.iter().find(|i| i["id"] == id.as_str()))
-                .unwrap_or_else(|| panic!("{} owned list: {list}", app.kind))
-                .clone();
-            assert_eq!(item["name"], "Sales");
-            assert_eq!(item["managed"], true);
-            assert_eq!(item["is_owner"], true);
-            assert!(
-                ["pending", "ready"].contains(&item["status"].as_str().unwrap_or_default()),
-                "{item}"
-            );
-        } else {
-            eprintln!("the dataset routes are not served yet: the HTTP check is skipped");
-        }
+        let (s, list) = app
+            .get("/v1/datasets/listdatasets?filter=owned", &owner_token)
+            .await;
+        assert_eq!(s, 200, "{list}");
+        let item = list["datasets"]
+            .as_array()
+            .and_then(|a| a.iter().find(|i| i["id"] == id.as_str()))
+            .unwrap_or_else(|| panic!("{} owned list: {list}", app.kind))
+            .clone();
+        assert_eq!(item["name"], "Sales");
+        assert_eq!(item["managed"], true);
+        assert_eq!(item["is_owner"], true);
+        assert!(
+            ["pending", "ready"].contains(&item["status"].as_str().unwrap_or_default()),
+            "{item}"
+        );
 
         // The operator's status reaches the row; a status change is not an edit.
         let before = row(&app, &id).await.unwrap();
@@ -287,6 +257,7 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
         // Removing an entry from spec.sharing removes that access; a new name reaches the row.
         gitops_apply(
             &datasets,
+            GITOPS,
             &json!({
                 "apiVersion": "ludis.dev/v1alpha1", "kind": "Dataset",
                 "metadata": {"name": "sales", "labels": {LABEL_ID: id},
@@ -336,7 +307,7 @@ async fn a_dataset_resource_being_deleted_never_makes_a_row_and_a_copied_id_is_n
             })
         };
         // Without a label the id is the resource's uid, and so is the prefix (the operator's).
-        gitops_apply(&datasets, &manifest("first", json!({}), json!([]))).await;
+        gitops_apply(&datasets, GITOPS, &manifest("first", json!({}), json!([]))).await;
         let first = mirrored(&app, &namespace, "first").await;
         let uid = datasets.get("first").await.unwrap().uid().unwrap();
         assert_eq!(first.asset.id, uid);
@@ -348,16 +319,17 @@ async fn a_dataset_resource_being_deleted_never_makes_a_row_and_a_copied_id_is_n
         // watcher has seen both.
         gitops_apply(
             &datasets,
+            GITOPS,
             &manifest("copy", json!({LABEL_ID: first.asset.id}), json!([])),
         )
         .await;
-        gitops_apply(&datasets, &manifest("leaving", json!({}), json!([HOLD]))).await;
+        gitops_apply(&datasets, GITOPS, &manifest("leaving", json!({}), json!([HOLD]))).await;
         // Quickly deleted: the watcher may or may not see it before; either way no row stays.
         datasets
             .delete("leaving", &DeleteParams::default())
             .await
             .unwrap();
-        gitops_apply(&datasets, &manifest("later", json!({}), json!([]))).await;
+        gitops_apply(&datasets, GITOPS, &manifest("later", json!({}), json!([]))).await;
         mirrored(&app, &namespace, "later").await;
         for name in ["copy", "leaving"] {
             let found = db::assets::by_resource(&app.state.db, "dataset", &namespace, name)
@@ -642,6 +614,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
         let datasets: Api<Dataset> = Api::namespaced(client.clone(), &namespace);
         gitops_apply(
             &datasets,
+            GITOPS,
             &json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Dataset",
                     "metadata": {"name": "kept"}, "spec": {"displayName": "Kept"}}),
         )

@@ -240,7 +240,7 @@ pub async fn apps_with(tweak: impl Fn(&mut Settings)) -> Vec<TestApp> {
 
 /// With a configured cluster, our CRDs are installed once per test run (the API applies Insight
 /// resources when insights are created). Installing is idempotent, so a race only repeats it.
-async fn ensure_crds(state: &AppState) {
+pub async fn ensure_crds(state: &AppState) {
     use kube::{
         Api, ResourceExt as _,
         api::{Patch, PatchParams},
