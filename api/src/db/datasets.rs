@@ -291,28 +291,3 @@ pub async fn seeded_samples(db: &AnyPool, organization_id: &str) -> Result<Vec<S
         .fetch_all(db)
         .await
 }
-
-/// The sample slugs an organization already has.
-pub async fn samples_of(db: &AnyPool, organization_id: &str) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT d.sample FROM assets a JOIN datasets d ON d.id = a.id \
-         WHERE a.organization_id = $1 AND a.kind = 'dataset' AND d.sample IS NOT NULL",
-    )
-    .bind(organization_id)
-    .fetch_all(db)
-    .await
-}
-
-/// Every dataset of an organization (for the bucket's cleanup when an organization goes).
-pub async fn of_organization(db: &AnyPool, organization_id: &str) -> Result<Vec<DatasetRow>, sqlx::Error> {
-    let sql = format!(
-        "SELECT d.id, {COLUMNS} FROM assets a JOIN datasets d ON d.id = a.id WHERE a.organization_id = $1"
-    );
-    sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(organization_id)
-        .fetch_all(db)
-        .await?
-        .iter()
-        .map(DatasetRow::from_row)
-        .collect()
-}
