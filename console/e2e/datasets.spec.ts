@@ -168,10 +168,12 @@ test.describe.serial('datasets', () => {
     await expect(toUpload.getByText('slides.pdf')).toHaveCount(0);
     await screen(page, 'import-form');
 
-    // Hold the uploads a moment so the progress dialog can be seen (and photographed) mid-way.
+    // Hold the uploads until the progress dialog has been checked (and photographed) mid-way.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
     const slow = (url: URL) => url.searchParams.has('X-Amz-Signature');
     await page.route(slow, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await held;
       await route.fallback();
     });
     await page.getByRole('button', { name: 'Create dataset' }).click();
@@ -180,6 +182,7 @@ test.describe.serial('datasets', () => {
     await expect(progress.getByRole('listitem')).toHaveCount(3);
     await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
     await screen(page, 'upload-progress');
+    release();
     await expect(page.getByText('Data Uploaded Successfully!').first()).toBeVisible();
     await expect(progress).toBeHidden();
     await page.unroute(slow);

@@ -48,6 +48,11 @@ describe('source layout', () => {
     expect(offences).toEqual([]);
   });
 
+  it('never fakes a clock that also follows real time (outcomes would depend on the speed of the machine)', () => {
+    const offences = sources.filter(({ path, text }) => path !== 'testing/architecture.test.ts' && /shouldAdvanceTime\s*:\s*true/.test(text)).map((s) => s.path);
+    expect(offences).toEqual([]);
+  });
+
   it('has no barrel index files', () => {
     expect(sources.filter((s) => /(^|\/)index\.tsx?$/.test(s.path)).map((s) => s.path)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 
-export type MockCall = { method: string; url: string; headers: Headers; body: unknown };
+/** One request the page made; `at` is `performance.now()` when it was made (the fake clock's, under fake timers). */
+export type MockCall = { method: string; url: string; headers: Headers; body: unknown; at: number };
 export type MockReply = { status?: number; body?: unknown } | 'network-error';
 export type Handler = (call: MockCall) => MockReply | undefined;
 
@@ -22,7 +23,7 @@ export function mockFetch(...handlers: Handler[]) {
         /* raw */
       }
     }
-    const call = { method, url, headers, body };
+    const call = { method, url, headers, body, at: performance.now() };
     calls.push(call);
     for (const h of handlers) {
       const reply = h(call);
