@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
 import { paths } from '@/config/paths';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { DatasetCreateForm } from '@/features/datasets/components/dataset-create-form';
 import { DatasetDetail } from '@/features/datasets/components/dataset-detail';
 import { DatasetEditForm } from '@/features/datasets/components/dataset-edit-form';

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { DatasetsList, emptyDatasetsMessage } from '@/features/datasets/components/datasets-list';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { makeDataset, sampleDataset, sharedDataset } from '@/testing/datasets';
 import { type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { landing, renderWithProviders } from '@/testing/render';

@@ -32,7 +32,7 @@ import {
 import { paths } from '@/config/paths';
 import { useDatasets } from '@/features/datasets/api/get-datasets';
 import { useDeleteDataset } from '@/features/datasets/api/delete-dataset';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { Pager } from '@/features/datasets/components/pager';
 import { accessLabel, canEdit, ownerLabel } from '@/features/datasets/utils/access';
 import { formatBytes } from '@/features/datasets/utils/files';

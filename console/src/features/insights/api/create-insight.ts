@@ -1,17 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
+import { api, unwrap } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
 import type { ImportAppFields, InsightMessageResponse, NewInsightFields } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
 
 /** POST /v1/applications: a new insight. */
 export function createInsight(application: NewInsightFields) {
-  return api.post<InsightMessageResponse>('/v1/applications', { application });
+  return unwrap(api.POST('/v1/applications', { body: { application } })) as Promise<InsightMessageResponse>;
 }
 
 /** POST /v1/applications/importapp: an external app by its URL. */
 export function importApp(application: ImportAppFields) {
-  return api.post<InsightMessageResponse>('/v1/applications/importapp', { application });
+  return unwrap(api.POST('/v1/applications/importapp', { body: { application } })) as Promise<InsightMessageResponse>;
 }
 
 /** POST /v1/applications/importreport (multipart): name, description and the PDF `file`. */
@@ -21,7 +22,10 @@ export function importReport(fields: { name: string; description: string; file: 
   form.set('description', fields.description);
   if (fields.img_path) form.set('img_path', fields.img_path);
   form.set('file', fields.file, fields.file.name);
-  return api.postForm<InsightMessageResponse>('/v1/applications/importreport', form);
+  // The schema's `file` is `format: binary`, which openapi-typescript writes as a string; the form
+  // itself is the body (openapi-fetch sends FormData as it is, with the browser's boundary).
+  const body = form as unknown as components['schemas']['ImportReportForm'];
+  return unwrap(api.POST('/v1/applications/importreport', { body })) as Promise<InsightMessageResponse>;
 }
 
 function useInvalidatingMutation<V>(fn: (v: V) => Promise<InsightMessageResponse>, onSuccess?: (r: InsightMessageResponse) => void) {
