@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 import { ERROR_TOAST_DURATION_MS, TOAST_DURATION_MS } from '@/config/constants';
 import { notify } from '@/lib/notify';
-import { advance, settle, useManualClock } from '@/testing/clock';
+import { advance, settle, installManualClock } from '@/testing/clock';
 import { renderWithProviders } from '@/testing/render';
 
 /** Shows a toast on a fake clock; answers its root once it is on screen. */
 async function show(toast: () => void, text: string) {
-  useManualClock();
+  installManualClock();
   renderWithProviders(<p>page</p>);
   act(toast);
   await settle(() => expect(screen.getByText(text)).toBeInTheDocument());

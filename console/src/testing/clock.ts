@@ -8,7 +8,7 @@ import { vi } from 'vitest';
  * `vi.useRealTimers()` (setup-tests does that after each test too). Never `shouldAdvanceTime`: a
  * clock that also follows real time makes the outcome depend on how busy the machine is.
  */
-export function useManualClock() {
+export function installManualClock() {
   vi.useFakeTimers();
 }
 

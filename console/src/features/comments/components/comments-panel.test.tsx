@@ -5,7 +5,7 @@ import { COMMENTS_POLL_MS } from '@/config/constants';
 
 import { getCommentsQueryOptions } from '@/features/comments/api/get-comments';
 import { CommentsPanel, EMPTY_COMMENT } from '@/features/comments/components/comments-panel';
-import { advance, settle, useManualClock } from '@/testing/clock';
+import { advance, settle, installManualClock } from '@/testing/clock';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
@@ -35,7 +35,7 @@ describe('comments panel', () => {
 
   it('asks again after 5 s', async () => {
     signIn();
-    useManualClock();
+    installManualClock();
     const calls = mockFetch(on('POST', '/v1/comment/list', { body: { success: true, conversation: [] } }));
     renderWithProviders(<CommentsPanel referenceId="a1" />);
     await settle(() => expect(screen.getByText('No comments yet. Start the discussion.')).toBeInTheDocument());

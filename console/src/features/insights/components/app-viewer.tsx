@@ -35,11 +35,15 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
   const start = useRunInsight({ onSuccess: (r) => notify.success(r.message) });
   const target = detail.data ? frameUrl(detail.data) : null;
 
+  // No address: the frame empties at once (adjusted while rendering, not in an effect).
+  const [targetBefore, setTargetBefore] = useState(target);
+  if (target !== targetBefore) {
+    setTargetBefore(target);
+    if (!target) setSrc(null);
+  }
+
   useEffect(() => {
-    if (!target) {
-      setSrc(null);
-      return;
-    }
+    if (!target) return;
     const timer = window.setTimeout(() => setSrc(target), APP_FRAME_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [target]);

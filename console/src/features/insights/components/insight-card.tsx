@@ -29,7 +29,7 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 
 import { INSIGHT_DESCRIPTION_MAX, INSIGHT_NAME_MAX } from '@/config/constants';
@@ -73,7 +73,12 @@ export function PinToggle({ insight }: { insight: InsightView }) {
   const { user } = useSession();
   const pin = usePinInsight();
   const [pinned, setPinned] = useState(insight.pinned);
-  useEffect(() => setPinned(insight.pinned), [insight.pinned]);
+  // The server's value wins whenever it changes (adjusted while rendering, not in an effect).
+  const [serverPinned, setServerPinned] = useState(insight.pinned);
+  if (insight.pinned !== serverPinned) {
+    setServerPinned(insight.pinned);
+    setPinned(insight.pinned);
+  }
   const label = pinned ? `Unpin ${insight.name}` : `Pin ${insight.name}`;
   function toggle() {
     const next = !pinned;
