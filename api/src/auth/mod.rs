@@ -96,6 +96,19 @@ pub async fn start_session(state: &AppState, uid: &str) -> Result<Tokens> {
     })
 }
 
+/// Ends every credential of a user but the session `keep`: the other sessions and the API key,
+/// together (a password change or reset, a deactivation, a 2FA reset, a move to another
+/// organization). A key made with a stolen password or session does not outlive the change.
+pub async fn revoke_credentials(state: &AppState, uid: &str, keep: Option<&str>, reason: &str) -> Result<()> {
+    let now = db::now();
+    let mut tx = state.db.begin().await?;
+    tokens::revoke_user_families(&mut *tx, uid, keep, now, reason).await?;
+    db::users::clear_api_key(&mut *tx, uid, now).await?;
+    tx.commit().await?;
+    tracing::info!(user = uid, reason, "sessions and API key revoked");
+    Ok(())
+}
+
 /// Spends a refresh token and issues the next one of its family.
 pub async fn rotate(state: &AppState, refresh: &str) -> Result<(String, Tokens)> {
     let now = db::now();

@@ -141,16 +141,19 @@ async fn login(
     let org = organizations::by_id(&state.db, &user.organization_id)
         .await?
         .ok_or_else(|| ApiError::internal("user without organization"))?;
-    let view = UserView::new(&user, org.is_2fa_required, &state.auth.keyring, true)
-        .with_photo_url(&state)
-        .await;
+    // Until the second factor is in, the answer carries no secret (no API key).
+    let pending_view = || async {
+        UserView::new(&user, org.is_2fa_required)
+            .with_photo_url(&state)
+            .await
+    };
     if user.has_2fa() {
         return Ok(Json(SessionResponse {
             success: true,
             message: "Enter your 2FA code".into(),
             token: auth::pending_token(&state, &user.uid, TokenKind::TwoFactorVerify),
             refresh_token: None,
-            user: view,
+            user: pending_view().await,
             verified_2fa: false,
             requires_2fa_enrollment: false,
         }));
@@ -161,7 +164,7 @@ async fn login(
             message: "Your organization requires two-factor authentication. Enable it to continue.".into(),
             token: auth::pending_token(&state, &user.uid, TokenKind::TwoFactorEnroll),
             refresh_token: None,
-            user: view,
+            user: pending_view().await,
             verified_2fa: false,
             requires_2fa_enrollment: true,
         }));
@@ -173,7 +176,9 @@ async fn login(
         message: "Signed in successfully!".into(),
         token: tokens.token,
         refresh_token: Some(tokens.refresh_token),
-        user: view,
+        user: UserView::own(&user, org.is_2fa_required, &state.auth.keyring)
+            .with_photo_url(&state)
+            .await,
         verified_2fa: true,
         requires_2fa_enrollment: false,
     }))
@@ -314,7 +319,8 @@ pub struct ChangePasswordRequest {
     pub confirm_password: String,
 }
 
-/// Change one's own password; other sessions are signed out.
+/// Change one's own password (in a signed-in session, not with an API key); other sessions and
+/// the API key are revoked.
 #[utoipa::path(put, path = "/v1/auth/changepassword", tag = "auth", request_body = ChangePasswordRequest,
     responses(
         (status = 200, description = "Password Updated", body = Done),
@@ -328,6 +334,7 @@ async fn change_password(
     caller: AuthUser,
     AppJson(req): AppJson<ChangePasswordRequest>,
 ) -> Result<Json<Done>> {
+    let session = caller.require_session()?;
     if req.current_password.is_empty() || req.new_password.is_empty() || req.confirm_password.is_empty() {
         return Err(ApiError::bad_request(
             "password_fields_required",
@@ -361,14 +368,7 @@ async fn change_password(
         .bind(&caller.user.uid)
         .execute(&state.db)
         .await?;
-    tokens::revoke_user_families(
-        &state.db,
-        &caller.user.uid,
-        caller.session.as_deref(),
-        now,
-        "password changed",
-    )
-    .await?;
+    auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
     activity::record(
         &state.db,
         activity::Activity {
@@ -504,6 +504,10 @@ async fn enable_2fa(
     .bind(&target.uid)
     .execute(&state.db)
     .await?;
+    if !is_self {
+        // An administrator's reset: whoever holds the user's sessions or key starts over.
+        auth::revoke_credentials(&state, &target.uid, None, "2FA reset by an administrator").await?;
+    }
     activity::record(
         &state.db,
         activity::Activity {
@@ -622,7 +626,7 @@ async fn verify_2fa(
         message: "2FA Verified".into(),
         token: tokens.token,
         refresh_token: Some(tokens.refresh_token),
-        user: UserView::new(&user, caller.org_requires_2fa, &state.auth.keyring, true)
+        user: UserView::own(&user, caller.org_requires_2fa, &state.auth.keyring)
             .with_photo_url(&state)
             .await,
         verified_2fa: true,
