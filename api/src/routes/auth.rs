@@ -12,7 +12,7 @@ use crate::{
         extract::{ClientIp, bearer},
         jwt::TokenKind,
         password,
-        throttle::Guard,
+        throttle::{Guard, Scope},
         totp,
     },
     crypto,
@@ -93,7 +93,7 @@ async fn login(
             "Email and password are required",
         ));
     }
-    let guard = Guard::new("login", &email, &ip);
+    let guard = Guard::new(Scope::Login, &email, &ip);
     fn event<'a>(
         user: Option<&'a users::UserRow>,
         email: &'a str,
@@ -110,10 +110,13 @@ async fn login(
             ip,
         }
     }
-    if let Err(e) = guard.check(&state).await {
-        activity::record_login(&state.db, event(None, &email, &ip, false, "throttled")).await;
-        return Err(e);
-    }
+    let attempt = match guard.reserve(&state).await {
+        Ok(attempt) => attempt,
+        Err(e) => {
+            activity::record_login(&state.db, event(None, &email, &ip, false, "throttled")).await;
+            return Err(e);
+        }
+    };
     let user = users::by_email(&state.db, &email).await?;
     let hash = user
         .as_ref()
@@ -121,7 +124,7 @@ async fn login(
         .unwrap_or_else(|| dummy_hash(&state));
     let ok = password::verify(req.user.password.clone(), hash).await && user.is_some();
     let Some(user) = user.filter(|_| ok) else {
-        guard.failed(&state).await?;
+        attempt.failed();
         let known = users::by_email(&state.db, &email).await?;
         activity::record_login(
             &state.db,
@@ -130,7 +133,7 @@ async fn login(
         .await;
         return Err(ApiError::unauthorized("invalid_credentials", INVALID_CREDENTIALS));
     };
-    guard.succeeded(&state).await?;
+    attempt.succeeded().await?;
     if user.status != "active" {
         activity::record_login(&state.db, event(Some(&user), &email, &ip, false, "inactive")).await;
         return Err(ApiError::forbidden(
@@ -350,16 +353,16 @@ async fn change_password(
             "New password and confirm password do not match",
         ));
     }
-    let guard = Guard::new("password", &caller.user.uid, &ip);
-    guard.check(&state).await?;
+    let guard = Guard::new(Scope::Password, &caller.user.uid, &ip);
+    let attempt = guard.reserve(&state).await?;
     if !password::verify(req.current_password, caller.user.password_hash.clone()).await {
-        guard.failed(&state).await?;
+        attempt.failed();
         return Err(ApiError::bad_request(
             "wrong_password",
             "Current password is incorrect",
         ));
     }
-    guard.succeeded(&state).await?;
+    attempt.succeeded().await?;
     let hash = password::hash(req.new_password, state.auth.hash).await?;
     let now = db::now();
     sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")
@@ -566,8 +569,8 @@ async fn verify_2fa(
             "Two-factor authentication is not enabled",
         ));
     };
-    let guard = Guard::new("totp", &user.uid, &ip);
-    guard.check(&state).await?;
+    let guard = Guard::new(Scope::Totp, &user.uid, &ip);
+    let attempt = guard.reserve(&state).await?;
     let secret_b32 = state.auth.keyring.decrypt(sealed)?;
     let secret = totp::base32_decode(&secret_b32)
         .ok_or_else(|| ApiError::internal("stored TOTP secret is not base32"))?;
@@ -584,7 +587,7 @@ async fn verify_2fa(
         None => false,
     };
     if !accepted {
-        guard.failed(&state).await?;
+        attempt.failed();
         activity::record_login(
             &state.db,
             activity::LoginEvent {
@@ -599,7 +602,7 @@ async fn verify_2fa(
         .await;
         return Err(ApiError::unauthorized("invalid_2fa_code", INVALID_CODE));
     }
-    guard.succeeded(&state).await?;
+    attempt.succeeded().await?;
     sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
         .bind(now)
         .bind(&user.uid)

@@ -443,3 +443,62 @@ async fn switching_2fa_off_needs_the_password_or_a_current_code() {
         assert_eq!(s, 401, "{k}: the reset ends the user's sessions");
     }
 }
+
+/// Finding 2, the counter itself: reservations per key and window, the lock, its end, the
+/// window's end, and giving a granted attempt back, at chosen times.
+#[tokio::test]
+async fn the_throttle_counts_reservations_per_window() {
+    use ludis_api::db::throttle::{LOCK_SECONDS, Reservation, WINDOW_SECONDS, release, reserve};
+    for app in apps().await {
+        let k = app.kind;
+        let db = &app.state.db;
+        let t0 = 1_000_000;
+        for i in 1..=3 {
+            assert_eq!(
+                reserve(db, "k", 3, t0 + i).await.unwrap(),
+                Reservation::Granted,
+                "{k} {i}"
+            );
+        }
+        // The third locked the key until t0 + 3 + LOCK.
+        assert_eq!(
+            reserve(db, "k", 3, t0 + 10).await.unwrap(),
+            Reservation::Locked {
+                wait: LOCK_SECONDS - 7
+            },
+            "{k}"
+        );
+        assert_eq!(
+            reserve(db, "k", 3, t0 + 3 + LOCK_SECONDS).await.unwrap(),
+            Reservation::Granted,
+            "{k}: the lock is over"
+        );
+        // A window without a lock ends too.
+        assert_eq!(reserve(db, "w", 3, t0).await.unwrap(), Reservation::Granted);
+        assert_eq!(reserve(db, "w", 3, t0 + 1).await.unwrap(), Reservation::Granted);
+        let later = t0 + WINDOW_SECONDS;
+        for i in 0..3 {
+            assert_eq!(
+                reserve(db, "w", 3, later + i).await.unwrap(),
+                Reservation::Granted,
+                "{k}: a new window {i}"
+            );
+        }
+        // The third locked it; given back (it was no failure), it unlocks the key.
+        release(db, "w", 3).await.unwrap();
+        assert_eq!(
+            reserve(db, "w", 3, later + 5).await.unwrap(),
+            Reservation::Granted,
+            "{k}"
+        );
+        assert!(matches!(
+            reserve(db, "w", 3, later + 6).await.unwrap(),
+            Reservation::Locked { .. }
+        ));
+        // Keys are independent.
+        assert_eq!(
+            reserve(db, "other", 3, t0 + 10).await.unwrap(),
+            Reservation::Granted
+        );
+    }
+}
