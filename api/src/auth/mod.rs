@@ -19,7 +19,7 @@ use std::sync::Arc;
 use crate::{
     app::AppState,
     crypto::{self, Keyring},
-    db::{self, tokens},
+    db::{self, tokens, users::UserRow},
     error::{ApiError, Result},
 };
 
@@ -107,6 +107,48 @@ pub async fn revoke_credentials(state: &AppState, uid: &str, keep: Option<&str>,
     tx.commit().await?;
     tracing::info!(user = uid, reason, "sessions and API key revoked");
     Ok(())
+}
+
+/// Checks a signed-in user's current password (a re-authentication before a sensitive change),
+/// throttled like sign-in: 400 `wrong_password` when it is not theirs.
+pub async fn confirm_password(state: &AppState, user: &UserRow, ip: &str, password: &str) -> Result<()> {
+    let guard = throttle::Guard::new(throttle::Scope::Password, &user.uid, ip);
+    let attempt = guard.reserve(state).await?;
+    if !password::verify(password.to_owned(), user.password_hash.clone()).await {
+        attempt.failed();
+        return Err(ApiError::bad_request(
+            "wrong_password",
+            "Current password is incorrect",
+        ));
+    }
+    attempt.succeeded().await
+}
+
+/// Whether `code` is a current 2FA code of `user` (one step of drift) that was not accepted
+/// before; its step is spent, so it is never accepted again. `claimed_secret`, when sent (the
+/// enrolment form echoes it), must be the user's secret. Throttling is the caller's.
+pub async fn accept_totp(
+    state: &AppState,
+    user: &UserRow,
+    code: &str,
+    claimed_secret: Option<&str>,
+) -> Result<bool> {
+    let Some(sealed) = user.secret_2fa_enc.as_deref().filter(|_| user.enabled_2fa) else {
+        return Ok(false);
+    };
+    let secret_b32 = state.auth.keyring.decrypt(sealed)?;
+    let secret = totp::base32_decode(&secret_b32)
+        .ok_or_else(|| ApiError::internal("stored TOTP secret is not base32"))?;
+    if claimed_secret
+        .map(str::trim)
+        .is_some_and(|s| !s.is_empty() && !s.eq_ignore_ascii_case(&secret_b32))
+    {
+        return Ok(false);
+    }
+    match totp::verify(&secret, code, db::now(), user.last_totp_step) {
+        Some(step) => Ok(db::users::spend_totp_step(&state.db, &user.uid, step).await?),
+        None => Ok(false),
+    }
 }
 
 /// Spends a refresh token and issues the next one of its family.

@@ -349,16 +349,7 @@ async fn change_password(
             "New password and confirm password do not match",
         ));
     }
-    let guard = Guard::new(Scope::Password, &caller.user.uid, &ip);
-    let attempt = guard.reserve(&state).await?;
-    if !password::verify(req.current_password, caller.user.password_hash.clone()).await {
-        attempt.failed();
-        return Err(ApiError::bad_request(
-            "wrong_password",
-            "Current password is incorrect",
-        ));
-    }
-    attempt.succeeded().await?;
+    auth::confirm_password(&state, &caller.user, &ip, &req.current_password).await?;
     let hash = password::hash(req.new_password, state.auth.hash).await?;
     let now = db::now();
     sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")

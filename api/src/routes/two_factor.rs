@@ -35,6 +35,12 @@ const INVALID_CODE: &str = "Invalid 2FA Code";
 pub struct Enable2faRequest {
     /// true: start enrolment (a new secret); false: switch 2FA off.
     pub enabled_2fa: bool,
+    /// Switching off: the caller's current password (or send `code`).
+    #[serde(default)]
+    pub password: Option<String>,
+    /// Switching off: a current 2FA code of the caller (or send `password`).
+    #[serde(default)]
+    pub code: Option<String>,
 }
 
 /// Enrolment data: the secret for manual entry, the `otpauth://` URI and its QR image.
@@ -50,11 +56,14 @@ pub struct Enable2faResponse {
 
 /// Turn 2FA on (returns a new secret and QR image; confirmed by a first code at verify2fa) or off.
 /// A user enrols themself (with a full session, or the enrolment token their organization's
-/// requirement gave them); an administrator may switch 2FA off for a user of their organization.
+/// requirement gave them); an administrator may switch 2FA off for a user of their organization,
+/// which also ends that user's sessions and API key. Switching off needs the caller's current
+/// password or a current 2FA code of theirs.
 #[utoipa::path(post, path = "/v1/auth/enable2fa/{uid}", tag = "auth", request_body = Enable2faRequest,
     params(("uid" = String, Path, description = "The user")),
     responses(
         (status = 200, body = Enable2faResponse),
+        (status = 400, description = "Enter your password or a current 2FA code to switch two-factor authentication off / Current password is incorrect / Invalid 2FA Code", body = ErrorBody),
         (status = 401, body = ErrorBody),
         (status = 403, description = "Your organization requires two-factor authentication", body = ErrorBody),
         (status = 404, description = "User not found", body = ErrorBody),
@@ -63,6 +72,7 @@ pub struct Enable2faResponse {
     security(("bearer" = [])))]
 async fn enable_2fa(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     caller: TwoFactorCaller,
     AppPath(uid): AppPath<String>,
     AppJson(req): AppJson<Enable2faRequest>,
@@ -144,6 +154,7 @@ async fn enable_2fa(
             "Your organization requires two-factor authentication",
         ));
     }
+    reauthenticate(&state, &caller.user, &ip, &req).await?;
     sqlx::query(
         "UPDATE users SET enabled_2fa = 0, confirmed_2fa = 0, secret_2fa_enc = NULL, updated_at = $1 WHERE uid = $2",
     )
@@ -174,6 +185,34 @@ async fn enable_2fa(
         secret_2fa_qr: None,
         otpauth_url: None,
     }))
+}
+
+/// The caller proves it is them before 2FA goes off: their current password, or a current code
+/// of their own 2FA (400 otherwise).
+async fn reauthenticate(
+    state: &AppState,
+    caller: &users::UserRow,
+    ip: &str,
+    req: &Enable2faRequest,
+) -> Result<()> {
+    let password = req.password.as_deref().filter(|p| !p.is_empty());
+    let code = req.code.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    match (password, code) {
+        (Some(password), _) => auth::confirm_password(state, caller, ip, password).await,
+        (None, Some(code)) => {
+            let guard = Guard::new(Scope::Totp, &caller.uid, ip);
+            let attempt = guard.reserve(state).await?;
+            if !auth::accept_totp(state, caller, code, None).await? {
+                attempt.failed();
+                return Err(ApiError::bad_request("invalid_2fa_code", INVALID_CODE));
+            }
+            attempt.succeeded().await
+        }
+        (None, None) => Err(ApiError::bad_request(
+            "reauthentication_required",
+            "Enter your password or a current 2FA code to switch two-factor authentication off",
+        )),
+    }
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -207,30 +246,15 @@ async fn verify_2fa(
         return Err(ApiError::bad_request("code_required", "2FA code is required"));
     }
     let user = &caller.user;
-    let Some(sealed) = user.secret_2fa_enc.as_deref().filter(|_| user.enabled_2fa) else {
+    if user.secret_2fa_enc.is_none() || !user.enabled_2fa {
         return Err(ApiError::bad_request(
             "two_factor_not_enabled",
             "Two-factor authentication is not enabled",
         ));
-    };
+    }
     let guard = Guard::new(Scope::Totp, &user.uid, &ip);
     let attempt = guard.reserve(&state).await?;
-    let secret_b32 = state.auth.keyring.decrypt(sealed)?;
-    let secret = totp::base32_decode(&secret_b32)
-        .ok_or_else(|| ApiError::internal("stored TOTP secret is not base32"))?;
-    let secret_matches = req
-        .secret
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .is_none_or(|s| s.eq_ignore_ascii_case(&secret_b32));
-    let now = db::now();
-    let step = totp::verify(&secret, code, now, user.last_totp_step).filter(|_| secret_matches);
-    let accepted = match step {
-        Some(step) => users::spend_totp_step(&state.db, &user.uid, step).await?,
-        None => false,
-    };
-    if !accepted {
+    if !auth::accept_totp(&state, user, code, req.secret.as_deref()).await? {
         attempt.failed();
         activity::record_login(
             &state.db,
@@ -248,7 +272,7 @@ async fn verify_2fa(
     }
     attempt.succeeded().await?;
     sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
-        .bind(now)
+        .bind(db::now())
         .bind(&user.uid)
         .execute(&state.db)
         .await?;

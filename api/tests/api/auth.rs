@@ -543,12 +543,13 @@ async fn totp_enrolment_sign_in_and_replay() {
         let full = b["token"].as_str().unwrap().to_owned();
         assert_eq!(app.get(&format!("/v1/users/{uid}"), &full).await.0, 200);
 
-        // Switching off works for the user (the organization does not require it).
+        // Switching off works for the user (the organization does not require it), with their
+        // password (issue 12: `auth_security::switching_2fa_off_needs_the_password_or_a_current_code`).
         let (s, b) = app
             .post(
                 &format!("/v1/auth/enable2fa/{uid}"),
                 Some(&full),
-                json!({"enabled_2fa": false}),
+                json!({"enabled_2fa": false, "password": "ann-password"}),
             )
             .await;
         assert_eq!(
