@@ -86,18 +86,23 @@ fn missing() -> ApiError {
     ApiError::unauthorized("missing_token", "Authorization token is missing")
 }
 
-/// Verifies a bearer token's signature and expiry.
+/// Verifies a sign-in bearer token (an access or a pending-2FA token): signature, algorithm,
+/// issuer, audience and time; the caller checks which kind it needs.
 pub fn claims(state: &AppState, token: &str) -> Result<jwt::Claims, ApiError> {
-    jwt::decode(token, &state.auth.jwt_key, db::now()).map_err(|e| match e {
-        JwtError::Expired => {
-            tracing::debug!("rejected: access token expired");
-            ApiError::unauthorized("jwt_expired", "jwt expired")
-        }
-        JwtError::Invalid => {
-            tracing::info!("rejected: invalid token");
-            ApiError::unauthorized("invalid_token", "Invalid token")
-        }
-    })
+    state
+        .auth
+        .tokens
+        .decode(token, TokenKind::SIGN_IN)
+        .map_err(|e| match e {
+            JwtError::Expired => {
+                tracing::debug!("rejected: access token expired");
+                ApiError::unauthorized("jwt_expired", "jwt expired")
+            }
+            JwtError::Invalid => {
+                tracing::info!("rejected: invalid token");
+                ApiError::unauthorized("invalid_token", "Invalid token")
+            }
+        })
 }
 
 /// The user, their organization's 2FA requirement and the session's state, in one query.

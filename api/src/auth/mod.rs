@@ -1,7 +1,8 @@
 //! Authentication: argon2id passwords, HS256 access tokens, rotating refresh tokens with reuse
 //! detection, TOTP, throttling of guesses, and the extractors handlers take.
 //!
-//! Tokens (DESIGN.md "Security decisions"): an access token lives 15 minutes and names its
+//! Tokens (DESIGN.md "Security decisions"): JWTs ([`jwt`], HS256, one audience per kind) for
+//! access and pending-2FA; an access token lives 15 minutes and names its
 //! session (`sid`, a refresh-token family). A refresh token is opaque, stored as a digest, spent
 //! on use and replaced by a new one of the same family; the family lives 7 days idle and 30 days
 //! at most. Presenting a spent refresh token revokes the whole family (a thief and the victim
@@ -30,7 +31,11 @@ pub const PENDING_TTL: i64 = 5 * 60;
 
 /// Keys and parameters of authentication, built once from the settings.
 pub struct AuthConfig {
+    /// An HMAC key of the same secret, for the app proxy's tickets and cookies and for the
+    /// signed dataset URLs (not JWTs).
     pub jwt_key: ring::hmac::Key,
+    /// The signing keys of the access and pending-2FA tokens.
+    pub tokens: jwt::Keys,
     pub keyring: Keyring,
     pub hash: password::HashParams,
     pub access_ttl: i64,
@@ -48,31 +53,14 @@ pub struct Tokens {
 }
 
 fn access_token(state: &AppState, uid: &str, sid: &str, now: i64) -> String {
-    jwt::encode(
-        &jwt::Claims {
-            sub: uid.to_owned(),
-            sid: sid.to_owned(),
-            kind: jwt::TokenKind::Access,
-            iat: now,
-            exp: now + state.auth.access_ttl,
-        },
-        &state.auth.jwt_key,
-    )
+    let claims = jwt::Claims::new(jwt::TokenKind::Access, uid, sid, now, state.auth.access_ttl);
+    state.auth.tokens.encode(&claims)
 }
 
-/// A token that opens only the 2FA calls.
+/// A token that opens only the 2FA calls (`kind` is one of the pending-2FA kinds).
 pub fn pending_token(state: &AppState, uid: &str, kind: jwt::TokenKind) -> String {
-    let now = db::now();
-    jwt::encode(
-        &jwt::Claims {
-            sub: uid.to_owned(),
-            sid: String::new(),
-            kind,
-            iat: now,
-            exp: now + PENDING_TTL,
-        },
-        &state.auth.jwt_key,
-    )
+    let claims = jwt::Claims::new(kind, uid, "", db::now(), PENDING_TTL);
+    state.auth.tokens.encode(&claims)
 }
 
 /// Starts a session (a new refresh-token family) for a user.
@@ -137,15 +125,15 @@ pub async fn accept_totp(
         return Ok(false);
     };
     let secret_b32 = state.auth.keyring.decrypt(sealed)?;
-    let secret = totp::base32_decode(&secret_b32)
-        .ok_or_else(|| ApiError::internal("stored TOTP secret is not base32"))?;
     if claimed_secret
         .map(str::trim)
         .is_some_and(|s| !s.is_empty() && !s.eq_ignore_ascii_case(&secret_b32))
     {
         return Ok(false);
     }
-    match totp::verify(&secret, code, db::now(), user.last_totp_step) {
+    let step = totp::verify(&secret_b32, code, db::now(), user.last_totp_step)
+        .map_err(|e| ApiError::internal(format!("stored TOTP secret: {e}")))?;
+    match step {
         Some(step) => Ok(db::users::spend_totp_step(&state.db, &user.uid, step).await?),
         None => Ok(false),
     }

@@ -285,7 +285,10 @@ async fn logout(
     let mut revoked = false;
     // An access token, even an expired one, names its session once its signature checks out.
     if let Some(token) = bearer(&headers).filter(|t| t.matches('.').count() == 2) {
-        let claims = auth::jwt::decode(token, &state.auth.jwt_key, i64::MIN)
+        let claims: auth::jwt::Claims = state
+            .auth
+            .tokens
+            .decode_expired(token, TokenKind::SIGN_IN)
             .map_err(|_| ApiError::unauthorized("invalid_token", "Invalid token"))?;
         if !claims.sid.is_empty() {
             tokens::revoke_family(&state.db, &claims.sid, now, "logout").await?;

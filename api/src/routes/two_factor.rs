@@ -16,7 +16,6 @@ use crate::{
         throttle::{Guard, Scope},
         totp,
     },
-    crypto,
     db::{self, activity, users},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     policy::{self, users::Person},
@@ -128,8 +127,9 @@ async fn enable_2fa(
                 "Two-factor authentication is already enabled",
             ));
         }
-        let secret = totp::base32_encode(&crypto::random_bytes(20));
-        let uri = totp::otpauth_uri(&target.email, &secret);
+        let secret = totp::new_secret();
+        let uri = totp::otpauth_url(&target.email, &secret)
+            .map_err(|e| ApiError::internal(format!("failed to build the otpauth URI: {e}")))?;
         let qr = totp::qr_data_url(&uri)?;
         sqlx::query(
             "UPDATE users SET enabled_2fa = 1, confirmed_2fa = 0, secret_2fa_enc = $1, last_totp_step = 0, \

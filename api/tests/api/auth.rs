@@ -1,7 +1,7 @@
 //! Sign-in, tokens, password change and 2FA, on SQLite and PostgreSQL.
 
 use ludis_api::{
-    auth::jwt::{self, Claims, TokenKind},
+    auth::jwt::{self, Claims, NoExtra, TokenKind},
     db,
 };
 use reqwest::Method;
@@ -268,25 +268,20 @@ async fn an_expired_access_token_answers_jwt_expired() {
     for app in apps().await {
         let (_, uid) = setup(&app).await;
         let (access, _) = app.login("ann@acme.example", "ann-password").await;
-        let key = jwt::key(app.state.settings.jwt_secret.expose());
-        let live = jwt::decode(&access, &key, db::now()).unwrap();
-        let expired = jwt::encode(
-            &Claims {
-                iat: db::now() - 1000,
-                exp: db::now() - 1,
-                ..live
-            },
-            &key,
-        );
+        let keys = jwt::Keys::new(app.state.settings.jwt_secret.expose());
+        let live: Claims = keys.decode(&access, &[TokenKind::Access]).unwrap();
+        let expired = keys.encode(&Claims {
+            iat: db::now() - 1000,
+            exp: db::now() - 1,
+            ..live
+        });
         let (s, b) = app.get(&format!("/v1/users/{uid}"), &expired).await;
         assert_eq!(s, 401, "{}", app.kind);
         assert_eq!(b["message"], "jwt expired");
         assert_eq!(b["code"], "jwt_expired");
         // A token signed with another key is not "expired", it is invalid.
-        let forged = jwt::encode(
-            &jwt::decode(&access, &key, db::now()).unwrap(),
-            &jwt::key("another key that is long enough......"),
-        );
+        let forged = jwt::Keys::new("another key that is long enough......")
+            .encode(&keys.decode::<NoExtra>(&access, &[TokenKind::Access]).unwrap());
         let (s, b) = app.get(&format!("/v1/users/{uid}"), &forged).await;
         assert_eq!((s.as_u16(), b["message"].as_str()), (401, Some("Invalid token")));
     }
@@ -623,12 +618,9 @@ async fn an_organization_that_requires_2fa_forces_enrolment() {
         assert_eq!(b["user"]["is_2fa_required"], true);
         assert_eq!(b["refresh_token"], Value::Null);
         let enroll = b["token"].as_str().unwrap().to_owned();
-        let claims = jwt::decode(
-            &enroll,
-            &jwt::key(app.state.settings.jwt_secret.expose()),
-            db::now(),
-        )
-        .unwrap();
+        let claims: Claims = jwt::Keys::new(app.state.settings.jwt_secret.expose())
+            .decode(&enroll, TokenKind::SIGN_IN)
+            .unwrap();
         assert_eq!(claims.kind, TokenKind::TwoFactorEnroll);
         assert_eq!(app.get(&format!("/v1/users/{uid}"), &enroll).await.0, 401);
 

@@ -312,8 +312,7 @@ pub fn missing_dir() -> PathBuf {
 
 /// The TOTP code of a base32 secret at a unix time.
 pub fn totp_code(secret_b32: &str, at: i64) -> String {
-    let secret = ludis_api::auth::totp::base32_decode(secret_b32).unwrap();
-    ludis_api::auth::totp::code_at(&secret, at)
+    ludis_api::auth::totp::code_at(secret_b32, at).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
