@@ -7,11 +7,7 @@ use ludis_api::{
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, apps, totp_code};
-
-fn login_body(email: &str, password: &str) -> Value {
-    json!({"user": {"email": email, "password": password}})
-}
+use crate::helpers::{TestApp, apps, login_body, totp_code};
 
 async fn setup(app: &TestApp) -> (String, String) {
     let org = app.org("Acme", 10).await;
@@ -408,7 +404,7 @@ async fn current_password_guessing_is_throttled() {
 }
 
 /// Enables 2FA for the holder of `token`; returns the secret.
-async fn enrol(app: &TestApp, token: &str, uid: &str) -> String {
+pub async fn enrol(app: &TestApp, token: &str, uid: &str) -> String {
     let (s, b) = app
         .post(
             &format!("/v1/auth/enable2fa/{uid}"),
