@@ -110,7 +110,8 @@ impl App {
         }
 
         let auth = Arc::new(AuthConfig {
-            jwt_key: crate::auth::jwt::key(settings.jwt_secret.expose()),
+            jwt_key: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, settings.jwt_secret.expose().as_bytes()),
+            tokens: crate::auth::jwt::Keys::new(settings.jwt_secret.expose()),
             keyring,
             hash: HashParams {
                 memory_kib: settings.argon2_memory_kib,

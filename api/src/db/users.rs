@@ -259,6 +259,19 @@ pub async fn spend_totp_step(db: &AnyPool, uid: &str, step: i64) -> Result<bool,
     )
 }
 
+/// Forgets a user's API key (it stops working at once).
+pub async fn clear_api_key<'e, E>(exec: E, uid: &str, now: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query("UPDATE users SET api_key_enc = NULL, api_key_hash = NULL, updated_at = $1 WHERE uid = $2")
+        .bind(now)
+        .bind(uid)
+        .execute(exec)
+        .await?;
+    Ok(())
+}
+
 /// Every encrypted value's key id (for the start-up check that every key is configured).
 pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error> {
     let rows: Vec<(Option<String>, Option<String>, Option<String>)> =

@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod auth_security;
 mod cluster;
 mod comments;
 mod console;
