@@ -69,7 +69,7 @@ mkdir -p "$LUDIS_STATE"
 results=$LUDIS_STATE/test-results.log
 : >"$results"
 # Output goes to the terminal and to a file, from which the totals are counted at the end.
-phase "rust: tests" bash -c "cargo test --workspace --locked 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+phase "rust: tests" bash -c "cargo test --workspace --locked --no-fail-fast 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 phase "console: lint + typecheck + build + size" bash -c 'cd console && npm run --silent lint && npm run --silent build && npm run --silent size && npm run --silent check:api'
 phase "console: tests" bash -c "cd console && NO_COLOR=1 npx vitest run 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 chart_tests() {
