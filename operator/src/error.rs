@@ -35,7 +35,7 @@ pub enum Error {
     #[error("failed to patch the status: {0}")]
     PatchStatus(#[source] kube::Error),
     #[error("object storage: {0}")]
-    Storage(String),
+    Storage(#[source] ludis_storage::StorageError),
     #[error("failed to send the notification e-mail: {0}")]
     Notify(String),
     #[error("finalizer: {0}")]

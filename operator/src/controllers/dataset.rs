@@ -170,13 +170,9 @@ async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
             Finalizer::Apply(dataset) => {
                 ludis_storage::ensure_bucket(&s3, &bucket).await.map_err(Error::Storage)?;
                 // A folder marker makes the (empty) dataset visible in listings.
-                s3.put_object()
-                    .bucket(&bucket)
-                    .key(&prefix)
-                    .body(Vec::new().into())
-                    .send()
+                ludis_storage::mark_prefix(&s3, &bucket, &prefix)
                     .await
-                    .map_err(|e| Error::Storage(aws_sdk_s3::error::DisplayErrorContext(e).to_string()))?;
+                    .map_err(Error::Storage)?;
                 let (objects, bytes) = ludis_storage::usage(&s3, &bucket, &prefix).await.map_err(Error::Storage)?;
                 let status = DatasetStatus {
                     bucket: Some(bucket.clone()),
