@@ -221,17 +221,18 @@ mod tests {
 
     use super::{super::fixtures::project, *};
 
+    /// A project validated with the image python:3.12 and no datasets.
+    fn python() -> Validated {
+        Validated {
+            image: "python:3.12".into(),
+            datasets: BTreeMap::new(),
+        }
+    }
+
     #[test]
     fn a_stopped_project_has_only_its_workspace() {
         let p = project(json!({"displayName": "Demo", "image": "py", "workspaceSize": "5Gi"}));
-        let d = build(
-            &p,
-            &Validated {
-                image: "python:3.12".into(),
-                datasets: BTreeMap::new(),
-            },
-            &Config::for_tests("ludis-system"),
-        );
+        let d = build(&p, &python(), &Config::for_tests("ludis-system"));
         assert!(d.pod.is_none() && d.service.is_none());
         let pvc = d.pvc;
         assert_eq!(pvc.metadata.name.as_deref(), Some("demo-workspace"));
@@ -250,14 +251,7 @@ mod tests {
             "envSecret": {"name": "env"},
             "preview": {"running": true, "command": ["python", "app.py"], "port": 8501}
         }));
-        let d = build(
-            &p,
-            &Validated {
-                image: "python:3.12".into(),
-                datasets: BTreeMap::new(),
-            },
-            &Config::for_tests("ludis-system"),
-        );
+        let d = build(&p, &python(), &Config::for_tests("ludis-system"));
         let pod = d.pod.unwrap();
         let spec = pod.spec.unwrap();
         assert_eq!(spec.automount_service_account_token, Some(false));
@@ -317,10 +311,7 @@ mod tests {
     #[test]
     fn a_changed_preview_gets_a_new_pod_name() {
         let config = Config::for_tests("ludis-system");
-        let v = Validated {
-            image: "python:3.12".into(),
-            datasets: BTreeMap::new(),
-        };
+        let v = python();
         let a = build(
             &project(json!({"displayName": "D", "image": "py", "preview": {"running": true}})),
             &v,

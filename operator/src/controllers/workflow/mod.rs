@@ -7,6 +7,8 @@
 //! reconciled by [`run`].
 
 pub mod dag;
+#[cfg(test)]
+mod fixtures;
 pub mod run;
 
 use std::{collections::BTreeMap, sync::Arc};
@@ -342,38 +344,28 @@ pub fn new_run(wf: &Workflow, name: &str, trigger: Trigger, job: Option<String>)
 
 #[cfg(test)]
 mod tests {
-    use ludis_crds::WorkflowSpec;
     use serde_json::json;
 
-    use super::*;
-
-    fn wf(extra: serde_json::Value) -> Workflow {
-        let mut spec = json!({"displayName": "N", "project": "demo",
-            "tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}}]});
-        spec.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        let mut w = Workflow::new("nightly", serde_json::from_value::<WorkflowSpec>(spec).unwrap());
-        w.metadata.namespace = Some("ludis-acme".into());
-        w.metadata.uid = Some("u".into());
-        w
-    }
+    use super::{fixtures::workflow, *};
 
     #[test]
     fn the_cronjob_carries_the_schedule_in_utc_and_pauses() {
         let config = Config::for_tests("ludis-system");
-        let cj = build_cronjob(&wf(json!({"schedule": "0 3 * * *"})), &config)
+        let cj = build_cronjob(&workflow(json!({"schedule": "0 3 * * *"})), &config)
             .spec
             .unwrap();
         assert_eq!((cj.schedule.as_str(), cj.suspend), ("0 3 * * *", Some(false)));
         assert_eq!(cj.time_zone.as_deref(), Some("Etc/UTC"));
         let labels = cj.job_template.metadata.unwrap().labels.unwrap();
         assert_eq!(labels[LABEL_WORKFLOW], "nightly");
-        let paused = build_cronjob(&wf(json!({"schedule": "0 3 * * *", "paused": true})), &config)
-            .spec
-            .unwrap();
+        let paused = build_cronjob(
+            &workflow(json!({"schedule": "0 3 * * *", "paused": true})),
+            &config,
+        )
+        .spec
+        .unwrap();
         assert_eq!(paused.suspend, Some(true));
-        let unscheduled = build_cronjob(&wf(json!({})), &config).spec.unwrap();
+        let unscheduled = build_cronjob(&workflow(json!({})), &config).spec.unwrap();
         assert_eq!(
             (unscheduled.schedule.as_str(), unscheduled.suspend),
             (NEVER, Some(true))
@@ -383,19 +375,20 @@ mod tests {
     #[test]
     fn broken_workflows_say_why() {
         let images = ImageCatalog(BTreeMap::from([("py".into(), "python:3".into())]));
-        assert!(validate(&wf(json!({})), true, &images).is_ok());
+        assert!(validate(&workflow(json!({})), true, &images).is_ok());
         assert!(
-            validate(&wf(json!({})), false, &images)
+            validate(&workflow(json!({})), false, &images)
                 .unwrap_err()
                 .contains("project \"demo\" does not exist")
         );
-        let bad_image = wf(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
+        let bad_image =
+            workflow(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
         assert!(
             validate(&bad_image, true, &images)
                 .unwrap_err()
                 .contains("image \"zz\"")
         );
-        let cycle = wf(
+        let cycle = workflow(
             json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}},
             {"name": "b", "script": {"file": "b.py", "image": "py"}}],
             "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]}),

@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
 use ludis_crds::{
-    Workflow, WorkflowRun, WorkflowRunSpec, WorkflowSpec,
+    Workflow, WorkflowRun, WorkflowRunSpec,
     workflow::{TaskRequest, Trigger},
 };
 use serde_json::json;
 
+pub use super::super::fixtures::workflow;
 use super::observe::Observed;
 use crate::images::ImageCatalog;
 
@@ -25,20 +26,6 @@ pub fn run(requests: &[TaskRequest]) -> WorkflowRun {
     r.metadata.uid = Some("run-uid".into());
     r.metadata.generation = Some(1);
     r
-}
-
-/// The workflow `nightly` of the project `demo` (one task `a` unless `extra` says otherwise), with
-/// `extra` spec fields.
-pub fn workflow(extra: serde_json::Value) -> Workflow {
-    let mut spec = json!({"displayName": "Nightly", "project": "demo",
-        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}}]});
-    spec.as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    let mut w = Workflow::new("nightly", serde_json::from_value::<WorkflowSpec>(spec).unwrap());
-    w.metadata.namespace = Some("ludis-acme".into());
-    w.metadata.uid = Some("wf-uid".into());
-    w
 }
 
 /// extract → clean, extract → check, clean → load, check → load.

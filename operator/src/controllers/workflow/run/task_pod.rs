@@ -188,8 +188,26 @@ mod tests {
 
     use super::{super::fixtures::*, *};
 
-    fn task<'a>(wf: &'a Workflow, name: &str) -> &'a WorkflowTask {
-        wf.spec.tasks.iter().find(|t| t.name == name).unwrap()
+    /// The pod of the try `try_number` of the diamond's task `name` in the run `r1`, with the
+    /// fixture's images and these upload destinations (None: the fixture's).
+    fn pod_of(name: &str, try_number: i32, destinations: Option<&Destinations>) -> Result<Pod, String> {
+        let wf = diamond();
+        let o = observed(Some(wf.clone()));
+        let task = wf.spec.tasks.iter().find(|t| t.name == name).unwrap();
+        let destinations = destinations.unwrap_or(&o.destinations);
+        build_pod(
+            &run(&[]),
+            &wf,
+            task,
+            try_number,
+            &o.images,
+            destinations,
+            &config(),
+        )
+    }
+
+    fn config() -> Config {
+        Config::for_tests("ludis-system")
     }
 
     fn env(pod: &Pod, name: &str) -> Option<String> {
@@ -204,19 +222,7 @@ mod tests {
 
     #[test]
     fn a_script_task_runs_its_file_with_an_allowed_image_in_a_restricted_pod() {
-        let wf = diamond();
-        let o = observed(Some(wf.clone()));
-        let config = Config::for_tests("ludis-system");
-        let pod = build_pod(
-            &run(&[]),
-            &wf,
-            task(&wf, "clean"),
-            2,
-            &o.images,
-            &o.destinations,
-            &config,
-        )
-        .unwrap();
+        let pod = pod_of("clean", 2, None).unwrap();
         assert_eq!(pod.metadata.name.as_deref(), Some("r1-clean-2"));
         let labels = pod.metadata.labels.as_ref().unwrap();
         assert_eq!(labels["ludis.dev/task"], "clean");
@@ -247,16 +253,7 @@ mod tests {
             "demo-workspace"
         );
         // An R file runs with Rscript.
-        let r = build_pod(
-            &run(&[]),
-            &wf,
-            task(&wf, "check"),
-            1,
-            &o.images,
-            &o.destinations,
-            &config,
-        )
-        .unwrap();
+        let r = pod_of("check", 1, None).unwrap();
         assert_eq!(
             r.spec.unwrap().containers[0].image.as_deref(),
             Some("rocker/r-ver:4.4")
@@ -265,39 +262,18 @@ mod tests {
 
     #[test]
     fn an_upload_task_copies_its_file_into_the_dataset_folder() {
-        let wf = diamond();
-        let o = observed(Some(wf.clone()));
-        let config = Config::for_tests("ludis-system");
-        let pod = build_pod(
-            &run(&[]),
-            &wf,
-            task(&wf, "load"),
-            1,
-            &o.images,
-            &o.destinations,
-            &config,
-        )
-        .unwrap();
+        let pod = pod_of("load", 1, None).unwrap();
         assert_eq!(
             env(&pod, "LUDIS_DESTINATION").as_deref(),
             Some("s3://acme/datasets/ludis-acme/42/daily/")
         );
         assert_eq!(env(&pod, "LUDIS_TASK_FILE").as_deref(), Some("out/sales.csv"));
         let main = &pod.spec.as_ref().unwrap().containers[0];
-        assert_eq!(main.image.as_deref(), Some(config.upload_image.as_str()));
+        assert_eq!(main.image.as_deref(), Some(config().upload_image.as_str()));
         let from = &main.env_from.as_ref().unwrap()[0];
         assert_eq!(from.secret_ref.as_ref().unwrap().name, "ludis-storage");
         // A dataset that is not ready: the task cannot run.
-        let why = build_pod(
-            &run(&[]),
-            &wf,
-            task(&wf, "load"),
-            1,
-            &o.images,
-            &Destinations::new(),
-            &config,
-        )
-        .unwrap_err();
+        let why = pod_of("load", 1, Some(&Destinations::new())).unwrap_err();
         assert_eq!(
             why,
             "task \"load\": the dataset \"sales\" does not exist or is not ready"
