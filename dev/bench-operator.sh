@@ -11,9 +11,7 @@ log "building the operator and the benchmark (release)"
 cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example operator_bench
 "$(tool_dir kubernetes)/kubectl" apply --server-side -f charts/ludis/files/crds/ >/dev/null
 "$(tool_dir kubernetes)/kubectl" create namespace ludis-system --dry-run=client -o yaml | "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
-"$(tool_dir kubernetes)/kubectl" -n ludis-system create configmap ludis-images \
-  --from-literal=python-3.12=python:3.12-slim --from-literal=default-python=python:3.12-slim \
-  --dry-run=client -o yaml | "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
+apply_image_list ludis-system
 
 port=18081
 require_free_port "the benchmarked operator" "$port"

@@ -147,3 +147,17 @@ require_free_port() {
     die "$component cannot start: port $port on 127.0.0.1 is taken${3:+ $3} by $(port_owner "$port" || echo 'another process'). Stop it, or set the port variable (see dev/lib.sh)."
   fi
 }
+
+# The administrator's image list (seeds/images.yaml) as the ConfigMap ludis-images in the
+# namespace $1, rendered by the chart (the one place that turns the seeds file into a ConfigMap)
+# and applied with kubectl.
+apply_image_list() {
+  local ns=$1 kubectl helm
+  kubectl="$(tool_dir kubernetes)/kubectl"
+  helm="$(tool_dir helm)/helm"
+  [ -x "$helm" ] || "$DEV_DIR/build-tools.sh" helm >&2
+  # helm notes that files/images.yaml links to seeds/images.yaml; that is intended.
+  "$helm" template ludis "$REPO_DIR/charts/ludis" --namespace "$ns" \
+    --show-only templates/operator/images.yaml 2>/dev/null |
+    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+}

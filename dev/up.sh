@@ -23,10 +23,7 @@ cargo build --locked --quiet -p ludis-api -p ludis-operator || die "the build fa
 kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
 kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-kubectl -n ludis-system create configmap ludis-images --dry-run=client -o yaml \
-  --from-literal=python-3.12=python:3.12-slim --from-literal=r-4.4=rocker/r-ver:4.4 \
-  --from-literal=default-python=python:3.12-slim --from-literal=default-r=rocker/r-ver:4.4 |
-  kubectl apply --server-side --field-manager=ludis-dev -f - >/dev/null
+apply_image_list ludis-system || die "installing the image list failed"
 O=$LUDIS_STATE/operator
 stop_pidfile "$O/pids/ludis-operator.pid"
 mkdir -p "$O"

@@ -47,7 +47,7 @@ use kube::{
 };
 use ludis_crds::{
     ANNOTATION_OWNER, Dataset as DatasetCr, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID,
-    NAMESPACE_PREFIX,
+    LABEL_ORGANIZATION, NAMESPACE_PREFIX,
     common::AccessLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
@@ -60,7 +60,6 @@ use crate::{
         insights::{self as rows, Insight, InsightRow},
         shares,
     },
-    k8s::LABEL_ORGANIZATION,
     policy::sharing::Level,
 };
 

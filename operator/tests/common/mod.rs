@@ -141,7 +141,7 @@ pub async fn start_operator() {
     });
 }
 
-/// The administrator's image list used by the tests.
+/// The administrator's image list used by the tests: the seeded one (seeds/images.yaml).
 pub async fn ensure_image_list(client: &Client) {
     use k8s_openapi::api::core::v1::ConfigMap;
     use kube::api::{Patch, PatchParams};
@@ -155,11 +155,12 @@ pub async fn ensure_image_list(client: &Client) {
         )
         .await
         .unwrap();
+    let images = ludis_operator::images::ImageCatalog::from_seed(include_str!("../../../seeds/images.yaml"))
+        .expect("seeds/images.yaml parses");
     let cm = json!({
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "ludis-images", "namespace": SYSTEM_NAMESPACE},
-        "data": {"python-3.12": "python:3.12-slim", "r-4.4": "rocker/r-ver:4.4",
-                 "default-python": "python:3.12-slim", "default-r": "rocker/r-ver:4.4"}
+        "data": images.0
     });
     let cms: Api<ConfigMap> = Api::namespaced(client.clone(), SYSTEM_NAMESPACE);
     cms.patch(
