@@ -39,6 +39,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "create datasets",
         include_str!("../../migrations/20261123000000_create_datasets.sql"),
     ),
+    (
+        20261201000000,
+        "index asset organizations",
+        include_str!("../../migrations/20261201000000_index_asset_organizations.sql"),
+    ),
 ];
 
 /// The pool's options: 16 connections, and for SQLite the settings a server needs — write-ahead
