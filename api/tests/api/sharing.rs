@@ -880,6 +880,82 @@ async fn a_new_user_claims_the_entries_declared_for_their_e_mail() {
     }
 }
 
+/// Issue 12, finding 5: an address declared in `spec.sharing` before it had an account is
+/// claimed only by a user created in the asset's organization; a namesake elsewhere gets nothing
+/// and the entry keeps waiting.
+#[tokio::test]
+async fn pending_e_mail_entries_are_claimed_only_in_the_assets_organization() {
+    for app in apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let other = app.unique_org("Other").await;
+        let id = app
+            .insight(&w.org, Some(&w.ann.uid), InsightSeed::app("Waiting"))
+            .await;
+        let dataset = app.dataset(&w.org, Some(&w.ann.uid), "Waiting data").await;
+        app.resource_shares(
+            &id,
+            &[
+                ("email", "outsider@elsewhere.example", "edit"),
+                ("email", "insider@people.example", "view"),
+            ],
+        )
+        .await;
+        app.resource_shares(&dataset, &[("email", "outsider@elsewhere.example", "edit")])
+            .await;
+        let pending = |asset: String| {
+            let app = &app;
+            async move {
+                let rows: Vec<(String, String)> = sqlx::query_as(
+                    "SELECT to_type, to_id FROM shares WHERE asset_id = $1 AND origin = 'resource' ORDER BY to_id",
+                )
+                .bind(asset)
+                .fetch_all(&app.state.db)
+                .await
+                .unwrap();
+                rows
+            }
+        };
+
+        // Someone of another organization signs up with that address: nothing is theirs.
+        let uid = app
+            .user("outsider@elsewhere.example", "pass-word", "developer", &other)
+            .await;
+        let (token, _) = app.login("outsider@elsewhere.example", "pass-word").await;
+        let outsider = Person {
+            uid,
+            email: "outsider@elsewhere.example".into(),
+            token,
+            org: other.clone(),
+        };
+        assert_eq!(level_of(&app, &outsider, &id).await, "404", "{k}");
+        let details = format!("/v1/datasets/getdatasetdetails/{dataset}");
+        assert_eq!(
+            app.post(&details, Some(&outsider.token), json!({})).await.0,
+            404,
+            "{k}"
+        );
+        assert!(
+            pending(id.clone())
+                .await
+                .contains(&("email".into(), "outsider@elsewhere.example".into())),
+            "{k}: the entry still waits"
+        );
+        assert_eq!(
+            pending(dataset.clone()).await,
+            [("email".to_owned(), "outsider@elsewhere.example".to_owned())]
+        );
+
+        // A member of the asset's organization claims theirs.
+        app.user("insider@people.example", "pass-word", "developer", &w.org)
+            .await;
+        let (token, _) = app.login("insider@people.example", "pass-word").await;
+        let (s, b) = app.get(&format!("/v1/applications/{id}"), &token).await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(b["application"]["access_level"], "view");
+    }
+}
+
 #[tokio::test]
 async fn ownership_moves_only_by_the_organizations_administrators_or_a_superadmin() {
     for app in apps().await {
