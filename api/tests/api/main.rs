@@ -10,6 +10,7 @@ mod console;
 mod datasets;
 mod gitops;
 mod gitops_datasets;
+mod gitops_reports;
 mod health;
 mod helpers;
 mod insights;
