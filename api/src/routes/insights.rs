@@ -32,6 +32,7 @@ use crate::{
     },
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     policy::sharing::Level,
+    routes::apps,
     seeds::DEFAULT_IMAGES,
     views::{Done, InsightView, presign_get},
 };
@@ -387,9 +388,13 @@ pub struct InsightResponse {
     pub application: InsightView,
     /// A user report's file: a presigned GET, valid one hour.
     pub report_url: Option<String>,
-    /// Where the app opens: an external app's URL, or for a running application the API's
-    /// reverse proxy with a short-lived ticket (`/apps/{id}/?ticket=…`).
+    /// Where the app opens: an external app's URL (the console opens it itself), or for a
+    /// running application the API's reverse proxy on the apps origin with a single-use ticket
+    /// bound to this session (`https://<id>.apps.…/apps/{id}/?ticket=…`).
     pub open_url: Option<String>,
+    /// Why an application that runs in the cluster cannot be opened here at all (the platform
+    /// has no apps origin), for its page; null otherwise.
+    pub open_error: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -688,7 +693,7 @@ async fn get_insight(
     let open_url = if d.status == insights::EXTERNAL {
         d.app_url.clone()
     } else if d.container_name.is_some() && d.status == insights::RUNNING {
-        Some(crate::routes::apps::open_url(&state, &caller.user.uid, &id))
+        apps::open_url(&state, &caller.user.uid, caller.session.as_deref(), &id)
     } else {
         None
     };
@@ -697,6 +702,7 @@ async fn get_insight(
         application: view(&state, &caller, &insight, level).await?,
         report_url,
         open_url,
+        open_error: apps::open_error(&state, d).map(str::to_owned),
     }))
 }
 

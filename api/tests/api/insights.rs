@@ -534,7 +534,7 @@ async fn the_list_filters_sorts_searches_and_pages() {
 
 #[tokio::test]
 async fn getting_an_insight_counts_a_view_once_per_ten_minutes() {
-    for app in apps().await {
+    for app in apps_with(|s| s.apps_origin = "https://*.apps.ludis.example".parse().unwrap()).await {
         let w = world(&app).await;
         let k = app.kind;
         let id = app
@@ -565,11 +565,15 @@ async fn getting_an_insight_counts_a_view_once_per_ten_minutes() {
         let (_, b) = app.get("/v1/applications/insights", &w.ann.token).await;
         assert_eq!(b["applications"][0]["userMetrics"], 3);
 
-        // Where it opens: a running app through the proxy with a ticket, an external app at its
-        // URL, anything else nowhere.
+        // Where it opens: a running app through the proxy on its own origin with a ticket, an
+        // external app at its URL, anything else nowhere.
         let (_, b) = app.get(&format!("/v1/applications/{id}"), &w.bob.token).await;
         let open = b["open_url"].as_str().unwrap();
-        assert!(open.starts_with(&format!("/apps/{id}/?ticket=")), "{open}");
+        assert!(
+            open.starts_with(&format!("https://{id}.apps.ludis.example/apps/{id}/?ticket=")),
+            "{open}"
+        );
+        assert_eq!(b["open_error"], Value::Null);
         assert_eq!(b["report_url"], Value::Null);
         assert_eq!(b["application"]["access_level"], "view");
         let ext = app

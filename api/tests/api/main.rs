@@ -18,6 +18,7 @@ mod listing;
 mod matrix;
 mod openapi;
 mod proxy;
+mod proxy_security;
 mod seeds;
 mod sharing;
 mod users;
