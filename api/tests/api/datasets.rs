@@ -892,6 +892,12 @@ async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
         // The redirect goes to the storage endpoint's bucket, whatever the file is called (issue
         // 12: no answer of ours sends the browser to a site the request names).
         let storage = reqwest::Url::parse(&std::env::var("LUDIS_S3_ENDPOINT").unwrap()).unwrap();
+        let download = |path: &str| {
+            no_redirect
+                .get(app.url(&format!("/v1/datasets/download/{id}?path={}", urlencode(path))))
+                .header("x-api-key", &anns_key)
+                .send()
+        };
         for name in [
             "@evil.example.csv",
             "a?b=1#c.csv",
@@ -899,12 +905,7 @@ async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
             "%2F%2Fevil.example/z.csv",
         ] {
             upload(&app, &w.ann, id, name, b"z").await;
-            let res = no_redirect
-                .get(app.url(&format!("/v1/datasets/download/{id}?path={}", urlencode(name))))
-                .header("x-api-key", &anns_key)
-                .send()
-                .await
-                .unwrap();
+            let res = download(name).await.unwrap();
             assert_eq!(res.status(), 303, "{k}: {name}");
             let location = res.headers()["location"].to_str().unwrap();
             let to = reqwest::Url::parse(location).unwrap();
@@ -924,12 +925,7 @@ async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
             "/\\evil.example/x.csv",
             "../../evil.example/x.csv",
         ] {
-            let res = no_redirect
-                .get(app.url(&format!("/v1/datasets/download/{id}?path={}", urlencode(path))))
-                .header("x-api-key", &anns_key)
-                .send()
-                .await
-                .unwrap();
+            let res = download(path).await.unwrap();
             assert!(
                 res.headers().get("location").is_none(),
                 "{k}: {path} → {} {:?}",

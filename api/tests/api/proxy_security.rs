@@ -8,12 +8,23 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
 
 use crate::{
-    helpers::{InsightSeed, TestApp, apps, apps_with, spawn_app_with},
+    helpers::{InsightSeed, Team, TestApp, apps, apps_with, spawn_app_with},
     proxy::{no_redirects, on_host, open_on, running_app, upstream},
 };
 
 /// An origin per app, as `dev/up.sh` configures it.
 const PER_APP: &str = "http://*.apps.localhost:7777";
+
+fn per_app(s: &mut ludis_api::Settings) {
+    s.apps_origin = PER_APP.parse().unwrap();
+}
+
+/// A team of `name` and a running app of its developer on `upstream`: (team, app id).
+async fn team_with_app(app: &TestApp, name: &str, upstream: &str) -> (Team, String) {
+    let team = app.org_with_admin_and_dev(name).await;
+    let id = running_app(app, &team.org, &team.dev, upstream).await;
+    (team, id)
+}
 
 fn host_of(id: &str) -> String {
     format!("{id}.apps.localhost:7777")
@@ -21,6 +32,16 @@ fn host_of(id: &str) -> String {
 
 fn origin_of(id: &str) -> String {
     format!("http://{}", host_of(id))
+}
+
+/// An external app of the team's developer, and what `GET /v1/applications/{id}` says of it.
+async fn external_app(app: &TestApp, team: &Team) -> (String, Value) {
+    let id = app
+        .insight(&team.org, Some(&team.dev), InsightSeed::external("Elsewhere"))
+        .await;
+    let (s, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
+    assert_eq!(s, 200, "{}: {b}", app.kind);
+    (id, b)
 }
 
 /// The `open_url` the API gives `token`'s session for app `id`.
@@ -85,8 +106,7 @@ async fn without_an_apps_origin_cluster_apps_are_not_served() {
     let upstream = upstream().await;
     // The defaults: no LUDIS_APPS_ORIGIN, and apps on the console's origin not allowed.
     for app in apps().await {
-        let team = app.org_with_admin_and_dev("NoAppsOrigin").await;
-        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (team, id) = team_with_app(&app, "NoAppsOrigin", &upstream).await;
         let (s, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
         assert_eq!(s, 200, "{}: {b}", app.kind);
         assert_eq!(b["open_url"], Value::Null, "{}: {b}", app.kind);
@@ -110,12 +130,7 @@ async fn without_an_apps_origin_cluster_apps_are_not_served() {
         assert_eq!(body["message"], why.as_str());
 
         // An external app still opens: the console frames its URL itself.
-        let external = app
-            .insight(&team.org, Some(&team.dev), InsightSeed::external("Elsewhere"))
-            .await;
-        let (_, b) = app
-            .get(&format!("/v1/applications/{external}"), &team.dev_token)
-            .await;
+        let (_, b) = external_app(&app, &team).await;
         assert_eq!(b["open_url"], "https://example.com/app");
         assert_eq!(b["open_error"], Value::Null);
     }
@@ -124,10 +139,9 @@ async fn without_an_apps_origin_cluster_apps_are_not_served() {
 #[tokio::test]
 async fn an_apps_page_cannot_drive_another_app() {
     let upstream = upstream().await;
-    for app in apps_with(|s| s.apps_origin = PER_APP.parse().unwrap()).await {
+    for app in apps_with(per_app).await {
         let k = app.kind;
-        let team = app.org_with_admin_and_dev("Origins").await;
-        let a = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (team, a) = team_with_app(&app, "Origins", &upstream).await;
         let b = running_app(&app, &team.org, &team.dev, &upstream).await;
         let cookie = cookie_for(&app, &team.dev_token, &b).await;
 
@@ -200,10 +214,9 @@ async fn an_apps_page_cannot_drive_another_app() {
 #[tokio::test]
 async fn a_ticket_opens_the_app_once_on_every_replica() {
     let upstream = upstream().await;
-    for app in apps_with(|s| s.apps_origin = PER_APP.parse().unwrap()).await {
+    for app in apps_with(per_app).await {
         let k = app.kind;
-        let team = app.org_with_admin_and_dev("Tickets").await;
-        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (team, id) = team_with_app(&app, "Tickets", &upstream).await;
         // A second API replica: the same database and keys.
         let settings = (*app.state.settings).clone();
         let replica = spawn_app_with(move |_| settings).await;
@@ -236,10 +249,9 @@ async fn a_ticket_opens_the_app_once_on_every_replica() {
 #[tokio::test]
 async fn the_app_cookie_ends_with_its_session() {
     let upstream = upstream().await;
-    for app in apps_with(|s| s.apps_origin = PER_APP.parse().unwrap()).await {
+    for app in apps_with(per_app).await {
         let k = app.kind;
-        let team = app.org_with_admin_and_dev("Sessions").await;
-        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (team, id) = team_with_app(&app, "Sessions", &upstream).await;
         let (first, _) = app.login("dev@sessions.example", "dev-pass").await;
         let (second, _) = app.login("dev@sessions.example", "dev-pass").await;
         let (c1, c2) = (
@@ -291,18 +303,12 @@ async fn the_app_cookie_ends_with_its_session() {
 #[tokio::test]
 async fn no_answer_sends_the_browser_to_another_site() {
     let upstream = upstream().await;
-    for app in apps_with(|s| s.apps_origin = PER_APP.parse().unwrap()).await {
+    for app in apps_with(per_app).await {
         let k = app.kind;
-        let team = app.org_with_admin_and_dev("Redirects").await;
-        let id = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let (team, id) = team_with_app(&app, "Redirects", &upstream).await;
 
         // An external app: the console frames its URL itself; its proxy path sends nobody there.
-        let external = app
-            .insight(&team.org, Some(&team.dev), InsightSeed::external("Elsewhere"))
-            .await;
-        let (_, b) = app
-            .get(&format!("/v1/applications/{external}"), &team.dev_token)
-            .await;
+        let (external, b) = external_app(&app, &team).await;
         assert_eq!(b["open_url"], "https://example.com/app", "{k}");
         let res = on_host(&app, &host_of(&external), &format!("/apps/{external}/"))
             .bearer_auth(&team.dev_token)
