@@ -120,7 +120,7 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    super::shares::claim_pending(&mut *tx, u.email, u.uid).await?;
+    super::shares::claim_pending(&mut *tx, u.email, u.uid, u.organization_id).await?;
     tx.commit().await
 }
 

@@ -889,6 +889,50 @@ async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
             .unwrap();
         assert_eq!(with_key.status(), 200, "{k}: followed to storage");
         assert_eq!(with_key.text().await.unwrap(), "x,y\n");
+        // The redirect goes to the storage endpoint's bucket, whatever the file is called (issue
+        // 12: no answer of ours sends the browser to a site the request names).
+        let storage = reqwest::Url::parse(&std::env::var("LUDIS_S3_ENDPOINT").unwrap()).unwrap();
+        let download = |path: &str| {
+            no_redirect
+                .get(app.url(&format!("/v1/datasets/download/{id}?path={}", urlencode(path))))
+                .header("x-api-key", &anns_key)
+                .send()
+        };
+        for name in [
+            "@evil.example.csv",
+            "a?b=1#c.csv",
+            "https:/evil.example/y.csv",
+            "%2F%2Fevil.example/z.csv",
+        ] {
+            upload(&app, &w.ann, id, name, b"z").await;
+            let res = download(name).await.unwrap();
+            assert_eq!(res.status(), 303, "{k}: {name}");
+            let location = res.headers()["location"].to_str().unwrap();
+            let to = reqwest::Url::parse(location).unwrap();
+            assert_eq!(
+                (to.scheme(), to.host_str(), to.port()),
+                (storage.scheme(), storage.host_str(), storage.port()),
+                "{k}: {name} → {location}"
+            );
+            assert!(
+                to.path()
+                    .starts_with(&format!("/{}/datasets/", app.state.settings.s3_bucket)),
+                "{k}: {name} → {location}"
+            );
+        }
+        for path in [
+            "//evil.example/x.csv",
+            "/\\evil.example/x.csv",
+            "../../evil.example/x.csv",
+        ] {
+            let res = download(path).await.unwrap();
+            assert!(
+                res.headers().get("location").is_none(),
+                "{k}: {path} → {} {:?}",
+                res.status(),
+                res.headers().get("location")
+            );
+        }
         // Access is checked on every use: a key of someone without access gets 404.
         let bobs_key = key_of(&w.bob).await;
         let r = no_redirect

@@ -1668,10 +1668,16 @@ export interface components {
             /** @description A user report's file: a presigned GET, valid one hour. */
             report_url?: string | null;
             /**
-             * @description Where the app opens: an external app's URL, or for a running application the API's
-             *     reverse proxy with a short-lived ticket (`/apps/{id}/?ticket=…`).
+             * @description Where the app opens: an external app's URL (the console opens it itself), or for a
+             *     running application the API's reverse proxy on the apps origin with a single-use ticket
+             *     bound to this session (`https://<id>.apps.…/apps/{id}/?ticket=…`).
              */
             open_url?: string | null;
+            /**
+             * @description Why an application that runs in the cluster cannot be opened here at all (the platform
+             *     has no apps origin), for its page; null otherwise.
+             */
+            open_error?: string | null;
         };
         /** @description What every insight call returns (issue 5 contract "InsightView"). */
         InsightView: {
