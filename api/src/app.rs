@@ -279,13 +279,10 @@ async fn feature_gate(State(state): State<AppState>, req: Request, next: Next) -
     match gate_decision(&state, &claims.sub, key).await {
         Ok(true) => next.run(req).await,
         Ok(false) => {
-            tracing::info!(user = %claims.sub, feature = key, "rejected: feature off for this role");
+            tracing::info!(user = %claims.sub, feature = %key, "rejected: feature off for this role");
             ApiError::forbidden(
                 "feature_disabled",
-                format!(
-                    "The {} feature is not enabled for your role",
-                    policy::flags::feature_name(key).unwrap_or(key)
-                ),
+                format!("The {} feature is not enabled for your role", key.name()),
             )
             .into_response()
         }
@@ -298,12 +295,12 @@ struct Subject {
     sub: String,
 }
 
-async fn gate_decision(state: &AppState, uid: &str, key: &str) -> Result<bool, ApiError> {
+async fn gate_decision(state: &AppState, uid: &str, key: crate::domain::Feature) -> Result<bool, ApiError> {
     let Some(user) = db::users::by_uid(&state.db, uid).await? else {
         return Ok(true); // the route's extractor rejects the token
     };
     let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
-    Ok(policy::flags::allowed(&user.role, flag.as_ref()))
+    Ok(policy::flags::allowed(user.role, flag.as_ref()))
 }
 
 /// Fills empty JWT and encryption settings from the secrets file, generating it on first start.

@@ -50,6 +50,9 @@ pub struct ErrorBody {
     pub message: String,
     /// A stable snake_case code for programs.
     pub code: String,
+    /// Only on 'Limit Reached' (no free seat in the organization): `true`.
+    #[serde(rename = "limitExceded", skip_serializing_if = "Option::is_none")]
+    pub limit_exceded: Option<bool>,
 }
 
 impl ApiError {

@@ -4,60 +4,25 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context as _;
-use k8s_openapi::{NamespaceResourceScope, api::core::v1::Namespace};
+use k8s_openapi::api::core::v1::Namespace;
 use kube::{
-    Api, Client, Resource, ResourceExt as _,
-    api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams},
+    Api, Client, ResourceExt as _,
+    api::{ApiResource, DeleteParams, DynamicObject, ListParams, ObjectMeta, Patch, PatchParams},
 };
-use ludis_crds::{
-    ANNOTATION_BUCKET, ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, Insight, LABEL_ORGANIZATION, Project,
-    Workflow,
-};
-use serde::de::DeserializeOwned;
+use ludis_crds::{ANNOTATION_BUCKET, ANNOTATION_OWNER, FIELD_MANAGER_API, LABEL_ORGANIZATION};
 
-/// The asset kinds whose ownership can move (spec 001 §9 migration entity types).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AssetKind {
-    Insight,
-    Project,
-    Workflow,
-    Dataset,
-}
+use crate::domain::AssetKind;
 
-impl AssetKind {
-    pub const ALL: [AssetKind; 4] = [Self::Project, Self::Insight, Self::Workflow, Self::Dataset];
-
-    /// insight/application, project, workflow, dataset (any case, singular or plural; also the
-    /// spec's entity type names Application, Insight, Project, Project_V2, Dataset, Workflow).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_lowercase().trim_end_matches('s') {
-            "insight" | "application" | "app" => Some(Self::Insight),
-            "project" | "project_v2" | "projectv2" => Some(Self::Project),
-            "workflow" => Some(Self::Workflow),
-            "dataset" => Some(Self::Dataset),
-            _ => None,
-        }
-    }
-
-    /// The metrics entity name of the kind.
-    pub fn metrics_entity(self) -> &'static str {
-        match self {
-            Self::Insight => "applications",
-            Self::Project => "projects",
-            Self::Workflow => "workflows",
-            Self::Dataset => "datasets",
-        }
-    }
-
-    pub fn plural_label(self, n: usize) -> String {
-        let s = match self {
-            Self::Insight => "insight",
-            Self::Project => "project",
-            Self::Workflow => "workflow",
-            Self::Dataset => "dataset",
-        };
-        format!("{n} {s}{}", if n == 1 { "" } else { "s" })
-    }
+/// The custom resource type of a kind, for the calls that treat every kind alike (counting,
+/// ownership moves); `None` for the kinds without one.
+pub fn api_resource(kind: AssetKind) -> Option<ApiResource> {
+    Some(match kind {
+        AssetKind::Insight => ApiResource::erase::<ludis_crds::Insight>(&()),
+        AssetKind::Dataset => ApiResource::erase::<ludis_crds::Dataset>(&()),
+        AssetKind::ProjectV2 => ApiResource::erase::<ludis_crds::Project>(&()),
+        AssetKind::Workflow => ApiResource::erase::<ludis_crds::Workflow>(&()),
+        AssetKind::Project | AssetKind::Notebook => return None,
+    })
 }
 
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and
@@ -111,53 +76,46 @@ pub async fn delete_namespace(client: &Client, name: &str) -> anyhow::Result<()>
     }
 }
 
-fn api<K>(client: &Client, namespace: &str) -> Api<K>
-where
-    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()>,
-{
-    Api::namespaced(client.clone(), namespace)
-}
-
-async fn count<K>(client: &Client, namespace: &str) -> anyhow::Result<usize>
-where
-    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()>
-        + Clone
-        + DeserializeOwned
-        + std::fmt::Debug,
-{
-    match api::<K>(client, namespace).list(&ListParams::default()).await {
-        Ok(list) => Ok(list.items.len()),
-        Err(kube::Error::Api(e)) if e.code == 404 => Ok(0),
-        Err(e) => Err(e).with_context(|| format!("failed to list {} in {namespace}", K::plural(&()))),
+/// The resources of a kind in a namespace (none for a kind without resources or a namespace that
+/// does not exist).
+async fn list(client: &Client, namespace: &str, kind: AssetKind) -> anyhow::Result<Vec<DynamicObject>> {
+    let Some(resource) = api_resource(kind) else {
+        return Ok(Vec::new());
+    };
+    let api = Api::<DynamicObject>::namespaced_with(client.clone(), namespace, &resource);
+    match api.list(&ListParams::default()).await {
+        Ok(list) => Ok(list.items),
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("failed to list {} in {namespace}", resource.plural)),
     }
 }
 
 /// The assets (custom resources) in an organization's namespace, per kind (non-zero only).
 pub async fn count_assets(client: &Client, namespace: &str) -> anyhow::Result<Vec<(AssetKind, usize)>> {
-    let counts = [
-        (AssetKind::Project, count::<Project>(client, namespace).await?),
-        (AssetKind::Insight, count::<Insight>(client, namespace).await?),
-        (AssetKind::Workflow, count::<Workflow>(client, namespace).await?),
-        (AssetKind::Dataset, count::<Dataset>(client, namespace).await?),
-    ];
-    Ok(counts.into_iter().filter(|(_, n)| *n > 0).collect())
+    let mut counts = Vec::new();
+    for kind in AssetKind::with_resources() {
+        let n = list(client, namespace, kind).await?.len();
+        if n > 0 {
+            counts.push((kind, n));
+        }
+    }
+    Ok(counts)
 }
 
-async fn migrate<K>(client: &Client, namespace: &str, from: &str, to: &str) -> anyhow::Result<usize>
-where
-    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()>
-        + Clone
-        + DeserializeOwned
-        + std::fmt::Debug,
-{
-    let api = api::<K>(client, namespace);
-    let list = match api.list(&ListParams::default()).await {
-        Ok(l) => l,
-        Err(kube::Error::Api(e)) if e.code == 404 => return Ok(0),
-        Err(e) => return Err(e).context("failed to list assets"),
+/// Moves the owner annotation of every asset of `kind` owned by `from` to `to`.
+pub async fn migrate_owner(
+    client: &Client,
+    namespace: &str,
+    kind: AssetKind,
+    from: &str,
+    to: &str,
+) -> anyhow::Result<usize> {
+    let Some(resource) = api_resource(kind) else {
+        return Ok(0);
     };
+    let api = Api::<DynamicObject>::namespaced_with(client.clone(), namespace, &resource);
     let mut moved = 0;
-    for obj in list.items {
+    for obj in list(client, namespace, kind).await? {
         if obj.annotations().get(ANNOTATION_OWNER).map(String::as_str) != Some(from) {
             continue;
         }
@@ -169,22 +127,6 @@ where
         moved += 1;
     }
     Ok(moved)
-}
-
-/// Moves the owner annotation of every asset of `kind` owned by `from` to `to`.
-pub async fn migrate_owner(
-    client: &Client,
-    namespace: &str,
-    kind: AssetKind,
-    from: &str,
-    to: &str,
-) -> anyhow::Result<usize> {
-    match kind {
-        AssetKind::Project => migrate::<Project>(client, namespace, from, to).await,
-        AssetKind::Insight => migrate::<Insight>(client, namespace, from, to).await,
-        AssetKind::Workflow => migrate::<Workflow>(client, namespace, from, to).await,
-        AssetKind::Dataset => migrate::<Dataset>(client, namespace, from, to).await,
-    }
 }
 
 /// An organization slug from its name: lowercase letters, digits and single hyphens, at most
@@ -223,19 +165,13 @@ mod tests {
     }
 
     #[test]
-    fn entity_types_parse() {
-        for (s, k) in [
-            ("insight", Some(AssetKind::Insight)),
-            ("Application", Some(AssetKind::Insight)),
-            ("applications", Some(AssetKind::Insight)),
-            ("project", Some(AssetKind::Project)),
-            ("Project_V2", Some(AssetKind::Project)),
-            ("Workflow", Some(AssetKind::Workflow)),
-            ("datasets", Some(AssetKind::Dataset)),
-            ("notebook", None),
-            ("", None),
-        ] {
-            assert_eq!(AssetKind::parse(s), k, "{s}");
+    fn every_kind_with_a_resource_names_its_type() {
+        for kind in AssetKind::ALL {
+            assert_eq!(
+                api_resource(*kind).map(|r| r.kind),
+                kind.resource_kind().map(str::to_owned),
+                "{kind}"
+            );
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod cluster;
 pub mod crypto;
 pub mod db;
+pub mod domain;
 pub mod error;
 pub mod k8s;
 pub mod openapi;

@@ -10,9 +10,10 @@ use crate::{
     cluster,
     db::{
         self,
-        assets::{self, AssetRow, KIND_DATASET},
+        assets::AssetRow,
         datasets::{self, Dataset, DatasetRow},
     },
+    domain::{AssetKind, DatasetStatus, DeletionPolicy, Origin},
 };
 
 /// One seeded sample: its slug, name, description and files.
@@ -101,7 +102,7 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
         let dataset = Dataset {
             asset: AssetRow {
                 id: id.clone(),
-                kind: KIND_DATASET.into(),
+                kind: AssetKind::Dataset,
                 organization_id: organization_id.to_owned(),
                 owner_uid: None,
                 name: sample.name.into(),
@@ -109,7 +110,7 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
                 img_path: None,
                 namespace,
                 resource_name,
-                origin: assets::ORIGIN_API.into(),
+                origin: Origin::Api,
                 views: 0,
                 created_at: now,
                 updated_at: now,
@@ -119,13 +120,12 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
                 bucket,
                 prefix,
                 // Each organization has its own copy: deleting it removes the copy.
-                deletion_policy: datasets::DELETE.into(),
+                deletion_policy: DeletionPolicy::Delete,
                 status: if has_resource {
-                    datasets::PENDING
+                    DatasetStatus::Pending
                 } else {
-                    datasets::READY
-                }
-                .into(),
+                    DatasetStatus::Ready
+                },
                 status_message: None,
                 object_count: sample.files.len() as i64,
                 bytes,

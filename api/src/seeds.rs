@@ -10,6 +10,7 @@ use crate::{
     auth::password,
     crypto,
     db::{self, flighting, organizations, users},
+    domain::Role,
     k8s, policy,
 };
 
@@ -126,7 +127,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
     }
 
     let superadmins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")
-        .bind(policy::SUPERADMIN)
+        .bind(Role::Superadmin.as_str())
         .fetch_one(&state.db)
         .await?;
     if superadmins == 0 && users::by_email(&state.db, &s.admin_email).await?.is_none() {
@@ -145,7 +146,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
                 password_hash: &hash,
                 first_name: "Ludis",
                 last_name: "Admin",
-                role: policy::SUPERADMIN,
+                role: Role::Superadmin,
                 organization_id: &org.id,
                 cluster_id: None,
                 timezone: "UTC",

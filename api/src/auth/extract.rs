@@ -48,7 +48,7 @@ impl AuthUser {
     pub fn person(&self) -> Person<'_> {
         Person {
             uid: &self.user.uid,
-            role: &self.user.role,
+            role: self.user.role,
             organization_id: &self.user.organization_id,
         }
     }
@@ -134,7 +134,7 @@ async fn load(
 }
 
 fn check_active(user: &UserRow) -> Result<(), ApiError> {
-    if user.status != "active" {
+    if !user.is_active() {
         tracing::info!(user = %user.uid, "rejected: account inactive");
         return Err(ApiError::forbidden(
             "account_inactive",

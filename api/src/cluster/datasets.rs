@@ -24,10 +24,10 @@ use crate::{
     app::AppState,
     db::{
         self,
-        assets::KIND_DATASET,
         datasets::{self as rows, Dataset},
         organizations::OrganizationRow,
     },
+    domain::AssetKind,
 };
 
 /// The CRD's limits on `displayName` and `description` (characters).
@@ -103,7 +103,7 @@ pub async fn apply(state: &AppState, d: &Dataset) -> anyhow::Result<()> {
     let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(d)) else {
         return Ok(());
     };
-    if d.asset.kind != KIND_DATASET {
+    if d.asset.kind != AssetKind::Dataset {
         anyhow::bail!("asset {} is not a dataset", d.asset.id);
     }
     let api = Api::<DatasetCr>::namespaced(client.clone(), namespace);
@@ -189,14 +189,17 @@ pub fn object(d: &Dataset, namespace: &str, name: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::assets::{AssetRow, ORIGIN_API};
+    use crate::{
+        db::assets::AssetRow,
+        domain::{DatasetStatus, DeletionPolicy as Policy, Origin},
+    };
 
     fn dataset() -> Dataset {
         let id = "1a2b3c4d-0000-4000-8000-000000000000";
         Dataset {
             asset: AssetRow {
                 id: id.into(),
-                kind: KIND_DATASET.into(),
+                kind: AssetKind::Dataset,
                 organization_id: "org".into(),
                 owner_uid: Some("u1".into()),
                 name: "Sales".into(),
@@ -204,7 +207,7 @@ mod tests {
                 img_path: None,
                 namespace: Some("ludis-acme".into()),
                 resource_name: Some("sales-1a2b3c4d".into()),
-                origin: ORIGIN_API.into(),
+                origin: Origin::Api,
                 views: 0,
                 created_at: 0,
                 updated_at: 0,
@@ -213,8 +216,8 @@ mod tests {
                 id: id.into(),
                 bucket: "ludis".into(),
                 prefix: ludis_storage::dataset_prefix("ludis-acme", id),
-                deletion_policy: rows::DELETE.into(),
-                status: rows::PENDING.into(),
+                deletion_policy: Policy::Delete,
+                status: DatasetStatus::Pending,
                 ..rows::DatasetRow::default()
             },
         }
@@ -244,11 +247,11 @@ mod tests {
     fn an_ownerless_dataset_has_no_owner_annotation_and_retains_by_default() {
         let mut d = dataset();
         d.asset.owner_uid = None;
-        d.details.deletion_policy = "something else".into();
+        d.details.deletion_policy = Policy::Retain;
         let o = object(&d, "ns", "n");
         assert!(o["metadata"].get("annotations").is_none(), "{o}");
         assert_eq!(o["spec"]["deletionPolicy"], "Retain");
-        d.details.deletion_policy = rows::RETAIN.into();
+        d.details.deletion_policy = Policy::Retain;
         assert_eq!(object(&d, "ns", "n")["spec"]["deletionPolicy"], "Retain");
     }
 

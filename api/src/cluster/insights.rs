@@ -29,10 +29,10 @@ use serde_json::{Map, Value, json};
 use crate::{
     app::AppState,
     db::{
-        self,
-        assets::{self, KIND_APPLICATION},
+        self, assets,
         insights::{self as rows, Insight},
     },
+    domain::{AppType, AssetKind, InsightStatus, Language},
 };
 
 /// An apply refused because another field manager (kubectl, a GitOps tool) owns a field the API
@@ -115,11 +115,10 @@ pub async fn delete(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
 /// `appUrl`), an application or report published from a project, or an uploaded report. A
 /// template app without a source project has none (the CRD requires a source or an appUrl).
 pub fn has_resource(details: &rows::InsightRow) -> bool {
-    match details.app_type.as_str() {
-        rows::APPLICATION => is_external(details) || details.project_id.is_some(),
-        rows::REPORT => details.project_id.is_some(),
-        rows::USER_REPORT => true,
-        _ => false,
+    match details.app_type {
+        AppType::Application => is_external(details) || details.project_id.is_some(),
+        AppType::Report => details.project_id.is_some(),
+        AppType::UserReport => true,
     }
 }
 
@@ -192,13 +191,13 @@ fn resource_of(insight: &Insight) -> Option<(&str, &str)> {
 }
 
 fn is_external(details: &rows::InsightRow) -> bool {
-    details.app_type == rows::APPLICATION && details.app_url.is_some() && !details.runs_in_cluster()
+    details.app_type == AppType::Application && details.app_url.is_some() && !details.runs_in_cluster()
 }
 
 /// The names of the insight's source project and datasets in its namespace (their assets'
 /// resource names; an id without an asset row is taken as the name itself).
 async fn references(state: &AppState, d: &rows::InsightRow) -> anyhow::Result<References> {
-    async fn name_of(state: &AppState, kind: &str, id: &str) -> anyhow::Result<Option<String>> {
+    async fn name_of(state: &AppState, kind: AssetKind, id: &str) -> anyhow::Result<Option<String>> {
         let row = assets::by_id(&state.db, id).await?.filter(|a| a.kind == kind);
         Ok(match row {
             Some(a) => a.resource_name,
@@ -206,12 +205,12 @@ async fn references(state: &AppState, d: &rows::InsightRow) -> anyhow::Result<Re
         })
     }
     let project = match &d.project_id {
-        Some(id) => name_of(state, assets::KIND_PROJECT, id).await?,
+        Some(id) => name_of(state, AssetKind::ProjectV2, id).await?,
         None => None,
     };
     let mut datasets = Vec::new();
     for id in &d.dataset_ids {
-        if let Some(n) = name_of(state, assets::KIND_DATASET, id).await? {
+        if let Some(n) = name_of(state, AssetKind::Dataset, id).await? {
             datasets.push(n);
         }
     }
@@ -246,18 +245,22 @@ pub fn console_spec(
     spec.insert("displayName".into(), json!(truncate(&a.name, 128)));
     spec.insert("description".into(), json!(truncate(&a.description, 2000)));
     spec.insert("type".into(), json!(d.app_type));
-    spec.insert(
-        "language".into(),
-        json!(if d.language == "r" { "r" } else { "python" }),
-    );
+    spec.insert("language".into(), json!(d.language));
     spec.insert("running".into(), json!(running));
     if is_external(d) {
         spec.insert("appUrl".into(), json!(d.app_url));
-    } else if d.app_type != rows::USER_REPORT
+    } else if d.app_type != AppType::UserReport
         && let Some(project) = &refs.project
     {
         let files = if d.publish_filenames.is_empty() {
-            vec![if d.language == "r" { "app.R" } else { "app.py" }.to_owned()]
+            vec![
+                if d.language == Language::R {
+                    "app.R"
+                } else {
+                    "app.py"
+                }
+                .to_owned(),
+            ]
         } else {
             d.publish_filenames.clone()
         };
@@ -270,7 +273,7 @@ pub fn console_spec(
     if let Some(t) = &d.template {
         spec.insert("template".into(), json!(t));
     }
-    if d.app_type == rows::USER_REPORT
+    if d.app_type == AppType::UserReport
         && let Some(key) = &d.report_object
     {
         spec.insert("reportObject".into(), json!(key));
@@ -353,7 +356,7 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
     let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
         return Ok(());
     };
-    if insight.asset.kind != KIND_APPLICATION {
+    if insight.asset.kind != AssetKind::Insight {
         anyhow::bail!("asset {} is not an insight", insight.asset.id);
     }
     let api = Api::<InsightCr>::namespaced(client.clone(), namespace);
@@ -383,7 +386,7 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
         let refs = references(state, &insight.details).await?;
         let running = change.running.unwrap_or_else(|| match &live {
             Some(l) => l.spec.running,
-            None => insight.details.status != rows::STOPPED,
+            None => insight.details.status != InsightStatus::Stopped,
         });
         // A redeploy token the API set before is kept (dropping it would roll the app).
         let token = change.redeploy_token.map(str::to_owned).or_else(|| {
@@ -502,11 +505,11 @@ mod tests {
     use super::*;
     use crate::db::{assets::AssetRow, insights::InsightRow};
 
-    fn insight(app_type: &str, status: &str) -> Insight {
+    fn insight(app_type: AppType, status: InsightStatus) -> Insight {
         Insight {
             asset: AssetRow {
                 id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
-                kind: KIND_APPLICATION.into(),
+                kind: AssetKind::Insight,
                 organization_id: "org".into(),
                 owner_uid: Some("u1".into()),
                 name: "Sales".into(),
@@ -514,16 +517,16 @@ mod tests {
                 img_path: None,
                 namespace: Some("ludis-acme".into()),
                 resource_name: Some("sales-1a2b3c4d".into()),
-                origin: assets::ORIGIN_API.into(),
+                origin: crate::domain::Origin::Api,
                 views: 0,
                 created_at: 0,
                 updated_at: 0,
             },
             details: InsightRow {
                 id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
-                app_type: app_type.into(),
-                status: status.into(),
-                language: "python".into(),
+                app_type,
+                status,
+                language: Language::Python,
                 ..InsightRow::default()
             },
         }
@@ -542,7 +545,7 @@ mod tests {
 
     #[test]
     fn an_external_app_applies_its_url_and_no_source() {
-        let mut i = insight(rows::APPLICATION, rows::EXTERNAL);
+        let mut i = insight(AppType::Application, InsightStatus::External);
         i.details.app_url = Some("https://example.com/x".into());
         i.details.project_id = Some("p".into());
         let spec = console_spec(&i, &References::default(), true, None);
@@ -555,7 +558,7 @@ mod tests {
 
     #[test]
     fn a_published_app_applies_its_source_and_datasets() {
-        let mut i = insight(rows::APPLICATION, rows::STARTING);
+        let mut i = insight(AppType::Application, InsightStatus::Starting);
         i.details.project_id = Some("p1".into());
         i.details.publish_filenames = vec!["dash.py".into()];
         let refs = References {
@@ -575,16 +578,20 @@ mod tests {
 
     #[test]
     fn a_template_app_without_a_project_has_no_resource() {
-        let mut i = insight(rows::APPLICATION, rows::STARTING);
-        i.details.template = Some("cluster".into());
+        let mut i = insight(AppType::Application, InsightStatus::Starting);
+        i.details.template = Some(crate::domain::Template::Cluster);
         assert!(!has_resource(&i.details));
-        assert!(has_resource(&insight(rows::USER_REPORT, rows::UPLOADED).details));
-        assert!(!has_resource(&insight(rows::REPORT, rows::RENDERING).details));
+        assert!(has_resource(
+            &insight(AppType::UserReport, InsightStatus::Uploaded).details
+        ));
+        assert!(!has_resource(
+            &insight(AppType::Report, InsightStatus::Rendering).details
+        ));
     }
 
     #[test]
     fn the_object_carries_the_id_label_and_owner_only_when_whole() {
-        let i = insight(rows::USER_REPORT, rows::UPLOADED);
+        let i = insight(AppType::UserReport, InsightStatus::Uploaded);
         let whole = object(&i, "ns", "n", Map::new(), true);
         assert_eq!(whole["metadata"]["labels"][LABEL_ID], i.asset.id);
         assert_eq!(whole["metadata"]["annotations"][ANNOTATION_OWNER], "u1");

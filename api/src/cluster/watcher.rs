@@ -48,7 +48,7 @@ use kube::{
 use ludis_crds::{
     ANNOTATION_OWNER, Dataset as DatasetCr, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID,
     LABEL_ORGANIZATION, NAMESPACE_PREFIX,
-    common::AccessLevel,
+    common::AccessLevel as DeclaredLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
 
@@ -56,11 +56,11 @@ use crate::{
     app::AppState,
     db::{
         self,
-        assets::{self, AssetRow, KIND_APPLICATION, ORIGIN_API, ORIGIN_RESOURCE},
+        assets::{self, AssetRow},
         insights::{self as rows, Insight, InsightRow},
         shares,
     },
-    policy::sharing::Level,
+    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Origin, StoredTarget, Template},
 };
 
 /// How long a namespace's organization is remembered.
@@ -131,7 +131,7 @@ async fn run(state: AppState, client: Client) {
     .backoff(Retry::new())
     .map(|r| {
         r.map(|e| Input::Insight(Box::new(e)))
-            .map_err(|e| (InsightCr::NOUN, e))
+            .map_err(|e| (InsightCr::KIND.noun(), e))
     })
     .boxed();
     let datasets = watcher::watcher(
@@ -141,7 +141,7 @@ async fn run(state: AppState, client: Client) {
     .backoff(Retry::new())
     .map(|r| {
         r.map(|e| Input::Dataset(Box::new(e)))
-            .map_err(|e| (DatasetCr::NOUN, e))
+            .map_err(|e| (DatasetCr::KIND.noun(), e))
     })
     .boxed();
     let namespaces = watcher::watcher(
@@ -162,11 +162,11 @@ async fn run(state: AppState, client: Client) {
     while let Some(input) = inputs.next().await {
         match input {
             Ok(Input::Insight(event)) => {
-                failing.remove(InsightCr::NOUN);
+                failing.remove(InsightCr::KIND.noun());
                 mirror.event(*event).await;
             }
             Ok(Input::Dataset(event)) => {
-                failing.remove(DatasetCr::NOUN);
+                failing.remove(DatasetCr::KIND.noun());
                 mirror.event(*event).await;
             }
             Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,
@@ -188,18 +188,15 @@ trait Mirrored:
     + Sync
     + 'static
 {
-    /// The `assets.kind` of its rows.
-    const KIND: &'static str;
-    /// For logs: `insight`, `dataset`.
-    const NOUN: &'static str;
+    /// The kind of its rows.
+    const KIND: AssetKind;
     /// Brings the database in line with one (decoded) resource.
     fn mirror(mirror: &mut Mirror, cr: &Self)
     -> impl std::future::Future<Output = anyhow::Result<()>> + Send;
 }
 
 impl Mirrored for InsightCr {
-    const KIND: &'static str = KIND_APPLICATION;
-    const NOUN: &'static str = "insight";
+    const KIND: AssetKind = AssetKind::Insight;
     async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
         mirror.mirror_insight(cr).await
     }
@@ -222,8 +219,8 @@ struct Mirror {
     /// Namespaces whose resources were skipped for want of an organization.
     skipped: HashSet<String>,
     /// Per kind: the resources seen since the last `Init`, and when that list began.
-    listing: HashMap<&'static str, Listing>,
-    invalid_logged: HashSet<(&'static str, String, String)>,
+    listing: HashMap<AssetKind, Listing>,
+    invalid_logged: HashSet<(AssetKind, String, String)>,
     /// The usage `(objects, bytes)` last read from each Dataset's status (`(namespace, name)`):
     /// written to the row only when the operator's numbers change, so that a newer measurement
     /// by the API is not replaced by a repeat of older ones on an unrelated event.
@@ -249,7 +246,7 @@ impl Mirror {
                 self.listing.insert(K::KIND, (HashSet::new(), db::now()));
             }
             Event::InitApply(obj) => {
-                if let Some((seen, _)) = self.listing.get_mut(K::KIND) {
+                if let Some((seen, _)) = self.listing.get_mut(&K::KIND) {
                     seen.insert(key(meta(&obj)));
                 }
                 self.applied(obj).await;
@@ -258,17 +255,17 @@ impl Mirror {
             Event::Delete(obj) => {
                 let (namespace, name) = key(meta(&obj));
                 if let Err(e) = self.deleted::<K>(&namespace, &name).await {
-                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to remove a deleted {}", K::NOUN);
+                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to remove a deleted {}", K::KIND.noun());
                 }
             }
             Event::InitDone => {
-                if let Some((seen, started)) = self.listing.remove(K::KIND)
+                if let Some((seen, started)) = self.listing.remove(&K::KIND)
                     && let Err(e) = self.sweep::<K>(&seen, started).await
                 {
                     tracing::warn!(
                         error = format!("{e:#}"),
                         "failed to sweep {}s whose resource is gone",
-                        K::NOUN
+                        K::KIND.noun()
                     );
                 }
             }
@@ -282,7 +279,7 @@ impl Mirror {
                 self.invalid_logged
                     .remove(&(K::KIND, namespace.clone(), name.clone()));
                 if let Err(e) = K::mirror(self, &cr).await {
-                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to mirror a {}", K::NOUN);
+                    tracing::warn!(%namespace, %name, error = format!("{e:#}"), "failed to mirror a {}", K::KIND.noun());
                 }
             }
             Err(invalid) => {
@@ -290,7 +287,7 @@ impl Mirror {
                     .invalid_logged
                     .insert((K::KIND, namespace.clone(), name.clone()))
                 {
-                    tracing::warn!(%namespace, %name, error = %invalid.error, "a {} resource does not decode; not mirrored", K::NOUN);
+                    tracing::warn!(%namespace, %name, error = %invalid.error, "a {} resource does not decode; not mirrored", K::KIND.noun());
                 }
             }
         }
@@ -343,7 +340,7 @@ impl Mirror {
                 true
             }
             Err(e) => {
-                tracing::warn!(%namespace, error = %e, "failed to list the namespace's {}s", K::NOUN);
+                tracing::warn!(%namespace, error = %e, "failed to list the namespace's {}s", K::KIND.noun());
                 false
             }
         }
@@ -448,7 +445,7 @@ impl Mirror {
                 self.lookups(&seen, &namespace).await?,
             );
             if by_api {
-                insight.asset.origin = ORIGIN_API.into();
+                insight.asset.origin = Origin::Api;
             }
             ignored_report(&insight.details);
             rows::upsert_with_resource_shares(db, &insight, false, &entries(&shares), now).await?;
@@ -456,7 +453,7 @@ impl Mirror {
             return Ok(());
         };
 
-        let lookups = if old.asset.origin == ORIGIN_RESOURCE {
+        let lookups = if old.asset.origin == Origin::Resource {
             Some(self.lookups(&seen, &namespace).await?)
         } else {
             None
@@ -475,7 +472,7 @@ impl Mirror {
             rows::set_observed(
                 db,
                 &d.id,
-                &d.status,
+                d.status,
                 d.upstream_url.as_deref(),
                 d.output.as_deref(),
             )
@@ -506,14 +503,14 @@ impl Mirror {
     async fn lookups(&self, seen: &Seen, namespace: &str) -> anyhow::Result<Lookups> {
         let db = &self.state.db;
         let project_id = match &seen.project {
-            Some(p) => assets::by_resource(db, assets::KIND_PROJECT, namespace, p)
+            Some(p) => assets::by_resource(db, AssetKind::ProjectV2, namespace, p)
                 .await?
                 .map(|a| a.id),
             None => None,
         };
         let mut dataset_ids = Vec::new();
         for d in &seen.datasets {
-            if let Some(a) = assets::by_resource(db, assets::KIND_DATASET, namespace, d).await? {
+            if let Some(a) = assets::by_resource(db, AssetKind::Dataset, namespace, d).await? {
                 dataset_ids.push(a.id);
             }
         }
@@ -528,7 +525,7 @@ impl Mirror {
             .remove(&(namespace.to_owned(), name.to_owned()));
         if let Some(a) = assets::by_resource(&self.state.db, K::KIND, namespace, name).await? {
             assets::delete(&self.state.db, &a.id).await?;
-            tracing::info!(%namespace, %name, id = %a.id, "a {} resource was deleted; its row is removed", K::NOUN);
+            tracing::info!(%namespace, %name, id = %a.id, "a {} resource was deleted; its row is removed", K::KIND.noun());
         }
         Ok(())
     }
@@ -554,7 +551,7 @@ impl Mirror {
             };
             if gone {
                 assets::delete(&self.state.db, &a.id).await?;
-                tracing::info!(%namespace, %name, id = %a.id, "a {}'s resource is gone; its row is removed", K::NOUN);
+                tracing::info!(%namespace, %name, id = %a.id, "a {}'s resource is gone; its row is removed", K::KIND.noun());
             }
         }
         Ok(())
@@ -614,17 +611,17 @@ fn is_uuid(s: &str) -> bool {
 pub struct Seen {
     pub name: String,
     pub description: String,
-    pub app_type: String,
+    pub app_type: AppType,
     pub app_url: Option<String>,
-    pub template: Option<String>,
-    pub language: String,
+    pub template: Option<Template>,
+    pub language: Language,
     pub report_object: Option<String>,
     pub project: Option<String>,
     pub files: Vec<String>,
     pub datasets: Vec<String>,
     pub running: bool,
     /// The observed status, when the resource's status describes its current spec.
-    pub status: Option<String>,
+    pub status: Option<InsightStatus>,
     pub upstream_url: Option<String>,
     pub output: Option<String>,
     pub sharing: Option<ludis_crds::common::Sharing>,
@@ -644,31 +641,26 @@ impl Seen {
             name: spec.display_name.clone(),
             description: spec.description.clone(),
             app_type: match spec.type_ {
-                InsightType::Application => rows::APPLICATION,
-                InsightType::Report => rows::REPORT,
-                InsightType::UserReport => rows::USER_REPORT,
-            }
-            .to_owned(),
+                InsightType::Application => AppType::Application,
+                InsightType::Report => AppType::Report,
+                InsightType::UserReport => AppType::UserReport,
+            },
             app_url: spec.app_url.clone(),
-            template: spec.template.map(|t| {
-                match t {
-                    InsightTemplate::Cluster => "cluster",
-                    InsightTemplate::SliceAndDice => "slice-and-dice",
-                    InsightTemplate::Campaign => "campaign",
-                }
-                .to_owned()
+            template: spec.template.map(|t| match t {
+                InsightTemplate::Cluster => Template::Cluster,
+                InsightTemplate::SliceAndDice => Template::SliceAndDice,
+                InsightTemplate::Campaign => Template::Campaign,
             }),
             language: match spec.language {
-                ludis_crds::common::Language::Python => "python",
-                ludis_crds::common::Language::R => "r",
-            }
-            .to_owned(),
+                ludis_crds::common::Language::Python => Language::Python,
+                ludis_crds::common::Language::R => Language::R,
+            },
             report_object: spec.report_object.clone(),
             project: spec.source.as_ref().map(|s| s.project.clone()),
             files: spec.source.as_ref().map(|s| s.files.clone()).unwrap_or_default(),
             datasets: spec.datasets.iter().map(|d| d.name.clone()).collect(),
             running: spec.running,
-            status: phase.map(|p| status_of(p).to_owned()),
+            status: phase.map(status_of),
             // External apps are redirected to, never proxied.
             upstream_url: status
                 .filter(|_| current && !external)
@@ -679,28 +671,28 @@ impl Seen {
     }
 
     /// The status of a new row before the operator reports.
-    fn initial_status(&self) -> &'static str {
-        match self.app_type.as_str() {
-            rows::USER_REPORT => rows::UPLOADED,
-            rows::REPORT => rows::RENDERING,
-            _ if self.app_url.is_some() => rows::EXTERNAL,
-            _ if self.running => rows::STARTING,
-            _ => rows::STOPPED,
+    fn initial_status(&self) -> InsightStatus {
+        match self.app_type {
+            AppType::UserReport => InsightStatus::Uploaded,
+            AppType::Report => InsightStatus::Rendering,
+            _ if self.app_url.is_some() => InsightStatus::External,
+            _ if self.running => InsightStatus::Starting,
+            _ => InsightStatus::Stopped,
         }
     }
 }
 
 /// Pure: the database status of an operator phase.
-pub fn status_of(phase: InsightPhase) -> &'static str {
+pub fn status_of(phase: InsightPhase) -> InsightStatus {
     match phase {
-        InsightPhase::Running => rows::RUNNING,
-        InsightPhase::Stopped => rows::STOPPED,
-        InsightPhase::Starting => rows::STARTING,
-        InsightPhase::Rendering => rows::RENDERING,
-        InsightPhase::Rendered => rows::RENDERED,
-        InsightPhase::External => rows::EXTERNAL,
-        InsightPhase::Uploaded => rows::UPLOADED,
-        InsightPhase::Failed => rows::FAILED,
+        InsightPhase::Running => InsightStatus::Running,
+        InsightPhase::Stopped => InsightStatus::Stopped,
+        InsightPhase::Starting => InsightStatus::Starting,
+        InsightPhase::Rendering => InsightStatus::Rendering,
+        InsightPhase::Rendered => InsightStatus::Rendered,
+        InsightPhase::External => InsightStatus::External,
+        InsightPhase::Uploaded => InsightStatus::Uploaded,
+        InsightPhase::Failed => InsightStatus::Failed,
     }
 }
 
@@ -733,11 +725,11 @@ pub fn new_insight(
     now: i64,
     lookups: Lookups,
 ) -> Insight {
-    let in_cluster = seen.app_type == rows::APPLICATION && seen.app_url.is_none();
+    let in_cluster = seen.app_type == AppType::Application && seen.app_url.is_none();
     Insight {
         asset: AssetRow {
             id: id.to_owned(),
-            kind: KIND_APPLICATION.into(),
+            kind: AssetKind::Insight,
             organization_id: organization_id.to_owned(),
             owner_uid,
             name: seen.name.clone(),
@@ -745,23 +737,20 @@ pub fn new_insight(
             img_path: Some(default_image(id)),
             namespace: Some(namespace.to_owned()),
             resource_name: Some(name.to_owned()),
-            origin: ORIGIN_RESOURCE.into(),
+            origin: Origin::Resource,
             views: 0,
             created_at: now,
             updated_at: now,
         },
         details: InsightRow {
             id: id.to_owned(),
-            app_type: seen.app_type.clone(),
-            status: seen
-                .status
-                .clone()
-                .unwrap_or_else(|| seen.initial_status().to_owned()),
+            app_type: seen.app_type,
+            status: seen.status.unwrap_or_else(|| seen.initial_status()),
             app_url: seen.app_url.clone(),
             container_name: in_cluster.then(|| name.to_owned()),
-            template: seen.template.clone(),
+            template: seen.template,
             is_template: false,
-            language: seen.language.clone(),
+            language: seen.language,
             report_object: own_report_object(seen, id),
             project_id: lookups.project_id,
             publish_filenames: seen.files.clone(),
@@ -790,28 +779,28 @@ pub fn updated_insight(
     a.description = seen.description.clone();
     a.namespace = Some(namespace.to_owned());
     a.resource_name = Some(name.to_owned());
-    if owner_uid.is_some() || a.origin == ORIGIN_RESOURCE {
+    if owner_uid.is_some() || a.origin == Origin::Resource {
         a.owner_uid = owner_uid;
     }
-    d.app_type = seen.app_type.clone();
+    d.app_type = seen.app_type;
     d.app_url = seen.app_url.clone();
-    d.template = seen.template.clone();
-    d.language = seen.language.clone();
+    d.template = seen.template;
+    d.language = seen.language;
     d.report_object = own_report_object(seen, &old.asset.id);
     if let Some(l) = lookups {
         d.project_id = l.project_id;
         d.dataset_ids = l.dataset_ids;
         d.publish_filenames = seen.files.clone();
-        let in_cluster = seen.app_type == rows::APPLICATION && seen.app_url.is_none();
+        let in_cluster = seen.app_type == AppType::Application && seen.app_url.is_none();
         d.container_name = in_cluster.then(|| name.to_owned());
     }
-    if let Some(status) = &seen.status {
-        d.status = status.clone();
+    if let Some(status) = seen.status {
+        d.status = status;
         d.upstream_url = seen.upstream_url.clone();
         d.output = seen.output.clone();
-    } else if old.asset.origin == ORIGIN_API && seen.app_url.is_some() {
+    } else if old.asset.origin == Origin::Api && seen.app_url.is_some() {
         // An app the console made external: no workload, nothing to wait for.
-        d.status = rows::EXTERNAL.into();
+        d.status = InsightStatus::External;
     }
     new
 }
@@ -829,7 +818,7 @@ fn own_report_object(seen: &Seen, insight_id: &str) -> Option<String> {
 fn same_fields(a: &Insight, b: &Insight) -> bool {
     let strip = |i: &Insight| {
         let mut i = i.clone();
-        i.details.status.clear();
+        i.details.status = InsightStatus::default();
         i.details.upstream_url = None;
         i.details.output = None;
         i.asset.updated_at = 0;
@@ -838,15 +827,15 @@ fn same_fields(a: &Insight, b: &Insight) -> bool {
     strip(a) == strip(b)
 }
 
-fn observed(d: &InsightRow) -> (&str, Option<&str>, Option<&str>) {
-    (&d.status, d.upstream_url.as_deref(), d.output.as_deref())
+fn observed(d: &InsightRow) -> (InsightStatus, Option<&str>, Option<&str>) {
+    (d.status, d.upstream_url.as_deref(), d.output.as_deref())
 }
 
-fn level_of(level: AccessLevel) -> Level {
+fn level_of(level: DeclaredLevel) -> AccessLevel {
     match level {
-        AccessLevel::View => Level::View,
-        AccessLevel::Execute => Level::Execute,
-        AccessLevel::Edit => Level::Edit,
+        DeclaredLevel::View => AccessLevel::View,
+        DeclaredLevel::Execute => AccessLevel::Execute,
+        DeclaredLevel::Edit => AccessLevel::Edit,
     }
 }
 
@@ -859,14 +848,14 @@ async fn resource_shares(
     organization_id: &str,
     sharing: &Option<ludis_crds::common::Sharing>,
     owner_uid: Option<&str>,
-    level_of: fn(AccessLevel) -> Level,
-) -> anyhow::Result<BTreeMap<(String, String), Level>> {
-    let mut out: BTreeMap<(String, String), Level> = BTreeMap::new();
+    level_of: fn(DeclaredLevel) -> AccessLevel,
+) -> anyhow::Result<BTreeMap<(StoredTarget, String), AccessLevel>> {
+    let mut out: BTreeMap<(StoredTarget, String), AccessLevel> = BTreeMap::new();
     let Some(sharing) = sharing else {
         return Ok(out);
     };
-    let mut add = |to_type: &str, to_id: String, level: Level| {
-        let e = out.entry((to_type.to_owned(), to_id)).or_insert(level);
+    let mut add = |to_type: StoredTarget, to_id: String, level: AccessLevel| {
+        let e = out.entry((to_type, to_id)).or_insert(level);
         *e = (*e).max(level);
     };
     for u in &sharing.users {
@@ -874,18 +863,18 @@ async fn resource_shares(
         match db::users::by_email(db, &email).await? {
             Some(user) if user.organization_id == organization_id => {
                 if Some(user.uid.as_str()) != owner_uid {
-                    add(shares::TO_USER, user.uid, level_of(u.level));
+                    add(StoredTarget::User, user.uid, level_of(u.level));
                 }
             }
             Some(_) => {
                 tracing::info!(%email, "spec.sharing names a user of another organization; skipped");
             }
-            None => add(shares::TO_EMAIL, email, level_of(u.level)),
+            None => add(StoredTarget::Email, email, level_of(u.level)),
         }
     }
     if let Some(level) = sharing.organization {
         add(
-            shares::TO_ORGANIZATION,
+            StoredTarget::Organization,
             organization_id.to_owned(),
             level_of(level),
         );
@@ -897,7 +886,7 @@ async fn resource_shares(
 async fn managed_shares(
     db: &sqlx::AnyPool,
     asset_id: &str,
-) -> anyhow::Result<BTreeMap<(String, String), Level>> {
+) -> anyhow::Result<BTreeMap<(StoredTarget, String), AccessLevel>> {
     Ok(shares::for_asset(db, asset_id)
         .await?
         .into_iter()
@@ -906,11 +895,11 @@ async fn managed_shares(
         .collect())
 }
 
-fn entries(shares: &BTreeMap<(String, String), Level>) -> Vec<shares::Entry<'_>> {
+fn entries(shares: &BTreeMap<(StoredTarget, String), AccessLevel>) -> Vec<shares::Entry<'_>> {
     shares
         .iter()
         .map(|((to_type, to_id), level)| shares::Entry {
-            to_type,
+            to_type: *to_type,
             to_id,
             level: *level,
         })
@@ -944,10 +933,10 @@ mod tests {
                 json!({"observedGeneration": 2, "phase": "Running", "url": "http://sales.ludis-acme.svc:8000"}),
             ),
         ));
-        assert_eq!(seen.app_type, "application");
-        assert_eq!(seen.template.as_deref(), Some("slice-and-dice"));
-        assert_eq!(seen.language, "r");
-        assert_eq!(seen.status.as_deref(), Some("running"));
+        assert_eq!(seen.app_type, AppType::Application);
+        assert_eq!(seen.template, Some(Template::SliceAndDice));
+        assert_eq!(seen.language, Language::R);
+        assert_eq!(seen.status, Some(InsightStatus::Running));
         assert_eq!(
             seen.upstream_url.as_deref(),
             Some("http://sales.ludis-acme.svc:8000")
@@ -964,7 +953,7 @@ mod tests {
         ));
         assert_eq!(seen.status, None);
         assert_eq!(seen.upstream_url, None);
-        assert_eq!(seen.initial_status(), rows::STOPPED);
+        assert_eq!(seen.initial_status(), InsightStatus::Stopped);
     }
 
     #[test]
@@ -973,10 +962,10 @@ mod tests {
             json!({"displayName": "Ext", "type": "application", "appUrl": "https://x.example"}),
             Some(json!({"observedGeneration": 2, "phase": "External", "url": "https://x.example"})),
         ));
-        assert_eq!(seen.status.as_deref(), Some("external"));
+        assert_eq!(seen.status, Some(InsightStatus::External));
         assert_eq!(seen.upstream_url, None);
         let new = new_insight(&seen, "id-1", "org", None, "ns", "ext", 5, Lookups::default());
-        assert_eq!(new.asset.origin, ORIGIN_RESOURCE);
+        assert_eq!(new.asset.origin, Origin::Resource);
         assert_eq!(new.details.container_name, None);
         assert!(
             new.asset
@@ -1026,22 +1015,22 @@ mod tests {
             5,
             Lookups::default(),
         );
-        old.asset.origin = ORIGIN_API.into();
+        old.asset.origin = Origin::Api;
         old.asset.name = "Old".into();
         old.details.publish_filenames = vec!["console.py".into()];
-        old.details.status = rows::RUNNING.into();
+        old.details.status = InsightStatus::Running;
         let new = updated_insight(&old, &seen, None, "ns", "sales", None);
         assert_eq!(new.asset.name, "Renamed");
         assert_eq!(new.asset.owner_uid.as_deref(), Some("u1"));
         assert_eq!(new.details.publish_filenames, ["console.py"]);
         assert_eq!(
             new.details.status,
-            rows::RUNNING,
+            InsightStatus::Running,
             "no status yet: the row's stays"
         );
         assert!(!same_fields(&old, &new));
         // A resource row loses an owner the annotation no longer names.
-        old.asset.origin = ORIGIN_RESOURCE.into();
+        old.asset.origin = Origin::Resource;
         let new = updated_insight(&old, &seen, None, "ns", "sales", Some(Lookups::default()));
         assert_eq!(new.asset.owner_uid, None);
         assert_eq!(new.details.publish_filenames, ["x.py"]);
@@ -1055,7 +1044,7 @@ mod tests {
         ));
         let old = new_insight(&seen, "id", "org", None, "ns", "s", 5, Lookups::default());
         let mut new = old.clone();
-        new.details.status = rows::FAILED.into();
+        new.details.status = InsightStatus::Failed;
         new.details.upstream_url = Some("http://x".into());
         assert!(same_fields(&old, &new));
         assert_ne!(observed(&old.details), observed(&new.details));

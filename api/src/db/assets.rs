@@ -5,23 +5,13 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use crate::policy::sharing::Level;
-
-/// The kinds of asset (the `kind` column).
-pub const KIND_APPLICATION: &str = "application";
-pub const KIND_PROJECT: &str = "project";
-pub const KIND_DATASET: &str = "dataset";
-pub const KIND_WORKFLOW: &str = "workflow";
-
-/// `origin`: made in the console or through the API.
-pub const ORIGIN_API: &str = "api";
-/// `origin`: applied with kubectl or a GitOps tool (the custom resource is the source).
-pub const ORIGIN_RESOURCE: &str = "resource";
+use super::named;
+use crate::domain::{AccessLevel, AssetKind, Origin};
 
 #[derive(Debug, Clone)]
 pub struct AssetRow {
     pub id: String,
-    pub kind: String,
+    pub kind: AssetKind,
     pub organization_id: String,
     pub owner_uid: Option<String>,
     pub name: String,
@@ -29,7 +19,7 @@ pub struct AssetRow {
     pub img_path: Option<String>,
     pub namespace: Option<String>,
     pub resource_name: Option<String>,
-    pub origin: String,
+    pub origin: Origin,
     pub views: i64,
     pub created_at: i64,
     pub updated_at: i64,
@@ -42,7 +32,7 @@ impl AssetRow {
     pub fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             id: r.try_get("id")?,
-            kind: r.try_get("kind")?,
+            kind: named(r, "kind")?,
             organization_id: r.try_get("organization_id")?,
             owner_uid: r.try_get("owner_uid")?,
             name: r.try_get("name")?,
@@ -50,7 +40,7 @@ impl AssetRow {
             img_path: r.try_get("img_path")?,
             namespace: r.try_get("namespace")?,
             resource_name: r.try_get("resource_name")?,
-            origin: r.try_get("origin")?,
+            origin: named(r, "origin")?,
             views: r.try_get("views")?,
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
@@ -59,7 +49,7 @@ impl AssetRow {
 
     /// Applied with kubectl or GitOps: the custom resource is the source of its fields.
     pub fn is_managed(&self) -> bool {
-        self.origin == ORIGIN_RESOURCE
+        self.origin == Origin::Resource
     }
 }
 
@@ -78,7 +68,7 @@ where
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(&a.id)
-    .bind(&a.kind)
+    .bind(a.kind.as_str())
     .bind(&a.organization_id)
     .bind(&a.owner_uid)
     .bind(&a.name)
@@ -87,7 +77,7 @@ where
     .bind(&a.img_path)
     .bind(&a.namespace)
     .bind(&a.resource_name)
-    .bind(&a.origin)
+    .bind(a.origin.as_str())
     .bind(a.views)
     .bind(a.created_at)
     .bind(a.updated_at)
@@ -113,7 +103,7 @@ where
     .bind(&a.img_path)
     .bind(&a.namespace)
     .bind(&a.resource_name)
-    .bind(&a.origin)
+    .bind(a.origin.as_str())
     .bind(a.updated_at)
     .execute(exec)
     .await?;
@@ -133,7 +123,7 @@ pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<AssetRow>, sqlx::Err
 /// The asset mirroring a custom resource.
 pub async fn by_resource(
     db: &AnyPool,
-    kind: &str,
+    kind: AssetKind,
     namespace: &str,
     name: &str,
 ) -> Result<Option<AssetRow>, sqlx::Error> {
@@ -141,7 +131,7 @@ pub async fn by_resource(
         "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace = $2 AND a.resource_name = $3"
     );
     sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(namespace)
         .bind(name)
         .fetch_optional(db)
@@ -186,7 +176,7 @@ pub async fn caller_shares(
     .bind(organization_id)
     .fetch_one(db)
     .await?;
-    let level = |v: Option<i64>| v.map(Level::from_rank);
+    let level = |v: Option<i64>| v.map(AccessLevel::from_rank);
     Ok(crate::policy::sharing::Shares {
         user: level(row.try_get("user_level")?),
         organization: level(row.try_get("org_level")?),
@@ -263,7 +253,7 @@ pub enum SortBy {
 
 #[derive(Debug, Clone)]
 pub struct ListQuery {
-    pub kind: &'static str,
+    pub kind: AssetKind,
     pub filter: Filter,
     pub sort_by: SortBy,
     pub descending: bool,
@@ -280,7 +270,7 @@ pub struct ListQuery {
 #[derive(Debug, Clone)]
 pub struct Listed {
     pub asset: AssetRow,
-    pub level: Level,
+    pub level: AccessLevel,
     pub pinned: bool,
 }
 
@@ -440,7 +430,7 @@ fn bind_list<'q>(
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(v.uid)
         .bind(v.organization_id)
-        .bind(q.kind)
+        .bind(q.kind.as_str())
         .bind(search);
     if let Some((_, _, params)) = &q.details {
         for p in params {
@@ -471,7 +461,7 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
         total = r.try_get::<i64, _>("total")?;
         items.push(Listed {
             asset: AssetRow::from_row(r)?,
-            level: Level::from_rank(r.try_get("access")?),
+            level: AccessLevel::from_rank(r.try_get("access")?),
             pinned: r.try_get::<i64, _>("pinned")? != 0,
         });
     }
@@ -489,7 +479,7 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
 /// Returns how many moved.
 pub async fn move_owner(
     db: &AnyPool,
-    kind: &str,
+    kind: AssetKind,
     organization_id: &str,
     from_uid: &str,
     to_uid: &str,
@@ -499,7 +489,7 @@ pub async fn move_owner(
         "UPDATE assets SET owner_uid = $4, updated_at = $5 \
          WHERE kind = $1 AND organization_id = $2 AND owner_uid = $3",
     )
-    .bind(kind)
+    .bind(kind.as_str())
     .bind(organization_id)
     .bind(from_uid)
     .bind(to_uid)
@@ -511,12 +501,12 @@ pub async fn move_owner(
 
 /// Every asset of a kind that mirrors a custom resource (`namespace` and `resource_name` set),
 /// for the resource watcher's sweep after a (re)list. (Added by the cluster work.)
-pub async fn with_resources(db: &AnyPool, kind: &str) -> Result<Vec<AssetRow>, sqlx::Error> {
+pub async fn with_resources(db: &AnyPool, kind: AssetKind) -> Result<Vec<AssetRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace IS NOT NULL AND a.resource_name IS NOT NULL"
     );
     sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(kind)
+        .bind(kind.as_str())
         .fetch_all(db)
         .await?
         .iter()

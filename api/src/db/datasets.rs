@@ -4,25 +4,19 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use super::assets::{self, AssetRow};
-
-/// Statuses: storage not confirmed yet, ready, being deleted, or the operator reported a failure.
-pub const PENDING: &str = "pending";
-pub const READY: &str = "ready";
-pub const DELETING: &str = "deleting";
-pub const FAILED: &str = "failed";
-
-/// Deletion policies (the CR's `deletionPolicy`).
-pub const RETAIN: &str = "Retain";
-pub const DELETE: &str = "Delete";
+use super::{
+    assets::{self, AssetRow},
+    named,
+};
+use crate::domain::{DatasetStatus, DeletionPolicy};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DatasetRow {
     pub id: String,
     pub bucket: String,
     pub prefix: String,
-    pub deletion_policy: String,
-    pub status: String,
+    pub deletion_policy: DeletionPolicy,
+    pub status: DatasetStatus,
     pub status_message: Option<String>,
     pub object_count: i64,
     pub bytes: i64,
@@ -38,8 +32,8 @@ impl DatasetRow {
             id: r.try_get("id")?,
             bucket: r.try_get("bucket")?,
             prefix: r.try_get("prefix")?,
-            deletion_policy: r.try_get("deletion_policy")?,
-            status: r.try_get("status")?,
+            deletion_policy: named(r, "deletion_policy")?,
+            status: named(r, "status")?,
             status_message: r.try_get("status_message")?,
             object_count: r.try_get("object_count")?,
             bytes: r.try_get("bytes")?,
@@ -48,7 +42,7 @@ impl DatasetRow {
     }
 
     pub fn deletes_data(&self) -> bool {
-        self.deletion_policy == DELETE
+        self.deletion_policy == DeletionPolicy::Delete
     }
 }
 
@@ -74,8 +68,8 @@ where
         .bind(&d.id)
         .bind(&d.bucket)
         .bind(&d.prefix)
-        .bind(&d.deletion_policy)
-        .bind(&d.status)
+        .bind(d.deletion_policy.as_str())
+        .bind(d.status.as_str())
         .bind(&d.status_message)
         .bind(d.object_count)
         .bind(d.bytes)
@@ -106,7 +100,7 @@ pub async fn insert_shared_with_organization(db: &AnyPool, d: &Dataset, now: i64
     .bind(super::new_id())
     .bind(&d.asset.id)
     .bind(&d.asset.organization_id)
-    .bind(crate::policy::sharing::Level::View.rank())
+    .bind(crate::domain::AccessLevel::View.rank())
     .bind(now)
     .execute(&mut *tx)
     .await?;
@@ -146,7 +140,7 @@ pub async fn upsert_with_resource_shares(
 pub async fn set_observed(
     db: &AnyPool,
     id: &str,
-    status: &str,
+    status: DatasetStatus,
     message: Option<&str>,
     usage: Option<(i64, i64)>,
 ) -> Result<(), sqlx::Error> {
@@ -156,7 +150,7 @@ pub async fn set_observed(
                 "UPDATE datasets SET status = $2, status_message = $3, object_count = $4, bytes = $5 WHERE id = $1",
             )
             .bind(id)
-            .bind(status)
+            .bind(status.as_str())
             .bind(message)
             .bind(count)
             .bind(bytes)
@@ -166,7 +160,7 @@ pub async fn set_observed(
         None => {
             sqlx::query("UPDATE datasets SET status = $2, status_message = $3 WHERE id = $1")
                 .bind(id)
-                .bind(status)
+                .bind(status.as_str())
                 .bind(message)
                 .execute(db)
                 .await?

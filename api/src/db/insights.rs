@@ -3,22 +3,11 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use super::assets::{self, AssetRow};
-
-pub const APPLICATION: &str = "application";
-pub const REPORT: &str = "report";
-pub const USER_REPORT: &str = "user_report";
-pub const APP_TYPES: [&str; 3] = [APPLICATION, REPORT, USER_REPORT];
-
-/// Statuses (the spec's `running` and `external`, and the operator's phases lowercased).
-pub const RUNNING: &str = "running";
-pub const STOPPED: &str = "stopped";
-pub const STARTING: &str = "starting";
-pub const EXTERNAL: &str = "external";
-pub const RENDERING: &str = "rendering";
-pub const RENDERED: &str = "rendered";
-pub const UPLOADED: &str = "uploaded";
-pub const FAILED: &str = "failed";
+use super::{
+    assets::{self, AssetRow},
+    named, named_opt,
+};
+use crate::domain::{AppType, InsightStatus, Language, Template};
 
 /// The folder of user reports' files in the assets bucket: `reports/<insight id>/<file name>`.
 pub const REPORTS_PREFIX: &str = "reports";
@@ -50,13 +39,13 @@ pub fn is_own_report_object(insight_id: &str, key: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct InsightRow {
     pub id: String,
-    pub app_type: String,
-    pub status: String,
+    pub app_type: AppType,
+    pub status: InsightStatus,
     pub app_url: Option<String>,
     pub container_name: Option<String>,
-    pub template: Option<String>,
+    pub template: Option<Template>,
     pub is_template: bool,
-    pub language: String,
+    pub language: Language,
     pub report_object: Option<String>,
     pub project_id: Option<String>,
     pub publish_filenames: Vec<String>,
@@ -76,13 +65,13 @@ impl InsightRow {
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             id: r.try_get("id")?,
-            app_type: r.try_get("app_type")?,
-            status: r.try_get("status")?,
+            app_type: named(r, "app_type")?,
+            status: named(r, "status")?,
             app_url: r.try_get("app_url")?,
             container_name: r.try_get("container_name")?,
-            template: r.try_get("template")?,
+            template: named_opt(r, "template")?,
             is_template: r.try_get::<i64, _>("is_template")? != 0,
-            language: r.try_get("language")?,
+            language: named(r, "language")?,
             report_object: r.try_get("report_object")?,
             project_id: r.try_get("project_id")?,
             publish_filenames: json_list(&r.try_get::<String, _>("publish_filenames")?),
@@ -94,7 +83,7 @@ impl InsightRow {
 
     /// An application that runs in the cluster (not an external URL).
     pub fn runs_in_cluster(&self) -> bool {
-        self.app_type == APPLICATION && self.status != EXTERNAL
+        self.app_type == AppType::Application && self.status != InsightStatus::External
     }
 }
 
@@ -120,13 +109,13 @@ where
     };
     sqlx::query(sql)
         .bind(&d.id)
-        .bind(&d.app_type)
-        .bind(&d.status)
+        .bind(d.app_type.as_str())
+        .bind(d.status.as_str())
         .bind(&d.app_url)
         .bind(&d.container_name)
-        .bind(&d.template)
+        .bind(d.template.map(Template::as_str))
         .bind(i64::from(d.is_template))
-        .bind(&d.language)
+        .bind(d.language.as_str())
         .bind(&d.report_object)
         .bind(&d.project_id)
         .bind(serde_json::to_string(&d.publish_filenames).unwrap_or_else(|_| "[]".into()))
@@ -179,13 +168,13 @@ pub async fn upsert_with_resource_shares(
 pub async fn set_observed(
     db: &AnyPool,
     id: &str,
-    status: &str,
+    status: InsightStatus,
     upstream_url: Option<&str>,
     output: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE insights SET status = $2, upstream_url = $3, output = $4 WHERE id = $1")
         .bind(id)
-        .bind(status)
+        .bind(status.as_str())
         .bind(upstream_url)
         .bind(output)
         .execute(db)
@@ -195,11 +184,11 @@ pub async fn set_observed(
 
 /// Sets the status the API expects right after an action (stop → stopped, restart → starting),
 /// before the operator reports what it observed; touches the asset's `updated_at`.
-pub async fn set_status(db: &AnyPool, id: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+pub async fn set_status(db: &AnyPool, id: &str, status: InsightStatus, now: i64) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     sqlx::query("UPDATE insights SET status = $2 WHERE id = $1")
         .bind(id)
-        .bind(status)
+        .bind(status.as_str())
         .execute(&mut *tx)
         .await?;
     sqlx::query("UPDATE assets SET updated_at = $2 WHERE id = $1")

@@ -94,6 +94,33 @@ pub async fn migrate(db: &AnyPool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("failed to run database migrations: {e}"))
 }
 
+/// A column holding a name of a fixed set ([`crate::domain`]); another text is a decode error.
+pub(crate) fn named<T>(row: &sqlx::any::AnyRow, column: &str) -> Result<T, sqlx::Error>
+where
+    T: std::str::FromStr<Err = crate::domain::Unknown>,
+{
+    named_opt(row, column)?.ok_or_else(|| sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: "unexpected NULL".into(),
+    })
+}
+
+/// [`named`] for a column that may be NULL.
+pub(crate) fn named_opt<T>(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<T>, sqlx::Error>
+where
+    T: std::str::FromStr<Err = crate::domain::Unknown>,
+{
+    use sqlx::Row as _;
+    row.try_get::<Option<String>, _>(column)?
+        .map(|text| {
+            text.parse().map_err(|e| sqlx::Error::ColumnDecode {
+                index: column.to_owned(),
+                source: Box::new(e),
+            })
+        })
+        .transpose()
+}
+
 /// Unix seconds now.
 pub fn now() -> i64 {
     std::time::SystemTime::now()

@@ -30,13 +30,17 @@ pub async fn set(
 }
 
 /// The ids a user pinned, newest pin first.
-pub async fn ids_for_user(db: &AnyPool, user_uid: &str, kind: &str) -> Result<Vec<String>, sqlx::Error> {
+pub async fn ids_for_user(
+    db: &AnyPool,
+    user_uid: &str,
+    kind: crate::domain::AssetKind,
+) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT p.asset_id FROM pins p JOIN assets a ON a.id = p.asset_id \
          WHERE p.user_uid = $1 AND a.kind = $2 ORDER BY p.created_at DESC, p.asset_id",
     )
     .bind(user_uid)
-    .bind(kind)
+    .bind(kind.as_str())
     .fetch_all(db)
     .await
 }

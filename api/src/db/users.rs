@@ -2,6 +2,9 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
+use super::named;
+use crate::domain::{Role, UserStatus};
+
 #[derive(Debug, Clone)]
 pub struct UserRow {
     pub uid: String,
@@ -9,8 +12,8 @@ pub struct UserRow {
     pub password_hash: String,
     pub first_name: String,
     pub last_name: String,
-    pub role: String,
-    pub status: String,
+    pub role: Role,
+    pub status: UserStatus,
     pub organization_id: String,
     pub cluster_id: Option<String>,
     pub timezone: String,
@@ -39,8 +42,8 @@ impl UserRow {
             password_hash: r.try_get("password_hash")?,
             first_name: r.try_get("first_name")?,
             last_name: r.try_get("last_name")?,
-            role: r.try_get("role")?,
-            status: r.try_get("status")?,
+            role: named(r, "role")?,
+            status: named(r, "status")?,
             organization_id: r.try_get("organization_id")?,
             cluster_id: r.try_get("cluster_id")?,
             timezone: r.try_get("timezone")?,
@@ -56,6 +59,11 @@ impl UserRow {
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
         })
+    }
+
+    /// The account may sign in.
+    pub fn is_active(&self) -> bool {
+        self.status == UserStatus::Active
     }
 
     /// 2FA is on: enrolled and confirmed with a first code.
@@ -90,7 +98,7 @@ pub struct NewUser<'a> {
     pub password_hash: &'a str,
     pub first_name: &'a str,
     pub last_name: &'a str,
-    pub role: &'a str,
+    pub role: Role,
     pub organization_id: &'a str,
     pub cluster_id: Option<&'a str>,
     pub timezone: &'a str,
@@ -112,7 +120,7 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
     .bind(u.password_hash)
     .bind(u.first_name)
     .bind(u.last_name)
-    .bind(u.role)
+    .bind(u.role.as_str())
     .bind(u.organization_id)
     .bind(u.cluster_id)
     .bind(u.timezone)

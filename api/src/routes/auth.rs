@@ -130,7 +130,7 @@ async fn login(
         return Err(ApiError::unauthorized("invalid_credentials", INVALID_CREDENTIALS));
     };
     attempt.succeeded().await?;
-    if user.status != "active" {
+    if !user.is_active() {
         activity::record_login(&state.db, event(Some(&user), &email, &ip, false, "inactive")).await;
         return Err(ApiError::forbidden(
             "account_inactive",
@@ -251,7 +251,7 @@ async fn refresh_token(
             "Invalid refresh token",
         ));
     };
-    if user.status != "active" {
+    if !user.is_active() {
         return Err(ApiError::forbidden(
             "account_inactive",
             "Your account is inactive",

@@ -12,8 +12,8 @@ use crate::{
     app::AppState,
     auth::AuthUser,
     db::{self, assets, comments},
+    domain::AccessLevel,
     error::{ApiError, AppJson, ErrorBody, Result},
-    policy::sharing::Level,
     views::CommentView,
 };
 
@@ -30,9 +30,9 @@ pub const CONVERSATION_MAX: i64 = 500;
 
 /// The asset, when the caller can view it (any kind); one 404 otherwise.
 async fn viewable(state: &AppState, caller: &AuthUser, id: &str) -> Result<assets::AssetRow> {
-    let not_found = || access::not_found("");
+    let not_found = || access::not_found(None);
     let asset = assets::by_id(&state.db, id.trim()).await?.ok_or_else(not_found)?;
-    if access::level(state, &caller.user, &asset).await? < Level::View {
+    if access::level(state, &caller.user, &asset).await? < AccessLevel::View {
         return Err(not_found());
     }
     Ok(asset)

@@ -32,12 +32,12 @@ use crate::{
     cluster,
     db::{
         self, activity,
-        assets::{self, AssetRow, Filter, KIND_DATASET, ListQuery, SortBy},
+        assets::{self, AssetRow, Filter, ListQuery, SortBy},
         datasets::{self, Dataset, DatasetRow},
         users::{self, UserRow},
     },
+    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, EntityType, Origin},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
-    policy::sharing::Level,
     routes::{
         insights::{cluster_error, optional_text, required_text},
         shares::{self, photo},
@@ -61,7 +61,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(download))
         .routes(routes!(share_dataset))
         .routes(routes!(share_list))
-        .routes(routes!(get_config))
+        .routes(routes!(get_datasets_config))
 }
 
 const NAME_MAX: usize = 128;
@@ -81,7 +81,6 @@ pub const ACCEPTED_EXTENSIONS: [&str; 6] = [".csv", ".json", ".xml", ".txt", ".x
 pub const EMPTY_NAME: &str = "Empty name not allowed";
 pub const EMPTY_DESCRIPTION: &str = "Empty description not allowed";
 pub const EMPTY_FOLDER: &str = "Empty folder name not allowed";
-pub const NEED_EDIT: &str = "You need edit access";
 pub const NO_STORAGE: &str = "Object storage is not configured";
 pub const MANAGED: &str =
     "This dataset is managed by its resource (kubectl or GitOps); change or delete it there";
@@ -117,31 +116,28 @@ fn s3(state: &AppState) -> Result<(&aws_sdk_s3::Client, &presign::Presigner)> {
 
 /// Loads a dataset the caller has at least `need` on (404 without access; 'You need edit access'
 /// for a viewer who writes).
-async fn load(state: &AppState, caller: &AuthUser, id: &str, need: Level) -> Result<(Dataset, Level)> {
-    let (_, level) = match access::require(state, &caller.user, KIND_DATASET, id.trim(), need).await {
-        Err(ApiError::Client {
-            status: StatusCode::FORBIDDEN,
-            ..
-        }) => {
-            return Err(ApiError::forbidden("insufficient_access", NEED_EDIT));
-        }
-        other => other?,
-    };
+async fn load(
+    state: &AppState,
+    caller: &AuthUser,
+    id: &str,
+    need: AccessLevel,
+) -> Result<(Dataset, AccessLevel)> {
+    let (_, level) = access::require(state, &caller.user, AssetKind::Dataset, id.trim(), need).await?;
     let dataset = datasets::by_id(&state.db, id.trim())
         .await?
-        .ok_or_else(|| access::not_found(KIND_DATASET))?;
+        .ok_or_else(|| access::not_found(Some(AssetKind::Dataset)))?;
     Ok((dataset, level))
 }
 
-fn deletion_policy(value: Option<&str>) -> Result<String> {
+fn deletion_policy(value: Option<&str>) -> Result<DeletionPolicy> {
     match value.map(str::trim).filter(|v| !v.is_empty()) {
-        None => Ok(datasets::RETAIN.to_owned()),
-        Some(v) if v.eq_ignore_ascii_case("retain") => Ok(datasets::RETAIN.to_owned()),
-        Some(v) if v.eq_ignore_ascii_case("delete") => Ok(datasets::DELETE.to_owned()),
-        Some(v) => Err(ApiError::bad_request(
-            "invalid_deletion_policy",
-            format!("Unknown deletion policy: {v} (Retain or Delete)"),
-        )),
+        None => Ok(DeletionPolicy::Retain),
+        Some(v) => DeletionPolicy::parse_any_case(v).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_deletion_policy",
+                format!("Unknown deletion policy: {v} (Retain or Delete)"),
+            )
+        }),
     }
 }
 
@@ -151,7 +147,7 @@ async fn record(state: &AppState, caller: &AuthUser, asset: &AssetRow, action: &
         activity::Activity {
             user_uid: Some(&caller.user.uid),
             organization_id: Some(&asset.organization_id),
-            entity_type: "datasets",
+            entity_type: AssetKind::Dataset.activity_entity(),
             entity_id: &asset.id,
             entity_name: &asset.name,
             action,
@@ -244,7 +240,7 @@ pub struct DatasetView {
     #[serde(rename = "shareIcons")]
     pub share_icons: Vec<ShareIcon>,
     /// view or edit (the owner has edit).
-    pub access_level: String,
+    pub access_level: AccessLevel,
     pub is_owner: bool,
     /// A seeded sample (read-only for members).
     pub sample: bool,
@@ -252,10 +248,8 @@ pub struct DatasetView {
     pub managed: bool,
     pub object_count: i64,
     pub bytes: i64,
-    /// Retain or Delete.
-    pub deletion_policy: String,
-    /// pending, ready, deleting or failed.
-    pub status: String,
+    pub deletion_policy: DeletionPolicy,
+    pub status: DatasetStatus,
     pub status_message: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -265,7 +259,7 @@ async fn view(
     state: &AppState,
     caller: &AuthUser,
     d: &Dataset,
-    level: Level,
+    level: AccessLevel,
     people: &HashMap<String, UserRow>,
     shared: &[&str],
 ) -> DatasetView {
@@ -301,14 +295,14 @@ async fn view(
         user,
         repo_author: owner.map(|u| u.email.clone()),
         share_icons,
-        access_level: level.as_str().to_owned(),
+        access_level: level,
         is_owner: a.owner_uid.as_deref() == Some(caller.user.uid.as_str()),
         sample: x.sample.is_some(),
         managed: a.is_managed(),
         object_count: x.object_count,
         bytes: x.bytes,
-        deletion_policy: x.deletion_policy.clone(),
-        status: x.status.clone(),
+        deletion_policy: x.deletion_policy,
+        status: x.status,
         status_message: x.status_message.clone(),
         created_at: a.created_at,
         updated_at: a.updated_at,
@@ -316,7 +310,11 @@ async fn view(
 }
 
 /// The views of some datasets (owners and share icons loaded together).
-async fn views(state: &AppState, caller: &AuthUser, items: &[(Dataset, Level)]) -> Result<Vec<DatasetView>> {
+async fn views(
+    state: &AppState,
+    caller: &AuthUser,
+    items: &[(Dataset, AccessLevel)],
+) -> Result<Vec<DatasetView>> {
     let ids: Vec<String> = items.iter().map(|(d, _)| d.asset.id.clone()).collect();
     let shared = datasets::shared_people(&state.db, &ids, SHARE_ICONS).await?;
     let mut uids: Vec<String> = items
@@ -341,7 +339,12 @@ async fn views(state: &AppState, caller: &AuthUser, items: &[(Dataset, Level)]) 
     Ok(out)
 }
 
-async fn one_view(state: &AppState, caller: &AuthUser, d: Dataset, level: Level) -> Result<DatasetView> {
+async fn one_view(
+    state: &AppState,
+    caller: &AuthUser,
+    d: Dataset,
+    level: AccessLevel,
+) -> Result<DatasetView> {
     views(state, caller, &[(d, level)])
         .await?
         .pop()
@@ -413,7 +416,7 @@ async fn list_datasets(
         None
     };
     let query = ListQuery {
-        kind: KIND_DATASET,
+        kind: AssetKind::Dataset,
         filter,
         sort_by: SortBy::UpdatedAt,
         descending: true,
@@ -429,7 +432,7 @@ async fn list_datasets(
         .into_iter()
         .map(|d| (d.id.clone(), d))
         .collect();
-    let items: Vec<(Dataset, Level)> = listed
+    let items: Vec<(Dataset, AccessLevel)> = listed
         .into_iter()
         .filter_map(|l| {
             let d = details.remove(&l.asset.id)?;
@@ -477,6 +480,7 @@ pub struct DatasetFields {
     pub description: String,
     /// Retain (default) or Delete: what happens to the files when the dataset is deleted
     /// (create only).
+    #[schema(value_type = Option<DeletionPolicy>)]
     pub deletion_policy: Option<String>,
 }
 
@@ -517,7 +521,7 @@ async fn create_dataset(
     let dataset = Dataset {
         asset: AssetRow {
             id: id.clone(),
-            kind: KIND_DATASET.into(),
+            kind: AssetKind::Dataset,
             organization_id: org.clone(),
             owner_uid: Some(caller.user.uid.clone()),
             name,
@@ -525,7 +529,7 @@ async fn create_dataset(
             img_path: None,
             namespace,
             resource_name,
-            origin: assets::ORIGIN_API.into(),
+            origin: Origin::Api,
             views: 0,
             created_at: now,
             updated_at: now,
@@ -537,11 +541,10 @@ async fn create_dataset(
             deletion_policy: policy,
             // With a cluster the operator confirms the storage; without one it is ready now.
             status: if has_resource {
-                datasets::PENDING
+                DatasetStatus::Pending
             } else {
-                datasets::READY
-            }
-            .into(),
+                DatasetStatus::Ready
+            },
             ..Default::default()
         },
     };
@@ -556,7 +559,7 @@ async fn create_dataset(
         return Err(e.into());
     }
     record(&state, &caller, &dataset.asset, "created").await;
-    let view = one_view(&state, &caller, dataset, Level::Edit).await?;
+    let view = one_view(&state, &caller, dataset, AccessLevel::Edit).await?;
     Ok((
         StatusCode::CREATED,
         Json(DatasetMessage {
@@ -584,7 +587,7 @@ async fn update_dataset(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<DatasetRequest>,
 ) -> Result<Json<DatasetMessage>> {
-    let (mut dataset, level) = load(&state, &caller, &id, Level::Edit).await?;
+    let (mut dataset, level) = load(&state, &caller, &id, AccessLevel::Edit).await?;
     let name = required_text(&req.dataset.name, EMPTY_NAME, "name_required", NAME_MAX)?;
     let description = required_text(
         &req.dataset.description,
@@ -620,7 +623,7 @@ async fn dataset_details(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<DatasetResponse>> {
-    let (dataset, level) = load(&state, &caller, &id, Level::View).await?;
+    let (dataset, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     // Files arrive straight from browsers, so the API does not see them: measure again in the
     // background (at most every 10 s per dataset; the operator also does every minute). The
     // answer carries the last numbers.
@@ -649,7 +652,7 @@ async fn delete_dataset(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<Done>> {
-    let (dataset, _) = load(&state, &caller, &id, Level::Edit).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::Edit).await?;
     if dataset.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
@@ -777,7 +780,7 @@ async fn list_files(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<ListFilesRequest>,
 ) -> Result<Json<FileListing>> {
-    let (dataset, _) = load(&state, &caller, &id, Level::View).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let folder = keys::folder(&req.path).map_err(path_error)?;
     let limit = req.limit.unwrap_or(LIST_LIMIT_DEFAULT).clamp(1, LIST_LIMIT_MAX);
     let token = match req
@@ -834,9 +837,11 @@ async fn list_files(
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct CreateDirectoryRequest {
-    /// The dataset's id (also accepted as `id`).
-    #[serde(alias = "id", alias = "datasetId")]
-    pub dataset_id: String,
+    /// The dataset's id (or send it as `id`).
+    #[serde(alias = "datasetId")]
+    pub dataset_id: Option<String>,
+    /// The dataset's id, when `dataset_id` is not sent.
+    pub id: Option<String>,
     /// The current folder ('' for the top).
     pub path: String,
     /// The new folder's name.
@@ -866,10 +871,13 @@ async fn create_directory(
     caller: AuthUser,
     AppJson(req): AppJson<CreateDirectoryRequest>,
 ) -> Result<Json<CreateDirectoryResponse>> {
-    if req.dataset_id.trim().is_empty() {
-        return Err(bad("id_required", "dataset_id (the dataset's id) is required"));
-    }
-    let (dataset, _) = load(&state, &caller, &req.dataset_id, Level::Edit).await?;
+    let dataset_id = [&req.dataset_id, &req.id]
+        .into_iter()
+        .flatten()
+        .map(|i| i.trim())
+        .find(|i| !i.is_empty())
+        .ok_or_else(|| bad("id_required", "dataset_id (the dataset's id) is required"))?;
+    let (dataset, _) = load(&state, &caller, dataset_id, AccessLevel::Edit).await?;
     if req.name.trim().is_empty() {
         return Err(bad("folder_name_required", EMPTY_FOLDER));
     }
@@ -919,7 +927,7 @@ async fn delete_objects(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<DeleteObjectsRequest>,
 ) -> Result<Json<DeleteObjectsResponse>> {
-    let (dataset, _) = load(&state, &caller, &id, Level::Edit).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::Edit).await?;
     let named: Vec<&String> = req.path.iter().chain(req.paths.iter()).collect();
     if named.len() > DELETE_PATHS_MAX {
         return Err(ApiError::bad_request(
@@ -962,15 +970,36 @@ pub struct PresignRequest {
     /// The file, relative to the dataset.
     pub path: String,
     /// PUT (upload, edit access) or GET (download, view access); also `upload`/`download`.
+    #[schema(value_type = PresignMethod)]
     pub method: String,
 }
 
+/// The method a presigned address is good for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub enum PresignMethod {
+    /// Upload (edit access).
+    #[serde(rename = "PUT")]
+    Put,
+    /// Download (view access).
+    #[serde(rename = "GET")]
+    Get,
+}
+
+impl PresignMethod {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Put => "PUT",
+            Self::Get => "GET",
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
-pub struct PresignResponse {
+pub struct DatasetPresignResponse {
     pub success: bool,
     /// The address, good for this one method and this one file.
     pub url: String,
-    pub method: String,
+    pub method: PresignMethod,
     /// The file, relative to the dataset.
     pub key: String,
     /// Seconds the address is valid.
@@ -986,7 +1015,7 @@ fn file_name(key: &str) -> &str {
 #[utoipa::path(post, path = "/v1/datasets/getpresignedurl/{id}", tag = "datasets", request_body = PresignRequest,
     params(("id" = String, Path, description = "Dataset id")),
     responses(
-        (status = 200, body = PresignResponse),
+        (status = 200, body = DatasetPresignResponse),
         (status = 400, description = "An invalid path or method", body = ErrorBody),
         (status = 403, description = "You need edit access (uploads)", body = ErrorBody),
         (status = 404, description = "Dataset not found", body = ErrorBody),
@@ -997,10 +1026,10 @@ async fn presigned_url(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<PresignRequest>,
-) -> Result<Json<PresignResponse>> {
+) -> Result<Json<DatasetPresignResponse>> {
     let (method, need, expires) = match req.method.trim().to_uppercase().as_str() {
-        "PUT" | "UPLOAD" => ("PUT", Level::Edit, presign::UPLOAD_EXPIRES),
-        "" | "GET" | "DOWNLOAD" => ("GET", Level::View, presign::DOWNLOAD_EXPIRES),
+        "PUT" | "UPLOAD" => (PresignMethod::Put, AccessLevel::Edit, presign::UPLOAD_EXPIRES),
+        "" | "GET" | "DOWNLOAD" => (PresignMethod::Get, AccessLevel::View, presign::DOWNLOAD_EXPIRES),
         other => {
             return Err(ApiError::bad_request(
                 "invalid_method",
@@ -1012,17 +1041,23 @@ async fn presigned_url(
     let key = keys::file(&req.path).map_err(path_error)?;
     let (_, presigner) = s3(&state)?;
     let absolute = keys::absolute(&dataset.details.prefix, &key);
-    let download_name = (method == "GET").then(|| file_name(&key));
+    let download_name = (method == PresignMethod::Get).then(|| file_name(&key));
     let url = presigner
-        .url(method, &dataset.details.bucket, &absolute, expires, download_name)
+        .url(
+            method.as_str(),
+            &dataset.details.bucket,
+            &absolute,
+            expires,
+            download_name,
+        )
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
-    if method == "PUT" {
+    if method == PresignMethod::Put {
         record(&state, &caller, &dataset.asset, "uploaded").await;
     }
-    Ok(Json(PresignResponse {
+    Ok(Json(DatasetPresignResponse {
         success: true,
         url,
-        method: method.into(),
+        method,
         key,
         expires_in: expires.as_secs(),
     }))
@@ -1042,7 +1077,6 @@ pub struct PreviewResponse {
     pub key: String,
     /// Its size in bytes.
     pub size: i64,
-    #[schema(value_type = Object)]
     pub preview: preview::Preview,
 }
 
@@ -1062,7 +1096,7 @@ async fn file_preview(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<PathRequest>,
 ) -> Result<Json<PreviewResponse>> {
-    let (dataset, _) = load(&state, &caller, &id, Level::View).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let key = keys::file(&req.path).map_err(path_error)?;
     let format = preview::format_of(&key).ok_or_else(|| {
         bad(
@@ -1195,7 +1229,7 @@ async fn access_url(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<PathRequest>,
 ) -> Result<Json<AccessUrlResponse>> {
-    let (dataset, _) = load(&state, &caller, &id, Level::View).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let key = keys::file(&req.path).map_err(path_error)?;
     let (_, presigner) = s3(&state)?;
     let absolute = keys::absolute(&dataset.details.prefix, &key);
@@ -1244,7 +1278,7 @@ async fn download(
     AppPath(id): AppPath<String>,
     AppQuery(q): AppQuery<DownloadQuery>,
 ) -> Result<Response> {
-    let (dataset, _) = load(&state, &caller, &id, Level::View).await?;
+    let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let key = keys::file(&q.path).map_err(path_error)?;
     let (s3, presigner) = s3(&state)?;
     let (bucket, prefix) = (&dataset.details.bucket, &dataset.details.prefix);
@@ -1285,7 +1319,7 @@ async fn share_dataset(
     caller: AuthUser,
     AppJson(mut req): AppJson<shares::ShareRequest>,
 ) -> Result<Json<Done>> {
-    req.share.entity_type = "Dataset".into();
+    req.share.entity_type = EntityType::Dataset.as_str().into();
     shares::share(State(state), caller, AppJson(req)).await
 }
 
@@ -1314,7 +1348,7 @@ async fn share_list(
         caller,
         AppPath(q.dataset_id),
         AppQuery(shares::SharedWithQuery {
-            entity_type: Some("dataset".into()),
+            entity_type: Some(EntityType::Dataset.as_str().into()),
         }),
     )
     .await
@@ -1337,20 +1371,23 @@ pub struct DatasetsConfig {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct ConfigResponse {
+pub struct DatasetsConfigResponse {
     pub success: bool,
     pub config: DatasetsConfig,
 }
 
 /// What the console needs to know about dataset storage (never a secret).
 #[utoipa::path(post, path = "/v1/datasets/getConfig", tag = "datasets",
-    responses((status = 200, body = ConfigResponse)),
+    responses((status = 200, body = DatasetsConfigResponse)),
     security(("bearer" = []), ("api_key" = [])))]
-async fn get_config(State(state): State<AppState>, caller: AuthUser) -> Result<Json<ConfigResponse>> {
+async fn get_datasets_config(
+    State(state): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<DatasetsConfigResponse>> {
     let bucket = cluster::datasets::bucket_of(&state, &caller.user.organization_id)
         .await
         .map_err(|e| ApiError::internal(format!("{e:#}")))?;
-    Ok(Json(ConfigResponse {
+    Ok(Json(DatasetsConfigResponse {
         success: true,
         config: DatasetsConfig {
             bucket,
@@ -1385,8 +1422,8 @@ mod tests {
 
     #[test]
     fn deletion_policies_parse() {
-        assert_eq!(deletion_policy(None).unwrap(), "Retain");
-        assert_eq!(deletion_policy(Some("delete")).unwrap(), "Delete");
+        assert_eq!(deletion_policy(None).unwrap(), DeletionPolicy::Retain);
+        assert_eq!(deletion_policy(Some("delete")).unwrap(), DeletionPolicy::Delete);
         assert!(deletion_policy(Some("keep")).is_err());
     }
 

@@ -25,13 +25,13 @@ use crate::{
     cluster,
     db::{
         self, activity,
-        assets::{self, AssetRow, Filter, KIND_APPLICATION, ListQuery, SortBy},
+        assets::{self, AssetRow, Filter, ListQuery, SortBy},
         insights::{self, Insight, InsightRow},
         pins,
         users::{self, UserRow},
     },
+    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Origin, Template},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
-    policy::sharing::Level,
     routes::apps,
     seeds::DEFAULT_IMAGES,
     views::{Done, InsightView, presign_get},
@@ -109,11 +109,16 @@ pub(crate) fn cluster_error(e: anyhow::Error) -> ApiError {
 }
 
 /// Loads an insight the caller has at least `need` on.
-async fn load(state: &AppState, caller: &AuthUser, id: &str, need: Level) -> Result<(Insight, Level)> {
-    let (_, level) = access::require(state, &caller.user, KIND_APPLICATION, id, need).await?;
+async fn load(
+    state: &AppState,
+    caller: &AuthUser,
+    id: &str,
+    need: AccessLevel,
+) -> Result<(Insight, AccessLevel)> {
+    let (_, level) = access::require(state, &caller.user, AssetKind::Insight, id, need).await?;
     let insight = insights::by_id(&state.db, id)
         .await?
-        .ok_or_else(|| access::not_found(KIND_APPLICATION))?;
+        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))?;
     Ok((insight, level))
 }
 
@@ -131,7 +136,12 @@ async fn owners<'a>(
 }
 
 /// One insight as the caller sees it.
-pub async fn view(state: &AppState, caller: &AuthUser, i: &Insight, level: Level) -> Result<InsightView> {
+pub async fn view(
+    state: &AppState,
+    caller: &AuthUser,
+    i: &Insight,
+    level: AccessLevel,
+) -> Result<InsightView> {
     let pinned = pins::is_pinned(&state.db, &caller.user.uid, &i.asset.id).await?;
     let owner = match i.asset.owner_uid.as_deref() {
         Some(uid) if uid == caller.user.uid => Some(caller.user.clone()),
@@ -150,12 +160,12 @@ async fn answer(
     state: &AppState,
     caller: &AuthUser,
     id: &str,
-    level: Level,
+    level: AccessLevel,
     message: &str,
 ) -> Result<Json<InsightMessage>> {
     let insight = insights::by_id(&state.db, id)
         .await?
-        .ok_or_else(|| access::not_found(KIND_APPLICATION))?;
+        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))?;
     Ok(Json(InsightMessage {
         success: true,
         message: message.to_owned(),
@@ -169,7 +179,7 @@ async fn record(state: &AppState, caller: &AuthUser, asset: &AssetRow, action: &
         activity::Activity {
             user_uid: Some(&caller.user.uid),
             organization_id: Some(&asset.organization_id),
-            entity_type: "applications",
+            entity_type: AssetKind::Insight.activity_entity(),
             entity_id: &asset.id,
             entity_name: &asset.name,
             action,
@@ -252,11 +262,12 @@ fn image_path(value: &str, caller_uid: &str) -> Result<Option<String>> {
     }
 }
 
-fn language(value: Option<&str>) -> Result<String> {
+fn language(value: Option<&str>) -> Result<Language> {
     match value.map(|l| l.trim().to_lowercase()).as_deref() {
-        None | Some("") | Some("python") => Ok("python".into()),
-        Some("r") => Ok("r".into()),
-        Some(_) => Err(bad("invalid_language", "Language must be python or r")),
+        None | Some("") => Ok(Language::Python),
+        Some(l) => l
+            .parse()
+            .map_err(|_| bad("invalid_language", "Language must be python or r")),
     }
 }
 
@@ -264,7 +275,7 @@ fn language(value: Option<&str>) -> Result<String> {
 async fn check_datasets(state: &AppState, caller: &AuthUser, ids: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for id in ids.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
-        access::require(state, &caller.user, assets::KIND_DATASET, id, Level::View).await?;
+        access::require(state, &caller.user, AssetKind::Dataset, id, AccessLevel::View).await?;
         if !out.iter().any(|o| o == id) {
             out.push(id.to_owned());
         }
@@ -288,14 +299,14 @@ async fn new_insight(
     let placement = cluster::insights::placement(state, &organization_id, &id, &name, &details)
         .await
         .map_err(ApiError::Internal)?;
-    let runs = details.app_type == insights::APPLICATION && details.status == insights::STARTING;
+    let runs = details.app_type == AppType::Application && details.status == InsightStatus::Starting;
     let container_name = runs.then(|| cluster::insights::resource_name(&name, &id));
     let (namespace, resource_name) = placement.unzip();
     let now = db::now();
     Ok(Insight {
         asset: AssetRow {
             id,
-            kind: KIND_APPLICATION.into(),
+            kind: AssetKind::Insight,
             organization_id,
             owner_uid: Some(caller.user.uid.clone()),
             name,
@@ -303,7 +314,7 @@ async fn new_insight(
             img_path,
             namespace,
             resource_name,
-            origin: assets::ORIGIN_API.into(),
+            origin: Origin::Api,
             views: 0,
             created_at: now,
             updated_at: now,
@@ -335,7 +346,7 @@ async fn create(
     record(state, caller, &insight.asset, "created").await;
     Ok((
         StatusCode::CREATED,
-        answer(state, caller, &insight.asset.id, Level::Edit, message).await?,
+        answer(state, caller, &insight.asset.id, AccessLevel::Edit, message).await?,
     ))
 }
 
@@ -409,12 +420,14 @@ pub struct NewInsight {
     pub name: String,
     pub description: String,
     /// application or report (an imported PDF goes to `POST /v1/applications/importreport`).
+    #[schema(value_type = AppType)]
     pub app_type: String,
     /// A default image URL or an uploaded image's key.
     pub img_path: Option<String>,
     /// An external application's URL (then nothing runs in the cluster).
     pub app_url: Option<String>,
     /// python (default) or r.
+    #[schema(value_type = Option<Language>)]
     pub language: Option<String>,
     /// The project published from (edit access needed); required unless app_url is given.
     pub project_id: Option<String>,
@@ -435,7 +448,7 @@ pub struct TemplateAppRequest {
 pub struct NewTemplateApp {
     pub name: String,
     pub description: String,
-    /// cluster, slice-and-dice or campaign.
+    #[schema(value_type = Template)]
     pub template: String,
     pub dataset_ids: Vec<String>,
     pub img_path: Option<String>,
@@ -453,6 +466,7 @@ pub struct ImportApp {
     pub name: String,
     pub description: String,
     /// application.
+    #[schema(value_type = AppType)]
     pub app_type: String,
     pub app_url: String,
     pub img_path: Option<String>,
@@ -581,11 +595,11 @@ fn parse_sort(by: Option<&str>, operator: Option<&str>) -> Result<(SortBy, bool)
 }
 
 /// The screen's condition on the insight's type.
-fn screen_types(v: Option<&str>) -> Result<Option<Vec<String>>> {
+fn screen_types(v: Option<&str>) -> Result<Option<Vec<AppType>>> {
     match v.map(str::trim).filter(|v| !v.is_empty()).unwrap_or("Dashboard") {
         "Dashboard" | "dashboard" => Ok(None),
-        "Reports" | "reports" => Ok(Some(vec![insights::REPORT.into(), insights::USER_REPORT.into()])),
-        "Applications" | "applications" => Ok(Some(vec![insights::APPLICATION.into()])),
+        "Reports" | "reports" => Ok(Some(vec![AppType::Report, AppType::UserReport])),
+        "Applications" | "applications" => Ok(Some(vec![AppType::Application])),
         other => Err(ApiError::bad_request(
             "invalid_screen",
             format!("Unknown screen: {other} (Dashboard, Reports or Applications)"),
@@ -616,13 +630,13 @@ async fn list_insights(
     if let Some(types) = types {
         let placeholders: Vec<String> = (0..types.len()).map(|i| format!("${}", 100 + i)).collect();
         conditions.push(format!("d.app_type IN ({})", placeholders.join(", ")));
-        params.extend(types);
+        params.extend(types.iter().map(|t| t.as_str().to_owned()));
     }
     if templates {
         conditions.push("d.is_template = 1".into());
     }
     let query = ListQuery {
-        kind: KIND_APPLICATION,
+        kind: AssetKind::Insight,
         filter,
         sort_by,
         descending,
@@ -678,21 +692,21 @@ async fn get_insight(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<InsightResponse>> {
-    let (mut insight, level) = load(&state, &caller, &id, Level::View).await?;
+    let (mut insight, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     insight.asset.views =
         assets::count_view(&state.db, &id, &caller.user.uid, db::now(), VIEW_WINDOW_SECS).await?;
     let d = &insight.details;
     let report_url = match d.report_object.as_deref() {
         // Never another insight's object (a resource's spec.reportObject is checked when it is
         // mirrored; this holds for any row).
-        Some(key) if d.app_type == insights::USER_REPORT && insights::is_own_report_object(&id, key) => {
+        Some(key) if d.app_type == AppType::UserReport && insights::is_own_report_object(&id, key) => {
             presign_get(&state, key).await
         }
         _ => None,
     };
-    let open_url = if d.status == insights::EXTERNAL {
+    let open_url = if d.status == InsightStatus::External {
         d.app_url.clone()
-    } else if d.container_name.is_some() && d.status == insights::RUNNING {
+    } else if d.container_name.is_some() && d.status == InsightStatus::Running {
         apps::open_url(&state, &caller.user.uid, caller.session.as_deref(), &id)
     } else {
         None
@@ -729,27 +743,29 @@ async fn create_insight(
     let description = optional_text(&a.description, DESCRIPTION_MAX)?;
     let app_type = match a.app_type.trim().to_lowercase().as_str() {
         "" => return Err(bad("type_required", EMPTY_TYPE)),
-        t @ (insights::APPLICATION | insights::REPORT) => t.to_owned(),
-        insights::USER_REPORT => {
-            return Err(bad(
-                "use_import_report",
-                "Import a report file with POST /v1/applications/importreport",
-            ));
-        }
-        other => {
-            return Err(ApiError::bad_request(
-                "invalid_type",
-                format!("Unknown app type: {other} (application or report)"),
-            ));
-        }
+        other => match other.parse::<AppType>() {
+            Ok(t @ (AppType::Application | AppType::Report)) => t,
+            Ok(AppType::UserReport) => {
+                return Err(bad(
+                    "use_import_report",
+                    "Import a report file with POST /v1/applications/importreport",
+                ));
+            }
+            Err(_) => {
+                return Err(ApiError::bad_request(
+                    "invalid_type",
+                    format!("Unknown app type: {other} (application or report)"),
+                ));
+            }
+        },
     };
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
     let language = language(a.language.as_deref())?;
     let url = a.app_url.as_deref().map(str::trim).filter(|u| !u.is_empty());
-    let external = app_type == insights::APPLICATION && url.is_some();
+    let external = app_type == AppType::Application && url.is_some();
     let (status, app_url, project_id, files) = if external {
         (
-            insights::EXTERNAL,
+            InsightStatus::External,
             Some(app_url(url.unwrap_or_default())?),
             None,
             Vec::new(),
@@ -779,11 +795,18 @@ async fn create_insight(
         {
             return Err(bad("invalid_file", "Files must be relative to the project root"));
         }
-        access::require(&state, &caller.user, assets::KIND_PROJECT, project, Level::Edit).await?;
-        let status = if app_type == insights::APPLICATION {
-            insights::STARTING
+        access::require(
+            &state,
+            &caller.user,
+            AssetKind::ProjectV2,
+            project,
+            AccessLevel::Edit,
+        )
+        .await?;
+        let status = if app_type == AppType::Application {
+            InsightStatus::Starting
         } else {
-            insights::RENDERING
+            InsightStatus::Rendering
         };
         (status, None, Some(project.to_owned()), files)
     };
@@ -797,7 +820,7 @@ async fn create_insight(
         InsightRow {
             id: db::new_id(),
             app_type,
-            status: status.into(),
+            status,
             app_url,
             language,
             project_id,
@@ -830,10 +853,12 @@ async fn create_from_template(
     if a.dataset_ids.iter().all(|d| d.trim().is_empty()) {
         return Err(bad("dataset_required", "Dataset must be selected!"));
     }
-    let template = match a.template.trim().to_lowercase().as_str() {
-        t @ ("cluster" | "slice-and-dice" | "campaign") => t.to_owned(),
-        _ => return Err(bad("template_required", "Template App Type must be selected!")),
-    };
+    let template: Template = a
+        .template
+        .trim()
+        .to_lowercase()
+        .parse()
+        .map_err(|_| bad("template_required", "Template App Type must be selected!"))?;
     let description = optional_text(&a.description, DESCRIPTION_MAX)?;
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
     let dataset_ids = check_datasets(&state, &caller, &a.dataset_ids).await?;
@@ -845,11 +870,11 @@ async fn create_from_template(
         img_path,
         InsightRow {
             id: db::new_id(),
-            app_type: insights::APPLICATION.into(),
-            status: insights::RUNNING.into(),
+            app_type: AppType::Application,
+            status: InsightStatus::Running,
             template: Some(template),
             is_template: true,
-            language: "python".into(),
+            language: Language::Python,
             dataset_ids,
             ..Default::default()
         },
@@ -881,19 +906,21 @@ async fn import_app(
     )?;
     match a.app_type.trim().to_lowercase().as_str() {
         "" => return Err(bad("type_required", EMPTY_TYPE)),
-        insights::APPLICATION => {}
-        insights::REPORT | insights::USER_REPORT => {
-            return Err(bad(
-                "use_import_report",
-                "Import a report file with POST /v1/applications/importreport",
-            ));
-        }
-        other => {
-            return Err(ApiError::bad_request(
-                "invalid_type",
-                format!("Unknown app type: {other} (application)"),
-            ));
-        }
+        other => match other.parse::<AppType>() {
+            Ok(AppType::Application) => {}
+            Ok(AppType::Report | AppType::UserReport) => {
+                return Err(bad(
+                    "use_import_report",
+                    "Import a report file with POST /v1/applications/importreport",
+                ));
+            }
+            Err(_) => {
+                return Err(ApiError::bad_request(
+                    "invalid_type",
+                    format!("Unknown app type: {other} (application)"),
+                ));
+            }
+        },
     }
     let url = app_url(&a.app_url)?;
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
@@ -905,10 +932,10 @@ async fn import_app(
         img_path,
         InsightRow {
             id: db::new_id(),
-            app_type: insights::APPLICATION.into(),
-            status: insights::EXTERNAL.into(),
+            app_type: AppType::Application,
+            status: InsightStatus::External,
             app_url: Some(url),
-            language: "python".into(),
+            language: Language::Python,
             ..Default::default()
         },
     )
@@ -1041,9 +1068,9 @@ async fn import_report(
         img_path,
         InsightRow {
             id,
-            app_type: insights::USER_REPORT.into(),
-            status: insights::UPLOADED.into(),
-            language: "python".into(),
+            app_type: AppType::UserReport,
+            status: InsightStatus::Uploaded,
+            language: Language::Python,
             report_object: Some(key.clone()),
             ..Default::default()
         },
@@ -1124,7 +1151,7 @@ async fn update_insight(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<UpdateInsightRequest>,
 ) -> Result<Json<InsightMessage>> {
-    let (mut insight, level) = load(&state, &caller, &id, Level::Edit).await?;
+    let (mut insight, level) = load(&state, &caller, &id, AccessLevel::Edit).await?;
     let c = req.entity;
     if let Some(name) = &c.name {
         insight.asset.name = required_text(name, EMPTY_NAME, "name_required", NAME_MAX)?;
@@ -1139,7 +1166,7 @@ async fn update_insight(
     }
     if let Some(url) = &c.app_url {
         let d = &insight.details;
-        if d.status == insights::EXTERNAL {
+        if d.status == InsightStatus::External {
             insight.details.app_url = Some(app_url(url)?);
         } else if !url.trim().is_empty() && d.app_url.as_deref() != Some(url.trim()) {
             return Err(bad(
@@ -1176,7 +1203,7 @@ async fn delete_insight(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<Done>> {
-    let (insight, _) = load(&state, &caller, &id, Level::Edit).await?;
+    let (insight, _) = load(&state, &caller, &id, AccessLevel::Edit).await?;
     if insight.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
@@ -1204,10 +1231,10 @@ async fn delete_insight(
 
 /// Whether the run switch applies: applications only, never external ones.
 fn check_runnable(d: &InsightRow) -> Result<()> {
-    if d.status == insights::EXTERNAL {
+    if d.status == InsightStatus::External {
         return Err(bad("external_application", EXTERNAL_NO_RUN));
     }
-    if d.app_type != insights::APPLICATION {
+    if d.app_type != AppType::Application {
         return Err(bad("not_an_application", ONLY_APPLICATIONS_RUN));
     }
     Ok(())
@@ -1219,15 +1246,15 @@ async fn set_running(
     id: &str,
     running: bool,
 ) -> Result<Json<InsightMessage>> {
-    let (insight, level) = load(state, caller, id, Level::Execute).await?;
+    let (insight, level) = load(state, caller, id, AccessLevel::Execute).await?;
     check_runnable(&insight.details)?;
     cluster::insights::set_running(state, &insight, running)
         .await
         .map_err(cluster_error)?;
     let (status, action, message) = if running {
-        (insights::STARTING, "restarted", "Application restarted")
+        (InsightStatus::Starting, "restarted", "Application restarted")
     } else {
-        (insights::STOPPED, "stopped", "Application stopped")
+        (InsightStatus::Stopped, "stopped", "Application stopped")
     };
     insights::set_status(&state.db, id, status, db::now()).await?;
     record(state, caller, &insight.asset, action).await;
@@ -1294,12 +1321,12 @@ async fn redeploy_insight(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<InsightMessage>> {
-    let (insight, level) = load(&state, &caller, &id, Level::Execute).await?;
+    let (insight, level) = load(&state, &caller, &id, AccessLevel::Execute).await?;
     let d = &insight.details;
-    let status = if d.app_type == insights::REPORT {
-        insights::RENDERING
-    } else if d.app_type == insights::APPLICATION && d.container_name.is_some() {
-        insights::STARTING
+    let status = if d.app_type == AppType::Report {
+        InsightStatus::Rendering
+    } else if d.app_type == AppType::Application && d.container_name.is_some() {
+        InsightStatus::Starting
     } else {
         return Err(bad("nothing_to_redeploy", NOTHING_TO_REDEPLOY));
     };
@@ -1319,14 +1346,14 @@ async fn redeploy_insight(
     responses((status = 200, body = PinList)),
     security(("bearer" = []), ("api_key" = [])))]
 async fn list_pins(State(state): State<AppState>, caller: AuthUser) -> Result<Json<PinList>> {
-    let ids = pins::ids_for_user(&state.db, &caller.user.uid, KIND_APPLICATION).await?;
+    let ids = pins::ids_for_user(&state.db, &caller.user.uid, AssetKind::Insight).await?;
     let mut visible = Vec::with_capacity(ids.len());
     for id in ids {
         let Some(insight) = insights::by_id(&state.db, &id).await? else {
             continue;
         };
         let level = access::level(&state, &caller.user, &insight.asset).await?;
-        if level != Level::None {
+        if level != AccessLevel::None {
             visible.push((insight, level));
         }
     }
@@ -1375,7 +1402,14 @@ async fn pin_insight(
             "Pins are personal: you can only pin for yourself",
         ));
     }
-    access::require(&state, &caller.user, KIND_APPLICATION, app_id, Level::View).await?;
+    access::require(
+        &state,
+        &caller.user,
+        AssetKind::Insight,
+        app_id,
+        AccessLevel::View,
+    )
+    .await?;
     pins::set(&state.db, &caller.user.uid, app_id, p.pinned, db::now()).await?;
     Ok(Json(PinResponse {
         success: true,

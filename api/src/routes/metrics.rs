@@ -12,6 +12,7 @@ use crate::{
     app::AppState,
     auth::AuthUser,
     db::{self, organizations},
+    domain::Role,
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     policy,
 };
@@ -56,7 +57,7 @@ pub fn period_seconds(period: Option<&str>) -> Result<(String, i64)> {
 /// The organization scope of a metrics call: `Some(id)` for one organization, `None` for all
 /// (superadmins only).
 async fn scope(state: &AppState, caller: &AuthUser, requested: Option<String>) -> Result<Option<String>> {
-    if !policy::is_admin(&caller.user.role) {
+    if !caller.user.role.is_admin() {
         return Err(ApiError::forbidden(
             "admin_required",
             "Only administrators can see metrics",
@@ -74,7 +75,7 @@ async fn scope(state: &AppState, caller: &AuthUser, requested: Option<String>) -
             }
             Ok(Some(o))
         }
-        None if caller.user.role == policy::SUPERADMIN => Ok(None),
+        None if caller.user.role == Role::Superadmin => Ok(None),
         None => Ok(Some(caller.user.organization_id.clone())),
     }
 }

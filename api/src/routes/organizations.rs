@@ -14,9 +14,10 @@ use crate::{
     auth::AuthUser,
     cluster,
     db::{self, activity, flighting, organizations, users},
+    domain::Role,
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     k8s,
-    policy::{self, flags::Flag},
+    policy::{self, flags::FlagChange},
     views::{Done, OrganizationView, valid_email},
 };
 
@@ -43,7 +44,7 @@ fn org_not_found() -> ApiError {
 }
 
 fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
-    if caller.user.role != policy::SUPERADMIN {
+    if caller.user.role != Role::Superadmin {
         return Err(ApiError::forbidden(
             "superadmin_required",
             format!("Only a superadmin can {what} organizations"),
@@ -53,7 +54,7 @@ fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
 }
 
 fn admin_only(caller: &AuthUser) -> Result<()> {
-    if !policy::is_admin(&caller.user.role) {
+    if !caller.user.role.is_admin() {
         return Err(ApiError::forbidden(
             "admin_required",
             "Only administrators can do this",
@@ -104,7 +105,7 @@ async fn list_organizations(
     AppQuery(q): AppQuery<PageQuery>,
 ) -> Result<Json<OrganizationList>> {
     let (page, limit, offset) = paging(q.page, q.limit, 10);
-    let only = (caller.user.role != policy::SUPERADMIN).then_some(caller.user.organization_id.as_str());
+    let only = (caller.user.role != Role::Superadmin).then_some(caller.user.organization_id.as_str());
     let (rows, total) = organizations::list(&state.db, only, limit, offset).await?;
     let mut list = Vec::with_capacity(rows.len());
     for o in &rows {
@@ -162,7 +163,7 @@ pub struct OrganizationFields {
     pub bucket_id: Option<String>,
     pub is_2fa_required: Option<bool>,
     /// Flighting to apply (the defaults otherwise).
-    pub flightings: Option<Vec<Flag>>,
+    pub flightings: Option<Vec<FlagChange>>,
 }
 
 struct Valid {
@@ -296,7 +297,7 @@ async fn create_organization(
     let f = req.organization;
     let v = validate(&state, &f, None).await?;
     let flags = policy::flags::apply_update(
-        policy::SUPERADMIN,
+        Role::Superadmin,
         &policy::flags::defaults(),
         f.flightings.as_deref().unwrap_or(&[]),
     )
@@ -401,7 +402,7 @@ async fn update_organization(
     let v = validate(&state, &f, Some(&current)).await?;
     if let Some(requested) = &f.flightings {
         let now = flighting::for_org(&state.db, &id).await?;
-        let flags = policy::flags::apply_update(policy::SUPERADMIN, &now, requested)
+        let flags = policy::flags::apply_update(Role::Superadmin, &now, requested)
             .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
         flighting::upsert_all(&state.db, &id, &flags).await?;
     }
@@ -481,7 +482,7 @@ async fn delete_organization(
         let assets = k8s::count_assets(client, &namespace)
             .await
             .map_err(ApiError::Internal)?;
-        owned.extend(assets.into_iter().map(|(kind, n)| kind.plural_label(n)));
+        owned.extend(assets.into_iter().map(|(kind, n)| kind.count(n)));
     }
     if !owned.is_empty() {
         return Err(ApiError::conflict(
@@ -607,7 +608,7 @@ async fn active_user_counts(
     caller: AuthUser,
 ) -> Result<Json<ActiveUserCounts>> {
     admin_only(&caller)?;
-    let only = (caller.user.role != policy::SUPERADMIN).then_some(caller.user.organization_id.as_str());
+    let only = (caller.user.role != Role::Superadmin).then_some(caller.user.organization_id.as_str());
     let rows = organizations::active_user_counts(&state.db, only).await?;
     Ok(Json(ActiveUserCounts {
         success: true,

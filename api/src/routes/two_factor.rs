@@ -17,6 +17,7 @@ use crate::{
         totp,
     },
     db::{self, activity, users},
+    domain::Role,
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     policy::{self, users::Person},
     views::UserView,
@@ -88,7 +89,7 @@ async fn enable_2fa(
     } else {
         let actor = Person {
             uid: &caller.user.uid,
-            role: &caller.user.role,
+            role: caller.user.role,
             organization_id: &caller.user.organization_id,
         };
         let target = users::by_uid(&state.db, &uid).await?;
@@ -99,7 +100,7 @@ async fn enable_2fa(
                         actor,
                         Person {
                             uid: &t.uid,
-                            role: &t.role,
+                            role: t.role,
                             organization_id: &t.organization_id,
                         },
                     )
@@ -111,7 +112,7 @@ async fn enable_2fa(
                 "Only the user can enable two-factor authentication; administrators may only switch it off",
             ));
         }
-        if target.role == policy::SUPERADMIN && caller.user.role != policy::SUPERADMIN {
+        if target.role == Role::Superadmin && caller.user.role != Role::Superadmin {
             return Err(ApiError::forbidden(
                 "superadmin_target",
                 "Only a superadmin can change a superadmin",

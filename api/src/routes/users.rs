@@ -14,6 +14,7 @@ use crate::{
     auth::{AuthUser, password},
     crypto,
     db::{self, activity, organizations, users},
+    domain::{AssetKind, Role, UserStatus},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     k8s,
     policy::{
@@ -47,7 +48,7 @@ impl From<Denied> for ApiError {
 fn person(u: &users::UserRow) -> Person<'_> {
     Person {
         uid: &u.uid,
-        role: &u.role,
+        role: u.role,
         organization_id: &u.organization_id,
     }
 }
@@ -128,7 +129,7 @@ async fn list_users(
     let org = match org {
         Some(o) if !policy::users::can_see_org(caller.person(), &o) => return Err(org_not_found()),
         Some(o) => Some(o),
-        None if caller.user.role == policy::SUPERADMIN => None,
+        None if caller.user.role == Role::Superadmin => None,
         None => Some(caller.user.organization_id.clone()),
     };
     let search = q.search_term.as_deref().map(str::trim).filter(|s| !s.is_empty());
@@ -192,6 +193,7 @@ pub struct NewUserFields {
     pub password: String,
     pub first_name: String,
     pub last_name: String,
+    #[schema(value_type = Role)]
     pub role: String,
     pub timezone: String,
     /// Organization id; defaults to the caller's (only a superadmin may name another).
@@ -275,7 +277,7 @@ async fn create_user(
         .clone()
         .filter(|o| !o.is_empty())
         .unwrap_or_else(|| caller.user.organization_id.clone());
-    policy::users::check_create(caller.person(), u.role.trim(), &org_id)?;
+    let role = policy::users::check_create(caller.person(), u.role.trim(), &org_id)?;
     let org = organizations::by_id(&state.db, &org_id)
         .await?
         .ok_or_else(org_not_found)?;
@@ -290,7 +292,7 @@ async fn create_user(
             password_hash: &hash,
             first_name: u.first_name.trim(),
             last_name: u.last_name.trim(),
-            role: u.role.trim(),
+            role,
             organization_id: &org.id,
             cluster_id: u.cluster_id.as_deref().filter(|c| !c.is_empty()),
             timezone: u.timezone.trim(),
@@ -346,8 +348,10 @@ pub struct UserChanges {
     /// Administrators only.
     pub email: Option<String>,
     /// Administrators only (superadmin only for `superadmin`).
+    #[schema(value_type = Option<Role>)]
     pub role: Option<String>,
     /// active or inactive; administrators only.
+    #[schema(value_type = Option<UserStatus>)]
     pub status: Option<String>,
     /// Superadmins only.
     pub organization: Option<String>,
@@ -395,9 +399,9 @@ async fn update_user(
     let new_password = c.password.as_deref().filter(|p| !p.is_empty());
     let email = changed(&c.email, &target.email).map(str::to_lowercase);
     let changes = Changes {
-        role: changed(&c.role, &target.role),
+        role: changed(&c.role, target.role.as_str()),
         organization_id: changed(&c.organization, &target.organization_id),
-        status: changed(&c.status, &target.status),
+        status: changed(&c.status, target.status.as_str()),
         email: email.is_some(),
         password: new_password.is_some(),
     };
@@ -447,12 +451,12 @@ async fn update_user(
         let org = organizations::by_id(&state.db, org_id)
             .await?
             .ok_or_else(org_not_found)?;
-        if target.status == "active" {
+        if target.is_active() {
             check_seat(&state, &org).await?;
         }
         destination = Some(org.id);
     }
-    if changes.status == Some("active") {
+    if changes.status == Some(UserStatus::Active.as_str()) {
         let org = organizations::by_id(&state.db, &target.organization_id)
             .await?
             .ok_or_else(org_not_found)?;
@@ -489,8 +493,8 @@ async fn update_user(
     .bind(git_username)
     .bind(git_token_enc)
     .bind(email.unwrap_or(target.email.clone()))
-    .bind(changes.role.unwrap_or(&target.role))
-    .bind(changes.status.unwrap_or(&target.status))
+    .bind(changes.role.unwrap_or(target.role.as_str()))
+    .bind(changes.status.unwrap_or(target.status.as_str()))
     .bind(destination.unwrap_or(target.organization_id.clone()))
     .bind(
         c.cluster_id
@@ -507,7 +511,10 @@ async fn update_user(
     .on_unique("users_email_key", || {
         ApiError::conflict("email_taken", "A user with this email already exists")
     })?;
-    if changes.password || changes.organization_id.is_some() || changes.status == Some("inactive") {
+    if changes.password
+        || changes.organization_id.is_some()
+        || changes.status == Some(UserStatus::Inactive.as_str())
+    {
         crate::auth::revoke_credentials(&state, &target.uid, None, "changed by an administrator").await?;
     }
     let updated = users::by_uid(&state.db, &target.uid)
@@ -588,7 +595,7 @@ pub struct PresignedPhoto {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct PresignResponse {
+pub struct PhotoUploadResponse {
     pub success: bool,
     pub urls: Vec<PresignedPhoto>,
 }
@@ -597,7 +604,7 @@ pub struct PresignResponse {
 /// to one key under `user asset images/<uid>/`.
 #[utoipa::path(get, path = "/v1/users/presign_url", tag = "users", params(PresignQuery),
     responses(
-        (status = 200, body = PresignResponse),
+        (status = 200, body = PhotoUploadResponse),
         (status = 400, description = "Only png, jpg and jpeg images are allowed", body = ErrorBody),
         (status = 503, description = "Object storage is not configured", body = ErrorBody),
     ),
@@ -606,7 +613,7 @@ async fn presign_photo_url(
     State(state): State<AppState>,
     caller: AuthUser,
     AppQuery(q): AppQuery<PresignQuery>,
-) -> Result<Json<PresignResponse>> {
+) -> Result<Json<PhotoUploadResponse>> {
     let ext = q
         .ext
         .unwrap_or_default()
@@ -633,7 +640,7 @@ async fn presign_photo_url(
         .presigned(config)
         .await
         .map_err(|e| ApiError::internal(format!("failed to presign a photo upload: {e}")))?;
-    Ok(Json(PresignResponse {
+    Ok(Json(PhotoUploadResponse {
         success: true,
         urls: vec![PresignedPhoto {
             presigned_url: presigned.uri().to_owned(),
@@ -783,7 +790,7 @@ async fn migrate_entity_owner(
             "Please fill in all fields",
         ));
     }
-    let kind = k8s::AssetKind::parse(&req.entity_type).ok_or_else(|| {
+    let kind = AssetKind::parse_migration(&req.entity_type).ok_or_else(|| {
         ApiError::bad_request(
             "unknown_entity_type",
             format!("Unknown entity type: {}", req.entity_type),
@@ -798,7 +805,7 @@ async fn migrate_entity_owner(
     let mover = policy::sharing::Caller {
         uid: &caller.user.uid,
         organization_id: &caller.user.organization_id,
-        role: &caller.user.role,
+        role: caller.user.role,
     };
     if !policy::sharing::may_move_ownership(mover, assets_of_source) {
         return Err(Denied::NotAdmin.into());
@@ -820,27 +827,15 @@ async fn migrate_entity_owner(
             .await
             .map_err(|e| ApiError::Internal(e.context("failed to migrate asset owners")))?;
     }
-    let rows = db::assets::move_owner(
-        &state.db,
-        match kind {
-            k8s::AssetKind::Insight => db::assets::KIND_APPLICATION,
-            k8s::AssetKind::Project => db::assets::KIND_PROJECT,
-            k8s::AssetKind::Workflow => db::assets::KIND_WORKFLOW,
-            k8s::AssetKind::Dataset => db::assets::KIND_DATASET,
-        },
-        &org.id,
-        &source.uid,
-        &destination.uid,
-        db::now(),
-    )
-    .await?;
+    let rows =
+        db::assets::move_owner(&state.db, kind, &org.id, &source.uid, &destination.uid, db::now()).await?;
     let migrated = migrated.max(usize::try_from(rows).unwrap_or(usize::MAX));
     activity::record(
         &state.db,
         activity::Activity {
             user_uid: Some(&caller.user.uid),
             organization_id: Some(&org.id),
-            entity_type: kind.metrics_entity(),
+            entity_type: kind.activity_entity(),
             entity_id: &source.uid,
             entity_name: &format!("{} -> {}", source.email, destination.email),
             action: "owner_migrated",

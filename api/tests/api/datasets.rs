@@ -1017,7 +1017,7 @@ async fn the_datasets_feature_switched_off_for_a_role_is_refused_with_a_token_or
         let mut flags = ludis_api::policy::flags::defaults();
         for f in &mut flags {
             if f.key == "datasets" {
-                f.user_roles = vec!["administrator".into()];
+                f.user_roles = vec!["administrator".parse().unwrap()];
             }
         }
         db::flighting::upsert_all(&app.state.db, &org, &flags)

@@ -12,6 +12,7 @@ use kube::{
     Api, ResourceExt as _,
     api::{DeleteParams, ListParams, Patch, PatchParams},
 };
+use ludis_api::domain::AssetKind;
 use ludis_api::{cluster, db};
 use ludis_crds::{ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, LABEL_ID};
 use serde_json::{Value, json};
@@ -67,7 +68,7 @@ fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Value {
 /// The dataset row of a resource, once the watcher wrote it (10 s at most).
 async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::Dataset {
     for _ in 0..100 {
-        if let Some(a) = db::assets::by_resource(&app.state.db, "dataset", namespace, name)
+        if let Some(a) = db::assets::by_resource(&app.state.db, AssetKind::Dataset, namespace, name)
             .await
             .unwrap()
         {
@@ -105,7 +106,7 @@ async fn follows_status(app: &TestApp, api: &Api<Dataset>, name: &str, id: &str)
             return false;
         };
         let d = row(app, id).await.unwrap().details;
-        want.0 == "ready" && (d.status, d.object_count, d.bytes) == want
+        want.0 == "ready" && (d.status.to_string(), d.object_count, d.bytes) == want
     })
     .await;
 }
@@ -332,7 +333,7 @@ async fn a_dataset_resource_being_deleted_never_makes_a_row_and_a_copied_id_is_n
         gitops_apply(&datasets, GITOPS, &manifest("later", json!({}), json!([]))).await;
         mirrored(&app, &namespace, "later").await;
         for name in ["copy", "leaving"] {
-            let found = db::assets::by_resource(&app.state.db, "dataset", &namespace, name)
+            let found = db::assets::by_resource(&app.state.db, AssetKind::Dataset, &namespace, name)
                 .await
                 .unwrap();
             if name == "leaving" {
@@ -377,7 +378,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
         let mut d = db::datasets::Dataset {
             asset: db::assets::AssetRow {
                 id: id.clone(),
-                kind: "dataset".into(),
+                kind: "dataset".parse().unwrap(),
                 organization_id: org.clone(),
                 owner_uid: Some(dev.clone()),
                 name: "Sales Q3".into(),
@@ -385,7 +386,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
                 img_path: None,
                 namespace: Some(ns.clone()),
                 resource_name: Some(name.clone()),
-                origin: "api".into(),
+                origin: "api".parse().unwrap(),
                 views: 0,
                 created_at: now,
                 updated_at: now,
@@ -394,8 +395,8 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
                 id: id.clone(),
                 bucket: cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
                 prefix: ludis_storage::dataset_prefix(&ns, &id),
-                deletion_policy: "Delete".into(),
-                status: "pending".into(),
+                deletion_policy: "Delete".parse().unwrap(),
+                status: "pending".parse().unwrap(),
                 ..Default::default()
             },
         };
@@ -503,7 +504,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
 
         // A resource-managed row is never applied by the API.
         let mut managed = d.clone();
-        managed.asset.origin = "resource".into();
+        managed.asset.origin = "resource".parse().unwrap();
         managed.asset.resource_name = Some("never-applied".into());
         cluster::datasets::apply(&app.state, &managed).await.unwrap();
         assert!(datasets.get_opt("never-applied").await.unwrap().is_none());
@@ -625,7 +626,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
             db::datasets::Dataset {
                 asset: db::assets::AssetRow {
                     id: id.clone(),
-                    kind: "dataset".into(),
+                    kind: "dataset".parse().unwrap(),
                     organization_id: org.clone(),
                     owner_uid: None,
                     name: name.into(),
@@ -633,7 +634,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
                     img_path: None,
                     namespace: Some(namespace.clone()),
                     resource_name: Some(name.into()),
-                    origin: origin.into(),
+                    origin: origin.parse().unwrap(),
                     views: 0,
                     created_at: updated_at,
                     updated_at,
@@ -642,8 +643,8 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
                     id: id.clone(),
                     bucket: "ludis".into(),
                     prefix: ludis_storage::dataset_prefix(&namespace, &id),
-                    deletion_policy: "Retain".into(),
-                    status: "ready".into(),
+                    deletion_policy: "Retain".parse().unwrap(),
+                    status: "ready".parse().unwrap(),
                     ..Default::default()
                 },
             }

@@ -17,7 +17,7 @@
 //! - **Not adopted**: a seeded sample's row, even when a resource carries its id.
 
 use kube::ResourceExt as _;
-use ludis_crds::{Dataset as DatasetCr, common::AccessLevel};
+use ludis_crds::{Dataset as DatasetCr, common::AccessLevel as DeclaredLevel};
 
 use super::{
     Mirror, Mirrored, Owner, ROW_GRACE_SECS, age_secs, applied_by_api, entries, key, label_id,
@@ -26,15 +26,14 @@ use super::{
 use crate::{
     db::{
         self,
-        assets::{self, AssetRow, KIND_DATASET, ORIGIN_API, ORIGIN_RESOURCE},
+        assets::{self, AssetRow},
         datasets::{self as rows, Dataset, DatasetRow},
     },
-    policy::sharing::Level,
+    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, Origin},
 };
 
 impl Mirrored for DatasetCr {
-    const KIND: &'static str = KIND_DATASET;
-    const NOUN: &'static str = "dataset";
+    const KIND: AssetKind = AssetKind::Dataset;
     async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
         let key = key(&cr.metadata);
         let done = mirror.mirror_dataset(cr).await;
@@ -69,9 +68,9 @@ impl Mirror {
 
         if cr.metadata.deletion_timestamp.is_some() {
             if let Some(old) = existing
-                && old.details.status != rows::DELETING
+                && old.details.status != DatasetStatus::Deleting
             {
-                rows::set_observed(db, &old.asset.id, rows::DELETING, None, None).await?;
+                rows::set_observed(db, &old.asset.id, DatasetStatus::Deleting, None, None).await?;
                 tracing::info!(%namespace, %name, id = %old.asset.id, "a dataset resource is being deleted");
             }
             return Ok(());
@@ -113,7 +112,7 @@ impl Mirror {
             }
             let mut d = new_dataset(&seen, &id, &org, owner, &namespace, &name, (bucket, prefix), now);
             if by_api {
-                d.asset.origin = ORIGIN_API.into();
+                d.asset.origin = Origin::Api;
             }
             rows::upsert_with_resource_shares(db, &d, false, &entries(&shares), now).await?;
             tracing::info!(%namespace, %name, id = %d.asset.id, "a new dataset resource is mirrored");
@@ -130,7 +129,7 @@ impl Mirror {
             rows::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
         } else if observed(&old.details) != observed(&new.details) {
             let d = &new.details;
-            rows::set_observed(db, &d.id, &d.status, d.status_message.as_deref(), usage).await?;
+            rows::set_observed(db, &d.id, d.status, d.status_message.as_deref(), usage).await?;
         }
         Ok(())
     }
@@ -146,10 +145,10 @@ async fn dataset_at(db: &sqlx::AnyPool, bucket: &str, prefix: &str) -> Result<Op
 }
 
 /// Datasets have view and edit only: a declared `execute` is `view`.
-fn level_of(level: AccessLevel) -> Level {
+fn level_of(level: DeclaredLevel) -> AccessLevel {
     match level {
-        AccessLevel::View | AccessLevel::Execute => Level::View,
-        AccessLevel::Edit => Level::Edit,
+        DeclaredLevel::View | DeclaredLevel::Execute => AccessLevel::View,
+        DeclaredLevel::Edit => AccessLevel::Edit,
     }
 }
 
@@ -168,7 +167,7 @@ pub fn operator_prefix(cr: &DatasetCr) -> String {
 /// Pure: what the operator observed, in the database's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {
-    pub status: &'static str,
+    pub status: DatasetStatus,
     /// Why it failed (`failed` only).
     pub message: Option<String>,
     /// `(objects, bytes)`, when the status has them.
@@ -190,18 +189,18 @@ impl Observed {
         // The storage does not depend on the fields a spec change touches (names, sharing), so
         // a status of an older generation still says where the objects are and how many.
         let (status, message) = if cr.metadata.deletion_timestamp.is_some() {
-            (rows::DELETING, None)
+            (DatasetStatus::Deleting, None)
         } else if let Some(c) = condition("Degraded") {
             let message = if c.message.trim().is_empty() {
                 c.reason.clone()
             } else {
                 c.message.clone()
             };
-            (rows::FAILED, Some(message))
+            (DatasetStatus::Failed, Some(message))
         } else if condition("Ready").is_some() {
-            (rows::READY, None)
+            (DatasetStatus::Ready, None)
         } else {
-            (rows::PENDING, None)
+            (DatasetStatus::Pending, None)
         };
         Self {
             status,
@@ -216,7 +215,7 @@ impl Observed {
 pub struct Seen {
     pub name: String,
     pub description: String,
-    pub deletion_policy: String,
+    pub deletion_policy: DeletionPolicy,
     pub sharing: Option<ludis_crds::common::Sharing>,
     /// Where the operator keeps the objects (status `bucket` and `prefix`), once it said.
     pub location: Option<(String, String)>,
@@ -233,10 +232,9 @@ impl Seen {
             name: cr.spec.display_name.clone(),
             description: cr.spec.description.clone(),
             deletion_policy: match cr.spec.deletion_policy {
-                ludis_crds::dataset::DeletionPolicy::Retain => rows::RETAIN,
-                ludis_crds::dataset::DeletionPolicy::Delete => rows::DELETE,
-            }
-            .to_owned(),
+                ludis_crds::dataset::DeletionPolicy::Retain => DeletionPolicy::Retain,
+                ludis_crds::dataset::DeletionPolicy::Delete => DeletionPolicy::Delete,
+            },
             sharing: cr.spec.sharing.clone(),
             location,
             observed: Observed::of(cr),
@@ -260,7 +258,7 @@ pub fn new_dataset(
     Dataset {
         asset: AssetRow {
             id: id.to_owned(),
-            kind: KIND_DATASET.into(),
+            kind: AssetKind::Dataset,
             organization_id: organization_id.to_owned(),
             owner_uid,
             name: seen.name.clone(),
@@ -268,7 +266,7 @@ pub fn new_dataset(
             img_path: None,
             namespace: Some(namespace.to_owned()),
             resource_name: Some(name.to_owned()),
-            origin: ORIGIN_RESOURCE.into(),
+            origin: Origin::Resource,
             views: 0,
             created_at: now,
             updated_at: now,
@@ -277,8 +275,8 @@ pub fn new_dataset(
             id: id.to_owned(),
             bucket,
             prefix,
-            deletion_policy: seen.deletion_policy.clone(),
-            status: seen.observed.status.to_owned(),
+            deletion_policy: seen.deletion_policy,
+            status: seen.observed.status,
             status_message: seen.observed.message.clone(),
             object_count,
             bytes,
@@ -306,17 +304,17 @@ pub fn updated_dataset(
     a.description = seen.description.clone();
     a.namespace = Some(namespace.to_owned());
     a.resource_name = Some(name.to_owned());
-    if owner_uid.is_some() || a.origin == ORIGIN_RESOURCE {
+    if owner_uid.is_some() || a.origin == Origin::Resource {
         a.owner_uid = owner_uid;
     }
-    d.deletion_policy = seen.deletion_policy.clone();
-    if a.origin == ORIGIN_RESOURCE
+    d.deletion_policy = seen.deletion_policy;
+    if a.origin == Origin::Resource
         && let Some((bucket, prefix)) = &seen.location
     {
         d.bucket = bucket.clone();
         d.prefix = prefix.clone();
     }
-    d.status = seen.observed.status.to_owned();
+    d.status = seen.observed.status;
     d.status_message = seen.observed.message.clone();
     if let Some((count, bytes)) = usage {
         d.object_count = count;
@@ -329,7 +327,7 @@ pub fn updated_dataset(
 fn same_fields(a: &Dataset, b: &Dataset) -> bool {
     let strip = |d: &Dataset| {
         let mut d = d.clone();
-        d.details.status.clear();
+        d.details.status = DatasetStatus::default();
         d.details.status_message = None;
         d.details.object_count = 0;
         d.details.bytes = 0;
@@ -339,8 +337,8 @@ fn same_fields(a: &Dataset, b: &Dataset) -> bool {
     strip(a) == strip(b)
 }
 
-fn observed(d: &DatasetRow) -> (&str, Option<&str>, i64, i64) {
-    (&d.status, d.status_message.as_deref(), d.object_count, d.bytes)
+fn observed(d: &DatasetRow) -> (DatasetStatus, Option<&str>, i64, i64) {
+    (d.status, d.status_message.as_deref(), d.object_count, d.bytes)
 }
 
 #[cfg(test)]
@@ -376,7 +374,7 @@ mod tests {
     fn the_operators_conditions_become_the_rows_status() {
         let spec = json!({"displayName": "Sales"});
         let none = Observed::of(&cr(META(), spec.clone(), None));
-        assert_eq!((none.status, none.usage), (rows::PENDING, None));
+        assert_eq!((none.status, none.usage), (DatasetStatus::Pending, None));
 
         let ready = Observed::of(&cr(
             META(),
@@ -390,7 +388,7 @@ mod tests {
         assert_eq!(
             ready,
             Observed {
-                status: rows::READY,
+                status: DatasetStatus::Ready,
                 message: None,
                 usage: Some((3, 1234))
             }
@@ -406,7 +404,7 @@ mod tests {
         ));
         assert_eq!(
             (failed.status, failed.message.as_deref()),
-            (rows::FAILED, Some("no storage"))
+            (DatasetStatus::Failed, Some("no storage"))
         );
         let no_message = Observed::of(&cr(
             META(),
@@ -420,7 +418,7 @@ mod tests {
             spec.clone(),
             Some(json!({"conditions": [condition("Ready", "False", "Waiting", "soon")]})),
         ));
-        assert_eq!(progressing.status, rows::PENDING);
+        assert_eq!(progressing.status, DatasetStatus::Pending);
 
         let mut deleting = META();
         deleting["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
@@ -430,7 +428,7 @@ mod tests {
             spec,
             Some(json!({"conditions": [condition("Ready", "True", "Available", "")]})),
         ));
-        assert_eq!(d.status, rows::DELETING);
+        assert_eq!(d.status, DatasetStatus::Deleting);
     }
 
     #[test]
@@ -443,7 +441,7 @@ mod tests {
         ));
         assert_eq!(seen.name, "Sales");
         assert_eq!(seen.description, "Q3");
-        assert_eq!(seen.deletion_policy, rows::DELETE);
+        assert_eq!(seen.deletion_policy, DeletionPolicy::Delete);
         assert_eq!(seen.location, Some(("acme".into(), "datasets/abc/".into())));
         assert!(seen.sharing.is_some());
         let partial = Seen::of(&cr(
@@ -452,14 +450,14 @@ mod tests {
             Some(json!({"bucket": "acme"})),
         ));
         assert_eq!(partial.location, None, "a location needs both");
-        assert_eq!(partial.deletion_policy, rows::RETAIN);
+        assert_eq!(partial.deletion_policy, DeletionPolicy::Retain);
     }
 
     #[test]
     fn execute_is_view_for_datasets() {
-        assert_eq!(level_of(AccessLevel::Execute), Level::View);
-        assert_eq!(level_of(AccessLevel::View), Level::View);
-        assert_eq!(level_of(AccessLevel::Edit), Level::Edit);
+        assert_eq!(level_of(DeclaredLevel::Execute), AccessLevel::View);
+        assert_eq!(level_of(DeclaredLevel::View), AccessLevel::View);
+        assert_eq!(level_of(DeclaredLevel::Edit), AccessLevel::Edit);
     }
 
     #[test]
@@ -496,23 +494,19 @@ mod tests {
             ("acme".into(), "datasets/x/".into()),
             5,
         );
-        assert_eq!(new.asset.kind, KIND_DATASET);
-        assert_eq!(new.asset.origin, ORIGIN_RESOURCE);
+        assert_eq!(new.asset.kind, AssetKind::Dataset);
+        assert_eq!(new.asset.origin, Origin::Resource);
         assert_eq!(new.asset.img_path, None);
         assert_eq!(
-            (
-                new.details.status.as_str(),
-                new.details.object_count,
-                new.details.bytes
-            ),
-            (rows::READY, 2, 10)
+            (new.details.status, new.details.object_count, new.details.bytes),
+            (DatasetStatus::Ready, 2, 10)
         );
-        assert_eq!(new.details.deletion_policy, rows::DELETE);
+        assert_eq!(new.details.deletion_policy, DeletionPolicy::Delete);
 
         // A console row keeps its location and its owner when the annotation names nobody;
         // usage changes only when given.
         let mut console = new.clone();
-        console.asset.origin = ORIGIN_API.into();
+        console.asset.origin = Origin::Api;
         console.details.bucket = "ludis".into();
         console.details.prefix = "datasets/id-1/".into();
         console.details.object_count = 7;
@@ -529,8 +523,8 @@ mod tests {
             ("ludis", "datasets/id-1/")
         );
         assert_eq!(up.details.object_count, 7);
-        assert_eq!(up.details.status, rows::PENDING);
-        assert_eq!(up.details.deletion_policy, rows::RETAIN);
+        assert_eq!(up.details.status, DatasetStatus::Pending);
+        assert_eq!(up.details.deletion_policy, DeletionPolicy::Retain);
         assert!(!same_fields(&console, &up));
 
         // A resource row follows the operator's location and loses an owner nobody names.
@@ -548,12 +542,12 @@ mod tests {
         let seen = Seen::of(&cr(META(), json!({"displayName": "S"}), None));
         let old = new_dataset(&seen, "id", "org", None, "ns", "s", ("b".into(), "p/".into()), 5);
         let mut new = old.clone();
-        new.details.status = rows::FAILED.into();
+        new.details.status = DatasetStatus::Failed;
         new.details.status_message = Some("x".into());
         new.details.object_count = 9;
         assert!(same_fields(&old, &new));
         assert_ne!(observed(&old.details), observed(&new.details));
-        new.details.deletion_policy = rows::DELETE.into();
+        new.details.deletion_policy = DeletionPolicy::Delete;
         assert!(!same_fields(&old, &new));
     }
 }

@@ -51,9 +51,9 @@ use crate::{
     access,
     app::AppState,
     auth::extract::MaybeAuthUser,
-    db::{self, assets::KIND_APPLICATION, insights, users::UserRow},
+    db::{self, insights, users::UserRow},
+    domain::{AccessLevel, AppType, AssetKind, InsightStatus},
     error::{ApiError, Result},
-    policy::{self, sharing::Level},
     settings::{APPS_ORIGIN_MISSING, AppsPlacement},
 };
 
@@ -119,7 +119,7 @@ fn not_running() -> ApiError {
 async fn active_user(state: &AppState, uid: &str) -> Result<Option<UserRow>> {
     Ok(db::users::by_uid(&state.db, uid)
         .await?
-        .filter(|u| u.status == "active"))
+        .filter(UserRow::is_active))
 }
 
 /// Who a request to an app comes from.
@@ -161,20 +161,11 @@ async fn still_signed_in(state: &AppState, uid: &str, session: Option<&str>) -> 
 
 /// The app as the caller may see it: view access (404 otherwise) and the `insights` feature.
 async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<insights::Insight> {
-    access::require(state, user, KIND_APPLICATION, app_id, Level::View).await?;
-    let flag = db::flighting::one(&state.db, &user.organization_id, "insights").await?;
-    if !policy::flags::allowed(&user.role, flag.as_ref()) {
-        return Err(ApiError::forbidden(
-            "feature_disabled",
-            format!(
-                "The {} feature is not enabled for your role",
-                policy::flags::feature_name("insights").unwrap_or("insights")
-            ),
-        ));
-    }
+    access::require(state, user, AssetKind::Insight, app_id, AccessLevel::View).await?;
+    crate::routes::shares::require_feature(state, user, AssetKind::Insight).await?;
     db::insights::by_id(&state.db, app_id)
         .await?
-        .ok_or_else(|| access::not_found(KIND_APPLICATION))
+        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))
 }
 
 fn redirect(status: StatusCode, location: &str) -> Result<Response> {
@@ -189,7 +180,7 @@ fn redirect(status: StatusCode, location: &str) -> Result<Response> {
 async fn proxy(state: AppState, req: Request) -> Result<Response> {
     let uri = req.uri().clone();
     let Some((app_id, tail)) = split_path(uri.path()) else {
-        return Err(access::not_found(KIND_APPLICATION));
+        return Err(access::not_found(Some(AssetKind::Insight)));
     };
     let app_id = app_id.to_owned();
     if state.settings.apps_placement() == AppsPlacement::Refused {
@@ -265,14 +256,14 @@ async fn proxy(state: AppState, req: Request) -> Result<Response> {
         ));
     }
     let d = &app.details;
-    if d.app_type == insights::APPLICATION && !d.runs_in_cluster() {
+    if d.app_type == AppType::Application && !d.runs_in_cluster() {
         return Err(ApiError::conflict(
             "external_app",
             "This application is external: open it from Ludis",
         ));
     }
-    let upstream = match (&d.upstream_url, d.app_type.as_str(), d.status.as_str()) {
-        (Some(url), insights::APPLICATION, insights::RUNNING) => url.clone(),
+    let upstream = match (&d.upstream_url, d.app_type, d.status) {
+        (Some(url), AppType::Application, InsightStatus::Running) => url.clone(),
         _ => return Err(not_running()),
     };
     let Some(base) = Upstream::parse(&upstream) else {
@@ -354,7 +345,7 @@ async fn pipe(
             let ok = match still_signed_in(&state, &uid, viewer.session.as_deref()).await {
                 Ok(Some(user)) => matches!(
                     visible(&state, &user, &app_id).await,
-                    Ok(app) if app.details.status == insights::RUNNING
+                    Ok(app) if app.details.status == InsightStatus::Running
                 ),
                 Ok(None) => false,
                 // A database hiccup does not end the session.
