@@ -460,7 +460,7 @@ async fn listing(
         now,
     )
     .await?;
-    db::datasets::insert(
+    db::details::insert(
         &state.db,
         &db::datasets::Dataset {
             asset: db::assets::AssetRow {

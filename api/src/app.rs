@@ -9,35 +9,21 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
-use sqlx::AnyPool;
 use tokio::net::TcpListener;
 use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
 
 use crate::{
-    auth::{Auth, AuthConfig, extract, jwt::TokenKind, password::HashParams},
+    auth::{AuthConfig, extract, jwt::TokenKind, password::HashParams},
     crypto::Keyring,
     db,
     error::ApiError,
     openapi, policy, routes, seeds,
     settings::{AppsPlacement, Secret, Settings},
+    state::AppState,
 };
 
 /// JSON bodies are limited to 1 MiB; files go straight to object storage.
 pub const BODY_LIMIT: usize = 1024 * 1024;
-
-/// Shared state of every handler.
-#[derive(Clone)]
-pub struct AppState {
-    pub db: AnyPool,
-    /// `None` when no cluster is configured and none is required.
-    pub kube: Option<kube::Client>,
-    /// `None` when no S3 endpoint is configured.
-    pub s3: Option<aws_sdk_s3::Client>,
-    /// Presigns dataset addresses for the public S3 endpoint; `None` without object storage.
-    pub presigner: Option<ludis_storage::presign::Presigner>,
-    pub settings: Arc<Settings>,
-    pub auth: Auth,
-}
 
 /// A built application, bound to its address but not yet serving.
 pub struct App {

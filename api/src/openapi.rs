@@ -12,7 +12,7 @@ use utoipa::{
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{app::AppState, routes};
+use crate::{routes, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(

@@ -6,7 +6,6 @@
 use anyhow::Context as _;
 
 use crate::{
-    app::AppState,
     cluster,
     db::{
         self,
@@ -14,6 +13,7 @@ use crate::{
         datasets::{self, Dataset, DatasetRow},
     },
     domain::{AssetKind, DatasetStatus, DeletionPolicy, Origin},
+    state::AppState,
 };
 
 /// One seeded sample: its slug, name, description and files.
@@ -135,7 +135,7 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
         cluster::datasets::apply(state, &dataset)
             .await
             .with_context(|| format!("failed to apply the sample dataset {}", sample.slug))?;
-        datasets::insert_shared_with_organization(&state.db, &dataset, now).await?;
+        db::details::insert_shared_with_organization(&state.db, &dataset, now).await?;
         datasets::record_sample_seed(&state.db, organization_id, sample.slug, now).await?;
         added += 1;
     }

@@ -6,12 +6,12 @@
 use anyhow::Context as _;
 
 use crate::{
-    app::AppState,
     auth::password,
     crypto,
     db::{self, flighting, organizations, users},
     domain::Role,
     k8s, policy,
+    state::AppState,
 };
 
 pub const DEMO_ORGANIZATION: &str = "Demo";

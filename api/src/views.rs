@@ -7,10 +7,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
     crypto::Keyring,
     db::{self, insights::Insight, organizations::OrganizationRow, users::UserRow},
     domain::{AccessLevel, AppType, InsightStatus, Language, Role, Template, UserStatus},
+    state::AppState,
 };
 
 #[derive(Debug, Serialize, ToSchema)]

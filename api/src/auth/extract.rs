@@ -10,11 +10,11 @@ use sqlx::Row as _;
 
 use super::jwt::{self, JwtError, TokenKind};
 use crate::{
-    app::AppState,
     crypto,
     db::{self, users::UserRow},
     error::ApiError,
     policy::users::Person,
+    state::AppState,
 };
 
 /// An authenticated caller with a full session (or an API key).

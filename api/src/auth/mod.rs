@@ -18,10 +18,10 @@ pub mod totp;
 use std::sync::Arc;
 
 use crate::{
-    app::AppState,
     crypto::{self, Keyring},
     db::{self, tokens, users::UserRow},
     error::{ApiError, Result},
+    state::AppState,
 };
 
 pub use extract::{AuthUser, MaybeAuthUser, TwoFactorCaller};

@@ -21,13 +21,13 @@ use serde_json::{Value, json};
 
 pub use super::insights::Conflict;
 use crate::{
-    app::AppState,
     db::{
         self,
         datasets::{self as rows, Dataset},
         organizations::OrganizationRow,
     },
     domain::AssetKind,
+    state::AppState,
 };
 
 /// The CRD's limits on `displayName` and `description` (characters).

@@ -27,12 +27,12 @@ use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABE
 use serde_json::{Map, Value, json};
 
 use crate::{
-    app::AppState,
     db::{
         self, assets,
         insights::{self as rows, Insight},
     },
     domain::{AppType, AssetKind, InsightStatus, Language},
+    state::AppState,
 };
 
 /// An apply refused because another field manager (kubectl, a GitOps tool) owns a field the API

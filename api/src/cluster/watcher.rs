@@ -53,14 +53,15 @@ use ludis_crds::{
 };
 
 use crate::{
-    app::AppState,
     db::{
         self,
         assets::{self, AssetRow},
+        details,
         insights::{self as rows, Insight, InsightRow},
         shares,
     },
     domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Origin, StoredTarget, Template},
+    state::AppState,
 };
 
 /// How long a namespace's organization is remembered.
@@ -407,7 +408,7 @@ impl Mirror {
         };
         let db = &self.state.db;
         let existing = match self.row_of(cr, &org).await? {
-            Some(a) => rows::by_id(db, &a.id).await?,
+            Some(a) => details::by_id::<InsightRow>(db, &a.id).await?,
             None => None,
         };
         let seen = Seen::of(cr);
@@ -448,7 +449,7 @@ impl Mirror {
                 insight.asset.origin = Origin::Api;
             }
             ignored_report(&insight.details);
-            rows::upsert_with_resource_shares(db, &insight, false, &entries(&shares), now).await?;
+            details::upsert_with_resource_shares(db, &insight, false, &entries(&shares), now).await?;
             tracing::info!(%namespace, %name, id = %insight.asset.id, "a new insight resource is mirrored");
             return Ok(());
         };
@@ -466,7 +467,7 @@ impl Mirror {
             if !same_fields(&old, &new) {
                 new.asset.updated_at = now;
             }
-            rows::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
+            details::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
         } else if observed(&old.details) != observed(&new.details) {
             let d = &new.details;
             rows::set_observed(

@@ -263,7 +263,7 @@ pub struct ListQuery {
     pub offset: i64,
     /// Extra conditions on the kind's details table (aliased `d`, joined on `d.id = a.id`), with
     /// their string parameters numbered from `$100`: e.g. `d.app_type IN ($100, $101)`.
-    pub details: Option<(&'static str, String, Vec<String>)>,
+    pub details: Option<(String, Vec<String>)>,
 }
 
 /// One listed asset with the caller's level and pin.
@@ -272,6 +272,41 @@ pub struct Listed {
     pub asset: AssetRow,
     pub level: AccessLevel,
     pub pinned: bool,
+}
+
+/// Whether the caller sees `a` (the rule of [`crate::policy::sharing::access`] above none), as a
+/// condition on `assets a` with `$1` the caller's uid and `$2` their organization.
+pub fn visible_sql(v: Viewer<'_>) -> String {
+    if v.is_superadmin {
+        return "1 = 1".to_owned();
+    }
+    format!(
+        "(a.owner_uid = $1{} OR (a.organization_id = $2 AND EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id \
+         AND s.level > 0 AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2)))))",
+        if v.is_admin {
+            " OR a.organization_id = $2"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The caller's level on `a` (its rank), by the rule of [`crate::policy::sharing::access`], with
+/// `$1` the caller's uid and `$2` their organization.
+pub fn level_sql(v: Viewer<'_>) -> String {
+    if v.is_superadmin {
+        return "3".to_owned();
+    }
+    format!(
+        "CASE WHEN a.owner_uid = $1{} THEN 3 WHEN a.organization_id <> $2 THEN 0 ELSE \
+         COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id AND \
+         ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))), 0) END",
+        if v.is_admin {
+            " OR a.organization_id = $2"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The SQL of [`list`] (also printed by the benchmark with its query plan), for this caller: one
@@ -293,19 +328,7 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
          AND a.organization_id = $2";
     let not_owned = "(a.owner_uid IS NULL OR a.owner_uid <> $1)";
     // Visible, for the few rows of a pinned list.
-    let visible = if v.is_superadmin {
-        "1 = 1".to_owned()
-    } else {
-        format!(
-            "(a.owner_uid = $1{} OR (a.organization_id = $2 AND EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id \
-             AND s.level > 0 AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2)))))",
-            if v.is_admin {
-                " OR a.organization_id = $2"
-            } else {
-                ""
-            }
-        )
-    };
+    let visible = visible_sql(v);
     let parts: Vec<String> = match q.filter {
         Filter::Owned => vec!["a.owner_uid = $1".into()],
         Filter::Shared => vec![
@@ -331,8 +354,8 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
         },
     ];
     let mut join = String::new();
-    if let Some((table, cond, params)) = &q.details {
-        join = format!(" JOIN {table} d ON d.id = a.id");
+    if let Some((cond, params)) = &q.details {
+        join = format!(" JOIN {} d ON d.id = a.id", q.kind.details_table());
         let mut cond = cond.clone();
         for i in (0..params.len()).rev() {
             cond = cond.replace(&format!("${}", 100 + i), &format!("${}", 5 + i));
@@ -372,21 +395,8 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
     }
     let dir = if q.descending { "DESC" } else { "ASC" };
     let (limit, offset) = (q.limit.max(0), q.offset.max(0));
-    // The caller's level, by the rule of `policy::sharing::access`, for the page's rows only.
-    let access = if v.is_superadmin {
-        "3".to_owned()
-    } else {
-        format!(
-            "CASE WHEN a.owner_uid = $1{} THEN 3 WHEN a.organization_id <> $2 THEN 0 ELSE \
-             COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id AND \
-             ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))), 0) END",
-            if v.is_admin {
-                " OR a.organization_id = $2"
-            } else {
-                ""
-            }
-        )
-    };
+    // The caller's level, for the page's rows only.
+    let access = level_sql(v);
     let (with, page) = if ordered {
         let first = limit.saturating_add(offset);
         let heads = parts
@@ -432,7 +442,7 @@ fn bind_list<'q>(
         .bind(v.organization_id)
         .bind(q.kind.as_str())
         .bind(search);
-    if let Some((_, _, params)) = &q.details {
+    if let Some((_, params)) = &q.details {
         for p in params {
             query = query.bind(p.as_str());
         }

@@ -7,6 +7,7 @@ pub mod app_passes;
 pub mod assets;
 pub mod comments;
 pub mod datasets;
+pub mod details;
 pub mod flighting;
 pub mod insights;
 pub mod organizations;
@@ -141,6 +142,14 @@ pub fn day(unix: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     format!("{:04}-{m:02}-{d:02}", if m <= 2 { y + 1 } else { y })
+}
+
+/// `$start, $start+1, …`: `n` numbered parameters, for an `IN (…)` list.
+pub fn placeholders(start: usize, n: usize) -> String {
+    (start..start + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn new_id() -> String {

@@ -5,7 +5,7 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use super::named;
+use super::{assets::AssetRow, named};
 use crate::domain::{AccessLevel, ShareOrigin, StoredTarget};
 
 #[derive(Debug, Clone)]
@@ -203,6 +203,28 @@ pub async fn apply_console(
         .execute(&mut *tx)
         .await?;
     tx.commit().await
+}
+
+/// A console entry sharing `asset` with its whole organization at view (no one shared it: the
+/// asset's own organization reads it, e.g. a sample dataset).
+pub async fn insert_organization_view<'e, E>(exec: E, asset: &AssetRow, now: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $7)",
+    )
+    .bind(super::new_id())
+    .bind(&asset.id)
+    .bind(StoredTarget::Organization.as_str())
+    .bind(&asset.organization_id)
+    .bind(AccessLevel::View.rank())
+    .bind(ShareOrigin::Console.as_str())
+    .bind(now)
+    .execute(exec)
+    .await?;
+    Ok(())
 }
 
 /// Deletes one console entry by id. Returns whether it existed.

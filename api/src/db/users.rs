@@ -148,10 +148,9 @@ pub async fn by_uids(db: &AnyPool, uids: &[String]) -> Result<Vec<UserRow>, sqlx
     if uids.is_empty() {
         return Ok(Vec::new());
     }
-    let placeholders: Vec<String> = (1..=uids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT {COLUMNS} FROM users u WHERE u.uid IN ({})",
-        placeholders.join(", ")
+        super::placeholders(1, uids.len())
     );
     let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
     for uid in uids {

@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    app::AppState,
     auth::{
         self, AuthUser,
         extract::{ClientIp, bearer},
@@ -16,8 +15,13 @@ use crate::{
         throttle::{Guard, Scope},
     },
     crypto,
-    db::{self, activity, organizations, tokens, users},
+    db::{
+        self,
+        activity::{self, Activity},
+        organizations, tokens, users,
+    },
     error::{ApiError, AppJson, ErrorBody, Result},
+    state::AppState,
     views::{Done, UserView},
 };
 
@@ -362,17 +366,8 @@ async fn change_password(
         .execute(&state.db)
         .await?;
     auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&caller.user.organization_id),
-            entity_type: "users",
-            entity_id: &caller.user.uid,
-            entity_name: &caller.user.email,
-            action: "password_changed",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &caller.user, "password_changed")
+        .record(&state.db)
+        .await;
     Ok(Done::new("Password Updated"))
 }

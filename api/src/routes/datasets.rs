@@ -8,7 +8,7 @@
 //! Files never pass through the API: the browser sends them straight to object storage with a
 //! presigned address. Every path a client names is normalised by [`ludis_storage::keys`] and may
 //! not leave the dataset's prefix; the prefix itself (`datasets/<namespace>/<id>/`) never leaves the server.
-//! Every call goes through [`access::require`]: no access is 404, view access trying to write is
+//! Every call goes through the asset layer ([`assets::load`]): no access is 404, view access trying to write is
 //! 403 'You need edit access'.
 
 use std::collections::HashMap;
@@ -26,14 +26,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    access,
-    app::AppState,
+    assets,
     auth::AuthUser,
     cluster,
     db::{
-        self, activity,
-        assets::{self, AssetRow, Filter, ListQuery, SortBy},
+        self,
+        activity::Activity,
+        assets::{AssetRow, Filter, ListQuery, SortBy},
         datasets::{self, Dataset, DatasetRow},
+        details,
         users::{self, UserRow},
     },
     domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, EntityType, Origin},
@@ -42,6 +43,7 @@ use crate::{
         insights::{cluster_error, optional_text, required_text},
         shares::{self, photo},
     },
+    state::AppState,
     views::Done,
 };
 
@@ -122,11 +124,7 @@ async fn load(
     id: &str,
     need: AccessLevel,
 ) -> Result<(Dataset, AccessLevel)> {
-    let (_, level) = access::require(state, &caller.user, AssetKind::Dataset, id.trim(), need).await?;
-    let dataset = datasets::by_id(&state.db, id.trim())
-        .await?
-        .ok_or_else(|| access::not_found(Some(AssetKind::Dataset)))?;
-    Ok((dataset, level))
+    assets::load::<DatasetRow>(state, &caller.user, id.trim(), need).await
 }
 
 fn deletion_policy(value: Option<&str>) -> Result<DeletionPolicy> {
@@ -139,21 +137,6 @@ fn deletion_policy(value: Option<&str>) -> Result<DeletionPolicy> {
             )
         }),
     }
-}
-
-async fn record(state: &AppState, caller: &AuthUser, asset: &AssetRow, action: &str) {
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: AssetKind::Dataset.activity_entity(),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action,
-        },
-    )
-    .await;
 }
 
 /// Measures a dataset's objects and stores the numbers, in the background (after the API wrote
@@ -409,9 +392,9 @@ async fn list_datasets(
     let (filter, samples) = parse_filter(q.filter.as_deref())?;
     // Samples have their own list; 'Shared with me' is what colleagues shared.
     let details = if samples {
-        Some(("datasets", "d.sample IS NOT NULL".to_owned(), Vec::new()))
+        Some(("d.sample IS NOT NULL".to_owned(), Vec::new()))
     } else if filter == Filter::Shared {
-        Some(("datasets", "d.sample IS NULL".to_owned(), Vec::new()))
+        Some(("d.sample IS NULL".to_owned(), Vec::new()))
     } else {
         None
     };
@@ -425,25 +408,11 @@ async fn list_datasets(
         offset: (page - 1).saturating_mul(page_size),
         details,
     };
-    let (listed, total) = assets::list(&state.db, access::viewer(&caller.user), &query).await?;
-    let ids: Vec<String> = listed.iter().map(|l| l.asset.id.clone()).collect();
-    let mut details: HashMap<String, DatasetRow> = datasets::details_of(&state.db, &ids)
+    let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), &query).await?;
+    let items: Vec<(Dataset, AccessLevel)> = details::of_listed::<DatasetRow>(&state.db, listed)
         .await?
         .into_iter()
-        .map(|d| (d.id.clone(), d))
-        .collect();
-    let items: Vec<(Dataset, AccessLevel)> = listed
-        .into_iter()
-        .filter_map(|l| {
-            let d = details.remove(&l.asset.id)?;
-            Some((
-                Dataset {
-                    asset: l.asset,
-                    details: d,
-                },
-                l.level,
-            ))
-        })
+        .map(|(d, level, _)| (d, level))
         .collect();
     Ok(Json(DatasetsPage {
         success: true,
@@ -552,13 +521,15 @@ async fn create_dataset(
     cluster::datasets::apply(&state, &dataset)
         .await
         .map_err(cluster_error)?;
-    if let Err(e) = datasets::insert(&state.db, &dataset).await {
+    if let Err(e) = details::insert(&state.db, &dataset).await {
         if let Err(undo) = cluster::datasets::delete(&state, &dataset).await {
             tracing::warn!(dataset = %id, error = format!("{undo:#}"), "failed to remove the resource of a dataset that was not saved");
         }
         return Err(e.into());
     }
-    record(&state, &caller, &dataset.asset, "created").await;
+    Activity::on_asset(&caller.user, &dataset.asset, "created")
+        .record(&state.db)
+        .await;
     let view = one_view(&state, &caller, dataset, AccessLevel::Edit).await?;
     Ok((
         StatusCode::CREATED,
@@ -604,8 +575,10 @@ async fn update_dataset(
     cluster::datasets::apply(&state, &dataset)
         .await
         .map_err(cluster_error)?;
-    datasets::update(&state.db, &dataset).await?;
-    record(&state, &caller, &dataset.asset, "updated").await;
+    details::update(&state.db, &dataset).await?;
+    Activity::on_asset(&caller.user, &dataset.asset, "updated")
+        .record(&state.db)
+        .await;
     Ok(Json(DatasetMessage {
         success: true,
         message: "Dataset Updated Successfully".into(),
@@ -667,8 +640,10 @@ async fn delete_dataset(
             .await
             .map_err(storage_error)?;
     }
-    assets::delete(&state.db, &dataset.asset.id).await?;
-    record(&state, &caller, &dataset.asset, "deleted").await;
+    db::assets::delete(&state.db, &dataset.asset.id).await?;
+    Activity::on_asset(&caller.user, &dataset.asset, "deleted")
+        .record(&state.db)
+        .await;
     Ok(Done::new("Dataset Deleted!"))
 }
 
@@ -956,7 +931,9 @@ async fn delete_objects(
             .map_err(storage_error)?;
     }
     refresh_usage(&state, &dataset);
-    record(&state, &caller, &dataset.asset, "deleted files").await;
+    Activity::on_asset(&caller.user, &dataset.asset, "deleted files")
+        .record(&state.db)
+        .await;
     Ok(Json(DeleteObjectsResponse {
         success: true,
         message: "File(s) Deleted!".into(),
@@ -1052,7 +1029,9 @@ async fn presigned_url(
         )
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     if method == PresignMethod::Put {
-        record(&state, &caller, &dataset.asset, "uploaded").await;
+        Activity::on_asset(&caller.user, &dataset.asset, "uploaded")
+            .record(&state.db)
+            .await;
     }
     Ok(Json(DatasetPresignResponse {
         success: true,

@@ -6,15 +6,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    app::AppState,
     auth::AuthUser,
-    db::{activity, flighting, organizations},
+    db::{activity::Activity, flighting, organizations},
     domain::{AccessLevel, EntityType, Feature, Role},
     error::{ApiError, AppJson, AppQuery, ErrorBody, Result},
     policy::{
         self,
         flags::{Flag, FlagChange, FlagError},
     },
+    state::AppState,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -114,18 +114,7 @@ async fn update_flighting(
             }
         })?;
     flighting::upsert_all(&state.db, &org, &flags).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org),
-            entity_type: "flighting",
-            entity_id: &org,
-            entity_name: "flighting",
-            action: "updated",
-        },
-    )
-    .await;
+    Activity::on_flighting(&caller.user, &org).record(&state.db).await;
     Ok(response(&caller, org, flags, "Flighting configuration updated!"))
 }
 

@@ -2,7 +2,7 @@
 //! search and pages; one insight with its view count and addresses; create (from a project, from
 //! a template, by URL, by PDF upload), update, delete, stop/restart/redeploy; pins.
 //!
-//! Every call that names an insight goes through [`access::require`] (404 without access, 403
+//! Every call that names an insight goes through the asset layer ([`assets`]: 404 without access, 403
 //! with too little). Cluster writes ([`cluster::insights`]) come first: a create applies the
 //! custom resource before its row is inserted, so a refused resource leaves nothing behind; a
 //! cluster error answers 502 and leaves the database as it was.
@@ -19,13 +19,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    access,
-    app::AppState,
+    assets,
     auth::AuthUser,
     cluster,
     db::{
-        self, activity,
-        assets::{self, AssetRow, Filter, ListQuery, SortBy},
+        self,
+        activity::Activity,
+        assets::{AssetRow, Filter, ListQuery, Listed, SortBy},
+        details,
         insights::{self, Insight, InsightRow},
         pins,
         users::{self, UserRow},
@@ -34,6 +35,7 @@ use crate::{
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::apps,
     seeds::DEFAULT_IMAGES,
+    state::AppState,
     views::{Done, InsightView, presign_get},
 };
 
@@ -115,24 +117,31 @@ async fn load(
     id: &str,
     need: AccessLevel,
 ) -> Result<(Insight, AccessLevel)> {
-    let (_, level) = access::require(state, &caller.user, AssetKind::Insight, id, need).await?;
-    let insight = insights::by_id(&state.db, id)
-        .await?
-        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))?;
-    Ok((insight, level))
+    assets::load::<InsightRow>(state, &caller.user, id, need).await
 }
 
-/// The owners of some assets, by uid.
-async fn owners<'a>(
-    state: &AppState,
-    assets: impl Iterator<Item = &'a AssetRow>,
-) -> Result<HashMap<String, UserRow>> {
-    let uids: Vec<String> = assets.filter_map(|a| a.owner_uid.clone()).collect();
-    Ok(users::by_uids(&state.db, &uids)
+/// A listed page of insights as the caller sees them (details and owners read together).
+async fn listed_views(state: &AppState, caller: &AuthUser, listed: Vec<Listed>) -> Result<Vec<InsightView>> {
+    let page = details::of_listed::<InsightRow>(&state.db, listed).await?;
+    let uids: Vec<String> = page
+        .iter()
+        .filter_map(|(i, ..)| i.asset.owner_uid.clone())
+        .collect();
+    let owners: HashMap<String, UserRow> = users::by_uids(&state.db, &uids)
         .await?
         .into_iter()
         .map(|u| (u.uid.clone(), u))
-        .collect())
+        .collect();
+    let mut views = Vec::with_capacity(page.len());
+    for (insight, level, pinned) in page {
+        let owner = insight.asset.owner_uid.as_ref().and_then(|u| owners.get(u));
+        views.push(
+            InsightView::new(&insight, level, pinned, &caller.user.uid, owner)
+                .with_img_url(state)
+                .await,
+        );
+    }
+    Ok(views)
 }
 
 /// One insight as the caller sees it.
@@ -163,29 +172,14 @@ async fn answer(
     level: AccessLevel,
     message: &str,
 ) -> Result<Json<InsightMessage>> {
-    let insight = insights::by_id(&state.db, id)
+    let insight = details::by_id::<InsightRow>(&state.db, id)
         .await?
-        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))?;
+        .ok_or_else(|| assets::not_found(Some(AssetKind::Insight)))?;
     Ok(Json(InsightMessage {
         success: true,
         message: message.to_owned(),
         application: view(state, caller, &insight, level).await?,
     }))
-}
-
-async fn record(state: &AppState, caller: &AuthUser, asset: &AssetRow, action: &str) {
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: AssetKind::Insight.activity_entity(),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action,
-        },
-    )
-    .await;
 }
 
 /// A required text field: trimmed, not empty, at most `max` characters.
@@ -275,7 +269,7 @@ fn language(value: Option<&str>) -> Result<Language> {
 async fn check_datasets(state: &AppState, caller: &AuthUser, ids: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for id in ids.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
-        access::require(state, &caller.user, AssetKind::Dataset, id, AccessLevel::View).await?;
+        assets::require(state, &caller.user, AssetKind::Dataset, id, AccessLevel::View).await?;
         if !out.iter().any(|o| o == id) {
             out.push(id.to_owned());
         }
@@ -337,13 +331,15 @@ async fn create(
     cluster::insights::apply(state, &insight, Some(&caller.user.email))
         .await
         .map_err(cluster_error)?;
-    if let Err(e) = insights::insert(&state.db, &insight).await {
+    if let Err(e) = details::insert(&state.db, &insight).await {
         if let Err(undo) = cluster::insights::delete(state, &insight).await {
             tracing::error!(id = %insight.asset.id, error = format!("{undo:#}"), "failed to remove the resource of an insight whose row was not written");
         }
         return Err(e.into());
     }
-    record(state, caller, &insight.asset, "created").await;
+    Activity::on_asset(&caller.user, &insight.asset, "created")
+        .record(&state.db)
+        .await;
     Ok((
         StatusCode::CREATED,
         answer(state, caller, &insight.asset.id, AccessLevel::Edit, message).await?,
@@ -643,35 +639,12 @@ async fn list_insights(
         search: q.search.unwrap_or_default(),
         limit: page_size,
         offset: (page - 1).saturating_mul(page_size),
-        details: (!conditions.is_empty()).then(|| ("insights", conditions.join(" AND "), params)),
+        details: (!conditions.is_empty()).then(|| (conditions.join(" AND "), params)),
     };
-    let (listed, total) = assets::list(&state.db, access::viewer(&caller.user), &query).await?;
-    let ids: Vec<String> = listed.iter().map(|l| l.asset.id.clone()).collect();
-    let mut details: HashMap<String, InsightRow> = insights::details_of(&state.db, &ids)
-        .await?
-        .into_iter()
-        .map(|d| (d.id.clone(), d))
-        .collect();
-    let owners = owners(&state, listed.iter().map(|l| &l.asset)).await?;
-    let mut applications = Vec::with_capacity(listed.len());
-    for l in listed {
-        let Some(d) = details.remove(&l.asset.id) else {
-            continue;
-        };
-        let owner = l.asset.owner_uid.as_ref().and_then(|u| owners.get(u));
-        let insight = Insight {
-            asset: l.asset,
-            details: d,
-        };
-        applications.push(
-            InsightView::new(&insight, l.level, l.pinned, &caller.user.uid, owner)
-                .with_img_url(&state)
-                .await,
-        );
-    }
+    let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), &query).await?;
     Ok(Json(InsightsPage {
         success: true,
-        applications,
+        applications: listed_views(&state, &caller, listed).await?,
         total,
         page,
         page_size,
@@ -694,7 +667,7 @@ async fn get_insight(
 ) -> Result<Json<InsightResponse>> {
     let (mut insight, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     insight.asset.views =
-        assets::count_view(&state.db, &id, &caller.user.uid, db::now(), VIEW_WINDOW_SECS).await?;
+        db::assets::count_view(&state.db, &id, &caller.user.uid, db::now(), VIEW_WINDOW_SECS).await?;
     let d = &insight.details;
     let report_url = match d.report_object.as_deref() {
         // Never another insight's object (a resource's spec.reportObject is checked when it is
@@ -795,7 +768,7 @@ async fn create_insight(
         {
             return Err(bad("invalid_file", "Files must be relative to the project root"));
         }
-        access::require(
+        assets::require(
             &state,
             &caller.user,
             AssetKind::ProjectV2,
@@ -1182,8 +1155,10 @@ async fn update_insight(
     cluster::insights::apply(&state, &insight, None)
         .await
         .map_err(cluster_error)?;
-    insights::update(&state.db, &insight).await?;
-    record(&state, &caller, &insight.asset, "updated").await;
+    details::update(&state.db, &insight).await?;
+    Activity::on_asset(&caller.user, &insight.asset, "updated")
+        .record(&state.db)
+        .await;
     answer(&state, &caller, &id, level, "Application updated!").await
 }
 
@@ -1210,7 +1185,7 @@ async fn delete_insight(
     cluster::insights::delete(&state, &insight)
         .await
         .map_err(cluster_error)?;
-    assets::delete(&state.db, &id).await?;
+    db::assets::delete(&state.db, &id).await?;
     if let (Some(s3), Some(key)) = (&state.s3, &insight.details.report_object)
         && insights::is_own_report_object(&id, key)
         && let Err(e) = s3
@@ -1222,7 +1197,9 @@ async fn delete_insight(
     {
         tracing::warn!(key, error = %aws_sdk_s3::error::DisplayErrorContext(&e), "failed to remove a deleted report's file");
     }
-    record(&state, &caller, &insight.asset, "deleted").await;
+    Activity::on_asset(&caller.user, &insight.asset, "deleted")
+        .record(&state.db)
+        .await;
     Ok(Done::new("App Deleted!"))
 }
 
@@ -1257,7 +1234,9 @@ async fn set_running(
         (InsightStatus::Stopped, "stopped", "Application stopped")
     };
     insights::set_status(&state.db, id, status, db::now()).await?;
-    record(state, caller, &insight.asset, action).await;
+    Activity::on_asset(&caller.user, &insight.asset, action)
+        .record(&state.db)
+        .await;
     answer(state, caller, id, level, message).await
 }
 
@@ -1334,7 +1313,9 @@ async fn redeploy_insight(
         .await
         .map_err(cluster_error)?;
     insights::set_status(&state.db, &id, status, db::now()).await?;
-    record(&state, &caller, &insight.asset, "redeployed").await;
+    Activity::on_asset(&caller.user, &insight.asset, "redeployed")
+        .record(&state.db)
+        .await;
     answer(&state, &caller, &id, level, "Application redeployed").await
 }
 
@@ -1346,30 +1327,10 @@ async fn redeploy_insight(
     responses((status = 200, body = PinList)),
     security(("bearer" = []), ("api_key" = [])))]
 async fn list_pins(State(state): State<AppState>, caller: AuthUser) -> Result<Json<PinList>> {
-    let ids = pins::ids_for_user(&state.db, &caller.user.uid, AssetKind::Insight).await?;
-    let mut visible = Vec::with_capacity(ids.len());
-    for id in ids {
-        let Some(insight) = insights::by_id(&state.db, &id).await? else {
-            continue;
-        };
-        let level = access::level(&state, &caller.user, &insight.asset).await?;
-        if level != AccessLevel::None {
-            visible.push((insight, level));
-        }
-    }
-    let owners = owners(&state, visible.iter().map(|(i, _)| &i.asset)).await?;
-    let mut applications = Vec::with_capacity(visible.len());
-    for (insight, level) in visible {
-        let owner = insight.asset.owner_uid.as_ref().and_then(|u| owners.get(u));
-        applications.push(
-            InsightView::new(&insight, level, true, &caller.user.uid, owner)
-                .with_img_url(&state)
-                .await,
-        );
-    }
+    let pinned = pins::pinned(&state.db, assets::viewer(&caller.user), AssetKind::Insight).await?;
     Ok(Json(PinList {
         success: true,
-        applications,
+        applications: listed_views(&state, &caller, pinned).await?,
     }))
 }
 
@@ -1402,7 +1363,7 @@ async fn pin_insight(
             "Pins are personal: you can only pin for yourself",
         ));
     }
-    access::require(
+    assets::require(
         &state,
         &caller.user,
         AssetKind::Insight,

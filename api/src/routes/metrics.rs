@@ -9,12 +9,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::users::paging;
 use crate::{
-    app::AppState,
     auth::AuthUser,
     db::{self, organizations},
     domain::Role,
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     policy,
+    state::AppState,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -10,14 +10,14 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::users::paging;
 use crate::{
-    app::AppState,
     auth::AuthUser,
     cluster,
-    db::{self, activity, flighting, organizations, users},
+    db::{self, activity::Activity, flighting, organizations, users},
     domain::Role,
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     k8s,
     policy::{self, flags::FlagChange},
+    state::AppState,
     views::{Done, OrganizationView, valid_email},
 };
 
@@ -353,18 +353,9 @@ async fn create_organization(
     };
     // The sample datasets, in the background (they need object storage, not the answer).
     crate::samples::spawn_for(&state, &org.id);
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: "created",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &org, "created")
+        .record(&state.db)
+        .await;
     Ok((
         StatusCode::CREATED,
         Json(CreatedOrganization {
@@ -437,18 +428,9 @@ async fn update_organization(
     organizations::update(&state.db, &updated)
         .await
         .on_unique("organizations_name_key", name_taken)?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&updated.id),
-            entity_type: "organizations",
-            entity_id: &updated.id,
-            entity_name: &updated.name,
-            action: "updated",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &updated, "updated")
+        .record(&state.db)
+        .await;
     Ok(Json(OrganizationResponse {
         success: true,
         message: "Organization updated successfully!".into(),
@@ -500,18 +482,10 @@ async fn delete_organization(
             .map_err(ApiError::Internal)?;
     }
     organizations::delete(&state.db, &org.id).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: None,
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: "deleted",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &org, "deleted")
+        .outside_organization()
+        .record(&state.db)
+        .await;
     Ok(Done::new("Organization Deleted!"))
 }
 
@@ -567,22 +541,14 @@ async fn set_2fa_required(
         .bind(&org.id)
         .execute(&state.db)
         .await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: if req.new2fa_required_status {
-                "2fa_required"
-            } else {
-                "2fa_not_required"
-            },
-        },
-    )
-    .await;
+    let action = if req.new2fa_required_status {
+        "2fa_required"
+    } else {
+        "2fa_not_required"
+    };
+    Activity::on_organization(&caller.user, &org, action)
+        .record(&state.db)
+        .await;
     Ok(Done::new("2FA Status Updated Successfully!"))
 }
 

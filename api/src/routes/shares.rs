@@ -19,22 +19,20 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    access,
-    app::AppState,
+    assets::{self, require_feature},
     auth::AuthUser,
     db::{
-        self, activity,
-        assets::{self, AssetRow},
+        self,
+        activity::Activity,
+        assets::AssetRow,
         organizations,
         shares::{self, Entry, ShareRow},
         users::{self, UserRow},
     },
     domain::{AccessLevel, AssetKind, EntityType, ShareTarget, ShareType, StoredTarget},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
-    policy::{
-        self,
-        sharing::{self, ShareDenied},
-    },
+    policy::sharing::{self, ShareDenied},
+    state::AppState,
     views::{Done, presign_get, valid_email},
 };
 
@@ -49,25 +47,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Members listed in the share dialog at most.
 const MEMBERS_MAX: i64 = 1000;
 
-/// The feature of the asset's kind must be on for the caller's role (as the path gate says for
-/// the kinds' own routes).
-pub(crate) async fn require_feature(state: &AppState, user: &UserRow, kind: AssetKind) -> Result<()> {
-    let feature = kind.feature();
-    let flag = db::flighting::one(&state.db, &user.organization_id, feature).await?;
-    if policy::flags::allowed(user.role, flag.as_ref()) {
-        return Ok(());
-    }
-    Err(ApiError::forbidden(
-        "feature_disabled",
-        format!("The {} feature is not enabled for your role", feature.name()),
-    ))
-}
-
 /// A refused share entry as an error: 400 for what the request asks, 403 for a non-editor.
 fn denied(d: ShareDenied, kind: AssetKind) -> ApiError {
     let message = d.message();
     match d {
-        ShareDenied::NotFound => access::not_found(Some(kind)),
+        ShareDenied::NotFound => assets::not_found(Some(kind)),
         ShareDenied::NotAnEditor => ApiError::forbidden("not_an_editor", message),
         ShareDenied::SelfShare => ApiError::bad_request("share_to_self", message),
         ShareDenied::OwnerEntry => ApiError::bad_request("owner_entry", message),
@@ -76,22 +60,17 @@ fn denied(d: ShareDenied, kind: AssetKind) -> ApiError {
     }
 }
 
-/// An asset of `kind` the caller sees, with their level (404 otherwise).
+/// An asset the caller sees (of `kind`, or of any kind), with their level; the kind's 404
+/// otherwise (an item's for any kind).
 async fn visible(
     state: &AppState,
     user: &UserRow,
-    kind: AssetKind,
+    kind: Option<AssetKind>,
     id: &str,
 ) -> Result<(AssetRow, AccessLevel)> {
-    let asset = assets::by_id(&state.db, id.trim())
+    assets::visible(state, user, id.trim(), kind)
         .await?
-        .filter(|a| a.kind == kind)
-        .ok_or_else(|| access::not_found(Some(kind)))?;
-    let level = access::level(state, user, &asset).await?;
-    if level == AccessLevel::None {
-        return Err(access::not_found(Some(kind)));
-    }
-    Ok((asset, level))
+        .ok_or_else(|| assets::not_found(kind))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,24 +196,12 @@ pub(crate) async fn shared_with(
         Some(t) => Some(EntityType::parse_any_case(t).ok_or_else(|| unknown_type(t))?),
         None => None,
     };
-    let (asset, level) = match named {
-        Some(t) => visible(&state, &caller.user, t.kind(), &entity_id).await?,
-        // Without a kind, one kind-neutral 404 for a missing asset and an invisible one.
-        None => {
-            let asset = assets::by_id(&state.db, entity_id.trim())
-                .await?
-                .ok_or_else(|| access::not_found(None))?;
-            let level = access::level(&state, &caller.user, &asset).await?;
-            if level == AccessLevel::None {
-                return Err(access::not_found(None));
-            }
-            (asset, level)
-        }
-    };
+    // Without a kind, one kind-neutral 404 for a missing asset and an invisible one.
+    let (asset, level) = visible(&state, &caller.user, named.map(EntityType::kind), &entity_id).await?;
     // A kind without an entity type (a notebook) is shared with its project, not on its own.
     let entity = named
         .or_else(|| asset.kind.entity_type())
-        .ok_or_else(|| access::not_found(None))?;
+        .ok_or_else(|| assets::not_found(None))?;
     require_feature(&state, &caller.user, asset.kind).await?;
     let can_share = level == AccessLevel::Edit;
     let entries = shares::for_asset(&state.db, &asset.id).await?;
@@ -526,7 +493,7 @@ pub(crate) async fn share(
         ));
     }
     require_feature(&state, &caller.user, kind).await?;
-    let (asset, level) = visible(&state, &caller.user, kind, &body.entity_id).await?;
+    let (asset, level) = visible(&state, &caller.user, Some(kind), &body.entity_id).await?;
     let changes = plan(&state, &caller.user, kind, &asset, level, &body.shares).await?;
     let sets: Vec<Entry<'_>> = changes
         .iter()
@@ -543,18 +510,9 @@ pub(crate) async fn share(
         .map(|((to_type, to_id), _)| (*to_type, to_id.as_str()))
         .collect();
     shares::apply_console(&state.db, &asset.id, &sets, &revokes, &caller.user.uid, db::now()).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: kind.activity_entity(),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action: "shared",
-        },
-    )
-    .await;
+    Activity::on_asset(&caller.user, &asset, "shared")
+        .record(&state.db)
+        .await;
     Ok(Done::new(sharing::shared_message(entity.label())))
 }
 
@@ -593,7 +551,13 @@ async fn share_directory(
     AppJson(req): AppJson<DirectoryShareRequest>,
 ) -> Result<Json<Done>> {
     require_feature(&state, &caller.user, AssetKind::Dataset).await?;
-    let (_, level) = visible(&state, &caller.user, AssetKind::Dataset, &req.share.entity_id).await?;
+    let (_, level) = visible(
+        &state,
+        &caller.user,
+        Some(AssetKind::Dataset),
+        &req.share.entity_id,
+    )
+    .await?;
     if level < AccessLevel::Edit {
         return Err(denied(ShareDenied::NotAnEditor, AssetKind::Dataset));
     }
@@ -622,16 +586,11 @@ async fn remove_share(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<Done>> {
-    let not_found = || access::not_found(Some(AssetKind::Insight));
     let me = &caller.user;
     if let Some(entry) = shares::by_id(&state.db, id.trim()).await? {
-        let asset = assets::by_id(&state.db, &entry.asset_id)
+        let (asset, level) = assets::visible(&state, me, &entry.asset_id, None)
             .await?
-            .ok_or_else(not_found)?;
-        let level = access::level(&state, me, &asset).await?;
-        if level == AccessLevel::None {
-            return Err(not_found());
-        }
+            .ok_or_else(|| assets::not_found(Some(AssetKind::Insight)))?;
         require_feature(&state, me, asset.kind).await?;
         let own = entry.to_type == StoredTarget::User && entry.to_id == me.uid;
         if entry.is_managed() {
@@ -651,10 +610,10 @@ async fn remove_share(
             .map_err(|d| denied(d, asset.kind))?;
         }
         shares::delete_console_by_id(&state.db, &entry.id).await?;
-        record_unshare(&state, me, &asset).await;
+        Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
         return Ok(Done::new("Access removed"));
     }
-    let (asset, _) = visible(&state, me, AssetKind::Insight, &id).await?;
+    let (asset, _) = visible(&state, me, Some(AssetKind::Insight), &id).await?;
     if asset.owner_uid.as_deref() == Some(me.uid.as_str()) {
         return Err(ApiError::bad_request(
             "owner_cannot_leave",
@@ -667,21 +626,6 @@ async fn remove_share(
             "Your access comes from your organization, your role or the application's resource, not from a share of your own; it cannot be removed here",
         ));
     }
-    record_unshare(&state, me, &asset).await;
+    Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
     Ok(Done::new("Access removed"))
-}
-
-async fn record_unshare(state: &AppState, me: &UserRow, asset: &AssetRow) {
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&me.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: asset.kind.activity_entity(),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action: "unshared",
-        },
-    )
-    .await;
 }

@@ -8,7 +8,6 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::auth::SessionResponse;
 use crate::{
-    app::AppState,
     auth::{
         self, TwoFactorCaller,
         extract::ClientIp,
@@ -16,10 +15,15 @@ use crate::{
         throttle::{Guard, Scope},
         totp,
     },
-    db::{self, activity, users},
+    db::{
+        self,
+        activity::{self, Activity},
+        users,
+    },
     domain::Role,
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     policy::{self, users::Person},
+    state::AppState,
     views::UserView,
 };
 
@@ -167,18 +171,9 @@ async fn enable_2fa(
         // An administrator's reset: whoever holds the user's sessions or key starts over.
         auth::revoke_credentials(&state, &target.uid, None, "2FA reset by an administrator").await?;
     }
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&target.organization_id),
-            entity_type: "users",
-            entity_id: &target.uid,
-            entity_name: &target.email,
-            action: "2fa_disabled",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &target, "2fa_disabled")
+        .record(&state.db)
+        .await;
     Ok(Json(Enable2faResponse {
         success: true,
         message: "2FA Status Updated Successfully!".into(),

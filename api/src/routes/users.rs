@@ -10,10 +10,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::auth::{MIN_PASSWORD, PASSWORD_TOO_SHORT};
 use crate::{
-    app::AppState,
     auth::{AuthUser, password},
     crypto,
-    db::{self, activity, organizations, users},
+    db::{self, activity::Activity, organizations, users},
     domain::{AssetKind, Role, UserStatus},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     k8s,
@@ -21,6 +20,7 @@ use crate::{
         self,
         users::{Changes, Denied, Person},
     },
+    state::AppState,
     views::{Done, UserView, valid_email},
 };
 
@@ -305,18 +305,9 @@ async fn create_user(
         ApiError::conflict("email_taken", "A user with this email already exists")
     })?;
     let created = users::by_uid(&state.db, &uid).await?.ok_or_else(user_not_found)?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: "users",
-            entity_id: &uid,
-            entity_name: &created.email,
-            action: "created",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &created, "created")
+        .record(&state.db)
+        .await;
     Ok((
         StatusCode::CREATED,
         Json(UserResponse {
@@ -520,18 +511,9 @@ async fn update_user(
     let updated = users::by_uid(&state.db, &target.uid)
         .await?
         .ok_or_else(user_not_found)?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&updated.organization_id),
-            entity_type: "users",
-            entity_id: &updated.uid,
-            entity_name: &updated.email,
-            action: "updated",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &updated, "updated")
+        .record(&state.db)
+        .await;
     let required = org_2fa(&state, &updated.organization_id).await?;
     let message = if caller.user.uid == target.uid {
         "Profile updated successfully!"
@@ -561,18 +543,9 @@ async fn delete_user(
     let target = visible_user(&state, &caller, &id).await?;
     policy::users::check_delete(caller.person(), person(&target))?;
     users::delete(&state.db, &target.uid).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&target.organization_id),
-            entity_type: "users",
-            entity_id: &target.uid,
-            entity_name: &target.email,
-            action: "deleted",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &target, "deleted")
+        .record(&state.db)
+        .await;
     Ok(Done::new("User Deleted"))
 }
 
@@ -830,18 +803,9 @@ async fn migrate_entity_owner(
     let rows =
         db::assets::move_owner(&state.db, kind, &org.id, &source.uid, &destination.uid, db::now()).await?;
     let migrated = migrated.max(usize::try_from(rows).unwrap_or(usize::MAX));
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: kind.activity_entity(),
-            entity_id: &source.uid,
-            entity_name: &format!("{} -> {}", source.email, destination.email),
-            action: "owner_migrated",
-        },
-    )
-    .await;
+    Activity::owners_moved(&caller.user, kind, &source, &destination)
+        .record(&state.db)
+        .await;
     Ok(Json(MigrateResponse {
         success: true,
         message: "Entities migrated successfully".into(),

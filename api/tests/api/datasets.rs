@@ -139,7 +139,7 @@ async fn stored(app: &TestApp, bucket: &str, prefix: &str) -> Vec<String> {
 
 /// The dataset's folder in its bucket (`datasets/<namespace>/<id>/`).
 async fn prefix_of(app: &TestApp, id: &str) -> String {
-    db::datasets::by_id(&app.state.db, id)
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
         .await
         .unwrap()
         .unwrap()
@@ -148,7 +148,7 @@ async fn prefix_of(app: &TestApp, id: &str) -> String {
 }
 
 async fn bucket_of(app: &TestApp, id: &str) -> String {
-    db::datasets::by_id(&app.state.db, id)
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
         .await
         .unwrap()
         .unwrap()
@@ -398,7 +398,10 @@ async fn an_expired_presigned_url_is_refused_by_the_storage_server() {
     let d = create(&app, &w.ann, "Expiry", "Retain").await;
     let id = d["id"].as_str().unwrap();
     upload(&app, &w.ann, id, "x.txt", b"hello").await;
-    let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+    let dataset = db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap();
     let url = app
         .state
         .presigner
@@ -428,7 +431,10 @@ async fn a_folder_is_listed_page_by_page_with_tokens_bound_to_it() {
         let k = app.kind;
         let d = create(&app, &w.ann, "Pages", "Retain").await;
         let id = d["id"].as_str().unwrap();
-        let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let dataset = db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+            .await
+            .unwrap()
+            .unwrap();
         let s3 = app.state.s3.as_ref().unwrap();
         let mut expected = Vec::new();
         for i in 0..25 {

@@ -209,7 +209,7 @@ async fn a_gitops_insight_appears_for_its_owner_and_the_people_its_sharing_names
             .await
             .unwrap();
         eventually("the status reaches the row", || async {
-            let d = db::insights::by_id(&app.state.db, &id)
+            let d = db::details::by_id::<db::insights::InsightRow>(&app.state.db, &id)
                 .await
                 .unwrap()
                 .unwrap()
@@ -566,8 +566,8 @@ async fn after_a_relist_rows_whose_resource_is_gone_are_removed() {
         gone.details.id = gone.asset.id.clone();
         let mut fresh = row("fresh", db::now());
         fresh.details.id = fresh.asset.id.clone();
-        db::insights::insert(&app.state.db, &gone).await.unwrap();
-        db::insights::insert(&app.state.db, &fresh).await.unwrap();
+        db::details::insert(&app.state.db, &gone).await.unwrap();
+        db::details::insert(&app.state.db, &fresh).await.unwrap();
 
         // A watcher (re)starting lists every resource, then sweeps.
         let watcher = ludis_api::cluster::watcher::spawn(app.state.clone()).unwrap();

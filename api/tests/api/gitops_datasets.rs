@@ -72,7 +72,10 @@ async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::D
             .await
             .unwrap()
         {
-            return db::datasets::by_id(&app.state.db, &a.id).await.unwrap().unwrap();
+            return db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, &a.id)
+                .await
+                .unwrap()
+                .unwrap();
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -80,7 +83,9 @@ async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::D
 }
 
 async fn row(app: &TestApp, id: &str) -> Option<db::datasets::Dataset> {
-    db::datasets::by_id(&app.state.db, id).await.unwrap()
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+        .await
+        .unwrap()
 }
 
 /// Pure: the row's observed columns as the resource's status says they should be (once it has
@@ -400,7 +405,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
                 ..Default::default()
             },
         };
-        db::datasets::insert(&app.state.db, &d).await.unwrap();
+        db::details::insert(&app.state.db, &d).await.unwrap();
         cluster::datasets::apply(&app.state, &d).await.unwrap();
 
         let ns_obj = Api::<Namespace>::all(client.clone())
@@ -655,7 +660,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
         let gone_resource = dataset("gone-resource", "resource", db::now() - 600);
         let fresh = dataset("fresh", "api", db::now());
         for d in [&gone_api, &gone_resource, &fresh] {
-            db::datasets::insert(&app.state.db, d).await.unwrap();
+            db::details::insert(&app.state.db, d).await.unwrap();
         }
         let watcher = ludis_api::cluster::watcher::spawn(app.state.clone()).unwrap();
         eventually("the rows whose resource is gone are removed", || async {

@@ -462,7 +462,7 @@ impl TestApp {
             report_object: seed.report_object,
             ..Default::default()
         };
-        db::insights::insert(&self.state.db, &db::insights::Insight { asset, details })
+        db::details::insert(&self.state.db, &db::insights::Insight { asset, details })
             .await
             .unwrap();
         id
@@ -509,7 +509,7 @@ impl TestApp {
     pub async fn dataset(&self, org: &str, owner: Option<&str>, name: &str) -> String {
         let id = db::new_id();
         let now = db::now();
-        db::datasets::insert(
+        db::details::insert(
             &self.state.db,
             &db::datasets::Dataset {
                 asset: db::assets::AssetRow {

@@ -176,7 +176,10 @@ async fn creating_an_insight_checks_every_field() {
         let container = a["container_name"].as_str().unwrap();
         let id = a["id"].as_str().unwrap();
         assert_eq!(container, format!("sales-dashboard-{}", &id[..8]), "{k}");
-        let row = db::insights::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, id)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(row.details.project_id.as_deref(), Some(project.as_str()));
         assert_eq!(row.details.publish_filenames, ["app.py"]);
         assert_eq!(row.details.dataset_ids, std::slice::from_ref(&visible_dataset));
@@ -272,7 +275,7 @@ async fn the_template_wizard_checks_its_steps() {
         assert_eq!(a["status"], "running");
         assert_eq!(a["container_name"], Value::Null);
         // A template app never has a resource (the console renders it).
-        let row = db::insights::by_id(&app.state.db, a["id"].as_str().unwrap())
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, a["id"].as_str().unwrap())
             .await
             .unwrap()
             .unwrap();
@@ -1040,7 +1043,10 @@ async fn an_imported_report_is_stored_and_read_through_a_presigned_url() {
             (&json!("user_report"), &json!("uploaded"), &Value::Null)
         );
         let id = a["id"].as_str().unwrap().to_owned();
-        let row = db::insights::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, &id)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             row.details.report_object.as_deref(),
             Some(format!("reports/{id}/Q3_report.pdf").as_str())

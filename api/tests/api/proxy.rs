@@ -102,7 +102,7 @@ pub(crate) async fn upstream() -> String {
 pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> String {
     let id = db::new_id();
     let now = db::now();
-    db::insights::insert(
+    db::details::insert(
         &app.state.db,
         &db::insights::Insight {
             asset: AssetRow {

@@ -28,6 +28,7 @@ use crate::{
         self,
         assets::{self, AssetRow},
         datasets::{self as rows, Dataset, DatasetRow},
+        details,
     },
     domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, Origin},
 };
@@ -53,7 +54,7 @@ impl Mirror {
         };
         let db = &self.state.db;
         let existing = match self.row_of(cr, &org).await? {
-            Some(a) => rows::by_id(db, &a.id)
+            Some(a) => details::by_id::<DatasetRow>(db, &a.id)
                 .await?
                 // A sample is never given to a resource.
                 .filter(|d| d.asset.namespace.is_some() || d.details.sample.is_none()),
@@ -114,7 +115,7 @@ impl Mirror {
             if by_api {
                 d.asset.origin = Origin::Api;
             }
-            rows::upsert_with_resource_shares(db, &d, false, &entries(&shares), now).await?;
+            details::upsert_with_resource_shares(db, &d, false, &entries(&shares), now).await?;
             tracing::info!(%namespace, %name, id = %d.asset.id, "a new dataset resource is mirrored");
             return Ok(());
         };
@@ -126,7 +127,7 @@ impl Mirror {
             if !same_fields(&old, &new) {
                 new.asset.updated_at = now;
             }
-            rows::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
+            details::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
         } else if observed(&old.details) != observed(&new.details) {
             let d = &new.details;
             rows::set_observed(db, &d.id, d.status, d.status_message.as_deref(), usage).await?;

@@ -48,13 +48,17 @@ use axum::{
 use hyper_util::rt::TokioIo;
 
 use crate::{
-    access,
-    app::AppState,
+    assets,
     auth::extract::MaybeAuthUser,
-    db::{self, insights, users::UserRow},
+    db::{
+        self,
+        insights::{self, InsightRow},
+        users::UserRow,
+    },
     domain::{AccessLevel, AppType, AssetKind, InsightStatus},
     error::{ApiError, Result},
     settings::{APPS_ORIGIN_MISSING, AppsPlacement},
+    state::AppState,
 };
 
 use forward::{Upstream, client, forward_headers, forwarded_proto, strip_response_headers, upgrade_of};
@@ -161,11 +165,9 @@ async fn still_signed_in(state: &AppState, uid: &str, session: Option<&str>) -> 
 
 /// The app as the caller may see it: view access (404 otherwise) and the `insights` feature.
 async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<insights::Insight> {
-    access::require(state, user, AssetKind::Insight, app_id, AccessLevel::View).await?;
-    crate::routes::shares::require_feature(state, user, AssetKind::Insight).await?;
-    db::insights::by_id(&state.db, app_id)
-        .await?
-        .ok_or_else(|| access::not_found(Some(AssetKind::Insight)))
+    let (app, _) = assets::load::<InsightRow>(state, user, app_id, AccessLevel::View).await?;
+    assets::require_feature(state, user, AssetKind::Insight).await?;
+    Ok(app)
 }
 
 fn redirect(status: StatusCode, location: &str) -> Result<Response> {
@@ -180,7 +182,7 @@ fn redirect(status: StatusCode, location: &str) -> Result<Response> {
 async fn proxy(state: AppState, req: Request) -> Result<Response> {
     let uri = req.uri().clone();
     let Some((app_id, tail)) = split_path(uri.path()) else {
-        return Err(access::not_found(Some(AssetKind::Insight)));
+        return Err(assets::not_found(Some(AssetKind::Insight)));
     };
     let app_id = app_id.to_owned();
     if state.settings.apps_placement() == AppsPlacement::Refused {

@@ -11,7 +11,7 @@
 
 use axum::http::{HeaderMap, Method, Uri, header};
 
-use crate::{app::AppState, settings::AppsPlacement};
+use crate::{settings::AppsPlacement, state::AppState};
 
 use super::{forward::forwarded_proto, split_path};
 

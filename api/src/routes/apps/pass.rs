@@ -18,10 +18,10 @@ use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use ring::hmac;
 
 use crate::{
-    app::AppState,
     db::{self, users::UserRow},
     error::{ApiError, Result},
     settings::{AppsPlacement, Origin},
+    state::AppState,
 };
 
 /// The name of the app session cookie (one per app, by its path).
