@@ -6,6 +6,7 @@
 //! asset of any kind; [`require_feature`] is the flighting switch of a kind.
 
 use crate::{
+    cluster::apply::Written,
     db::{
         self,
         assets::{AssetRow, Viewer},
@@ -116,6 +117,24 @@ pub async fn load<D: Details>(
     let have = level(state, user, &found.asset).await?;
     check(D::KIND, have, need)?;
     Ok((found, have))
+}
+
+/// Makes a new asset: applies its resource, then writes its rows with `insert` (a refused
+/// resource leaves nothing: 409 or 502 as [`ApiError::cluster`] says; a failed write removes the
+/// resource again).
+pub async fn create<D: Written>(
+    state: &AppState,
+    a: &WithDetails<D>,
+    insert: impl Future<Output = Result<(), sqlx::Error>>,
+) -> Result<()> {
+    D::apply(state, a).await.map_err(ApiError::cluster)?;
+    if let Err(e) = insert.await {
+        if let Err(undo) = D::delete(state, a).await {
+            tracing::error!(id = %a.asset.id, error = format!("{undo:#}"), "failed to remove the resource of an asset whose rows were not written");
+        }
+        return Err(e.into());
+    }
+    Ok(())
 }
 
 /// The flighting switch of a kind: its feature must be on for the caller's role (403 otherwise),

@@ -9,7 +9,6 @@ pub mod crypto;
 pub mod db;
 pub mod domain;
 pub mod error;
-pub mod k8s;
 pub mod openapi;
 pub mod policy;
 mod routes;

@@ -6,13 +6,13 @@
 use anyhow::Context as _;
 
 use crate::{
-    cluster,
+    assets, cluster,
     db::{
         self,
         assets::AssetRow,
         datasets::{self, Dataset, DatasetRow},
     },
-    domain::{AssetKind, DatasetStatus, DeletionPolicy, Origin},
+    domain::{AssetKind, DeletionPolicy},
     state::AppState,
 };
 
@@ -97,45 +97,35 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
         }
         let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;
         let has_resource = placement.is_some();
-        let (namespace, resource_name) = placement.unzip();
         let now = db::now();
         let dataset = Dataset {
-            asset: AssetRow {
-                id: id.clone(),
-                kind: AssetKind::Dataset,
-                organization_id: organization_id.to_owned(),
-                owner_uid: None,
-                name: sample.name.into(),
-                description: sample.description.into(),
-                img_path: None,
-                namespace,
-                resource_name,
-                origin: Origin::Api,
-                views: 0,
-                created_at: now,
-                updated_at: now,
-            },
             details: DatasetRow {
-                id: id.clone(),
-                bucket,
-                prefix,
                 // Each organization has its own copy: deleting it removes the copy.
                 deletion_policy: DeletionPolicy::Delete,
-                status: if has_resource {
-                    DatasetStatus::Pending
-                } else {
-                    DatasetStatus::Ready
-                },
-                status_message: None,
                 object_count: sample.files.len() as i64,
                 bytes,
                 sample: Some(sample.slug.into()),
+                ..DatasetRow::new(id.clone(), (bucket, prefix), has_resource)
             },
+            asset: AssetRow {
+                description: sample.description.into(),
+                ..AssetRow::new(
+                    AssetKind::Dataset,
+                    id,
+                    organization_id.to_owned(),
+                    sample.name.into(),
+                    now,
+                )
+            }
+            .placed(placement),
         };
-        cluster::datasets::apply(state, &dataset)
-            .await
-            .with_context(|| format!("failed to apply the sample dataset {}", sample.slug))?;
-        db::details::insert_shared_with_organization(&state.db, &dataset, now).await?;
+        assets::create(
+            state,
+            &dataset,
+            db::details::insert_shared_with_organization(&state.db, &dataset, now),
+        )
+        .await
+        .with_context(|| format!("failed to add the sample dataset {}", sample.slug))?;
         datasets::record_sample_seed(&state.db, organization_id, sample.slug, now).await?;
         added += 1;
     }

@@ -7,10 +7,10 @@ use anyhow::Context as _;
 
 use crate::{
     auth::password,
-    crypto,
+    cluster, crypto,
     db::{self, flighting, organizations, users},
     domain::Role,
-    k8s, policy,
+    policy,
     state::AppState,
 };
 
@@ -100,7 +100,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
             let o = organizations::OrganizationRow {
                 id: db::new_id(),
                 name: DEMO_ORGANIZATION.into(),
-                slug: k8s::slugify(DEMO_ORGANIZATION),
+                slug: cluster::organizations::slugify(DEMO_ORGANIZATION),
                 admin_email: s.admin_email.clone(),
                 description: "Demonstration organization created on first start".into(),
                 tier: "free".into(),
@@ -121,9 +121,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
         flighting::upsert_all(&state.db, &org.id, &policy::flags::defaults()).await?;
     }
     if let Some(client) = &state.kube {
-        let namespace = ludis_crds::organization_namespace(&org.slug);
-        let bucket = crate::cluster::datasets::bucket_of_organization(state, &org).await?;
-        k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await?;
+        cluster::organizations::ensure_namespace_of(state, client, &org).await?;
     }
 
     let superadmins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")

@@ -861,17 +861,10 @@ pub fn preview_in_worker(
         Answer::Ok(wire) => wire,
         Answer::Err(e) => return Err(refused(e)),
     };
-    let format = [
-        Format::Csv,
-        Format::Json,
-        Format::Xml,
-        Format::Txt,
-        Format::Xlsx,
-        Format::Xls,
-    ]
-    .into_iter()
-    .find(|f| f.name() == wire.format)
-    .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
+    let format = Format::ALL
+        .into_iter()
+        .find(|f| f.name() == wire.format)
+        .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
     Ok(Preview {
         format: format.name(),
         columns: wire.columns,

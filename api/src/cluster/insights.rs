@@ -6,46 +6,30 @@
 //!   `source`, `datasets`, `template`, `reportObject`, plus the id label and the owner annotation.
 //!   Fields the API does not set (`port`, `image`, `resources`, `sharing`, anything added with
 //!   kubectl) are left to whoever set them; a field the API owns that another manager changed
-//!   since is a conflict ([`Conflict`]), not an overwrite.
+//!   since is a conflict ([`apply::Conflict`]), not an overwrite.
 //! - An insight applied with kubectl or GitOps (`origin = resource`) belongs to its resource: the
 //!   API applies nothing of the console's edits ([`apply`] does nothing), and stop/restart and
 //!   redeploy apply only `spec.running` / `spec.redeployToken` (with the other fields the API
 //!   already owns there). When the resource's manager declares `running` itself, stopping it from
-//!   the console is a [`Conflict`]: the manifest wins, nothing is forced.
+//!   the console is a [`apply::Conflict`]: the manifest wins, nothing is forced.
 //!
 //! Without a cluster (`state.kube == None`) or for a row without a resource (`namespace` /
 //! `resource_name` unset) every call does nothing.
 
-use std::collections::BTreeMap;
-
 use anyhow::Context as _;
-use kube::{
-    Api, Client,
-    api::{DeleteParams, Patch, PatchParams},
-};
-use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID};
+use kube::Api;
+use ludis_crds::{FIELD_MANAGER_API, Insight as InsightCr};
 use serde_json::{Map, Value, json};
 
+use super::apply::{self, truncate};
 use crate::{
     db::{
-        self, assets,
-        insights::{self as rows, Insight},
+        assets,
+        insights::{self as rows, Insight, InsightRow},
     },
     domain::{AppType, AssetKind, InsightStatus, Language},
     state::AppState,
 };
-
-/// An apply refused because another field manager (kubectl, a GitOps tool) owns a field the API
-/// would change. Routes answer 409 with [`Conflict::message`]
-/// (`err.downcast_ref::<Conflict>()`).
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{message}")]
-pub struct Conflict {
-    /// For people: which manager owns which field.
-    pub message: String,
-    /// The API server's own message (`Apply failed with 1 conflict: conflict with "kubectl" …`).
-    pub detail: String,
-}
 
 /// What the API changes besides the database rows.
 #[derive(Debug, Clone, Copy, Default)]
@@ -67,6 +51,15 @@ pub async fn apply(state: &AppState, insight: &Insight, owner_email: Option<&str
         return Ok(());
     }
     write(state, insight, Change::default()).await
+}
+
+impl apply::Written for InsightRow {
+    async fn apply(state: &AppState, a: &Insight) -> anyhow::Result<()> {
+        apply(state, a, None).await
+    }
+    async fn delete(state: &AppState, a: &Insight) -> anyhow::Result<()> {
+        delete(state, a).await
+    }
 }
 
 /// Sets `spec.running` (stop/restart).
@@ -98,17 +91,7 @@ pub async fn redeploy(state: &AppState, insight: &Insight) -> anyhow::Result<()>
 
 /// Deletes the Insight CR (its children go with it). A CR that is already gone is fine.
 pub async fn delete(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
-        return Ok(());
-    };
-    match Api::<InsightCr>::namespaced(client.clone(), namespace)
-        .delete(name, &DeleteParams::background())
-        .await
-    {
-        Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("failed to delete insight {namespace}/{name}")),
-    }
+    apply::delete::<InsightCr>(state, &insight.asset).await
 }
 
 /// Whether the insight can be expressed as a custom resource: an external application (its
@@ -133,61 +116,20 @@ pub async fn placement(
     name: &str,
     details: &rows::InsightRow,
 ) -> anyhow::Result<Option<(String, String)>> {
-    if state.kube.is_none() || !has_resource(details) {
+    if !has_resource(details) {
         return Ok(None);
     }
-    let org = db::organizations::by_id(&state.db, organization_id)
-        .await?
-        .with_context(|| format!("no organization {organization_id}"))?;
-    Ok(Some((
-        ludis_crds::organization_namespace(&org.slug),
-        resource_name(name, id),
-    )))
+    apply::placement(state, AssetKind::Insight, organization_id, id, name).await
 }
 
-/// A readable, unique CR name: the display name's slug and the id's first 8 hex digits
-/// (`sales-dashboard-1a2b3c4d`), a valid DNS label.
+/// A readable, unique CR name ([`apply::resource_name`]: `sales-dashboard-1a2b3c4d`).
 pub fn resource_name(name: &str, id: &str) -> String {
-    resource_name_or(name, id, "insight")
-}
-
-/// [`resource_name`] with `fallback` as the slug when the name has no letter or digit (each kind
-/// its own: `insight`, `dataset`).
-pub fn resource_name_or(name: &str, id: &str, fallback: &str) -> String {
-    let mut slug = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c);
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let mut slug: String = slug.chars().take(40).collect();
-    while slug.ends_with('-') {
-        slug.pop();
-    }
-    if slug.is_empty() {
-        slug.push_str(fallback);
-    }
-    let suffix: String = id
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .take(8)
-        .collect::<String>()
-        .to_lowercase();
-    format!("{slug}-{suffix}")
+    apply::resource_name(AssetKind::Insight, name, id)
 }
 
 fn redeploy_token(at: std::time::SystemTime) -> String {
     let d = at.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     format!("{}.{:03}", d.as_secs(), d.subsec_millis())
-}
-
-fn resource_of(insight: &Insight) -> Option<(&str, &str)> {
-    Some((
-        insight.asset.namespace.as_deref()?,
-        insight.asset.resource_name.as_deref()?,
-    ))
 }
 
 fn is_external(details: &rows::InsightRow) -> bool {
@@ -284,10 +226,6 @@ pub fn console_spec(
     spec
 }
 
-fn truncate(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
-}
-
 /// Pure: the applied object (identity, the id label, the owner annotation and `spec`).
 pub fn object(
     insight: &Insight,
@@ -296,19 +234,7 @@ pub fn object(
     spec: Map<String, Value>,
     whole: bool,
 ) -> Value {
-    let mut metadata = json!({"name": name, "namespace": namespace});
-    if whole {
-        metadata["labels"] = json!({LABEL_ID: insight.asset.id});
-        if let Some(owner) = &insight.asset.owner_uid {
-            metadata["annotations"] = json!({ANNOTATION_OWNER: owner});
-        }
-    }
-    json!({
-        "apiVersion": format!("{}/{}", ludis_crds::GROUP, ludis_crds::VERSION),
-        "kind": "Insight",
-        "metadata": metadata,
-        "spec": spec,
-    })
+    apply::object(&insight.asset, namespace, name, Value::Object(spec), whole)
 }
 
 /// Pure: the top-level `spec` fields a manager owns through Apply on a live object, from its
@@ -353,16 +279,15 @@ pub fn resource_spec(live: &InsightCr, change: Change<'_>) -> Map<String, Value>
 }
 
 async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyhow::Result<()> {
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
+    let (Some(client), Some((namespace, name))) = (&state.kube, insight.asset.resource()) else {
         return Ok(());
     };
-    if insight.asset.kind != AssetKind::Insight {
-        anyhow::bail!("asset {} is not an insight", insight.asset.id);
-    }
-    let api = Api::<InsightCr>::namespaced(client.clone(), namespace);
-    let live = match api.get_opt(name).await {
+    let live = match Api::<InsightCr>::namespaced(client.clone(), namespace)
+        .get_opt(name)
+        .await
+    {
         Ok(live) => live,
-        // No namespace yet: the apply below creates it.
+        // No namespace yet: the apply creates it.
         Err(kube::Error::Api(e)) if e.code == 404 => None,
         Err(e) => return Err(e).with_context(|| format!("failed to read insight {namespace}/{name}")),
     };
@@ -401,106 +326,13 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
         let spec = console_spec(insight, &refs, running, token.as_deref());
         object(insight, namespace, name, spec, true)
     };
-    match apply_body(
-        state,
-        client,
-        &api,
-        namespace,
-        name,
-        &insight.asset.organization_id,
-        &body,
-    )
-    .await
-    {
-        Err(kube::Error::Api(e)) if e.code == 409 => Err(Conflict {
-            message: conflict_message(&e.message),
-            detail: e.message.clone(),
-        }
-        .into()),
-        Err(e) => Err(e).with_context(|| format!("failed to apply insight {namespace}/{name}")),
-        Ok(()) => Ok(()),
-    }
-}
-
-/// Applies `body` under the API's field manager, never forced (a field owned by another manager
-/// is a 409); a missing namespace is created (the organization's, labelled, with its bucket) and
-/// the apply retried. Shared by every kind the API applies.
-pub(crate) async fn apply_body<K>(
-    state: &AppState,
-    client: &Client,
-    api: &Api<K>,
-    namespace: &str,
-    name: &str,
-    organization_id: &str,
-    body: &Value,
-) -> Result<(), kube::Error>
-where
-    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
-{
-    let params = PatchParams::apply(FIELD_MANAGER_API);
-    let no_namespace = |e: &kube::Error| matches!(e, kube::Error::Api(r) if r.code == 404 && r.message.contains("namespace"));
-    match api.patch(name, &params, &Patch::Apply(body)).await {
-        Ok(_) => Ok(()),
-        Err(e) if no_namespace(&e) => {
-            let ensured = match super::datasets::bucket_of(state, organization_id).await {
-                Ok(bucket) => crate::k8s::ensure_namespace(client, namespace, organization_id, &bucket).await,
-                Err(err) => Err(err),
-            };
-            if let Err(err) = ensured {
-                tracing::warn!(%namespace, error = %format!("{err:#}"), "the organization namespace could not be created");
-                return Err(e);
-            }
-            // A namespace created a moment ago may not have reached every admission cache yet.
-            let mut attempt = 0;
-            loop {
-                match api.patch(name, &params, &Patch::Apply(body)).await {
-                    Err(e) if no_namespace(&e) && attempt < 5 => {
-                        attempt += 1;
-                        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-                    }
-                    done => return done.map(|_| ()),
-                }
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Pure: a message for people from the API server's conflict message
-/// (`Apply failed with 1 conflict: conflict with "kubectl" using ludis.dev/v1alpha1: .spec.running`).
-pub fn conflict_message(detail: &str) -> String {
-    conflict_message_of("application", detail)
-}
-
-/// [`conflict_message`] about a `what` (`application`, `dataset`).
-pub fn conflict_message_of(what: &str, detail: &str) -> String {
-    let mut owners: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for part in detail.split("conflict with \"").skip(1) {
-        let Some((manager, rest)) = part.split_once('"') else {
-            continue;
-        };
-        let field = rest
-            .rsplit_once(": ")
-            .map(|(_, f)| f.trim().trim_end_matches(',').to_owned())
-            .unwrap_or_default();
-        owners.entry(manager.to_owned()).or_default().push(field);
-    }
-    if owners.is_empty() {
-        return format!("The {what}'s resource was changed by another tool; change it there");
-    }
-    let who: Vec<String> = owners
-        .iter()
-        .map(|(m, f)| format!("{} ({m})", f.join(", ")))
-        .collect();
-    format!(
-        "The {what}'s resource is managed outside Ludis: {} is set by another tool; change it there",
-        who.join("; ")
-    )
+    apply::apply::<InsightCr>(state, &insight.asset, &body).await
 }
 
 #[cfg(test)]
 mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{FieldsV1, ManagedFieldsEntry};
+    use ludis_crds::{ANNOTATION_OWNER, LABEL_ID};
 
     use super::*;
     use crate::db::{assets::AssetRow, insights::InsightRow};
@@ -530,17 +362,6 @@ mod tests {
                 ..InsightRow::default()
             },
         }
-    }
-
-    #[test]
-    fn resource_names_are_dns_labels_with_the_id() {
-        assert_eq!(
-            resource_name("Sales Dashboard!", "1A2B3C4D-5e6f"),
-            "sales-dashboard-1a2b3c4d"
-        );
-        assert_eq!(resource_name("***", "abc"), "insight-abc");
-        let long = resource_name(&"x".repeat(100), "12345678-aaaa");
-        assert!(long.len() <= 63 && is_dns_name(&long), "{long}");
     }
 
     #[test]
@@ -645,15 +466,6 @@ mod tests {
             Value::Object(spec),
             json!({"redeployToken": "7", "running": false})
         );
-    }
-
-    #[test]
-    fn conflicts_name_the_fields_and_their_managers() {
-        let m = conflict_message(
-            "Apply failed with 2 conflicts: conflict with \"kubectl\" using ludis.dev/v1alpha1: .spec.running, conflict with \"argocd\" using ludis.dev/v1alpha1: .spec.displayName",
-        );
-        assert!(m.contains(".spec.running (kubectl)"), "{m}");
-        assert!(m.contains(".spec.displayName (argocd)"), "{m}");
     }
 
     #[test]

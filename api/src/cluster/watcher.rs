@@ -729,20 +729,19 @@ pub fn new_insight(
     let in_cluster = seen.app_type == AppType::Application && seen.app_url.is_none();
     Insight {
         asset: AssetRow {
-            id: id.to_owned(),
-            kind: AssetKind::Insight,
-            organization_id: organization_id.to_owned(),
             owner_uid,
-            name: seen.name.clone(),
             description: seen.description.clone(),
             img_path: Some(default_image(id)),
-            namespace: Some(namespace.to_owned()),
-            resource_name: Some(name.to_owned()),
             origin: Origin::Resource,
-            views: 0,
-            created_at: now,
-            updated_at: now,
-        },
+            ..AssetRow::new(
+                AssetKind::Insight,
+                id.to_owned(),
+                organization_id.to_owned(),
+                seen.name.clone(),
+                now,
+            )
+        }
+        .placed(Some((namespace.to_owned(), name.to_owned()))),
         details: InsightRow {
             id: id.to_owned(),
             app_type: seen.app_type,

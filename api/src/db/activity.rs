@@ -23,64 +23,55 @@ pub struct Activity<'a> {
 }
 
 impl<'a> Activity<'a> {
-    /// `by` did `action` to an asset (of its organization).
-    pub fn on_asset(by: &'a UserRow, asset: &'a AssetRow, action: &'a str) -> Self {
+    fn new(
+        by: &'a UserRow,
+        organization_id: &'a str,
+        (entity_type, entity_id, entity_name): (&'a str, &'a str, Cow<'a, str>),
+        action: &'a str,
+    ) -> Self {
         Self {
             user_uid: Some(&by.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: asset.kind.activity_entity(),
-            entity_id: &asset.id,
-            entity_name: Cow::Borrowed(&asset.name),
+            organization_id: Some(organization_id),
+            entity_type,
+            entity_id,
+            entity_name,
             action,
         }
+    }
+
+    /// `by` did `action` to an asset (of its organization).
+    pub fn on_asset(by: &'a UserRow, asset: &'a AssetRow, action: &'a str) -> Self {
+        let entity = (
+            asset.kind.activity_entity(),
+            asset.id.as_str(),
+            Cow::Borrowed(asset.name.as_str()),
+        );
+        Self::new(by, &asset.organization_id, entity, action)
     }
 
     /// `by` did `action` to a user (named by e-mail, in the user's organization).
     pub fn on_user(by: &'a UserRow, user: &'a UserRow, action: &'a str) -> Self {
-        Self {
-            user_uid: Some(&by.uid),
-            organization_id: Some(&user.organization_id),
-            entity_type: "users",
-            entity_id: &user.uid,
-            entity_name: Cow::Borrowed(&user.email),
-            action,
-        }
+        let entity = ("users", user.uid.as_str(), Cow::Borrowed(user.email.as_str()));
+        Self::new(by, &user.organization_id, entity, action)
     }
 
     /// `by` did `action` to an organization.
     pub fn on_organization(by: &'a UserRow, org: &'a OrganizationRow, action: &'a str) -> Self {
-        Self {
-            user_uid: Some(&by.uid),
-            organization_id: Some(&org.id),
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: Cow::Borrowed(&org.name),
-            action,
-        }
+        let entity = ("organizations", org.id.as_str(), Cow::Borrowed(org.name.as_str()));
+        Self::new(by, &org.id, entity, action)
     }
 
     /// `by` changed an organization's flighting.
     pub fn on_flighting(by: &'a UserRow, organization_id: &'a str) -> Self {
-        Self {
-            user_uid: Some(&by.uid),
-            organization_id: Some(organization_id),
-            entity_type: "flighting",
-            entity_id: organization_id,
-            entity_name: Cow::Borrowed("flighting"),
-            action: "updated",
-        }
+        let entity = ("flighting", organization_id, Cow::Borrowed("flighting"));
+        Self::new(by, organization_id, entity, "updated")
     }
 
     /// `by` moved the assets of a kind from one owner to another in their organization.
     pub fn owners_moved(by: &'a UserRow, kind: AssetKind, from: &'a UserRow, to: &UserRow) -> Self {
-        Self {
-            user_uid: Some(&by.uid),
-            organization_id: Some(&from.organization_id),
-            entity_type: kind.activity_entity(),
-            entity_id: &from.uid,
-            entity_name: Cow::Owned(format!("{} -> {}", from.email, to.email)),
-            action: "owner_migrated",
-        }
+        let moved = Cow::Owned(format!("{} -> {}", from.email, to.email));
+        let entity = (kind.activity_entity(), from.uid.as_str(), moved);
+        Self::new(by, &from.organization_id, entity, "owner_migrated")
     }
 
     /// Recorded outside any organization (the organization itself is gone).

@@ -29,6 +29,36 @@ pub const COLUMNS: &str = "a.id, a.kind, a.organization_id, a.owner_uid, a.name,
     a.namespace, a.resource_name, a.origin, a.views, a.created_at, a.updated_at";
 
 impl AssetRow {
+    /// A new row of `kind` made through the API at `now`: no owner, description, image or
+    /// resource yet (set them with struct update syntax and [`AssetRow::placed`]).
+    pub fn new(kind: AssetKind, id: String, organization_id: String, name: String, now: i64) -> Self {
+        Self {
+            id,
+            kind,
+            organization_id,
+            owner_uid: None,
+            name,
+            description: String::new(),
+            img_path: None,
+            namespace: None,
+            resource_name: None,
+            origin: Origin::Api,
+            views: 0,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    /// The row with its resource's place, `(namespace, name)`, when it has one.
+    pub fn placed(self, at: Option<(String, String)>) -> Self {
+        let (namespace, resource_name) = at.unzip();
+        Self {
+            namespace,
+            resource_name,
+            ..self
+        }
+    }
+
     pub fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             id: r.try_get("id")?,
@@ -45,6 +75,11 @@ impl AssetRow {
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
         })
+    }
+
+    /// The custom resource it mirrors: `(namespace, name)`, when it has one.
+    pub fn resource(&self) -> Option<(&str, &str)> {
+        Some((self.namespace.as_deref()?, self.resource_name.as_deref()?))
     }
 
     /// Applied with kubectl or GitOps: the custom resource is the source of its fields.

@@ -67,6 +67,22 @@ impl Details for DatasetRow {
 }
 
 impl DatasetRow {
+    /// The details of a new dataset whose objects are at `(bucket, prefix)`: `pending` until the
+    /// operator confirms its storage, `ready` at once when it has no resource (no cluster).
+    pub fn new(id: String, (bucket, prefix): (String, String), has_resource: bool) -> Self {
+        Self {
+            id,
+            bucket,
+            prefix,
+            status: if has_resource {
+                DatasetStatus::Pending
+            } else {
+                DatasetStatus::Ready
+            },
+            ..Self::default()
+        }
+    }
+
     pub fn deletes_data(&self) -> bool {
         self.deletion_policy == DeletionPolicy::Delete
     }

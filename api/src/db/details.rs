@@ -138,9 +138,22 @@ where
 /// Inserts both rows in one transaction.
 pub async fn insert<D: Details>(db: &AnyPool, a: &WithDetails<D>) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    assets::insert(&mut *tx, &a.asset).await?;
-    write(&mut *tx, &a.details, true).await?;
+    write_both(&mut tx, a, true).await?;
     tx.commit().await
+}
+
+/// Inserts (or updates) both rows.
+async fn write_both<D: Details>(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    a: &WithDetails<D>,
+    insert: bool,
+) -> Result<(), sqlx::Error> {
+    if insert {
+        assets::insert(&mut **tx, &a.asset).await?;
+    } else {
+        assets::update(&mut **tx, &a.asset).await?;
+    }
+    write(&mut **tx, &a.details, insert).await
 }
 
 /// Inserts both rows and a console share of the whole organization at view, in one transaction
@@ -151,8 +164,7 @@ pub async fn insert_shared_with_organization<D: Details>(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    assets::insert(&mut *tx, &a.asset).await?;
-    write(&mut *tx, &a.details, true).await?;
+    write_both(&mut tx, a, true).await?;
     super::shares::insert_organization_view(&mut *tx, &a.asset, now).await?;
     tx.commit().await
 }
@@ -160,8 +172,7 @@ pub async fn insert_shared_with_organization<D: Details>(
 /// Updates both rows in one transaction.
 pub async fn update<D: Details>(db: &AnyPool, a: &WithDetails<D>) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    assets::update(&mut *tx, &a.asset).await?;
-    write(&mut *tx, &a.details, false).await?;
+    write_both(&mut tx, a, false).await?;
     tx.commit().await
 }
 
@@ -175,12 +186,7 @@ pub async fn upsert_with_resource_shares<D: Details>(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    if exists {
-        assets::update(&mut *tx, &a.asset).await?;
-    } else {
-        assets::insert(&mut *tx, &a.asset).await?;
-    }
-    write(&mut *tx, &a.details, !exists).await?;
+    write_both(&mut tx, a, !exists).await?;
     super::shares::replace_resource(&mut tx, &a.asset.id, shares, now).await?;
     tx.commit().await
 }

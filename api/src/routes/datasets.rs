@@ -37,10 +37,10 @@ use crate::{
         details,
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, EntityType, Origin},
+    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, EntityType},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::{
-        insights::{cluster_error, optional_text, required_text},
+        insights::{optional_text, required_text},
         shares::{self, photo},
     },
     state::AppState,
@@ -483,50 +483,21 @@ async fn create_dataset(
         .map_err(storage_error)?;
     let placement = cluster::datasets::placement(&state, org, &id, &name)
         .await
-        .map_err(cluster_error)?;
-    let now = db::now();
+        .map_err(ApiError::cluster)?;
     let has_resource = placement.is_some();
-    let (namespace, resource_name) = placement.unzip();
     let dataset = Dataset {
-        asset: AssetRow {
-            id: id.clone(),
-            kind: AssetKind::Dataset,
-            organization_id: org.clone(),
-            owner_uid: Some(caller.user.uid.clone()),
-            name,
-            description,
-            img_path: None,
-            namespace,
-            resource_name,
-            origin: Origin::Api,
-            views: 0,
-            created_at: now,
-            updated_at: now,
-        },
         details: DatasetRow {
-            id: id.clone(),
-            bucket,
-            prefix,
             deletion_policy: policy,
-            // With a cluster the operator confirms the storage; without one it is ready now.
-            status: if has_resource {
-                DatasetStatus::Pending
-            } else {
-                DatasetStatus::Ready
-            },
-            ..Default::default()
+            ..DatasetRow::new(id.clone(), (bucket, prefix), has_resource)
         },
-    };
-    // The resource first: a refused resource leaves nothing behind.
-    cluster::datasets::apply(&state, &dataset)
-        .await
-        .map_err(cluster_error)?;
-    if let Err(e) = details::insert(&state.db, &dataset).await {
-        if let Err(undo) = cluster::datasets::delete(&state, &dataset).await {
-            tracing::warn!(dataset = %id, error = format!("{undo:#}"), "failed to remove the resource of a dataset that was not saved");
+        asset: AssetRow {
+            owner_uid: Some(caller.user.uid.clone()),
+            description,
+            ..AssetRow::new(AssetKind::Dataset, id, org.clone(), name, db::now())
         }
-        return Err(e.into());
-    }
+        .placed(placement),
+    };
+    assets::create(&state, &dataset, details::insert(&state.db, &dataset)).await?;
     Activity::on_asset(&caller.user, &dataset.asset, "created")
         .record(&state.db)
         .await;
@@ -574,7 +545,7 @@ async fn update_dataset(
     dataset.asset.updated_at = db::now();
     cluster::datasets::apply(&state, &dataset)
         .await
-        .map_err(cluster_error)?;
+        .map_err(ApiError::cluster)?;
     details::update(&state.db, &dataset).await?;
     Activity::on_asset(&caller.user, &dataset.asset, "updated")
         .record(&state.db)
@@ -633,7 +604,7 @@ async fn delete_dataset(
     if in_cluster {
         cluster::datasets::delete(&state, &dataset)
             .await
-            .map_err(cluster_error)?;
+            .map_err(ApiError::cluster)?;
     } else if dataset.details.deletes_data() {
         let (s3, _) = s3(&state)?;
         ludis_storage::delete_prefix(s3, &dataset.details.bucket, &dataset.details.prefix)
@@ -1363,7 +1334,7 @@ async fn get_datasets_config(
     State(state): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<DatasetsConfigResponse>> {
-    let bucket = cluster::datasets::bucket_of(&state, &caller.user.organization_id)
+    let bucket = cluster::organizations::bucket_of(&state, &caller.user.organization_id)
         .await
         .map_err(|e| ApiError::internal(format!("{e:#}")))?;
     Ok(Json(DatasetsConfigResponse {

@@ -31,7 +31,7 @@ use crate::{
         pins,
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Origin, Template},
+    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Template},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::apps,
     seeds::DEFAULT_IMAGES,
@@ -87,27 +87,6 @@ pub const MANAGED: &str =
 
 fn bad(code: &'static str, message: &'static str) -> ApiError {
     ApiError::bad_request(code, message)
-}
-
-/// A failed cluster write: 409 when another tool owns a field the API would change, else 502.
-pub(crate) fn cluster_error(e: anyhow::Error) -> ApiError {
-    tracing::warn!(error = format!("{e:#}"), "the cluster refused a change");
-    if let Some(conflict) = e.downcast_ref::<cluster::insights::Conflict>() {
-        return ApiError::conflict("resource_conflict", conflict.message.clone());
-    }
-    // The API server's own words when it answered (e.g. a validation rule), else the cause.
-    let detail = e
-        .chain()
-        .find_map(|c| match c.downcast_ref::<kube::Error>() {
-            Some(kube::Error::Api(s)) => Some(s.message.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| e.to_string());
-    ApiError::new(
-        StatusCode::BAD_GATEWAY,
-        "cluster_error",
-        format!("The cluster refused the change: {detail}"),
-    )
 }
 
 /// Loads an insight the caller has at least `need` on.
@@ -256,6 +235,25 @@ fn image_path(value: &str, caller_uid: &str) -> Result<Option<String>> {
     }
 }
 
+/// A requested app type, one of `allowed` (named as `offered` in the message); anything else that
+/// is an app type is imported with a file.
+fn app_type(value: &str, allowed: &[AppType], offered: &str) -> Result<AppType> {
+    match value.trim().to_lowercase().as_str() {
+        "" => Err(bad("type_required", EMPTY_TYPE)),
+        other => match other.parse::<AppType>() {
+            Ok(t) if allowed.contains(&t) => Ok(t),
+            Ok(_) => Err(bad(
+                "use_import_report",
+                "Import a report file with POST /v1/applications/importreport",
+            )),
+            Err(_) => Err(ApiError::bad_request(
+                "invalid_type",
+                format!("Unknown app type: {other} ({offered})"),
+            )),
+        },
+    }
+}
+
 fn language(value: Option<&str>) -> Result<Language> {
     match value.map(|l| l.trim().to_lowercase()).as_deref() {
         None | Some("") => Ok(Language::Python),
@@ -295,24 +293,14 @@ async fn new_insight(
         .map_err(ApiError::Internal)?;
     let runs = details.app_type == AppType::Application && details.status == InsightStatus::Starting;
     let container_name = runs.then(|| cluster::insights::resource_name(&name, &id));
-    let (namespace, resource_name) = placement.unzip();
-    let now = db::now();
     Ok(Insight {
         asset: AssetRow {
-            id,
-            kind: AssetKind::Insight,
-            organization_id,
             owner_uid: Some(caller.user.uid.clone()),
-            name,
             description,
             img_path,
-            namespace,
-            resource_name,
-            origin: Origin::Api,
-            views: 0,
-            created_at: now,
-            updated_at: now,
-        },
+            ..AssetRow::new(AssetKind::Insight, id, organization_id, name, db::now())
+        }
+        .placed(placement),
         details: InsightRow {
             container_name,
             ..details
@@ -328,15 +316,7 @@ async fn create(
     insight: Insight,
     message: &str,
 ) -> Result<(StatusCode, Json<InsightMessage>)> {
-    cluster::insights::apply(state, &insight, Some(&caller.user.email))
-        .await
-        .map_err(cluster_error)?;
-    if let Err(e) = details::insert(&state.db, &insight).await {
-        if let Err(undo) = cluster::insights::delete(state, &insight).await {
-            tracing::error!(id = %insight.asset.id, error = format!("{undo:#}"), "failed to remove the resource of an insight whose row was not written");
-        }
-        return Err(e.into());
-    }
+    assets::create(state, &insight, details::insert(&state.db, &insight)).await?;
     Activity::on_asset(&caller.user, &insight.asset, "created")
         .record(&state.db)
         .await;
@@ -714,24 +694,11 @@ async fn create_insight(
     let a = req.application;
     let name = required_text(&a.name, EMPTY_NAME, "name_required", NAME_MAX)?;
     let description = optional_text(&a.description, DESCRIPTION_MAX)?;
-    let app_type = match a.app_type.trim().to_lowercase().as_str() {
-        "" => return Err(bad("type_required", EMPTY_TYPE)),
-        other => match other.parse::<AppType>() {
-            Ok(t @ (AppType::Application | AppType::Report)) => t,
-            Ok(AppType::UserReport) => {
-                return Err(bad(
-                    "use_import_report",
-                    "Import a report file with POST /v1/applications/importreport",
-                ));
-            }
-            Err(_) => {
-                return Err(ApiError::bad_request(
-                    "invalid_type",
-                    format!("Unknown app type: {other} (application or report)"),
-                ));
-            }
-        },
-    };
+    let app_type = app_type(
+        &a.app_type,
+        &[AppType::Application, AppType::Report],
+        "application or report",
+    )?;
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
     let language = language(a.language.as_deref())?;
     let url = a.app_url.as_deref().map(str::trim).filter(|u| !u.is_empty());
@@ -877,24 +844,7 @@ async fn import_app(
         "description_required",
         DESCRIPTION_MAX,
     )?;
-    match a.app_type.trim().to_lowercase().as_str() {
-        "" => return Err(bad("type_required", EMPTY_TYPE)),
-        other => match other.parse::<AppType>() {
-            Ok(AppType::Application) => {}
-            Ok(AppType::Report | AppType::UserReport) => {
-                return Err(bad(
-                    "use_import_report",
-                    "Import a report file with POST /v1/applications/importreport",
-                ));
-            }
-            Err(_) => {
-                return Err(ApiError::bad_request(
-                    "invalid_type",
-                    format!("Unknown app type: {other} (application)"),
-                ));
-            }
-        },
-    }
+    app_type(&a.app_type, &[AppType::Application], "application")?;
     let url = app_url(&a.app_url)?;
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
     let insight = new_insight(
@@ -1154,7 +1104,7 @@ async fn update_insight(
     insight.asset.updated_at = db::now();
     cluster::insights::apply(&state, &insight, None)
         .await
-        .map_err(cluster_error)?;
+        .map_err(ApiError::cluster)?;
     details::update(&state.db, &insight).await?;
     Activity::on_asset(&caller.user, &insight.asset, "updated")
         .record(&state.db)
@@ -1184,7 +1134,7 @@ async fn delete_insight(
     }
     cluster::insights::delete(&state, &insight)
         .await
-        .map_err(cluster_error)?;
+        .map_err(ApiError::cluster)?;
     db::assets::delete(&state.db, &id).await?;
     if let (Some(s3), Some(key)) = (&state.s3, &insight.details.report_object)
         && insights::is_own_report_object(&id, key)
@@ -1227,7 +1177,7 @@ async fn set_running(
     check_runnable(&insight.details)?;
     cluster::insights::set_running(state, &insight, running)
         .await
-        .map_err(cluster_error)?;
+        .map_err(ApiError::cluster)?;
     let (status, action, message) = if running {
         (InsightStatus::Starting, "restarted", "Application restarted")
     } else {
@@ -1311,7 +1261,7 @@ async fn redeploy_insight(
     };
     cluster::insights::redeploy(&state, &insight)
         .await
-        .map_err(cluster_error)?;
+        .map_err(ApiError::cluster)?;
     insights::set_status(&state.db, &id, status, db::now()).await?;
     Activity::on_asset(&caller.user, &insight.asset, "redeployed")
         .record(&state.db)

@@ -15,7 +15,6 @@ use crate::{
     db::{self, activity::Activity, flighting, organizations, users},
     domain::Role,
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
-    k8s,
     policy::{self, flags::FlagChange},
     state::AppState,
     views::{Done, OrganizationView, valid_email},
@@ -305,7 +304,7 @@ async fn create_organization(
     if organizations::by_name(&state.db, &v.name).await?.is_some() {
         return Err(name_taken());
     }
-    let base = k8s::slugify(&v.name);
+    let base = cluster::organizations::slugify(&v.name);
     let mut slug = base.clone();
     let mut n = 2;
     while organizations::slug_taken(&state.db, &slug).await? {
@@ -331,11 +330,7 @@ async fn create_organization(
     let namespace = ludis_crds::organization_namespace(&org.slug);
     let namespace_created = match &state.kube {
         Some(client) => {
-            let ensured = match cluster::datasets::bucket_of_organization(&state, &org).await {
-                Ok(bucket) => k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await,
-                Err(e) => Err(e),
-            };
-            if let Err(e) = ensured {
+            if let Err(e) = cluster::organizations::ensure_namespace_of(&state, client, &org).await {
                 tracing::error!(error = format!("{e:#}"), %namespace, "namespace creation failed; undoing the organization");
                 organizations::delete(&state.db, &org.id).await?;
                 return Err(ApiError::new(
@@ -412,11 +407,7 @@ async fn update_organization(
     // refused change leaves both as they were.
     if bucket_changed && let Some(client) = &state.kube {
         let namespace = ludis_crds::organization_namespace(&updated.slug);
-        let ensured = match cluster::datasets::bucket_of_organization(&state, &updated).await {
-            Ok(bucket) => k8s::ensure_namespace(client, &namespace, &updated.id, &bucket).await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = ensured {
+        if let Err(e) = cluster::organizations::ensure_namespace_of(&state, client, &updated).await {
             tracing::error!(error = format!("{e:#}"), %namespace, "the namespace's bucket could not be set");
             return Err(ApiError::new(
                 StatusCode::BAD_GATEWAY,
@@ -461,7 +452,7 @@ async fn delete_organization(
         owned.push(format!("{people} user{}", if people == 1 { "" } else { "s" }));
     }
     if let Some(client) = &state.kube {
-        let assets = k8s::count_assets(client, &namespace)
+        let assets = cluster::organizations::count_assets(client, &namespace)
             .await
             .map_err(ApiError::Internal)?;
         owned.extend(assets.into_iter().map(|(kind, n)| kind.count(n)));
@@ -477,7 +468,7 @@ async fn delete_organization(
         ));
     }
     if let Some(client) = &state.kube {
-        k8s::delete_namespace(client, &namespace)
+        cluster::organizations::delete_namespace(client, &namespace)
             .await
             .map_err(ApiError::Internal)?;
     }

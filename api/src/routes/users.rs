@@ -11,11 +11,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::auth::{MIN_PASSWORD, PASSWORD_TOO_SHORT};
 use crate::{
     auth::{AuthUser, password},
-    crypto,
+    cluster, crypto,
     db::{self, activity::Activity, organizations, users},
     domain::{AssetKind, Role, UserStatus},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
-    k8s,
     policy::{
         self,
         users::{Changes, Denied, Person},
@@ -796,9 +795,10 @@ async fn migrate_entity_owner(
     let mut migrated = 0;
     if let Some(client) = state.kube.as_ref() {
         let namespace = ludis_crds::organization_namespace(&org.slug);
-        migrated = k8s::migrate_owner(client, &namespace, kind, &source.uid, &destination.uid)
-            .await
-            .map_err(|e| ApiError::Internal(e.context("failed to migrate asset owners")))?;
+        migrated =
+            cluster::organizations::migrate_owner(client, &namespace, kind, &source.uid, &destination.uid)
+                .await
+                .map_err(|e| ApiError::Internal(e.context("failed to migrate asset owners")))?;
     }
     let rows =
         db::assets::move_owner(&state.db, kind, &org.id, &source.uid, &destination.uid, db::now()).await?;

@@ -41,9 +41,14 @@ pub(crate) async fn organization(
     let org = app.org(&name, 20).await;
     let slug = name.to_lowercase().replace(' ', "-");
     let namespace = ludis_crds::organization_namespace(&slug);
-    ludis_api::k8s::ensure_namespace(client, &namespace, &org, &app.state.settings.s3_bucket)
-        .await
-        .unwrap();
+    ludis_api::cluster::organizations::ensure_namespace(
+        client,
+        &namespace,
+        &org,
+        &app.state.settings.s3_bucket,
+    )
+    .await
+    .unwrap();
     (org, slug, namespace)
 }
 
@@ -94,7 +99,7 @@ fn ids_of(list: &Value) -> Vec<String> {
 }
 
 pub(crate) async fn delete_namespace(client: &kube::Client, namespace: &str) {
-    let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
+    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]
@@ -636,9 +641,14 @@ async fn resources_in_a_namespace_without_an_organization_wait_for_one() {
             "no organization, no row"
         );
         // The namespace is given to the organization: its resources are mirrored then.
-        ludis_api::k8s::ensure_namespace(&client, &namespace, &org, &app.state.settings.s3_bucket)
-            .await
-            .unwrap();
+        ludis_api::cluster::organizations::ensure_namespace(
+            &client,
+            &namespace,
+            &org,
+            &app.state.settings.s3_bucket,
+        )
+        .await
+        .unwrap();
         let row = mirrored(&app, &namespace, "early").await;
         assert_eq!(row.organization_id, org);
         delete_namespace(&client, &namespace).await;

@@ -42,8 +42,8 @@ async fn organization_with_namespace(
     prefix: &str,
 ) -> (String, String, String) {
     let (org, slug, namespace) = organization(app, prefix).await;
-    let bucket = cluster::datasets::bucket_of(&app.state, &org).await.unwrap();
-    ludis_api::k8s::ensure_namespace(client, &namespace, &org, &bucket)
+    let bucket = cluster::organizations::bucket_of(&app.state, &org).await.unwrap();
+    ludis_api::cluster::organizations::ensure_namespace(client, &namespace, &org, &bucket)
         .await
         .unwrap();
     (org, slug, namespace)
@@ -157,7 +157,7 @@ async fn delete_namespace(client: &kube::Client, namespace: &str) {
                 .await;
         }
     }
-    let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
+    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]
@@ -398,7 +398,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
             },
             details: db::datasets::DatasetRow {
                 id: id.clone(),
-                bucket: cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
+                bucket: cluster::organizations::bucket_of(&app.state, &org).await.unwrap(),
                 prefix: ludis_storage::dataset_prefix(&ns, &id),
                 deletion_policy: "Delete".parse().unwrap(),
                 status: "pending".parse().unwrap(),
@@ -489,7 +489,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
             .await
             .expect_err("a field of another manager is not overwritten");
         let conflict = err
-            .downcast_ref::<cluster::datasets::Conflict>()
+            .downcast_ref::<cluster::apply::Conflict>()
             .unwrap_or_else(|| panic!("a Conflict: {err:#}"));
         assert!(conflict.message.contains(GITOPS), "{}", conflict.message);
         assert!(
@@ -575,7 +575,7 @@ async fn an_organizations_namespace_names_its_bucket() {
         let ns = namespaces.get(&namespace).await.unwrap();
         assert_eq!(bucket_of(&ns).as_deref(), Some("acme-data"));
         assert_eq!(
-            cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
+            cluster::organizations::bucket_of(&app.state, &org).await.unwrap(),
             "acme-data"
         );
 

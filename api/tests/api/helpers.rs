@@ -437,19 +437,16 @@ impl TestApp {
     pub async fn insight(&self, org: &str, owner: Option<&str>, seed: InsightSeed) -> String {
         let id = db::new_id();
         let asset = db::assets::AssetRow {
-            id: id.clone(),
-            kind: AssetKind::Insight,
-            organization_id: org.into(),
             owner_uid: owner.map(str::to_owned),
-            name: seed.name,
             description: seed.description,
-            img_path: None,
-            namespace: None,
-            resource_name: None,
             origin: seed.origin,
-            views: 0,
-            created_at: seed.created_at,
-            updated_at: seed.created_at,
+            ..db::assets::AssetRow::new(
+                AssetKind::Insight,
+                id.clone(),
+                org.into(),
+                seed.name,
+                seed.created_at,
+            )
         };
         let details = db::insights::InsightRow {
             id: id.clone(),
@@ -484,19 +481,9 @@ impl TestApp {
         db::assets::insert(
             &self.state.db,
             &db::assets::AssetRow {
-                id: id.clone(),
-                kind,
-                organization_id: org.into(),
                 owner_uid: owner.map(str::to_owned),
-                name: name.into(),
-                description: String::new(),
-                img_path: None,
-                namespace: None,
                 resource_name: Some(resource),
-                origin: Origin::Api,
-                views: 0,
-                created_at: now,
-                updated_at: now,
+                ..db::assets::AssetRow::new(kind, id.clone(), org.into(), name.into(), now)
             },
         )
         .await
@@ -513,19 +500,8 @@ impl TestApp {
             &self.state.db,
             &db::datasets::Dataset {
                 asset: db::assets::AssetRow {
-                    id: id.clone(),
-                    kind: AssetKind::Dataset,
-                    organization_id: org.into(),
                     owner_uid: owner.map(str::to_owned),
-                    name: name.into(),
-                    description: String::new(),
-                    img_path: None,
-                    namespace: None,
-                    resource_name: None,
-                    origin: Origin::Api,
-                    views: 0,
-                    created_at: now,
-                    updated_at: now,
+                    ..db::assets::AssetRow::new(AssetKind::Dataset, id.clone(), org.into(), name.into(), now)
                 },
                 details: db::datasets::DatasetRow {
                     id: id.clone(),

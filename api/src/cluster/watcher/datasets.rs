@@ -102,7 +102,7 @@ impl Mirror {
             let (bucket, prefix) = match &seen.location {
                 Some(at) => at.clone(),
                 None => (
-                    crate::cluster::datasets::bucket_of(&self.state, &org).await?,
+                    crate::cluster::organizations::bucket_of(&self.state, &org).await?,
                     operator_prefix(cr),
                 ),
             };
@@ -258,20 +258,18 @@ pub fn new_dataset(
     let (object_count, bytes) = seen.observed.usage.unwrap_or((0, 0));
     Dataset {
         asset: AssetRow {
-            id: id.to_owned(),
-            kind: AssetKind::Dataset,
-            organization_id: organization_id.to_owned(),
             owner_uid,
-            name: seen.name.clone(),
             description: seen.description.clone(),
-            img_path: None,
-            namespace: Some(namespace.to_owned()),
-            resource_name: Some(name.to_owned()),
             origin: Origin::Resource,
-            views: 0,
-            created_at: now,
-            updated_at: now,
-        },
+            ..AssetRow::new(
+                AssetKind::Dataset,
+                id.to_owned(),
+                organization_id.to_owned(),
+                seen.name.clone(),
+                now,
+            )
+        }
+        .placed(Some((namespace.to_owned(), name.to_owned()))),
         details: DatasetRow {
             id: id.to_owned(),
             bucket,

@@ -1,5 +1,6 @@
-//! The cluster side of identity and administration: organization namespaces (server-side apply
-//! under the API's field manager) and asset ownership (the `ludis.dev/owner` annotation).
+//! The cluster side of organizations: their namespaces (server-side apply under the API's field
+//! manager, labelled with the organization and annotated with its bucket), the bucket of their
+//! datasets, and the assets in them (counted, and their `ludis.dev/owner` annotation moved).
 
 use std::collections::BTreeMap;
 
@@ -11,7 +12,11 @@ use kube::{
 };
 use ludis_crds::{ANNOTATION_BUCKET, ANNOTATION_OWNER, FIELD_MANAGER_API, LABEL_ORGANIZATION};
 
-use crate::domain::AssetKind;
+use crate::{
+    db::{self, organizations::OrganizationRow},
+    domain::AssetKind,
+    state::AppState,
+};
 
 /// The custom resource type of a kind, for the calls that treat every kind alike (counting,
 /// ownership moves); `None` for the kinds without one.
@@ -25,9 +30,46 @@ pub fn api_resource(kind: AssetKind) -> Option<ApiResource> {
     })
 }
 
+/// The bucket of an organization's datasets: its bucket's name, else the API's `s3_bucket`.
+pub async fn bucket_of(state: &AppState, organization_id: &str) -> anyhow::Result<String> {
+    bucket_of_organization(state, &by_id(state, organization_id).await?).await
+}
+
+/// [`bucket_of`] for an organization already read (a `bucket_id` naming no bucket falls back to
+/// the default too).
+pub async fn bucket_of_organization(state: &AppState, org: &OrganizationRow) -> anyhow::Result<String> {
+    let bucket = match &org.bucket_id {
+        Some(id) => db::organizations::bucket(&state.db, id).await?.map(|b| b.name),
+        None => None,
+    };
+    Ok(bucket.unwrap_or_else(|| state.settings.s3_bucket.clone()))
+}
+
+/// An organization that must exist (an internal error otherwise).
+pub async fn by_id(state: &AppState, organization_id: &str) -> anyhow::Result<OrganizationRow> {
+    db::organizations::by_id(&state.db, organization_id)
+        .await?
+        .with_context(|| format!("no organization {organization_id}"))
+}
+
+/// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]).
+pub async fn ensure_namespace_of(
+    state: &AppState,
+    client: &Client,
+    org: &OrganizationRow,
+) -> anyhow::Result<()> {
+    let bucket = bucket_of_organization(state, org).await?;
+    ensure_namespace(
+        client,
+        &ludis_crds::organization_namespace(&org.slug),
+        &org.id,
+        &bucket,
+    )
+    .await
+}
+
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and
-/// annotated with the organization's bucket ([`ANNOTATION_BUCKET`],
-/// [`crate::cluster::datasets::bucket_of`]).
+/// annotated with the organization's bucket ([`ANNOTATION_BUCKET`], [`bucket_of`]).
 pub async fn ensure_namespace(
     client: &Client,
     name: &str,
