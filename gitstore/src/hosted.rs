@@ -4,7 +4,7 @@
 //! [`crate::server`]. Blocking (git2): the store calls these inside `spawn_blocking`.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use git2::{ErrorCode, FileMode, Repository, RepositoryInitOptions, Signature, build::TreeUpdateBuilder};
 use uuid::Uuid;
@@ -14,10 +14,14 @@ use crate::error::{Error, Result};
 use crate::input::{Author, BranchName, RepoId, Sha};
 use crate::tree;
 
-/// How often a change is planned again when the branch moved underneath it. Each failed
-/// compare-and-swap means another change landed, so N concurrent writers all succeed within N
-/// attempts; beyond this the caller gets [`Error::Busy`].
+/// How often a change is planned again because the branch moved underneath it. Each time means
+/// another change landed, so N concurrent writers all succeed within N attempts; beyond this the
+/// caller gets [`Error::Busy`].
 pub(crate) const MAX_ATTEMPTS: u32 = 16;
+
+/// How long a change waits in total for another writer's lock on the branch reference (git
+/// waits 100 ms by default, `core.filesRefLockTimeout`; a push's update can take longer).
+const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The language of a new project, which picks its starter script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,7 +195,10 @@ pub(crate) fn delete(root: &Path, id: &RepoId) -> Result<()> {
 pub(crate) fn apply(repo: &Repository, branch: &BranchName, change: &Change) -> Result<Committed> {
     let reference = branch.reference();
     let log_message = format!("ludis: change {}", change.path().as_str());
-    for attempt in 0..MAX_ATTEMPTS {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    let mut moved_meanwhile = 0;
+    loop {
         let head = tree::head(repo, &reference)?;
         let (id, outcome) = match plan(repo, head.as_ref(), change)? {
             Planned::Unchanged(outcome) => return Ok(outcome),
@@ -203,16 +210,24 @@ pub(crate) fn apply(repo: &Repository, branch: &BranchName, change: &Change) -> 
         };
         match moved {
             Ok(_) => return Ok(outcome),
-            Err(error) if matches!(error.code(), ErrorCode::Modified | ErrorCode::Exists) => continue,
-            // Another writer (a push, another change) holds the reference's lock file for a moment;
-            // back off briefly as git does (`core.filesRefLockTimeout`).
+            Err(error) if matches!(error.code(), ErrorCode::Modified | ErrorCode::Exists) => {
+                moved_meanwhile += 1;
+                if moved_meanwhile >= MAX_ATTEMPTS {
+                    return Err(Error::Busy);
+                }
+            }
+            // Another writer (a push, another change) holds the reference's lock file for a
+            // moment: back off briefly, as git does.
             Err(error) if error.code() == ErrorCode::Locked => {
-                std::thread::sleep(Duration::from_millis(1 << attempt.min(6)));
+                if started.elapsed() > LOCK_TIMEOUT {
+                    return Err(Error::Busy);
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
             }
             Err(error) => return Err(Error::git("move the branch")(error)),
         }
     }
-    Err(Error::Busy)
 }
 
 #[cfg(test)]

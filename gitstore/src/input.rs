@@ -186,7 +186,7 @@ impl Sha {
 
     pub(crate) fn to_oid(&self) -> git2::Oid {
         // Checked to be 40 hex digits when made.
-        git2::Oid::from_str(&self.0).unwrap_or_else(|_| git2::Oid::ZERO_SHA1)
+        git2::Oid::from_str(&self.0).unwrap_or(git2::Oid::ZERO_SHA1)
     }
 }
 

@@ -72,7 +72,8 @@ impl Cgi {
             let stderr = tokio::spawn(read_limited(stderr));
             let status = tokio::select! {
                 status = child.wait() => status,
-                _ = killed => {
+                // Only a sent signal kills: the sender is dropped once the body is handed over.
+                Ok(()) = killed => {
                     let _ = child.start_kill();
                     child.wait().await
                 }

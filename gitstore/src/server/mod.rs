@@ -221,7 +221,17 @@ async fn serve<A: Authorize>(
     }
     let env = match cgi_env(&state.config, &id, endpoint, &parts.headers, &credentials) {
         Ok(env) => env,
-        Err(response) => return response,
+        Err(EnvError::Encoding) => {
+            return (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Only gzip-encoded requests are accepted\n",
+            )
+                .into_response();
+        }
+        Err(EnvError::Root) => {
+            tracing::error!("the hosted repositories' folder is not valid UTF-8");
+            return (StatusCode::INTERNAL_SERVER_ERROR, "The git server failed\n").into_response();
+        }
     };
     let body = if matches!(endpoint, Endpoint::Advertise(_)) {
         Body::empty()
@@ -238,6 +248,15 @@ async fn serve<A: Authorize>(
     .await
 }
 
+/// Why no CGI environment could be built.
+#[derive(Debug, PartialEq, Eq)]
+enum EnvError {
+    /// A `Content-Encoding` other than gzip.
+    Encoding,
+    /// The hosted root is not UTF-8 (a configuration mistake).
+    Root,
+}
+
 /// The CGI environment: everything built from checked values or fixed strings.
 fn cgi_env(
     config: &ServerConfig,
@@ -245,16 +264,13 @@ fn cgi_env(
     endpoint: Endpoint,
     headers: &HeaderMap,
     credentials: &BasicCredentials,
-) -> Result<Vec<(&'static str, String)>, Response> {
+) -> Result<Vec<(&'static str, String)>, EnvError> {
     let service = endpoint.service().name();
     let (method, path, query) = match endpoint {
         Endpoint::Advertise(_) => ("GET", "info/refs".to_owned(), format!("service={service}")),
         Endpoint::Exchange(_) => ("POST", service.to_owned(), String::new()),
     };
-    let root = config.hosted_root.to_str().ok_or_else(|| {
-        tracing::error!("the hosted repositories' folder is not valid UTF-8");
-        (StatusCode::INTERNAL_SERVER_ERROR, "The git server failed\n").into_response()
-    })?;
+    let root = config.hosted_root.to_str().ok_or(EnvError::Root)?;
     let mut env = vec![
         ("GIT_PROJECT_ROOT", root.to_owned()),
         ("GIT_HTTP_EXPORT_ALL", "1".to_owned()),
@@ -279,13 +295,7 @@ fn cgi_env(
     match header_text(headers, header::CONTENT_ENCODING).as_deref() {
         None | Some("identity") => {}
         Some("gzip" | "x-gzip") => env.push(("HTTP_CONTENT_ENCODING", "gzip".to_owned())),
-        Some(_) => {
-            return Err((
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "Only gzip-encoded requests are accepted\n",
-            )
-                .into_response());
-        }
+        Some(_) => return Err(EnvError::Encoding),
     }
     if let Some(protocol) = header_text(headers, "git-protocol")
         && protocol.len() <= 256
@@ -415,6 +425,6 @@ mod tests {
             &headers,
             &credentials,
         );
-        assert_eq!(refused.unwrap_err().status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(refused.unwrap_err(), EnvError::Encoding);
     }
 }
