@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
-# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; Chromium for browser tests), the console's npm
-# packages, and the control-plane binaries (built from source into the cache, dev/build-tools.sh).
+# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; Chromium for browser tests), the
+# console's npm packages, and the control-plane binaries (built from source into the cache,
+# dev/build-tools.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -23,18 +23,13 @@ pub const NAMESPACE: &str = "ludis-acme";
 pub struct Users;
 
 impl Authorize for Users {
-    fn authorize(
-        &self,
-        credentials: &BasicCredentials,
-        _repo: &RepoId,
-    ) -> impl Future<Output = Access> + Send {
-        let access = match (credentials.username.as_str(), credentials.password.as_str()) {
+    async fn authorize(&self, credentials: &BasicCredentials, _repo: &RepoId) -> Access {
+        match (credentials.username.as_str(), credentials.password.as_str()) {
             ("writer", WRITER_TOKEN) => Access::Write,
             ("reader", READER_TOKEN) => Access::Read,
             ("stranger", STRANGER_TOKEN) => Access::None,
             _ => Access::Unauthenticated,
-        };
-        async move { access }
+        }
     }
 }
 
