@@ -71,12 +71,17 @@ enum Service {
 }
 
 impl Service {
-    fn from_query(query: Option<&str>) -> Option<Self> {
-        match query? {
-            "service=git-upload-pack" => Some(Service::UploadPack),
-            "service=git-receive-pack" => Some(Service::ReceivePack),
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "git-upload-pack" => Some(Service::UploadPack),
+            "git-receive-pack" => Some(Service::ReceivePack),
             _ => None,
         }
+    }
+
+    /// `service=<name>` and nothing else.
+    fn from_query(query: Option<&str>) -> Option<Self> {
+        Self::from_name(query?.strip_prefix("service=")?)
     }
 
     fn name(self) -> &'static str {
@@ -122,10 +127,9 @@ pub fn router<A: Authorize, S>(config: ServerConfig, authorize: A) -> Router<S> 
     let state = Arc::new(ServerState { config, authorize });
     Router::new()
         .route("/{namespace}/{repo}/info/refs", get(advertise::<A>))
-        .route("/{namespace}/{repo}/git-upload-pack", post(exchange_upload::<A>))
         .route(
-            "/{namespace}/{repo}/git-receive-pack",
-            post(exchange_receive::<A>),
+            "/{namespace}/{repo}/{service}",
+            post(exchange::<A>).fallback(async || not_found()),
         )
         .fallback(|| async { not_found() })
         .with_state(state)
@@ -147,34 +151,15 @@ async fn advertise<A: Authorize>(
     }
 }
 
-async fn exchange_upload<A: Authorize>(
+async fn exchange<A: Authorize>(
     State(state): State<Arc<ServerState<A>>>,
-    Path((namespace, repo)): Path<(String, String)>,
+    Path((namespace, repo, service)): Path<(String, String, String)>,
     request: Request,
 ) -> Response {
-    serve(
-        &state,
-        &namespace,
-        &repo,
-        Endpoint::Exchange(Service::UploadPack),
-        request,
-    )
-    .await
-}
-
-async fn exchange_receive<A: Authorize>(
-    State(state): State<Arc<ServerState<A>>>,
-    Path((namespace, repo)): Path<(String, String)>,
-    request: Request,
-) -> Response {
-    serve(
-        &state,
-        &namespace,
-        &repo,
-        Endpoint::Exchange(Service::ReceivePack),
-        request,
-    )
-    .await
+    match Service::from_name(&service) {
+        Some(service) => serve(&state, &namespace, &repo, Endpoint::Exchange(service), request).await,
+        None => not_found(),
+    }
 }
 
 async fn serve<A: Authorize>(

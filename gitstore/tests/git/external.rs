@@ -4,22 +4,12 @@
 use std::time::Duration;
 
 use ludis_git::{
-    BranchName, Error, ErrorKind, Expected, External, FileCommit, GitCredentials, Location, ProjectRepo,
-    RemoteUrl, RepoId, RepoPath, UrlPolicy,
+    BranchName, Error, ErrorKind, Expected, External, GitCredentials, Location, ProjectRepo, RemoteUrl,
+    RepoId, RepoPath, UrlPolicy,
 };
 use uuid::Uuid;
 
-use crate::support::{NAMESPACE, READER_TOKEN, TestServer, WRITER_TOKEN, author, git_ok, message, push_file};
-
-fn put(path: &str, content: &str, expected: Expected) -> FileCommit {
-    FileCommit {
-        path: RepoPath::file(path).unwrap(),
-        content: content.as_bytes().to_vec(),
-        expected,
-        message: message(&format!("Write {path}")),
-        author: author(),
-    }
-}
+use crate::support::{NAMESPACE, READER_TOKEN, TestServer, WRITER_TOKEN, file_text, git_ok, push_file, put};
 
 fn external_of(repo: &ProjectRepo) -> &External {
     match &repo.location {
@@ -44,10 +34,7 @@ async fn a_commit_through_the_crate_appears_in_a_fresh_clone() {
         .unwrap();
 
     let clone = server.clone_repo(&remote).await;
-    assert_eq!(
-        std::fs::read_to_string(clone.path().join("analysis/model.py")).unwrap(),
-        "fit()\n"
-    );
+    assert_eq!(file_text(clone.path(), "analysis/model.py"), "fit()\n");
     assert_eq!(
         git_ok(clone.path(), &["rev-parse", "HEAD"]).await.trim(),
         committed.commit.as_str()
@@ -159,14 +146,8 @@ async fn a_stale_commit_is_refused_and_a_change_beside_another_is_kept() {
             git_ok(clone.path(), &["rev-parse", "HEAD"]).await.trim(),
             kept.commit.as_str()
         );
-        assert_eq!(
-            std::fs::read_to_string(clone.path().join("README.md")).unwrap(),
-            "# Theirs\n"
-        );
-        assert_eq!(
-            std::fs::read_to_string(clone.path().join("main.py")).unwrap(),
-            "print('mine')\n"
-        );
+        assert_eq!(file_text(clone.path(), "README.md"), "# Theirs\n");
+        assert_eq!(file_text(clone.path(), "main.py"), "print('mine')\n");
 
         push_file(clone.path(), "main.py", "print('theirs')\n").await;
         let stale = server
@@ -182,10 +163,7 @@ async fn a_stale_commit_is_refused_and_a_change_beside_another_is_kept() {
         );
 
         let fresh = server.clone_repo(&remote).await;
-        assert_eq!(
-            std::fs::read_to_string(fresh.path().join("main.py")).unwrap(),
-            "print('theirs')\n"
-        );
+        assert_eq!(file_text(fresh.path(), "main.py"), "print('theirs')\n");
     }
 }
 
@@ -228,10 +206,7 @@ async fn an_empty_remote_gets_its_first_commit() {
         .unwrap();
 
     let clone = server.clone_repo(&remote).await;
-    assert_eq!(
-        std::fs::read_to_string(clone.path().join("main.py")).unwrap(),
-        "print(1)\n"
-    );
+    assert_eq!(file_text(clone.path(), "main.py"), "print(1)\n");
     assert_eq!(
         git_ok(clone.path(), &["rev-list", "--count", "HEAD"])
             .await

@@ -1,22 +1,12 @@
 //! The crate's operations on hosted repositories, checked with `git clone`.
 
 use ludis_git::{
-    Contents, EntryKind, Error, Expected, FileCommit, FileDelete, Language, MAX_FILE_BYTES,
-    MAX_LISTED_ENTRIES, NewRepository, ProjectRepo, RepoId, RepoPath, Sha,
+    Contents, EntryKind, Error, Expected, FileDelete, Language, MAX_FILE_BYTES, MAX_LISTED_ENTRIES,
+    NewRepository, ProjectRepo, RepoId, RepoPath, Sha,
 };
 use uuid::Uuid;
 
-use crate::support::{NAMESPACE, TestServer, author, git_ok, message, push_file};
-
-fn put(path: &str, content: &str, expected: Expected) -> FileCommit {
-    FileCommit {
-        path: RepoPath::file(path).unwrap(),
-        content: content.as_bytes().to_vec(),
-        expected,
-        message: message(&format!("Write {path}")),
-        author: author(),
-    }
-}
+use crate::support::{NAMESPACE, TestServer, author, file_text, git_ok, message, push_file, put};
 
 fn delete(path: &str, expected: Sha) -> FileDelete {
     FileDelete {
@@ -110,10 +100,7 @@ async fn commit_update_and_delete_show_in_a_clone() {
     assert_eq!(same.commit, updated.commit);
 
     let clone = server.clone_repo(&id).await;
-    assert_eq!(
-        std::fs::read_to_string(clone.path().join("src/report.py")).unwrap(),
-        "v2\n"
-    );
+    assert_eq!(file_text(clone.path(), "src/report.py"), "v2\n");
     let log = git_ok(clone.path(), &["log", "--format=%an <%ae> %s"]).await;
     assert_eq!(
         log,

@@ -201,9 +201,13 @@ async fn only_smart_http_is_served_and_only_to_those_with_access() {
     let wrong_method = client
         .get(format!("{repo}/git-upload-pack"))
         .basic_auth("writer", Some(WRITER_TOKEN));
+    assert_eq!(wrong_method.send().await.unwrap().status(), StatusCode::NOT_FOUND);
+    let unknown_service = client
+        .post(format!("{repo}/git-upload-archive"))
+        .basic_auth("writer", Some(WRITER_TOKEN));
     assert_eq!(
-        wrong_method.send().await.unwrap().status(),
-        StatusCode::METHOD_NOT_ALLOWED
+        unknown_service.send().await.unwrap().status(),
+        StatusCode::NOT_FOUND
     );
 }
 

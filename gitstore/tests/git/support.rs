@@ -8,8 +8,8 @@ use std::time::Duration;
 use axum::Router;
 use ludis_git::server::{self, Access, Authorize, BasicCredentials, ServerConfig};
 use ludis_git::{
-    Author, BranchName, CommitMessage, External, GitCredentials, GitStore, Language, NewRepository,
-    ProjectRepo, RemoteUrl, RepoId, StoreConfig, UrlPolicy,
+    Author, BranchName, CommitMessage, Expected, External, FileCommit, GitCredentials, GitStore, Language,
+    NewRepository, ProjectRepo, RemoteUrl, RepoId, RepoPath, StoreConfig, UrlPolicy,
 };
 use tempfile::TempDir;
 use uuid::Uuid;
@@ -133,6 +133,22 @@ pub fn author() -> Author {
 
 pub fn message(text: &str) -> CommitMessage {
     CommitMessage::new(text).unwrap()
+}
+
+/// Writes `content` to `path` as Ada, on the version `expected`.
+pub fn put(path: &str, content: &str, expected: Expected) -> FileCommit {
+    FileCommit {
+        path: RepoPath::file(path).unwrap(),
+        content: content.as_bytes().to_vec(),
+        expected,
+        message: message(&format!("Write {path}")),
+        author: author(),
+    }
+}
+
+/// A file of a clone, as text.
+pub fn file_text(clone: &Path, path: &str) -> String {
+    std::fs::read_to_string(clone.join(path)).unwrap()
 }
 
 /// Runs the `git` command line in `dir` with no user or system configuration and no prompts.
