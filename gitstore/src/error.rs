@@ -88,8 +88,8 @@ pub enum ErrorKind {
     Conflict,
     /// Over a stated size limit: 413.
     TooLarge,
-    /// The remote refused the user's git credentials: 400 or 401-like for the console (the user
-    /// fixes their saved git details; never a sign-in problem with Ludis).
+    /// The remote refused the user's git credentials (or their permissions): 400 — never 401,
+    /// which the console reads as its own session expiring; the user fixes their git details.
     RemoteCredentials,
     /// The remote could not be reached or failed: 502.
     RemoteFailed,

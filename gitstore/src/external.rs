@@ -138,6 +138,19 @@ impl Caches {
         Err(Error::Busy)
     }
 
+    /// Checks the credentials against the remote and answers its default branch, from the
+    /// project's cache (created if need be) without downloading anything.
+    pub(crate) async fn default_branch(
+        &self,
+        id: &RepoId,
+        external: &External,
+    ) -> Result<Option<BranchName>> {
+        let lock = self.lock_of(id);
+        let _turn = lock.lock().await;
+        let (path, external) = (self.path(id), external.clone());
+        blocking(move || default_branch(&open_cache(&path)?, &external)).await
+    }
+
     /// Removes a project's cache (when the project is deleted or its remote changes).
     pub(crate) async fn forget(&self, id: &RepoId) -> Result<()> {
         let lock = self.lock_of(id);
@@ -239,7 +252,7 @@ fn fetch_options<'a>(auth: &'a Auth<'a>) -> FetchOptions<'a> {
 
 /// Fetches the branch into the cache's tracking reference; removes that reference when the
 /// remote has no such branch (an empty repository, or a branch deleted on the remote).
-pub(crate) fn fetch(repo: &Repository, external: &External, branch: &BranchName) -> Result<()> {
+fn fetch(repo: &Repository, external: &External, branch: &BranchName) -> Result<()> {
     let auth = Auth::new(&external.credentials);
     let mut remote = repo
         .remote_anonymous(external.url.as_str())
@@ -345,7 +358,7 @@ fn push_change(
 
 /// Connects to the remote from the project's cache without downloading anything: checks the
 /// credentials and answers the remote's default branch (`None` for an empty repository).
-pub(crate) fn default_branch(repo: &Repository, external: &External) -> Result<Option<BranchName>> {
+fn default_branch(repo: &Repository, external: &External) -> Result<Option<BranchName>> {
     let auth = Auth::new(&external.credentials);
     let mut remote = repo
         .remote_anonymous(external.url.as_str())

@@ -135,8 +135,7 @@ impl GitStore {
         id: &RepoId,
         external: &External,
     ) -> Result<Option<BranchName>> {
-        let (path, external) = (self.inner.caches.path(id), external.clone());
-        blocking(move || external::default_branch(&external::open_cache(&path)?, &external)).await
+        self.inner.caches.default_branch(id, external).await
     }
 
     /// A folder's listing or a file, whichever `path` names at the branch head.
