@@ -33,7 +33,7 @@ import { paths } from '@/config/paths';
 import { useDatasets } from '@/features/datasets/api/get-datasets';
 import { useDeleteDataset } from '@/features/datasets/api/delete-dataset';
 import type { DatasetView } from '@/lib/api/types';
-import { Pager } from '@/features/datasets/components/pager';
+import { Pager } from '@/components/ui/pager';
 import { accessLabel, canEdit, ownerLabel } from '@/features/datasets/utils/access';
 import { formatBytes } from '@/features/datasets/utils/files';
 import { DATASET_MESSAGES } from '@/features/datasets/utils/messages';

@@ -1,0 +1,40 @@
+import { type ReactNode, useState } from 'react';
+
+import { FeatureGate } from '@/app/routes/feature-gate';
+import type { ProjectView } from '@/features/projects/api/types';
+import { ProjectsList } from '@/features/projects/components/projects-list';
+import type { GitTokenPrompt, ImageField } from '@/features/projects/components/slots';
+import { ImageSelector } from '@/features/insights/components/image-selector';
+import { ShareModal } from '@/features/sharing/components/share-modal';
+import { GitTokenModal } from '@/features/users/components/git-token-modal';
+
+function ProjectsGate({ children }: { children: ReactNode }) {
+  return (
+    <FeatureGate feature="projects" title="Projects">
+      {children}
+    </FeatureGate>
+  );
+}
+
+/** The Share dialog of the sharing feature for a project v2. */
+export function useProjectShare() {
+  const [sharing, setSharing] = useState<Pick<ProjectView, 'id' | 'name'> | null>(null);
+  const dialog = sharing && (
+    <ShareModal opened entityId={sharing.id} entityType="Project_V2" entityLabel={sharing.name} onClose={() => setSharing(null)} />
+  );
+  return { open: setSharing, dialog };
+}
+
+const gitTokenPrompt: GitTokenPrompt = (props) => <GitTokenModal {...props} />;
+const imageField: ImageField = (props) => <ImageSelector {...props} />;
+
+/** /projectsv2 */
+export function ProjectsRoute() {
+  const share = useProjectShare();
+  return (
+    <ProjectsGate>
+      <ProjectsList onShare={share.open} gitTokenPrompt={gitTokenPrompt} imageField={imageField} />
+      {share.dialog}
+    </ProjectsGate>
+  );
+}
