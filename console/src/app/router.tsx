@@ -70,6 +70,10 @@ export const routes: RouteObject[] = [
             path: paths.projects.path,
             lazy: () => import('@/app/routes/projects').then((m) => ({ Component: m.ProjectsRoute })),
           },
+          {
+            path: paths.project.path,
+            lazy: () => import('@/app/routes/projects').then((m) => ({ Component: m.ProjectRoute })),
+          },
           ...[paths.notebooks, paths.workflows, paths.collections].map(
             (p) => ({
               path: p.path,

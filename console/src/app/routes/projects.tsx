@@ -1,7 +1,13 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
 import type { ProjectView } from '@/features/projects/api/types';
+import { CommentsPanel } from '@/features/comments/components/comments-panel';
+import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-snippets-panel';
+import { insightKeys } from '@/features/insights/api/keys';
+import { ProjectWorkspace } from '@/features/projects/components/project-workspace';
 import { ProjectsList } from '@/features/projects/components/projects-list';
 import type { GitTokenPrompt, ImageField } from '@/features/projects/components/slots';
 import { ImageSelector } from '@/features/insights/components/image-selector';
@@ -34,6 +40,29 @@ export function ProjectsRoute() {
   return (
     <ProjectsGate>
       <ProjectsList onShare={share.open} gitTokenPrompt={gitTokenPrompt} imageField={imageField} />
+      {share.dialog}
+    </ProjectsGate>
+  );
+}
+
+/**
+ * /projectsv2/{id}: the workspace, with the datasets panel (datasets feature), the discussion
+ * (comments feature) and Share (sharing feature); publishing refreshes the insights.
+ */
+export function ProjectRoute() {
+  const { id = '' } = useParams();
+  const share = useProjectShare();
+  const queryClient = useQueryClient();
+  return (
+    <ProjectsGate>
+      <ProjectWorkspace
+        key={id}
+        id={id}
+        onShare={share.open}
+        datasetsPanel={<DatasetSnippetsPanel />}
+        discussion={<CommentsPanel referenceId={id} />}
+        onPublished={() => void queryClient.invalidateQueries({ queryKey: insightKeys.all })}
+      />
       {share.dialog}
     </ProjectsGate>
   );

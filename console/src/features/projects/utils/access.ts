@@ -41,10 +41,12 @@ export function workspaceGates(level: AccessLevel, preview: Pick<PreviewState, '
   const exec = canExecute(level) ? null : NEED_EXECUTE_OR_EDIT;
   const edit = canEdit(level) ? null : NEED_EDIT;
   const container = (message: string) => exec ?? (preview.container_id ? null : message);
+  // The web view opens only an http(s) address (never javascript: or data:).
+  const web = !!preview.web_url && /^https?:\/\//i.test(preview.web_url);
   return {
     run: exec,
     commit: edit,
-    webView: exec ?? (preview.container_id && preview.web_url ? null : RUN_FOR_WEB_VIEW),
+    webView: exec ?? (preview.container_id && web ? null : RUN_FOR_WEB_VIEW),
     secrets: edit,
     logs: container(RUN_FOR_LOGS),
     terminal: container(RUN_FOR_TERMINAL),

@@ -112,5 +112,6 @@ describe('workspace gates (spec 001 §6)', () => {
     expect(Object.values(workspaceGates('edit', RUNNING)).every((g) => g === null)).toBe(true);
     // A running container without a web address has no web view yet.
     expect(workspaceGates('edit', { container_id: 'p1', web_url: null }).webView).toBe(RUN_FOR_WEB_VIEW);
+    expect(workspaceGates('edit', { container_id: 'p1', web_url: 'javascript:alert(1)' }).webView).toBe(RUN_FOR_WEB_VIEW);
   });
 });
