@@ -68,7 +68,8 @@ export function ResizeHandle({
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
       onKeyDown={onKeyDown}
-      style={{ width: 6, flex: '0 0 6px', cursor: 'col-resize', background: 'var(--mantine-color-default-border)', touchAction: 'none' }}
+      mx={2}
+      style={{ width: 3, flex: '0 0 3px', cursor: 'col-resize', background: 'var(--mantine-color-default-border)', borderRadius: 2, touchAction: 'none' }}
     />
   );
 }

@@ -216,10 +216,12 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
       <Group gap={0} wrap="nowrap" align="stretch" style={{ flex: 1, minHeight: 0 }}>
         <Box style={{ width: navWidth, flex: '0 0 auto', minWidth: 0 }} component="nav" aria-label="Project panels">
           <Tabs defaultValue="files" h="100%" style={{ display: 'flex', flexDirection: 'column' }}>
-            <Tabs.List grow>
-              <Tabs.Tab value="files">Files</Tabs.Tab>
-              <Tabs.Tab value="datasets">Datasets</Tabs.Tab>
-              <Tabs.Tab value="workflows">Workflows</Tabs.Tab>
+            <Tabs.List grow style={{ flexWrap: 'nowrap' }}>
+              {['Files', 'Datasets', 'Workflows'].map((label) => (
+                <Tabs.Tab key={label} value={label.toLowerCase()} px={6} fz="xs">
+                  {label}
+                </Tabs.Tab>
+              ))}
             </Tabs.List>
             <Tabs.Panel value="files" pt={4} style={{ flex: 1, minHeight: 0 }}>
               <FileNavigator
