@@ -1,4 +1,6 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+
+import { apiLogin, newSession, screenshots, signIn } from './session';
 
 /**
  * Projects v2 end to end, against the running API (issue 14): an owner creates a project, adds
@@ -24,6 +26,7 @@ const appName = `Forecast app ${stamp}`;
 const marker = `ludis-e2e-${stamp}`;
 /** The container's starting and image pulling may take a while on a fresh node. */
 const RUN_TIMEOUT = 180_000;
+const screen = screenshots('projects');
 
 /** app.py: prints a line and serves the project folder on $PORT (the web view). */
 const APP_PY = [
@@ -31,33 +34,6 @@ const APP_PY = [
   `print("${marker} serving", flush=True)`,
   'http.server.test(HandlerClass=http.server.SimpleHTTPRequestHandler, port=int(os.environ.get("PORT", "8000")), bind="0.0.0.0")',
 ].join('\n');
-
-let shot = 0;
-async function screen(page: Page, name: string) {
-  shot += 1;
-  await page.screenshot({ path: `e2e-screenshots/projects-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
-}
-
-async function newSession(browser: Browser, who: { email: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, who.email, who.password);
-  return page;
-}
-
-async function apiToken(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post('/v1/auth/login', { data: { user: { email, password } } });
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
-}
 
 const tool = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Project tools' }).getByRole('button', { name });
 
@@ -75,7 +51,7 @@ test.describe.serial('projects v2', () => {
   test.skip(!adminPassword, 'set LUDIS_E2E_ADMIN_PASSWORD to the seeded superadmin password');
 
   test.beforeAll(async ({ request }) => {
-    const token = await apiToken(request, adminEmail, adminPassword);
+    const { token } = await apiLogin(request, adminEmail, adminPassword);
     const headers = { Authorization: `Bearer ${token}` };
     const probe = await request.get('/v2/projects?filter=all&page=1&pageSize=1', { headers });
     apiHasProjects = probe.status() !== 404;

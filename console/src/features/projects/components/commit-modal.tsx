@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useCommitFile } from '@/features/projects/api/commit-file';
 import { STALE_FILE_CODE } from '@/features/projects/api/types';
 import type { OpenFile } from '@/features/projects/components/open-files';
@@ -117,14 +118,7 @@ export function CommitModal({ projectId, target, onClose, onCommitted, onReload 
               </Stack>
             </Alert>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={commit.isPending}>
-              {isNew ? 'Create file' : 'Commit'}
-            </Button>
-          </Group>
+          <ModalActions submitLabel={isNew ? 'Create file' : 'Commit'} loading={commit.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

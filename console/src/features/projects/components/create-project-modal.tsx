@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 
+import { ModalActions } from '@/components/ui/modal-actions';
 import { PROJECT_LANGUAGES } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useCreateProject } from '@/features/projects/api/create-project';
@@ -94,19 +95,7 @@ export function CreateProjectModal({ onClose }: { onClose: () => void }) {
             allowDeselect={false}
             error={images.isError ? images.error.message : undefined}
           />
-          {create.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {create.error.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Group>
+          <ModalActions error={create.error?.message} submitLabel="Create" loading={create.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
-import { UnsavedChangesDialog, UnsavedChangesGuard } from '@/components/ui/unsaved-changes';
+import { EditModal } from '@/components/ui/edit-modal';
 import type { ProjectView } from '@/features/projects/api/types';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 import type { ImageField } from '@/features/projects/components/slots';
@@ -20,7 +20,6 @@ export function EditProjectModal({ project, onClose, imageField }: { project: Pr
   const [values, setValues] = useState(initial);
   const [nameError, setNameError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [confirmClose, setConfirmClose] = useState(false);
   const [uploading, setUploading] = useState(false);
   const dirty = values.name !== initial.name || values.description !== initial.description || values.img_path !== initial.img_path;
 
@@ -36,11 +35,6 @@ export function EditProjectModal({ project, onClose, imageField }: { project: Pr
     },
   });
 
-  function requestClose() {
-    if (dirty && !update.isPending) setConfirmClose(true);
-    else onClose();
-  }
-
   function submit(e: React.FormEvent) {
     e.preventDefault();
     const error = projectNameError(values.name);
@@ -51,64 +45,46 @@ export function EditProjectModal({ project, onClose, imageField }: { project: Pr
   }
 
   return (
-    <>
-      <Modal opened onClose={requestClose} title={`Edit ${project.name}`} size="lg" centered>
-        <form noValidate onSubmit={submit}>
-          <Stack>
-            <TextInput
-              label="Name"
-              required
-              data-autofocus
-              value={values.name}
-              error={nameError}
-              onChange={(e) => {
-                const name = e.currentTarget.value;
-                setValues((v) => ({ ...v, name }));
-                setNameError(null);
-              }}
-            />
-            <Textarea
-              label="Description"
-              autosize
-              minRows={2}
-              maxRows={5}
-              value={values.description}
-              onChange={(e) => {
-                const description = e.currentTarget.value;
-                setValues((v) => ({ ...v, description }));
-              }}
-            />
-            {imageField?.({
-              value: values.img_path,
-              previewUrl: project.img_url,
-              onChange: (img_path) => setValues((v) => ({ ...v, img_path })),
-              onUploadingChange: setUploading,
-            })}
-            {serverError && (
-              <Alert color="red" variant="light" title={PROJECT_MESSAGES.updateFailed}>
-                {serverError}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={requestClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={update.isPending} disabled={uploading}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-      <UnsavedChangesDialog
-        opened={confirmClose}
-        onStay={() => setConfirmClose(false)}
-        onLeave={() => {
-          setConfirmClose(false);
-          onClose();
+    <EditModal
+      title={`Edit ${project.name}`}
+      dirty={dirty}
+      saving={update.isPending}
+      saved={update.isSuccess}
+      waiting={uploading}
+      error={serverError}
+      errorTitle={PROJECT_MESSAGES.updateFailed}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextInput
+        label="Name"
+        required
+        data-autofocus
+        value={values.name}
+        error={nameError}
+        onChange={(e) => {
+          const name = e.currentTarget.value;
+          setValues((v) => ({ ...v, name }));
+          setNameError(null);
         }}
       />
-      <UnsavedChangesGuard dirty={dirty && !update.isSuccess} />
-    </>
+      <Textarea
+        label="Description"
+        autosize
+        minRows={2}
+        maxRows={5}
+        value={values.description}
+        onChange={(e) => {
+          const description = e.currentTarget.value;
+          setValues((v) => ({ ...v, description }));
+        }}
+      />
+      {imageField?.({
+        value: values.img_path,
+        previewUrl: project.img_url,
+        onChange: (img_path) => setValues((v) => ({ ...v, img_path })),
+        onUploadingChange: setUploading,
+      })}
+    </EditModal>
   );
 }

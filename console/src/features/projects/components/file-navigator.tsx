@@ -1,7 +1,8 @@
-import { Box, Button, Group, Modal, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { Box, Group, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconFile, IconFilePlus, IconFolder, IconPhoto, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { GatedActionIcon } from '@/components/ui/gated-button';
 import { QueryError } from '@/components/ui/query-error';
 import { useDeleteFile } from '@/features/projects/api/delete-file';
@@ -26,31 +27,14 @@ function DeleteFileDialog({ projectId, item, onClose, onDeleted }: { projectId: 
     },
   });
   return (
-    <Modal opened onClose={onClose} title="Please confirm" centered>
-      <Stack>
-        <Text>Are you sure you want to delete {item.name}?</Text>
-        <Text size="sm" c="dimmed">
-          The file is removed in a commit to the project’s repository.
-        </Text>
-        {del.isError && (
-          <Text size="sm" c="red" role="alert">
-            {del.error.message}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={del.isPending}
-            onClick={() => del.mutate({ project: projectId, filePath: item.path, sha: item.sha, message: `Delete ${item.path}` })}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      question={`Are you sure you want to delete ${item.name}?`}
+      detail="The file is removed in a commit to the project’s repository."
+      error={del.error?.message}
+      loading={del.isPending}
+      onConfirm={() => del.mutate({ project: projectId, filePath: item.path, sha: item.sha, message: `Delete ${item.path}` })}
+      onClose={onClose}
+    />
   );
 }
 

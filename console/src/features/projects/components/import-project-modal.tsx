@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 
+import { ModalActions } from '@/components/ui/modal-actions';
 import { paths } from '@/config/paths';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import type { ProjectLanguage } from '@/features/projects/api/types';
@@ -59,19 +60,7 @@ export function ImportProjectModal({ onClose }: { onClose: () => void }) {
             </Text>
           )}
           <LanguageField value={language} onChange={setLanguage} />
-          {create.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {create.error.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Import
-            </Button>
-          </Group>
+          <ModalActions error={create.error?.message} submitLabel="Import" loading={create.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

@@ -1,11 +1,8 @@
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Button,
   Group,
-  Menu,
-  Modal,
   Skeleton,
   Stack,
   Table,
@@ -14,16 +11,17 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDots, IconGitBranch, IconPencil, IconPlus, IconSearch, IconShare, IconTrash } from '@tabler/icons-react';
+import { IconGitBranch, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryError } from '@/components/ui/query-error';
-import { PROJECT_FILTERS, ROW_DESCRIPTION_MAX, SEARCH_DEBOUNCE_MS } from '@/config/constants';
+import { RowMenu } from '@/components/ui/row-menu';
+import { PROJECT_FILTERS, ROW_DESCRIPTION_MAX } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useDeleteProject } from '@/features/projects/api/delete-project';
 import { useProjects } from '@/features/projects/api/get-projects';
@@ -38,6 +36,7 @@ import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 import { relativeTime } from '@/lib/relative-time';
 import { truncate } from '@/lib/text';
+import { useListControls } from '@/lib/use-list-controls';
 
 /** What an empty list says, per filter (and search). */
 export function emptyProjectsMessage(filter: ProjectFilter, search: string): { title: string; hint?: string } {
@@ -55,10 +54,6 @@ export function emptyProjectsMessage(filter: ProjectFilter, search: string): { t
 const ACCESS_COLORS: Record<string, string> = { edit: 'teal', execute: 'blue', view: 'gray' };
 const STATUS_COLORS: Record<string, string> = { running: 'teal', starting: 'yellow', failed: 'red', stopped: 'gray' };
 
-function isFilter(v: string | null): v is ProjectFilter {
-  return PROJECT_FILTERS.some((f) => f.value === v);
-}
-
 function ownerLabel(p: ProjectView) {
   if (p.is_owner) return 'You';
   const name = [p.user?.first_name, p.user?.last_name].filter(Boolean).join(' ');
@@ -73,54 +68,17 @@ function DeleteProjectDialog({ project, onClose }: { project: ProjectView; onClo
     },
   });
   return (
-    <Modal opened onClose={onClose} title="Please confirm" centered>
-      <Stack>
-        <Text>{PROJECT_MESSAGES.deleteConfirm}</Text>
-        <Text size="sm" c="dimmed">
-          {project.name}
-          {project.hosted ? ' and its repository.' : '. Its remote repository stays as it is.'}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" loading={del.isPending} onClick={() => del.mutate(project.id)}>
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      question={PROJECT_MESSAGES.deleteConfirm}
+      detail={`${project.name}${project.hosted ? ' and its repository.' : '. Its remote repository stays as it is.'}`}
+      loading={del.isPending}
+      onConfirm={() => del.mutate(project.id)}
+      onClose={onClose}
+    />
   );
 }
 
 type RowActions = { onEdit: (p: ProjectView) => void; onShare?: (p: ProjectView) => void; onDelete: (p: ProjectView) => void };
-
-/** Edit / Share / Delete: only with edit access (spec 001 §6). */
-function RowMenu({ project, onEdit, onShare, onDelete }: RowActions & { project: ProjectView }) {
-  if (!canEdit(project.access_level)) return null;
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${project.name}`}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onEdit(project)}>
-          Edit
-        </Menu.Item>
-        {onShare && (
-          <Menu.Item leftSection={<IconShare size={14} />} onClick={() => onShare(project)}>
-            Share
-          </Menu.Item>
-        )}
-        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(project)}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
 
 function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView }) {
   const navigate = useNavigate();
@@ -156,7 +114,15 @@ function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView
       </Table.Td>
       <Table.Td onClick={(e) => e.stopPropagation()}>
         <Group justify="flex-end">
-          <RowMenu project={project} {...actions} />
+          {/* Edit / Share / Delete: only with edit access (spec 001 §6). */}
+          {canEdit(project.access_level) && (
+            <RowMenu
+              name={project.name}
+              onEdit={() => actions.onEdit(project)}
+              onShare={actions.onShare && (() => actions.onShare?.(project))}
+              onDelete={() => actions.onDelete(project)}
+            />
+          )}
         </Group>
       </Table.Td>
     </Table.Tr>
@@ -187,35 +153,13 @@ export function ProjectsList({
   imageField?: ImageField;
 }) {
   const { user } = useSession();
-  const [params, setParams] = useSearchParams();
-  const filterParam = params.get('filter');
-  const filter: ProjectFilter = isFilter(filterParam) ? filterParam : 'all';
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  // The page belongs to one filter and search: another filter or search starts on page 1.
-  const pageKey = `${filter}|${debounced}`;
-  const [pageState, setPageState] = useState({ key: pageKey, page: 1 });
-  const page = pageState.key === pageKey ? pageState.page : 1;
-  const setPage = (n: number) => setPageState({ key: pageKey, page: n });
+  const { filter, chooseFilter, search, setSearch, debounced, page, setPage } = useListControls(PROJECT_FILTERS, 'all');
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const projects = useProjects({ filter, page, search: debounced });
   const data = projects.data;
   const items = data?.projects ?? [];
   const totalPages = Math.max(1, data?.total_pages ?? 1);
-
-  function chooseFilter(v: string | null) {
-    if (!isFilter(v)) return;
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        if (v === 'all') next.delete('filter');
-        else next.set('filter', v);
-        return next;
-      },
-      { replace: true },
-    );
-  }
 
   /** Importing clones an external remote with the user's token: ask for one first if none is saved. */
   function startImport() {

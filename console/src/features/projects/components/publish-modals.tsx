@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChartBar, IconHierarchy } from '@tabler/icons-react';
 import { useState } from 'react';
 
+import { ModalActions } from '@/components/ui/modal-actions';
 import { PROJECT_LANGUAGES } from '@/config/constants';
 import { useProjectApps } from '@/features/projects/api/get-project-apps';
 import { type Publication, usePublishInsight } from '@/features/projects/api/publish-insight';
@@ -200,19 +201,7 @@ export function InsightPublishModal({
               {fileSelect}
             </>
           )}
-          {publish.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {publish.error.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={publish.isPending}>
-              Publish
-            </Button>
-          </Group>
+          <ModalActions error={publish.error?.message} submitLabel="Publish" loading={publish.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>
