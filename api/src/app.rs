@@ -142,6 +142,7 @@ impl App {
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
+        let git = crate::projects::git::git_store(&settings);
         let state = AppState {
             db,
             kube,
@@ -149,6 +150,7 @@ impl App {
             presigner,
             settings: Arc::new(settings),
             auth,
+            git,
         };
         if state.settings.seed {
             seeds::run(&state)

@@ -28,6 +28,7 @@ use crate::{routes, state::AppState};
         (name = "sharing", description = "Who has access to an asset of any kind; share, unshare, leave"),
         (name = "comments", description = "The conversation on an asset"),
         (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
+        (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]
@@ -70,6 +71,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(routes::shares::router())
         .merge(routes::comments::router())
         .merge(routes::datasets::router())
+        .merge(routes::projects::router())
 }
 
 /// The document as pretty JSON with a trailing newline (the committed file's form).

@@ -1,5 +1,5 @@
 //! The resource watcher: one task, started by the API when a cluster is configured, that mirrors
-//! every Insight and Dataset custom resource (all namespaces) into the database, so a resource
+//! every Insight, Dataset and Project custom resource (all namespaces) into the database, so a resource
 //! applied with kubectl or a GitOps tool appears in its owner's console and the operator's
 //! observations reach the rows the routes read. The kinds share everything below ([`Mirrored`]);
 //! what is particular to datasets is in [`datasets`].
@@ -47,7 +47,7 @@ use kube::{
 };
 use ludis_crds::{
     ANNOTATION_OWNER, Dataset as DatasetCr, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID,
-    LABEL_ORGANIZATION, NAMESPACE_PREFIX,
+    LABEL_ORGANIZATION, NAMESPACE_PREFIX, Project as ProjectCr,
     common::AccessLevel as DeclaredLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
@@ -72,6 +72,7 @@ const SWEEP_GRACE_SECS: i64 = 30;
 const ROW_GRACE_SECS: i64 = 60;
 
 mod datasets;
+mod projects;
 
 /// Starts the watcher when a cluster is configured.
 pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
@@ -121,6 +122,7 @@ impl Backoff for Retry {
 enum Input {
     Insight(Box<Event<DeserializeGuard<InsightCr>>>),
     Dataset(Box<Event<DeserializeGuard<DatasetCr>>>),
+    Project(Box<Event<DeserializeGuard<ProjectCr>>>),
     Namespace(Box<Event<PartialObjectMeta<Namespace>>>),
 }
 
@@ -145,6 +147,16 @@ async fn run(state: AppState, client: Client) {
             .map_err(|e| (DatasetCr::KIND.noun(), e))
     })
     .boxed();
+    let projects = watcher::watcher(
+        Api::<DeserializeGuard<ProjectCr>>::all(client.clone()),
+        watcher::Config::default(),
+    )
+    .backoff(Retry::new())
+    .map(|r| {
+        r.map(|e| Input::Project(Box::new(e)))
+            .map_err(|e| (ProjectCr::KIND.noun(), e))
+    })
+    .boxed();
     let namespaces = watcher::watcher(
         Api::<PartialObjectMeta<Namespace>>::all(client.clone()),
         watcher::Config::default(),
@@ -155,9 +167,12 @@ async fn run(state: AppState, client: Client) {
             .map_err(|e| ("namespace", e))
     })
     .boxed();
-    let mut inputs = stream::select(stream::select(insights, datasets), namespaces);
+    let mut inputs = stream::select(
+        stream::select(stream::select(insights, datasets), projects),
+        namespaces,
+    );
     let mut mirror = Mirror::new(state, client);
-    tracing::info!("watching Insight and Dataset resources");
+    tracing::info!("watching Insight, Dataset and Project resources");
     // Whether each watch is failing (one warning per failure spell).
     let mut failing: HashSet<&'static str> = HashSet::new();
     while let Some(input) = inputs.next().await {
@@ -168,6 +183,10 @@ async fn run(state: AppState, client: Client) {
             }
             Ok(Input::Dataset(event)) => {
                 failing.remove(DatasetCr::KIND.noun());
+                mirror.event(*event).await;
+            }
+            Ok(Input::Project(event)) => {
+                failing.remove(ProjectCr::KIND.noun());
                 mirror.event(*event).await;
             }
             Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,
@@ -317,6 +336,7 @@ impl Mirror {
                 self.skipped.remove(&name);
                 let listed = self.relist::<InsightCr>(&name).await;
                 let listed = self.relist::<DatasetCr>(&name).await && listed;
+                let listed = self.relist::<ProjectCr>(&name).await && listed;
                 if !listed {
                     self.skipped.insert(name);
                 }

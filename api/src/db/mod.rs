@@ -12,6 +12,7 @@ pub mod flighting;
 pub mod insights;
 pub mod organizations;
 pub mod pins;
+pub mod projects;
 pub mod shares;
 pub mod throttle;
 pub mod tokens;
@@ -50,6 +51,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         20261201000100,
         "create app tickets",
         include_str!("../../migrations/20261201000100_create_app_tickets.sql"),
+    ),
+    (
+        20261202000000,
+        "create projects",
+        include_str!("../../migrations/20261202000000_create_projects.sql"),
     ),
 ];
 

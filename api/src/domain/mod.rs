@@ -8,6 +8,7 @@ mod access;
 mod datasets;
 mod insights;
 mod kinds;
+mod projects;
 mod roles;
 mod sharing;
 
@@ -15,6 +16,7 @@ pub use access::AccessLevel;
 pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
+pub use projects::ProjectStatus;
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
 
@@ -116,6 +118,7 @@ mod tests {
         round_trips(StoredTarget::ALL);
         round_trips(ShareType::ALL);
         round_trips(ShareOrigin::ALL);
+        round_trips(ProjectStatus::ALL);
         assert_eq!(
             "nope".parse::<Role>(),
             Err(Unknown {

@@ -11,6 +11,7 @@ pub mod images;
 pub mod insights;
 pub mod metrics;
 pub mod organizations;
+pub mod projects;
 pub mod shares;
 pub mod two_factor;
 pub mod users;
