@@ -213,6 +213,7 @@ pub fn router(state: AppState) -> Router {
     // The app proxy streams bodies and websockets: no request timeout, no body limit.
     Router::new()
         .merge(routes::apps::router())
+        .merge(routes::projects::git_http::router(&state))
         .merge(timed)
         .layer(middleware::from_fn_with_state(state.clone(), apps_host_gate))
         .layer(TraceLayer::new_for_http())

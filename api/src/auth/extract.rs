@@ -144,7 +144,10 @@ fn check_active(user: &UserRow) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<AuthUser>, ApiError> {
+pub(crate) async fn authenticate(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<AuthUser>, ApiError> {
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
         let sql = format!(
             "SELECT {}, o.is_2fa_required AS org_2fa FROM users u JOIN organizations o ON o.id = u.organization_id \

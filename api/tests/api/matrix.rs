@@ -17,7 +17,8 @@ use ludis_api::domain::{AccessLevel as Level, AssetKind};
 
 /// Path parameters that name an asset, and body fields that do.
 const ASSET_PARAMS: [&str; 2] = ["{id}", "{entityId}"];
-const ASSET_FIELDS: [&str; 5] = [
+const ASSET_FIELDS: [&str; 6] = [
+    "project",
     "application_id",
     "entity_id",
     "reference_id",
@@ -46,6 +47,11 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
         "an organization id",
     ),
     ("GET", "/v1/organizations/buckets/{id}", "a bucket id"),
+    (
+        "POST",
+        "/v2/projects",
+        "creates a project: its `project` is the new project's fields (tests/api/projects.rs)",
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -597,6 +603,62 @@ fn project_entries() -> Vec<Entry> {
             destructive: true,
             call: |c, id, p| {
                 Box::pin(async move { c.app.delete(&format!("/v2/projects/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/repocontents/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v2/projects/repocontents/{id}"),
+                            Some(&p.token),
+                            json!({"project": id, "path": ""}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/commitfile",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A new file per caller: 200 with edit access.
+                    c.app
+                        .post(
+                            "/v2/projects/commitfile",
+                            Some(&p.token),
+                            json!({"project": id, "filePath": format!("by-{}.txt", p.uid), "contents": "eA==", "message": "matrix"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/deletefile",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A version that is not the file's: 409 once access is granted.
+                    c.app
+                        .post(
+                            "/v2/projects/deletefile",
+                            Some(&p.token),
+                            json!({"project": id, "filePath": "README.md", "sha": "0123456789abcdef0123456789abcdef01234567"}),
+                        )
+                        .await
+                })
             },
         },
         Entry {

@@ -1,11 +1,14 @@
 //! Projects v2 (spec 001 §2 "Project v2 detail", §7 "Projects v2"; issue 14;
 //! docs/contracts/projects-v2.md): git-backed code workspaces. [`crud`]: the list (all, created by
 //! me, shared with me), one project and its preview, create (a repository hosted by Ludis, or
-//! "import project" from an external remote with the user's git token), update, delete, share.
+//! "import project" from an external remote with the user's git token), update, delete, share;
+//! [`files`]: a folder or file at the branch head, commit and delete a file; [`git_http`]: the
+//! hosted repositories over smart HTTP for git clients.
 //!
 //! Every call that takes a project goes through the asset layer ([`assets::load`]): no access is
 //! 404 `project_not_found`, too little is 403 'You need … access to this project'.
 
+use axum::extract::DefaultBodyLimit;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
@@ -18,6 +21,8 @@ use crate::{
 };
 
 mod crud;
+mod files;
+pub mod git_http;
 pub mod view;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -30,6 +35,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(crud::check_project))
         .routes(routes!(crud::share_project))
+        .routes(routes!(files::repo_contents))
+        .routes(routes!(files::delete_file))
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(files::commit_file))
+                .layer(DefaultBodyLimit::max(files::COMMIT_BODY_LIMIT)),
+        )
 }
 
 /// Messages (spec 001 §5, §8, and the contract).
