@@ -51,7 +51,11 @@ impl App {
         load_or_generate_secrets(&mut settings)?;
         let keyring =
             Keyring::parse(settings.encryption_keys.expose()).context("invalid LUDIS_ENCRYPTION_KEYS")?;
-        for id in db::users::encrypted_key_ids(&db).await? {
+        let stored = db::users::encrypted_key_ids(&db).await?;
+        for id in stored
+            .into_iter()
+            .chain(db::projects::encrypted_key_ids(&db).await?)
+        {
             anyhow::ensure!(
                 keyring.has_key(&id),
                 "the database holds values encrypted with key {id:?}, which LUDIS_ENCRYPTION_KEYS does not have; \

@@ -152,6 +152,11 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_DATA_DIR", default_value = "ludis-data")]
     pub data_dir: PathBuf,
 
+    /// The namespace of Ludis itself, where the administrator's image list (the ConfigMap
+    /// `ludis-images`) is.
+    #[arg(long, env = "LUDIS_SYSTEM_NAMESPACE", default_value = "ludis-system")]
+    pub system_namespace: String,
+
     /// Allow external git remotes over plain `http://` on loopback (development and tests only;
     /// otherwise only `https://`).
     #[arg(long, env = "LUDIS_GIT_ALLOW_HTTP_LOOPBACK", default_value_t = false, action = clap::ArgAction::Set)]

@@ -123,3 +123,104 @@ pub async fn set_running(
         .await?;
     Ok(())
 }
+
+/// One environment variable of a project; `value_enc` is the value encrypted at rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvVarRow {
+    pub id: String,
+    pub project_id: String,
+    pub key: String,
+    pub value_enc: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+fn env_var(r: &AnyRow) -> Result<EnvVarRow, sqlx::Error> {
+    Ok(EnvVarRow {
+        id: r.try_get("id")?,
+        project_id: r.try_get("project_id")?,
+        key: r.try_get("key")?,
+        value_enc: r.try_get("value_enc")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+const ENV_COLUMNS: &str = "id, project_id, key, value_enc, created_at, updated_at";
+
+/// A project's environment variables, by key.
+pub async fn env_vars(db: &AnyPool, project_id: &str) -> Result<Vec<EnvVarRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ENV_COLUMNS} FROM project_env_vars WHERE project_id = $1 ORDER BY key"
+    )))
+    .bind(project_id)
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(env_var)
+    .collect()
+}
+
+/// One environment variable by id.
+pub async fn env_var_by_id(db: &AnyPool, id: &str) -> Result<Option<EnvVarRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ENV_COLUMNS} FROM project_env_vars WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?
+    .as_ref()
+    .map(env_var)
+    .transpose()
+}
+
+/// Adds a variable; false when the project has one with that key already.
+pub async fn insert_env_var(db: &AnyPool, v: &EnvVarRow) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO project_env_vars (id, project_id, key, value_enc, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (project_id, key) DO NOTHING",
+    )
+    .bind(&v.id)
+    .bind(&v.project_id)
+    .bind(&v.key)
+    .bind(&v.value_enc)
+    .bind(v.created_at)
+    .bind(v.updated_at)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Sets a variable's (encrypted) value.
+pub async fn update_env_var(db: &AnyPool, id: &str, value_enc: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE project_env_vars SET value_enc = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(value_enc)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn delete_env_var(db: &AnyPool, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM project_env_vars WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The ids of the keys the stored values were encrypted with (checked at start, as the users'
+/// secrets are).
+pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error> {
+    let values: Vec<String> = sqlx::query_scalar("SELECT DISTINCT value_enc FROM project_env_vars")
+        .fetch_all(db)
+        .await?;
+    let mut ids: Vec<String> = values
+        .iter()
+        .filter_map(|v| crate::crypto::Keyring::key_id(v).map(str::to_owned))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}

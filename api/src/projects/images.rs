@@ -1,17 +1,25 @@
 //! The administrator's image list: the only images a project's preview may run (the operator
-//! refuses any other). The list is `seeds/images.yaml` (the chart makes the ConfigMap
-//! `ludis-images` from it); each entry has an id, an image reference, a language and a purpose.
-//! Projects name an image by id.
+//! refuses any other). It is the ConfigMap `ludis-images` of the system namespace
+//! (`<image id>: <image reference>`, made by the chart from `seeds/images.yaml`); without a
+//! cluster, or before the ConfigMap exists, the seeded list itself. The language and purpose of
+//! an id come from the seeded list (an id the administrator added has neither). Projects name
+//! an image by id; the insights' `default-<language>` images are not offered.
 
 use std::sync::LazyLock;
 
-use serde::Deserialize;
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::Api;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::domain::Language;
+use crate::{domain::Language, state::AppState};
 
-/// One image of the list.
+/// The ConfigMap of the image list, in the system namespace.
+pub const CONFIGMAP: &str = "ludis-images";
+
+/// One image of the seeded list.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-pub struct Image {
+pub struct Seeded {
     /// The id a Project names.
     pub name: String,
     /// The image reference pods run (never sent to clients).
@@ -22,12 +30,22 @@ pub struct Image {
 
 #[derive(Deserialize)]
 struct Seed {
-    images: Vec<Image>,
+    images: Vec<Seeded>,
+}
+
+/// An image a project may choose, as the console shows it.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct DockerImage {
+    pub id: String,
+    pub name: String,
+    /// python or r; empty for an image the administrator added.
+    pub language: String,
+    pub purpose: String,
 }
 
 /// The seeded list (`seeds/images.yaml`, embedded).
-pub fn list() -> &'static [Image] {
-    static LIST: LazyLock<Vec<Image>> = LazyLock::new(|| {
+pub fn seeded() -> &'static [Seeded] {
+    static LIST: LazyLock<Vec<Seeded>> = LazyLock::new(|| {
         serde_saphyr::from_str::<Seed>(include_str!("../../../seeds/images.yaml"))
             .expect("seeds/images.yaml is a valid image list")
             .images
@@ -35,21 +53,54 @@ pub fn list() -> &'static [Image] {
     &LIST
 }
 
-/// The images a project may choose: those for projects (not the insights' `default-*`).
-pub fn for_projects() -> impl Iterator<Item = &'static Image> {
-    list().iter().filter(|i| !i.name.starts_with("default-"))
+/// Pure: whether a project may choose id `id` (the insights' defaults are not offered).
+fn for_projects(id: &str) -> bool {
+    !id.starts_with("default-")
 }
 
-/// The image of a project that names none: the first project image of its language.
-pub fn default_for(language: Language) -> &'static str {
-    for_projects()
-        .find(|i| i.language == language)
-        .map_or("", |i| i.name.as_str())
+/// Pure: the image of an id, with the seeded language and purpose when the id is seeded.
+pub fn describe(id: &str) -> DockerImage {
+    let seed = seeded().iter().find(|s| s.name == id);
+    DockerImage {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        language: seed.map(|s| s.language.to_string()).unwrap_or_default(),
+        purpose: seed.map(|s| s.purpose.clone()).unwrap_or_default(),
+    }
 }
 
-/// The image `id` when a project may choose it.
-pub fn find(id: &str) -> Option<&'static Image> {
-    for_projects().find(|i| i.name == id)
+/// The images projects may choose now: the ConfigMap's ids with a cluster (when it exists),
+/// else the seeded ones.
+pub async fn available(state: &AppState) -> Vec<DockerImage> {
+    let ids: Vec<String> = match configured(state).await {
+        Some(ids) => ids,
+        None => seeded().iter().map(|s| s.name.clone()).collect(),
+    };
+    ids.iter()
+        .filter(|id| for_projects(id))
+        .map(|id| describe(id))
+        .collect()
+}
+
+/// The ids of the ConfigMap, when there is a cluster and the ConfigMap.
+async fn configured(state: &AppState) -> Option<Vec<String>> {
+    let client = state.kube.clone()?;
+    match Api::<ConfigMap>::namespaced(client, &state.settings.system_namespace)
+        .get_opt(CONFIGMAP)
+        .await
+    {
+        Ok(Some(cm)) => Some(cm.data.unwrap_or_default().into_keys().collect()),
+        Ok(None) => None,
+        Err(e) => {
+            tracing::warn!(error = %e, "failed to read the image list; using the seeded one");
+            None
+        }
+    }
+}
+
+/// The image of a project of `language` that names none: the first of its language.
+pub fn default_for(images: &[DockerImage], language: Language) -> Option<&DockerImage> {
+    images.iter().find(|i| i.language == language.as_str())
 }
 
 #[cfg(test)]
@@ -57,14 +108,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_seeded_list_has_an_image_per_language() {
-        assert_eq!(default_for(Language::Python), "python-3.12");
-        assert_eq!(default_for(Language::R), "r-4.4");
-        assert!(
-            find("default-python").is_none(),
-            "the insights' defaults are not offered"
+    fn the_seeded_list_describes_its_images() {
+        let all: Vec<DockerImage> = seeded()
+            .iter()
+            .filter(|s| for_projects(&s.name))
+            .map(|s| describe(&s.name))
+            .collect();
+        assert_eq!(
+            default_for(&all, Language::Python).map(|i| i.id.as_str()),
+            Some("python-3.12")
         );
-        assert_eq!(find("r-4.4").map(|i| i.language), Some(Language::R));
-        assert!(find("../etc").is_none());
+        assert_eq!(
+            default_for(&all, Language::R).map(|i| i.id.as_str()),
+            Some("r-4.4")
+        );
+        assert!(!all.iter().any(|i| i.id == "default-python"));
+        assert_eq!(describe("custom").language, "");
     }
 }

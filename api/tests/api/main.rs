@@ -20,6 +20,7 @@ mod listing;
 mod matrix;
 mod openapi;
 mod projects;
+mod projects_env;
 mod projects_files;
 mod proxy;
 mod proxy_security;

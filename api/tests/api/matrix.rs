@@ -17,8 +17,10 @@ use ludis_api::domain::{AccessLevel as Level, AssetKind};
 
 /// Path parameters that name an asset, and body fields that do.
 const ASSET_PARAMS: [&str; 2] = ["{id}", "{entityId}"];
-const ASSET_FIELDS: [&str; 6] = [
+const ASSET_FIELDS: [&str; 8] = [
     "project",
+    "project_uid",
+    "id",
     "application_id",
     "entity_id",
     "reference_id",
@@ -47,6 +49,11 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
         "an organization id",
     ),
     ("GET", "/v1/organizations/buckets/{id}", "a bucket id"),
+    (
+        "GET",
+        "/v2/cluster/{id}",
+        "a cluster id (tests/api/projects_env.rs)",
+    ),
     (
         "POST",
         "/v2/projects",
@@ -662,6 +669,69 @@ fn project_entries() -> Vec<Entry> {
             },
         },
         Entry {
+            method: "GET",
+            path: "/v2/projects/envvar",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v2/projects/envvar?id={id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/envvar",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A key per caller: 201 with edit access.
+                    c.app
+                        .post(
+                            "/v2/projects/envvar",
+                            Some(&p.token),
+                            json!({"project_uid": id, "key": format!("K_{}", p.uid.replace('-', "_")), "value": "v"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "PUT",
+            path: "/v2/projects/envvar/{id}",
+            variant: "a variable of the project",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    let var = env_var(&c, &id).await;
+                    c.app
+                        .put(
+                            &format!("/v2/projects/envvar/{var}"),
+                            &p.token,
+                            json!({"value": "changed"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "DELETE",
+            path: "/v2/projects/envvar/{id}",
+            variant: "a variable of the project",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    let var = env_var(&c, &id).await;
+                    c.app
+                        .delete(&format!("/v2/projects/envvar/{var}"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
             method: "POST",
             path: "/v2/projects/share",
             variant: "",
@@ -681,6 +751,21 @@ fn project_entries() -> Vec<Entry> {
             },
         },
     ]
+}
+
+/// A new variable of project `id`, made by its owner; returns the variable's id.
+async fn env_var(c: &Ctx, id: &str) -> String {
+    let key = format!("V_{}", uuid::Uuid::new_v4().simple());
+    let (status, body) = c
+        .app
+        .post(
+            "/v2/projects/envvar",
+            Some(&c.owner.token),
+            json!({"project_uid": id, "key": key, "value": "v"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    body["envVariable"]["id"].as_str().unwrap().to_owned()
 }
 
 /// The property names anywhere in a schema (following `$ref`s once each).

@@ -73,11 +73,15 @@ fn language(value: &str) -> Result<Language> {
     }
 }
 
-/// An image id a project may choose (400 otherwise).
-pub fn image_id(value: &str) -> Result<String> {
-    images::find(value.trim())
-        .map(|i| i.name.clone())
-        .ok_or_else(|| ApiError::bad_request("invalid_image", format!("Unknown image: {}", value.trim())))
+/// An image id a project may choose now (400 otherwise).
+async fn image_id(state: &AppState, value: &str) -> Result<String> {
+    let value = value.trim();
+    images::available(state)
+        .await
+        .into_iter()
+        .find(|i| i.id == value)
+        .map(|i| i.id)
+        .ok_or_else(|| ApiError::bad_request("invalid_image", format!("Unknown image: {value}")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,8 +313,12 @@ pub(super) async fn create_project(
     let f = req.project;
     let language = language(&f.language)?;
     let image_id = match f.image_id.as_deref().map(str::trim).filter(|i| !i.is_empty()) {
-        Some(i) => image_id(i)?,
-        None => images::default_for(language).to_owned(),
+        Some(i) => image_id(&state, i).await?,
+        None => images::default_for(&images::available(&state).await, language)
+            .map(|i| i.id.clone())
+            .ok_or_else(|| {
+                ApiError::bad_request("invalid_image", format!("No image for {language} is available"))
+            })?,
     };
     let description = optional_text(&f.description, DESCRIPTION_MAX)?;
     let id = db::new_id();
@@ -376,6 +384,10 @@ pub(super) async fn create_project(
         if let Err(e) = cluster::projects::write_secret(&state, &project, &secret, data).await {
             tracing::warn!(project = %id, error = format!("{e:#}"), "failed to write a project's git credentials");
         }
+    }
+    // An empty environment for the preview (the variables are added later).
+    if let Err(e) = super::envvars::sync_secret(&state, &project).await {
+        tracing::warn!(project = %id, error = %e, "failed to write a project's environment");
     }
     Activity::on_asset(&caller.user, &project.asset, "created")
         .record(&state.db)
@@ -449,7 +461,7 @@ pub(super) async fn update_project(
         project.asset.description = optional_text(description, DESCRIPTION_MAX)?;
     }
     if let Some(image) = &c.image_id {
-        project.details.image_id = image_id(image)?;
+        project.details.image_id = image_id(&state, image).await?;
     }
     if let Some(img) = &c.img_path {
         project.asset.img_path = image_path(img, &caller.user.uid)?;

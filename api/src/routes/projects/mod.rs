@@ -3,7 +3,8 @@
 //! me, shared with me), one project and its preview, create (a repository hosted by Ludis, or
 //! "import project" from an external remote with the user's git token), update, delete, share;
 //! [`files`]: a folder or file at the branch head, commit and delete a file; [`git_http`]: the
-//! hosted repositories over smart HTTP for git clients.
+//! hosted repositories over smart HTTP for git clients; [`envvars`]: environment variables;
+//! [`clusters`]: the image list and the cluster.
 //!
 //! Every call that takes a project goes through the asset layer ([`assets::load`]): no access is
 //! 404 `project_not_found`, too little is 403 'You need … access to this project'.
@@ -20,7 +21,9 @@ use crate::{
     state::AppState,
 };
 
+mod clusters;
 mod crud;
+mod envvars;
 mod files;
 pub mod git_http;
 pub mod view;
@@ -37,6 +40,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(crud::share_project))
         .routes(routes!(files::repo_contents))
         .routes(routes!(files::delete_file))
+        .routes(routes!(envvars::list_env_vars, envvars::create_env_var))
+        .routes(routes!(envvars::update_env_var, envvars::delete_env_var))
+        .routes(routes!(clusters::docker_images))
+        .routes(routes!(clusters::clusters))
+        .routes(routes!(clusters::cluster))
         .merge(
             OpenApiRouter::new()
                 .routes(routes!(files::commit_file))
