@@ -23,7 +23,10 @@ CREATE TABLE projects (
     status TEXT NOT NULL DEFAULT 'stopped',
     status_message TEXT,
     -- Where the preview answers (status.url), for the app proxy.
-    upstream_url TEXT
+    upstream_url TEXT,
+    -- SHA-256 of the token the preview's checkout clones a hosted repository with (rotated at
+    -- every run; the token itself is only in the project's git Secret).
+    checkout_token_hash TEXT
 );
 
 -- A project's environment variables (spec 001 §3 "Environment variable"): the value encrypted

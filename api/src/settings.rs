@@ -152,6 +152,12 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_DATA_DIR", default_value = "ludis-data")]
     pub data_dir: PathBuf,
 
+    /// Where preview pods reach this API's git server for the repositories Ludis hosts
+    /// (`http://ludis-api.ludis-system.svc:8080/git`); empty: a hosted project's preview starts
+    /// from its workspace volume without a checkout.
+    #[arg(long, env = "LUDIS_GIT_URL", default_value = "")]
+    pub git_url: String,
+
     /// The namespace of Ludis itself, where the administrator's image list (the ConfigMap
     /// `ludis-images`) is.
     #[arg(long, env = "LUDIS_SYSTEM_NAMESPACE", default_value = "ludis-system")]

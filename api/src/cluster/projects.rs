@@ -78,7 +78,9 @@ pub async fn apply(state: &AppState, p: &Project) -> anyhow::Result<()> {
         return Ok(());
     };
     let datasets = dataset_names(state, &p.details, namespace).await?;
-    apply::apply::<ProjectCr>(state, &p.asset, &object(p, namespace, name, &datasets)).await
+    let hosted = hosted_url(&state.settings.git_url, namespace, &p.asset.id);
+    let body = object(p, namespace, name, &datasets, hosted.as_deref());
+    apply::apply::<ProjectCr>(state, &p.asset, &body).await
 }
 
 /// Deletes the Project resource (its Secrets, volume and pods go with it).
@@ -165,12 +167,21 @@ async fn dataset_names(state: &AppState, p: &ProjectRow, namespace: &str) -> any
     Ok(out)
 }
 
+/// Pure: where preview pods clone hosted repository `id` of `namespace` from this API's git
+/// server at `base` (`LUDIS_GIT_URL`); `None` when it is not set.
+pub fn hosted_url(base: &str, namespace: &str, id: &str) -> Option<String> {
+    let base = base.trim().trim_end_matches('/');
+    (!base.is_empty()).then(|| format!("{base}/{namespace}/{id}.git"))
+}
+
 /// Pure: the applied object: identity, the id label, the owner annotation and the spec fields the
-/// API decides. An external remote names the `<name>-git` Secret; a hosted repository has no
-/// `git` (the preview starts from the workspace volume).
-pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String]) -> Value {
+/// API decides. An external remote, or a hosted repository served at `hosted` (this API's git
+/// server), names the `<name>-git` Secret; a hosted repository without it has no `git` (the
+/// preview starts from the workspace volume).
+pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hosted: Option<&str>) -> Value {
     let d = &p.details;
-    let git = d.repo_url.as_ref().map(|url| {
+    let url = d.repo_url.as_deref().or(hosted);
+    let git = url.map(|url| {
         json!({
             "url": url,
             "branch": d.branch,
@@ -235,6 +246,7 @@ mod tests {
             "ludis-acme",
             "sales-model-1a2b3c4d",
             &["sales-data-12345678".into()],
+            None,
         );
         assert_eq!(o["kind"], "Project");
         assert_eq!(o["metadata"]["labels"][LABEL_ID], p.asset.id);
@@ -257,9 +269,21 @@ mod tests {
     }
 
     #[test]
-    fn a_hosted_project_names_no_remote() {
-        let o = object(&project(None), "ns", "n", &[]);
+    fn a_hosted_project_is_cloned_from_the_apis_git_server_when_it_has_one() {
+        let o = object(&project(None), "ns", "n", &[], None);
         assert!(o["spec"].get("git").is_none(), "{o}");
         assert_eq!(o["spec"]["datasets"], json!([]));
+        let url = hosted_url("http://api.ludis-system.svc:8080/git/", "ns", "id1");
+        assert_eq!(
+            url.as_deref(),
+            Some("http://api.ludis-system.svc:8080/git/ns/id1.git")
+        );
+        assert_eq!(hosted_url(" ", "ns", "id1"), None);
+        let o = object(&project(None), "ns", "n", &[], url.as_deref());
+        assert_eq!(
+            o["spec"]["git"]["url"],
+            "http://api.ludis-system.svc:8080/git/ns/id1.git"
+        );
+        assert_eq!(o["spec"]["git"]["credentialsSecret"]["name"], "n-git");
     }
 }

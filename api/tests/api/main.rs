@@ -22,6 +22,7 @@ mod openapi;
 mod projects;
 mod projects_env;
 mod projects_files;
+mod projects_run;
 mod proxy;
 mod proxy_security;
 mod seeds;

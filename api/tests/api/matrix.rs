@@ -562,7 +562,7 @@ fn entries() -> Vec<Entry> {
 
 /// The Projects v2 calls that take a project.
 fn project_entries() -> Vec<Entry> {
-    use Level::{Edit, View};
+    use Level::{Edit, Execute, View};
     vec![
         Entry {
             method: "GET",
@@ -664,6 +664,58 @@ fn project_entries() -> Vec<Entry> {
                             Some(&p.token),
                             json!({"project": id, "filePath": "README.md", "sha": "0123456789abcdef0123456789abcdef01234567"}),
                         )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/run/{id}",
+            variant: "",
+            need: Need::Level(Execute),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .call(
+                            Method::POST,
+                            &format!("/v2/projects/run/{id}"),
+                            Some(&p.token),
+                            None,
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/stop/{id}",
+            variant: "",
+            need: Need::Level(Execute),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .call(
+                            Method::POST,
+                            &format!("/v2/projects/stop/{id}"),
+                            Some(&p.token),
+                            None,
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "GET",
+            path: "/v2/projects/getprojectapps/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .get(&format!("/v2/projects/getprojectapps/{id}"), &p.token)
                         .await
                 })
             },

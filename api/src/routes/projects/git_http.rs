@@ -1,9 +1,10 @@
 //! The repositories Ludis hosts, served to git clients over smart HTTP at
 //! `/git/<namespace>/<project id>.git/…` (git's own `http-backend`, [`ludis_git::server`]), so
-//! preview pods and people can clone them. A client signs in with Basic credentials: the user's
-//! e-mail and API key. The project's access rule decides: edit may push, view or execute may
-//! clone, anyone else (or a project that does not exist, or whose feature is off for the user's
-//! role) gets 404.
+//! preview pods and people can clone them. People sign in with Basic credentials: their e-mail
+//! and API key; the project's access rule decides: edit may push, view or execute may clone,
+//! anyone else (or a project that does not exist, or whose feature is off for the user's role)
+//! gets 404. A preview's checkout signs in with the project id and the project's checkout token
+//! (rotated at every run, in the project's git Secret): it may clone that repository only.
 
 use axum::{Router, http::HeaderMap};
 use ludis_git::{
@@ -14,7 +15,7 @@ use ludis_git::{
 use crate::{
     assets,
     auth::extract::authenticate,
-    db,
+    crypto, db,
     domain::{AccessLevel, AssetKind},
     projects::git::namespace_of,
     state::AppState,
@@ -40,6 +41,18 @@ struct ProjectAccess {
 
 impl ProjectAccess {
     async fn decide(&self, credentials: &BasicCredentials, repo: &RepoId) -> anyhow::Result<Access> {
+        let id = repo.project().hyphenated().to_string();
+        // The preview's checkout: the project id and its checkout token clone that repository.
+        if credentials.username.trim() == id {
+            let hash = db::projects::checkout_token_hash(&self.state.db, &id).await?;
+            let given = crypto::sha256_hex(credentials.password.trim());
+            // Digests of a random token: comparing them tells nothing about the token.
+            return Ok(if hash.as_deref() == Some(given.as_str()) {
+                Access::Read
+            } else {
+                Access::Unauthenticated
+            });
+        }
         let mut headers = HeaderMap::new();
         let Ok(key) = credentials.password.trim().parse() else {
             return Ok(Access::Unauthenticated);
@@ -56,7 +69,6 @@ impl ProjectAccess {
             }
             _ => return Ok(Access::Unauthenticated),
         };
-        let id = repo.project().hyphenated().to_string();
         let Some(asset) = db::assets::by_id(&self.state.db, &id)
             .await?
             .filter(|a| a.kind == AssetKind::ProjectV2)

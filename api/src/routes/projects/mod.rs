@@ -4,7 +4,8 @@
 //! "import project" from an external remote with the user's git token), update, delete, share;
 //! [`files`]: a folder or file at the branch head, commit and delete a file; [`git_http`]: the
 //! hosted repositories over smart HTTP for git clients; [`envvars`]: environment variables;
-//! [`clusters`]: the image list and the cluster.
+//! [`clusters`]: the image list and the cluster; [`run`]: run and stop the preview, and the
+//! insights published from a project.
 //!
 //! Every call that takes a project goes through the asset layer ([`assets::load`]): no access is
 //! 404 `project_not_found`, too little is 403 'You need … access to this project'.
@@ -26,6 +27,7 @@ mod crud;
 mod envvars;
 mod files;
 pub mod git_http;
+mod run;
 pub mod view;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -42,6 +44,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(files::delete_file))
         .routes(routes!(envvars::list_env_vars, envvars::create_env_var))
         .routes(routes!(envvars::update_env_var, envvars::delete_env_var))
+        .routes(routes!(run::run_project))
+        .routes(routes!(run::stop_project))
+        .routes(routes!(run::project_apps))
         .routes(routes!(clusters::docker_images))
         .routes(routes!(clusters::clusters))
         .routes(routes!(clusters::cluster))
