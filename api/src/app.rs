@@ -218,6 +218,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(routes::apps::router())
         .merge(routes::projects::git_http::router(&state))
+        .merge(routes::projects::streams::router())
         .merge(timed)
         .layer(middleware::from_fn_with_state(state.clone(), apps_host_gate))
         .layer(TraceLayer::new_for_http())

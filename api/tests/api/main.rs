@@ -23,6 +23,7 @@ mod projects;
 mod projects_env;
 mod projects_files;
 mod projects_run;
+mod projects_streams;
 mod proxy;
 mod proxy_security;
 mod seeds;

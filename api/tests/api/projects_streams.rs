@@ -1,0 +1,126 @@
+//! The preview's websockets (issue 14): `/containerLogs` and `/terminalConnection` refuse a
+//! missing token, a foreign Origin, too little access (403) and no access (404) before the
+//! upgrade; an executor's session answers `ludis.v1`, says it waits for the container, and ends
+//! with 4403 when the share is revoked. SQLite and PostgreSQL. (Log lines and the shell itself
+//! need a preview pod on a node: the real-node tests.)
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::{
+    self, client::IntoClientRequest as _, protocol::frame::coding::CloseCode,
+};
+
+use crate::helpers::{Person, TestApp, apps};
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a stream; the socket, or the HTTP status that refused it.
+async fn open(
+    app: &TestApp,
+    path: &str,
+    id: &str,
+    who: Option<&Person>,
+    origin: Option<&str>,
+) -> Result<Socket, StatusCode> {
+    let url = format!(
+        "{}/{path}?id={id}&uid=ignored",
+        app.address.replace("http://", "ws://")
+    );
+    let mut request = url.as_str().into_client_request().unwrap();
+    let protocols = match who {
+        Some(p) => format!("ludis.v1, bearer.{}", p.token),
+        None => "ludis.v1".to_owned(),
+    };
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols.parse().unwrap());
+    if let Some(o) = origin {
+        request.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, response)) => {
+            assert_eq!(response.headers()["sec-websocket-protocol"], "ludis.v1");
+            Ok(socket)
+        }
+        Err(tungstenite::Error::Http(res)) => Err(StatusCode::from_u16(res.status().as_u16()).unwrap()),
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+/// The next frame that is not a ping.
+async fn next(socket: &mut Socket) -> tungstenite::Message {
+    use futures::StreamExt as _;
+    loop {
+        match socket.next().await.expect("a frame").expect("no error") {
+            tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => continue,
+            m => return m,
+        }
+    }
+}
+
+#[tokio::test]
+async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revoked() {
+    for app in apps().await {
+        let org = app.unique_org("Streams").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let runner = app.person(&org, "developer", "Runner").await;
+        let viewer = app.person(&org, "developer", "Viewer").await;
+        let stranger = app.person(&org, "developer", "Stranger").await;
+        let id = app.project(&owner, "Streamed").await;
+        app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
+        app.share(&id, "user", &viewer.uid, "view", &owner.uid).await;
+        let own_origin = app.address.clone();
+
+        for path in ["containerLogs", "terminalConnection"] {
+            assert_eq!(
+                open(&app, path, &id, None, None).await.err(),
+                Some(StatusCode::UNAUTHORIZED)
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&runner), Some("http://evil.example"))
+                    .await
+                    .err(),
+                Some(StatusCode::FORBIDDEN),
+                "{path}: a foreign origin"
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&viewer), Some(&own_origin))
+                    .await
+                    .err(),
+                Some(StatusCode::FORBIDDEN),
+                "{path}: view is not enough"
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&stranger), Some(&own_origin))
+                    .await
+                    .err(),
+                Some(StatusCode::NOT_FOUND),
+                "{path}: no access"
+            );
+            // The executor is in; no preview runs, so the stream waits for it.
+            let mut socket = open(&app, path, &id, Some(&runner), Some(&own_origin))
+                .await
+                .unwrap_or_else(|s| panic!("{} {path}: {s}", app.kind));
+            let tungstenite::Message::Text(text) = next(&mut socket).await else {
+                panic!("a status frame first");
+            };
+            let status: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                (status["type"].as_str(), status["status"].as_str()),
+                (Some("status"), Some("waiting"))
+            );
+            // Revoking the share ends the session with 4403.
+            sqlx::query("DELETE FROM shares WHERE asset_id = $1 AND to_id = $2")
+                .bind(&id)
+                .bind(&runner.uid)
+                .execute(&app.state.db)
+                .await
+                .unwrap();
+            match next(&mut socket).await {
+                tungstenite::Message::Close(Some(frame)) => assert_eq!(frame.code, CloseCode::from(4403)),
+                other => panic!("{path}: expected a close, got {other:?}"),
+            }
+            app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
+        }
+    }
+}
