@@ -124,3 +124,102 @@ async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revo
         }
     }
 }
+
+/// Creates the project's preview pod on the KWOK node (what the operator would) and names it in
+/// the Project's status; waits until it runs.
+async fn kwok_preview(app: &TestApp, id: &str) -> Option<()> {
+    use k8s_openapi::api::core::v1::Pod;
+    use kube::{
+        Api,
+        api::{Patch, PatchParams, PostParams},
+    };
+    let client = app.state.kube.clone()?;
+    let a = ludis_api::db::assets::by_id(&app.state.db, id).await.unwrap()?;
+    let (ns, name) = (a.namespace?, a.resource_name?);
+    let pod_name = format!("{name}-preview");
+    let pod: Pod = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_PROJECT: name}},
+        "spec": {
+            "nodeSelector": {"type": "kwok"},
+            "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
+            "containers": [{"name": "preview", "image": "python:3.12-slim",
+                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]
+        }
+    }))
+    .unwrap();
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns);
+    pods.create(&PostParams::default(), &pod).await.unwrap();
+    Api::<ludis_crds::Project>::namespaced(client, &ns)
+        .patch_status(
+            &name,
+            &PatchParams::apply("ludis-operator").force(),
+            &Patch::Apply(
+                serde_json::json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Project",
+                "status": {"phase": "Running", "previewPod": pod_name}}),
+            ),
+        )
+        .await
+        .unwrap();
+    crate::gitops::eventually("the preview pod runs", || async {
+        pods.get(&pod_name)
+            .await
+            .ok()
+            .and_then(|p| p.status?.phase)
+            .is_some_and(|p| p == "Running")
+    })
+    .await;
+    Some(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_and_a_shell_come_from_the_projects_own_pod() {
+    for app in apps().await {
+        if app.state.kube.is_none() {
+            eprintln!("no cluster: the pod streams are skipped");
+            return;
+        }
+        let org = app.unique_org("Pod streams").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let id = app.project(&owner, "Kwok preview").await;
+        kwok_preview(&app, &id).await.expect("the project has a resource");
+
+        // The log: the running status, then the container's lines (KWOK's log file).
+        let mut socket = open(&app, "containerLogs", &id, Some(&owner), None)
+            .await
+            .unwrap();
+        let tungstenite::Message::Text(first) = next(&mut socket).await else {
+            panic!("a status frame first")
+        };
+        assert!(first.contains("\"running\""), "{first}");
+        let tungstenite::Message::Text(line) = next(&mut socket).await else {
+            panic!("a log line")
+        };
+        assert!(line.contains("ludis: container started"), "{}: {line}", app.kind);
+
+        // The terminal: a command typed in runs in the container (KWOK runs it on its host).
+        let mut socket = open(&app, "terminalConnection", &id, Some(&owner), None)
+            .await
+            .unwrap();
+        use futures::SinkExt as _;
+        socket
+            .send(tungstenite::Message::Text(
+                r#"{"type":"resize","cols":100,"rows":30}"#.into(),
+            ))
+            .await
+            .unwrap();
+        socket
+            .send(tungstenite::Message::Binary(
+                b"echo ludis-$((6*7))\n".to_vec().into(),
+            ))
+            .await
+            .unwrap();
+        let mut seen = String::new();
+        while !seen.contains("ludis-42") {
+            match next(&mut socket).await {
+                tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
+                tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
+                _ => {}
+            }
+        }
+    }
+}
