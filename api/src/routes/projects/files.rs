@@ -8,14 +8,16 @@
 
 use axum::{Json, extract::State};
 use base64::Engine as _;
-use ludis_git::{CommitMessage, Contents, EntryKind, Expected, FileCommit, FileDelete, RepoPath, Sha};
+use ludis_git::{
+    Author, CommitMessage, Contents, EntryKind, Expected, FileCommit, FileDelete, ProjectRepo, RepoPath, Sha,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::load;
 use crate::{
     auth::AuthUser,
-    db::activity::Activity,
+    db::{activity::Activity, projects::Project},
     domain::AccessLevel,
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     projects::git::{self, git_error},
@@ -89,6 +91,14 @@ pub struct RepoContentsRequest {
     pub project: Option<String>,
     /// A folder or a file from the repository's root; `''` is the root.
     pub path: String,
+}
+
+/// A change by the caller (edit access): the project, its repository as they reach it, and
+/// them as the author.
+async fn as_author(state: &AppState, caller: &AuthUser, id: &str) -> Result<(Project, ProjectRepo, Author)> {
+    let (project, _) = load(state, caller, id, AccessLevel::Edit).await?;
+    let repo = git::repo(state, &caller.user, &project).await?;
+    Ok((project, repo, git::author(&caller.user)?))
 }
 
 fn name_of(path: &str) -> String {
@@ -211,7 +221,7 @@ pub(super) async fn commit_file(
     caller: AuthUser,
     AppJson(req): AppJson<CommitFileRequest>,
 ) -> Result<Json<CommitAnswer>> {
-    let (project, _) = load(&state, &caller, &req.project, AccessLevel::Edit).await?;
+    let (project, repo, author) = as_author(&state, &caller, &req.project).await?;
     let path = RepoPath::file(&req.file_path).map_err(path_error)?;
     let content = B64
         .decode(req.contents.trim())
@@ -226,9 +236,8 @@ pub(super) async fn commit_file(
         content,
         expected,
         message,
-        author: git::author(&caller.user)?,
+        author,
     };
-    let repo = git::repo(&state, &caller.user, &project).await?;
     let done = state.git.commit_file(&repo, commit).await.map_err(git_error)?;
     Activity::on_asset(&caller.user, &project.asset, "committed")
         .record(&state.db)
@@ -280,7 +289,7 @@ pub(super) async fn delete_file(
     caller: AuthUser,
     AppJson(req): AppJson<DeleteFileRequest>,
 ) -> Result<Json<DeleteAnswer>> {
-    let (project, _) = load(&state, &caller, &req.project, AccessLevel::Edit).await?;
+    let (project, repo, author) = as_author(&state, &caller, &req.project).await?;
     let path = RepoPath::file(&req.file_path).map_err(path_error)?;
     if req.sha.trim().is_empty() {
         return Err(ApiError::bad_request(
@@ -297,9 +306,8 @@ pub(super) async fn delete_file(
         path,
         expected,
         message: CommitMessage::new(&message).map_err(input_error)?,
-        author: git::author(&caller.user)?,
+        author,
     };
-    let repo = git::repo(&state, &caller.user, &project).await?;
     state.git.delete_file(&repo, delete).await.map_err(git_error)?;
     Activity::on_asset(&caller.user, &project.asset, "committed")
         .record(&state.db)

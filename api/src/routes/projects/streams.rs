@@ -55,8 +55,14 @@ const PROTOCOL: &str = "ludis.v1";
 /// The two websocket routes, outside the JSON routes' timeout.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/containerLogs", get(container_logs))
-        .route("/terminalConnection", get(terminal))
+        .route(
+            "/containerLogs",
+            get(|state, q, ws, headers, uri| upgrade(state, q, ws, headers, uri, logs_session)),
+        )
+        .route(
+            "/terminalConnection",
+            get(|state, q, ws, headers, uri| upgrade(state, q, ws, headers, uri, terminal_session)),
+        )
 }
 
 #[derive(Deserialize)]
@@ -201,67 +207,26 @@ async fn wait_for_pod(
     }
 }
 
-/// A stream's request: the upgrade, its headers and address, the project.
-struct Opening {
+/// Upgrades after [`admit`] to `session`, answering the `ludis.v1` subprotocol.
+async fn upgrade<F, Fut>(
+    State(state): State<AppState>,
+    Query(q): Query<StreamQuery>,
     ws: WebSocketUpgrade,
     headers: HeaderMap,
     uri: Uri,
-    id: String,
-}
-
-/// Upgrades after [`admit`], answering the `ludis.v1` subprotocol.
-async fn upgrade<F, Fut>(state: AppState, o: Opening, session: F) -> Response
+    session: F,
+) -> Response
 where
     F: FnOnce(WebSocket, AppState, AuthUser, String) -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let id = o.id.trim().to_owned();
-    let caller = match admit(&state, &o.headers, &o.uri, &id).await {
+    let id = q.id.trim().to_owned();
+    let caller = match admit(&state, &headers, &uri, &id).await {
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    o.ws.protocols([PROTOCOL])
+    ws.protocols([PROTOCOL])
         .on_upgrade(move |socket| session(socket, state, caller, id))
-}
-
-async fn container_logs(
-    State(state): State<AppState>,
-    Query(q): Query<StreamQuery>,
-    ws: WebSocketUpgrade,
-    headers: HeaderMap,
-    uri: Uri,
-) -> Response {
-    upgrade(
-        state,
-        Opening {
-            ws,
-            headers,
-            uri,
-            id: q.id,
-        },
-        logs_session,
-    )
-    .await
-}
-
-async fn terminal(
-    State(state): State<AppState>,
-    Query(q): Query<StreamQuery>,
-    ws: WebSocketUpgrade,
-    headers: HeaderMap,
-    uri: Uri,
-) -> Response {
-    upgrade(
-        state,
-        Opening {
-            ws,
-            headers,
-            uri,
-            id: q.id,
-        },
-        terminal_session,
-    )
-    .await
 }
 
 async fn logs_session(mut socket: WebSocket, state: AppState, caller: AuthUser, id: String) {
