@@ -174,3 +174,91 @@ async fn a_projects_apps_are_those_the_caller_may_see() {
         assert_eq!(ids(&body), std::slice::from_ref(&shared));
     }
 }
+
+/// The web view: a running preview's `web_url` opens it through the app proxy (execute access);
+/// a viewer gets none and the proxy refuses them.
+#[tokio::test]
+async fn the_web_view_of_a_running_preview_goes_through_the_app_proxy() {
+    use crate::proxy::{console_origin, no_redirects, upstream};
+    for app in apps_with(console_origin).await {
+        let org = app.unique_org("Web view").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let viewer = app.person(&org, "developer", "Viewer").await;
+        let id = app.project(&owner, "Web").await;
+        app.share(&id, "user", &viewer.uid, "view", &owner.uid).await;
+        let (_, body) = app.get(&format!("/v2/projects/check/{id}"), &owner.token).await;
+        assert_eq!(body["preview"]["web_url"], serde_json::Value::Null, "not running");
+
+        // The operator's observation: the preview runs and answers at the upstream.
+        let base = upstream().await;
+        db::projects::set_running(
+            &app.state.db,
+            &id,
+            true,
+            ludis_api::domain::ProjectStatus::Running,
+        )
+        .await
+        .unwrap();
+        db::projects::set_observed(
+            &app.state.db,
+            &id,
+            ludis_api::domain::ProjectStatus::Running,
+            None,
+            Some(&base),
+        )
+        .await
+        .unwrap();
+        let (_, body) = app.get(&format!("/v2/projects/check/{id}"), &viewer.token).await;
+        assert_eq!(
+            body["preview"]["web_url"],
+            serde_json::Value::Null,
+            "{}: a viewer has no web view",
+            app.kind
+        );
+        let (_, body) = app.get(&format!("/v2/projects/{id}"), &owner.token).await;
+        assert_eq!(body["preview"]["container_id"], id.as_str());
+        let web_url = body["preview"]["web_url"]
+            .as_str()
+            .expect("a web view")
+            .to_owned();
+        assert!(web_url.starts_with(&format!("/apps/{id}/?ticket=")), "{web_url}");
+
+        // The ticket becomes the app cookie; the preview answers through the proxy.
+        let res = no_redirects().get(app.url(&web_url)).send().await.unwrap();
+        assert_eq!(res.status(), 303);
+        let cookie = res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned();
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/hello")))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let echoed: serde_json::Value = res.json().await.unwrap();
+        assert_eq!(echoed["path"], "/hello");
+        // A viewer's token is refused (403: the web view needs execute).
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/hello")))
+            .bearer_auth(&viewer.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 403);
+        // Stopped: no web view, and the proxy says it does not run.
+        app.post(&format!("/v2/projects/stop/{id}"), Some(&owner.token), json!({}))
+            .await;
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/hello")))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 503);
+    }
+}

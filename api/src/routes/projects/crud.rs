@@ -180,7 +180,7 @@ pub(super) async fn project_details(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<ProjectDetail>> {
     let (project, level) = load(&state, &caller, &id, AccessLevel::View).await?;
-    let preview = PreviewState::of(&project);
+    let preview = PreviewState::of(&state, &caller, &project, level);
     Ok(Json(ProjectDetail {
         success: true,
         project: view(&state, &caller, project, level).await?,
@@ -204,10 +204,10 @@ pub(super) async fn check_project(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<PreviewAnswer>> {
-    let (project, _) = load(&state, &caller, &id, AccessLevel::View).await?;
+    let (project, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     Ok(Json(PreviewAnswer {
         success: true,
-        preview: PreviewState::of(&project),
+        preview: PreviewState::of(&state, &caller, &project, level),
     }))
 }
 

@@ -50,7 +50,7 @@ async fn rotate_checkout_token(state: &AppState, p: &Project) -> Result<()> {
 
 /// Asks the preview to run or stop.
 async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) -> Result<Json<PreviewAnswer>> {
-    let (mut project, _) = load(state, caller, id, AccessLevel::Execute).await?;
+    let (mut project, level) = load(state, caller, id, AccessLevel::Execute).await?;
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
@@ -70,7 +70,7 @@ async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) ->
     rows::set_running(&state.db, &project.asset.id, running, project.details.status).await?;
     Ok(Json(PreviewAnswer {
         success: true,
-        preview: PreviewState::of(&project),
+        preview: PreviewState::of(state, caller, &project, level),
     }))
 }
 

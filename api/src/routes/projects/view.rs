@@ -17,6 +17,7 @@ use crate::{
     domain::{AccessLevel, Language, ProjectStatus},
     error::{ApiError, Result},
     routes::{
+        apps::open_url,
         datasets::{DatasetOwner, PhotoPath, ShareIcon},
         shares::photo,
     },
@@ -75,14 +76,19 @@ pub struct PreviewState {
 }
 
 impl PreviewState {
-    pub fn of(p: &Project) -> Self {
+    /// The preview of `p` as `caller` sees it at `level`: the web view (through the app proxy,
+    /// with a ticket of the caller's session) for execute access while the preview runs.
+    pub fn of(state: &AppState, caller: &AuthUser, p: &Project, level: AccessLevel) -> Self {
         let d = &p.details;
         let up = d.running && d.status == ProjectStatus::Running;
+        let web_url = (up && d.upstream_url.is_some() && level >= AccessLevel::Execute)
+            .then(|| open_url(state, &caller.user.uid, caller.session.as_deref(), &p.asset.id))
+            .flatten();
         Self {
             running: d.running,
             status: d.status,
             container_id: up.then(|| p.asset.id.clone()),
-            web_url: None,
+            web_url,
             port: d.running.then_some(PREVIEW_PORT),
         }
     }
