@@ -126,3 +126,29 @@ pub fn git_error(e: ludis_git::Error) -> ApiError {
         ErrorKind::Internal => ApiError::internal(format!("{:#}", anyhow::Error::new(e))),
     }
 }
+
+/// Checks that every file of `files` is a file at the head of the project's branch (a publish
+/// names the driver file and the files it needs): 400 naming the first that is not.
+pub async fn require_files(
+    state: &AppState,
+    caller: &UserRow,
+    project: &Project,
+    files: &[String],
+) -> Result<()> {
+    let repo = repo(state, caller, project).await?;
+    for f in files {
+        let path =
+            ludis_git::RepoPath::file(f).map_err(|e| ApiError::bad_request("invalid_file", e.to_string()))?;
+        match state.git.contents(&repo, &path).await {
+            Ok(ludis_git::Contents::File(_)) => {}
+            Ok(ludis_git::Contents::Folder(_)) | Err(ludis_git::Error::NotFound { .. }) => {
+                return Err(ApiError::bad_request(
+                    "file_not_in_project",
+                    format!("'{f}' is not a file of the project"),
+                ));
+            }
+            Err(e) => return Err(git_error(e)),
+        }
+    }
+    Ok(())
+}

@@ -535,6 +535,24 @@ impl TestApp {
         body["project"]["id"].as_str().unwrap().to_owned()
     }
 
+    /// [`TestApp::project`] with `files` committed to it (each holding its own name).
+    pub async fn project_with_files(&self, owner: &Person, name: &str, files: &[&str]) -> String {
+        use base64::Engine as _;
+        let id = self.project(owner, name).await;
+        for f in files {
+            let (status, body) = self
+                .post(
+                    "/v2/projects/commitfile",
+                    Some(&owner.token),
+                    json!({"project": id, "filePath": f, "message": format!("Add {f}"),
+                           "contents": base64::engine::general_purpose::STANDARD.encode(f)}),
+                )
+                .await;
+            assert_eq!(status, 200, "commit {f} on {}: {body}", self.kind);
+        }
+        id
+    }
+
     /// A console share entry (as if made in the console).
     pub async fn share(&self, asset: &str, to_type: &str, to_id: &str, level: &str, from: &str) {
         let level = AccessLevel::parse(level).unwrap();

@@ -262,3 +262,41 @@ async fn the_web_view_of_a_running_preview_goes_through_the_app_proxy() {
         assert_eq!(res.status(), 503);
     }
 }
+
+/// Publishing an insight from a project's files (`POST /v1/applications` with `project_id`): the
+/// Insight resource's source is the project's resource, and the project lists the app.
+#[tokio::test]
+async fn an_app_is_published_from_a_projects_files() {
+    for app in crate::helpers::apps().await {
+        let org = app.unique_org("Publish").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let id = app.project_with_files(&owner, "Publishing", &["app.py"]).await;
+        let (status, body) = app
+            .post(
+                "/v1/applications",
+                Some(&owner.token),
+                json!({"application": {"name": "From project", "app_type": "application", "language": "python",
+                                       "project_id": id, "publish_filenames": ["app.py"]}}),
+            )
+            .await;
+        assert_eq!(status, 201, "{}: {body}", app.kind);
+        let insight = body["application"]["id"].as_str().unwrap().to_owned();
+        let (_, apps) = app
+            .get(&format!("/v2/projects/getprojectapps/{id}"), &owner.token)
+            .await;
+        assert_eq!(apps["projectApps"][0]["id"], insight.as_str());
+        let (project, row) = (
+            db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap(),
+            db::assets::by_id(&app.state.db, &insight).await.unwrap().unwrap(),
+        );
+        if let (Some(client), Some(ns), Some(name)) = (&app.state.kube, &row.namespace, &row.resource_name) {
+            let cr = Api::<ludis_crds::Insight>::namespaced(client.clone(), ns)
+                .get(name)
+                .await
+                .unwrap();
+            let source = cr.spec.source.expect("a source");
+            assert_eq!(Some(source.project), project.resource_name);
+            assert_eq!(source.files, ["app.py"]);
+        }
+    }
+}
