@@ -205,3 +205,11 @@ pub async fn ensure_bucket(db: &AnyPool, name: &str, region: &str) -> Result<Str
         .fetch_one(db)
         .await
 }
+
+/// The id of the organization with this slug (its namespace is `ludis-<slug>`).
+pub async fn id_by_slug(db: &AnyPool, slug: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM organizations WHERE slug = $1")
+        .bind(slug)
+        .fetch_optional(db)
+        .await
+}
