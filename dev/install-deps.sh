@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
-# Debian packages (PostgreSQL, openssl, curl; Chromium for browser tests), the console's npm
-# packages, and the control-plane binaries (built from source into the cache, dev/build-tools.sh).
+# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; Chromium for browser tests), the
+# console's npm packages, and the control-plane binaries (built from source into the cache,
+# dev/build-tools.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -18,6 +19,11 @@ missing=()
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v ss >/dev/null || missing+=(iproute2)
+# git's smart-HTTP server program (hosted project repositories) and the git client its tests use.
+[ -x /usr/lib/git-core/git-http-backend ] || missing+=(git)
+# git2 builds libgit2 from source with HTTPS through the system's OpenSSL.
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+[ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 if $want_browser; then
   command -v chromium >/dev/null || missing+=(chromium)

@@ -1,4 +1,4 @@
-import { Button, type ButtonProps, Tooltip } from '@mantine/core';
+import { ActionIcon, type ActionIconProps, Button, type ButtonProps, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
@@ -24,6 +24,31 @@ export function GatedButton({
       <Button {...props} data-disabled aria-disabled="true" onClick={(e) => e.preventDefault()}>
         {children}
       </Button>
+    </Tooltip>
+  );
+}
+
+/** An icon button that says in a tooltip why it may not be used (`blocked`), else its `label`. */
+export function GatedActionIcon({
+  blocked,
+  label,
+  onClick,
+  children,
+  ...props
+}: ActionIconProps & { blocked?: string | null; label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <Tooltip label={blocked ?? label}>
+      <ActionIcon
+        {...props}
+        aria-label={label}
+        {...(blocked ? { 'data-disabled': true, 'aria-disabled': 'true' as const } : {})}
+        onClick={(e) => {
+          e.stopPropagation();
+          if (!blocked) onClick();
+        }}
+      >
+        {children}
+      </ActionIcon>
     </Tooltip>
   );
 }
