@@ -19,6 +19,7 @@ pub mod state;
 pub mod telemetry;
 pub mod views;
 
-pub use app::{App, BODY_LIMIT};
+pub use app::App;
+pub use routes::BODY_LIMIT;
 pub use settings::{AppsOrigin, AppsPlacement, Origin, Secret, Settings};
 pub use state::AppState;

@@ -212,11 +212,29 @@ async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<Au
     }))
 }
 
+/// A caller already authenticated for this request (by the flighting gate), kept in its
+/// extensions so the route's extractor does not look the credential up again.
+#[derive(Clone)]
+struct Authenticated(AuthUser);
+
+/// The request's caller: the one already authenticated for it, else from its credential (and
+/// then kept for the next extractor).
+async fn authenticate_request(parts: &mut Parts, state: &AppState) -> Result<Option<AuthUser>, ApiError> {
+    if let Some(Authenticated(user)) = parts.extensions.get::<Authenticated>() {
+        return Ok(Some(user.clone()));
+    }
+    let caller = authenticate(state, &parts.headers).await?;
+    if let Some(user) = &caller {
+        parts.extensions.insert(Authenticated(user.clone()));
+    }
+    Ok(caller)
+}
+
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        match authenticate(state, &parts.headers).await? {
+        match authenticate_request(parts, state).await? {
             Some(user) => Ok(user),
             None => {
                 tracing::debug!(path = %parts.uri.path(), "rejected: no credentials");
@@ -230,7 +248,7 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        Ok(Self(authenticate(state, &parts.headers).await?))
+        Ok(Self(authenticate_request(parts, state).await?))
     }
 }
 

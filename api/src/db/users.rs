@@ -133,14 +133,6 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
 }
 
 /// Several users by uid (unknown ones are left out), in no particular order.
-/// The user an API key (its SHA-256) belongs to.
-pub async fn uid_by_api_key_hash(db: &AnyPool, hash: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT uid FROM users WHERE api_key_hash = $1")
-        .bind(hash)
-        .fetch_optional(db)
-        .await
-}
-
 pub async fn by_uids(db: &AnyPool, uids: &[String]) -> Result<Vec<UserRow>, sqlx::Error> {
     let mut uids: Vec<&str> = uids.iter().map(String::as_str).collect();
     uids.sort_unstable();
