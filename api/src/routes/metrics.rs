@@ -3,14 +3,13 @@
 
 use axum::{Json, extract::State};
 use serde::{Deserialize, Serialize};
-use sqlx::Row as _;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::users::paging;
 use crate::{
     auth::AuthUser,
-    db::{self, organizations},
+    db::{self, metrics, organizations},
     domain::Role,
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     policy,
@@ -130,52 +129,21 @@ async fn overview(
     let org = scope(&state, &caller, q.organization_id).await?;
     let to = db::now();
     let from = to - secs;
-    let o = org.clone().unwrap_or_default();
-    let one = |sql: &'static str| {
-        sqlx::query_scalar::<_, i64>(sql)
-            .bind(o.clone())
-            .bind(from)
-            .fetch_one(&state.db)
-    };
-    let logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1").await?;
-    let failed_logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 0").await?;
-    let active_users = one(
-        "SELECT COUNT(DISTINCT user_uid) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1",
-    )
-    .await?;
-    let activities =
-        one("SELECT COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2").await?;
-    let total_users: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = '' OR organization_id = $1)")
-            .bind(o.clone())
-            .fetch_one(&state.db)
-            .await?;
-    let organizations: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE ($1 = '' OR id = $1)")
-            .bind(o.clone())
-            .fetch_one(&state.db)
-            .await?;
-    let by_entity: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT entity_type, COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2 \
-         GROUP BY entity_type ORDER BY entity_type",
-    )
-    .bind(o)
-    .bind(from)
-    .fetch_all(&state.db)
-    .await?;
+    let t = metrics::totals(&state.db, &org.unwrap_or_default(), from).await?;
     Ok(Json(OverviewResponse {
         success: true,
         period,
         from,
         to,
         metrics: Overview {
-            logins,
-            failed_logins,
-            active_users,
-            total_users,
-            organizations,
-            activities,
-            by_entity: by_entity
+            logins: t.logins,
+            failed_logins: t.failed_logins,
+            active_users: t.active_users,
+            total_users: t.total_users,
+            organizations: t.organizations,
+            activities: t.activities,
+            by_entity: t
+                .by_entity
                 .into_iter()
                 .map(|(entity, count)| EntityCount { entity, count })
                 .collect(),
@@ -221,30 +189,14 @@ async fn num_logins(
     let org = scope(&state, &caller, q.organization).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(5).clamp(1, 100);
     let from = db::now() - secs;
-    let top: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT organization_id, COUNT(*) AS n FROM login_events \
-         WHERE success = 1 AND at >= $1 AND organization_id IS NOT NULL AND ($2 = '' OR organization_id = $2) \
-         GROUP BY organization_id ORDER BY n DESC, organization_id LIMIT $3",
-    )
-    .bind(from)
-    .bind(org)
-    .bind(limit)
-    .fetch_all(&state.db)
-    .await?;
+    let top = metrics::busiest_organizations(&state.db, &org, from, limit).await?;
     let mut points = Vec::new();
     for (org_id, _) in top {
         let name = organizations::by_id(&state.db, &org_id)
             .await?
             .map(|o| o.name)
             .unwrap_or_else(|| "(deleted)".into());
-        let rows: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT day, COUNT(*) FROM login_events WHERE success = 1 AND at >= $1 AND organization_id = $2 \
-             GROUP BY day ORDER BY day",
-        )
-        .bind(from)
-        .bind(&org_id)
-        .fetch_all(&state.db)
-        .await?;
+        let rows = metrics::logins_per_day(&state.db, &org_id, from).await?;
         points.extend(rows.into_iter().map(|(date, logins)| LoginPoint {
             date,
             logins,
@@ -328,42 +280,24 @@ async fn entity_activity(
         .filter(|s| !s.is_empty())
         .map(db::like_pattern)
         .unwrap_or_default();
-    let filter = "FROM activity a LEFT JOIN users u ON u.uid = a.user_uid \
-         WHERE a.entity_type = $1 AND a.at >= $2 AND ($3 = '' OR a.organization_id = $3) \
-         AND ($4 = '' OR LOWER(a.entity_name) LIKE $4 ESCAPE '\\' OR LOWER(u.email) LIKE $4 ESCAPE '\\' \
-         OR LOWER(u.first_name) LIKE $4 ESCAPE '\\' OR LOWER(u.last_name) LIKE $4 ESCAPE '\\')";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
-        .bind(&entity)
-        .bind(from)
-        .bind(&org)
-        .bind(&pattern)
-        .fetch_one(&state.db)
-        .await?;
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT a.entity_name, u.first_name, u.last_name, u.email, a.action, a.at {filter} \
-         ORDER BY a.at DESC, a.id LIMIT $5 OFFSET $6"
-    )))
-    .bind(&entity)
-    .bind(from)
-    .bind(&org)
-    .bind(&pattern)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(&state.db)
-    .await?;
-    let rows = rows
-        .iter()
-        .map(|r| {
-            Ok(ActivityRow {
-                entity_name: r.try_get("entity_name")?,
-                first_name: r.try_get("first_name")?,
-                last_name: r.try_get("last_name")?,
-                email: r.try_get("email")?,
-                action: r.try_get("action")?,
-                date: r.try_get("at")?,
-            })
+    let filter = metrics::EntryFilter {
+        entity_type: &entity,
+        from,
+        organization_id: &org,
+        pattern: &pattern,
+    };
+    let (entries, total) = metrics::entries(&state.db, &filter, limit, offset).await?;
+    let rows = entries
+        .into_iter()
+        .map(|e| ActivityRow {
+            entity_name: e.entity_name,
+            first_name: e.first_name,
+            last_name: e.last_name,
+            email: e.email,
+            action: e.action,
+            date: e.at,
         })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        .collect();
     Ok(Json(ActivityPage {
         success: true,
         entity,
@@ -412,17 +346,7 @@ async fn entity_usage(
     let (_, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, Some(org_id)).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(10).clamp(1, 100);
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT entity_id, MAX(entity_name) AS entity_name, COUNT(*) AS n FROM activity \
-         WHERE organization_id = $1 AND entity_type = $2 AND at >= $3 \
-         GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT $4",
-    )
-    .bind(org)
-    .bind(&entity)
-    .bind(db::now() - secs)
-    .bind(limit)
-    .fetch_all(&state.db)
-    .await?;
+    let rows = metrics::most_used(&state.db, &org, &entity, db::now() - secs, limit).await?;
     Ok(Json(UsageResponse {
         success: true,
         entity,

@@ -470,37 +470,31 @@ async fn update_user(
         Some(None) => (None, None),
         None => (target.git_username.clone(), target.git_token_enc.clone()),
     };
-    sqlx::query(
-        "UPDATE users SET first_name = $1, last_name = $2, timezone = $3, date_format = $4, photo_path = $5, \
-         git_username = $6, git_token_enc = $7, email = $8, role = $9, status = $10, organization_id = $11, \
-         cluster_id = $12, password_hash = $13, updated_at = $14 WHERE uid = $15",
-    )
-    .bind(pick(&c.first_name, &target.first_name))
-    .bind(pick(&c.last_name, &target.last_name))
-    .bind(pick(&c.timezone, &target.timezone))
-    .bind(pick(&c.date_format, &target.date_format))
-    .bind(photo.map(str::to_owned).or(target.photo_path.clone()))
-    .bind(git_username)
-    .bind(git_token_enc)
-    .bind(email.unwrap_or(target.email.clone()))
-    .bind(changes.role.unwrap_or(target.role.as_str()))
-    .bind(changes.status.unwrap_or(target.status.as_str()))
-    .bind(destination.unwrap_or(target.organization_id.clone()))
-    .bind(
-        c.cluster_id
+    let profile = users::Profile {
+        first_name: pick(&c.first_name, &target.first_name),
+        last_name: pick(&c.last_name, &target.last_name),
+        timezone: pick(&c.timezone, &target.timezone),
+        date_format: pick(&c.date_format, &target.date_format),
+        photo_path: photo.map(str::to_owned).or(target.photo_path.clone()),
+        git_username,
+        git_token_enc,
+        email: email.unwrap_or(target.email.clone()),
+        role: changes.role.unwrap_or(target.role.as_str()),
+        status: changes.status.unwrap_or(target.status.as_str()),
+        organization_id: destination.unwrap_or(target.organization_id.clone()),
+        cluster_id: c
+            .cluster_id
             .as_deref()
             .map(|v| v.trim().to_owned())
             .or(target.cluster_id.clone())
             .filter(|v| !v.is_empty()),
-    )
-    .bind(password_hash.unwrap_or(target.password_hash.clone()))
-    .bind(now)
-    .bind(&target.uid)
-    .execute(&state.db)
-    .await
-    .on_unique("users_email_key", || {
-        ApiError::conflict("email_taken", "A user with this email already exists")
-    })?;
+        password_hash: password_hash.unwrap_or(target.password_hash.clone()),
+    };
+    users::update_profile(&state.db, &target.uid, profile, now)
+        .await
+        .on_unique("users_email_key", || {
+            ApiError::conflict("email_taken", "A user with this email already exists")
+        })?;
     if changes.password
         || changes.organization_id.is_some()
         || changes.status == Some(UserStatus::Inactive.as_str())
@@ -646,13 +640,7 @@ async fn update_git_detail(
         Some((u, t)) => (Some(u), Some(state.auth.keyring.encrypt(&t))),
         None => (None, None),
     };
-    sqlx::query("UPDATE users SET git_username = $1, git_token_enc = $2, updated_at = $3 WHERE uid = $4")
-        .bind(username)
-        .bind(token)
-        .bind(db::now())
-        .bind(&caller.user.uid)
-        .execute(&state.db)
-        .await?;
+    users::set_git(&state.db, &caller.user.uid, username, token, db::now()).await?;
     Ok(Done::new("Profile updated successfully!"))
 }
 
@@ -688,13 +676,8 @@ async fn create_api_key(
     }
     caller.require_session()?;
     let key = format!("ludis_{}", crypto::random_token(32));
-    sqlx::query("UPDATE users SET api_key_enc = $1, api_key_hash = $2, updated_at = $3 WHERE uid = $4")
-        .bind(state.auth.keyring.encrypt(&key))
-        .bind(crypto::sha256_hex(&key))
-        .bind(db::now())
-        .bind(&caller.user.uid)
-        .execute(&state.db)
-        .await?;
+    let (key_enc, key_hash) = (state.auth.keyring.encrypt(&key), crypto::sha256_hex(&key));
+    users::set_api_key(&state.db, &caller.user.uid, &key_enc, &key_hash, db::now()).await?;
     Ok(Json(ApiKeyResponse {
         success: true,
         message: "API key created".into(),
