@@ -3,6 +3,16 @@
 
 use sqlx::{AnyPool, Row as _};
 
+use crate::domain::ActivityEntity;
+
+/// A stored entity type (only [`ActivityEntity`] names are ever written).
+fn parse_entity(text: &str) -> Result<ActivityEntity, sqlx::Error> {
+    text.parse().map_err(|e| sqlx::Error::ColumnDecode {
+        index: "entity_type".into(),
+        source: Box::new(e),
+    })
+}
+
 /// The totals of a period (from `from` on) in an organization, or all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Totals {
@@ -13,7 +23,7 @@ pub struct Totals {
     pub organizations: i64,
     pub activities: i64,
     /// Activities per entity type, by type.
-    pub by_entity: Vec<(String, i64)>,
+    pub by_entity: Vec<(ActivityEntity, i64)>,
 }
 
 pub async fn totals(db: &AnyPool, organization_id: &str, from: i64) -> Result<Totals, sqlx::Error> {
@@ -46,7 +56,7 @@ pub async fn totals(db: &AnyPool, organization_id: &str, from: i64) -> Result<To
         .bind(organization_id)
         .fetch_one(db)
         .await?;
-    let by_entity = sqlx::query_as(
+    let by_entity: Vec<(String, i64)> = sqlx::query_as(
         "SELECT entity_type, COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2 \
          GROUP BY entity_type ORDER BY entity_type",
     )
@@ -61,7 +71,10 @@ pub async fn totals(db: &AnyPool, organization_id: &str, from: i64) -> Result<To
         total_users,
         organizations,
         activities,
-        by_entity,
+        by_entity: by_entity
+            .into_iter()
+            .map(|(entity, n)| Ok((parse_entity(&entity)?, n)))
+            .collect::<Result<_, sqlx::Error>>()?,
     })
 }
 
@@ -115,7 +128,7 @@ pub struct Entry {
 
 /// Which entries of the activity log [`entries`] reads.
 pub struct EntryFilter<'a> {
-    pub entity_type: &'a str,
+    pub entity_type: ActivityEntity,
     pub from: i64,
     /// Empty: every organization.
     pub organization_id: &'a str,
@@ -136,7 +149,7 @@ pub async fn entries(
          AND ($4 = '' OR LOWER(a.entity_name) LIKE $4 ESCAPE '\\' OR LOWER(u.email) LIKE $4 ESCAPE '\\' \
          OR LOWER(u.first_name) LIKE $4 ESCAPE '\\' OR LOWER(u.last_name) LIKE $4 ESCAPE '\\')";
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
-        .bind(f.entity_type)
+        .bind(f.entity_type.as_str())
         .bind(f.from)
         .bind(f.organization_id)
         .bind(f.pattern)
@@ -146,7 +159,7 @@ pub async fn entries(
         "SELECT a.entity_name, u.first_name, u.last_name, u.email, a.action, a.at {filter} \
          ORDER BY a.at DESC, a.id LIMIT $5 OFFSET $6"
     )))
-    .bind(f.entity_type)
+    .bind(f.entity_type.as_str())
     .bind(f.from)
     .bind(f.organization_id)
     .bind(f.pattern)
@@ -175,7 +188,7 @@ pub async fn entries(
 pub async fn most_used(
     db: &AnyPool,
     organization_id: &str,
-    entity_type: &str,
+    entity_type: ActivityEntity,
     from: i64,
     limit: i64,
 ) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
@@ -185,7 +198,7 @@ pub async fn most_used(
          GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT $4",
     )
     .bind(organization_id)
-    .bind(entity_type)
+    .bind(entity_type.as_str())
     .bind(from)
     .bind(limit)
     .fetch_all(db)

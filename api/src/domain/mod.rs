@@ -8,6 +8,7 @@ mod access;
 mod datasets;
 mod insights;
 mod kinds;
+mod metrics;
 mod roles;
 mod sharing;
 
@@ -15,6 +16,7 @@ pub use access::AccessLevel;
 pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
+pub use metrics::{ActivityEntity, Period};
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
 
@@ -116,6 +118,8 @@ mod tests {
         round_trips(StoredTarget::ALL);
         round_trips(ShareType::ALL);
         round_trips(ShareOrigin::ALL);
+        round_trips(ActivityEntity::ALL);
+        round_trips(Period::ALL);
         assert_eq!(
             "nope".parse::<Role>(),
             Err(Unknown {

@@ -10,7 +10,7 @@ use super::users::paging;
 use crate::{
     auth::AuthUser,
     db::{self, metrics, organizations},
-    domain::Role,
+    domain::{ActivityEntity, Period, Role},
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     policy,
     state::AppState,
@@ -24,33 +24,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(entity_usage))
 }
 
-/// Entities with an activity log.
-pub const ENTITIES: [&str; 7] = [
-    "applications",
-    "projects",
-    "datasets",
-    "workflows",
-    "users",
-    "organizations",
-    "flighting",
-];
-
-/// Seconds covered by a period (default week).
-pub fn period_seconds(period: Option<&str>) -> Result<(String, i64)> {
+/// The period a call names (default week), and the seconds it covers.
+pub fn period_seconds(period: Option<&str>) -> Result<(Period, i64)> {
     let p = period.map(str::trim).filter(|p| !p.is_empty()).unwrap_or("week");
-    let secs = match p {
-        "day" => 86_400,
-        "week" => 7 * 86_400,
-        "month" => 30 * 86_400,
-        "year" => 365 * 86_400,
-        _ => {
-            return Err(ApiError::bad_request(
-                "invalid_period",
-                "Period must be one of day, week, month, year",
-            ));
-        }
-    };
-    Ok((p.to_owned(), secs))
+    let period = p.parse::<Period>().map_err(|_| {
+        ApiError::bad_request("invalid_period", "Period must be one of day, week, month, year")
+    })?;
+    Ok((period, period.seconds()))
 }
 
 /// The organization scope of a metrics call: `Some(id)` for one organization, `None` for all
@@ -103,14 +83,14 @@ pub struct Overview {
 
 #[derive(Serialize, ToSchema)]
 pub struct EntityCount {
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub count: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct OverviewResponse {
     pub success: bool,
-    pub period: String,
+    pub period: Period,
     pub from: i64,
     pub to: i64,
     pub metrics: Overview,
@@ -172,7 +152,7 @@ pub struct LoginPoint {
 #[derive(Serialize, ToSchema)]
 pub struct LoginSeries {
     pub success: bool,
-    pub period: String,
+    pub period: Period,
     pub logins: Vec<LoginPoint>,
 }
 
@@ -238,21 +218,25 @@ pub struct ActivityRow {
 #[derive(Serialize, ToSchema)]
 pub struct ActivityPage {
     pub success: bool,
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub rows: Vec<ActivityRow>,
     pub total: i64,
     pub page: i64,
     pub limit: i64,
 }
 
-fn check_entity(entity: &str) -> Result<()> {
-    if !ENTITIES.contains(&entity) {
-        return Err(ApiError::not_found(
-            "unknown_metrics_entity",
-            format!("Unknown metrics entity: {entity}"),
-        ));
-    }
-    Ok(())
+/// An entity the metrics answer for (404 otherwise).
+fn check_entity(entity: &str) -> Result<ActivityEntity> {
+    entity
+        .parse::<ActivityEntity>()
+        .ok()
+        .filter(|e| ActivityEntity::METRICS.contains(e))
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "unknown_metrics_entity",
+                format!("Unknown metrics entity: {entity}"),
+            )
+        })
 }
 
 /// The activity log of one entity kind, newest first, paged and searchable.
@@ -266,7 +250,7 @@ async fn entity_activity(
     AppPath(entity): AppPath<String>,
     AppQuery(q): AppQuery<ActivityQuery>,
 ) -> Result<Json<ActivityPage>> {
-    check_entity(&entity)?;
+    let entity = check_entity(&entity)?;
     let (_, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, q.organization_id)
         .await?
@@ -281,7 +265,7 @@ async fn entity_activity(
         .map(db::like_pattern)
         .unwrap_or_default();
     let filter = metrics::EntryFilter {
-        entity_type: &entity,
+        entity_type: entity,
         from,
         organization_id: &org,
         pattern: &pattern,
@@ -327,7 +311,7 @@ pub struct UsageRow {
 #[derive(Serialize, ToSchema)]
 pub struct UsageResponse {
     pub success: bool,
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub usage: Vec<UsageRow>,
 }
 
@@ -342,11 +326,11 @@ async fn entity_usage(
     AppPath((org_id, entity)): AppPath<(String, String)>,
     AppQuery(q): AppQuery<UsageQuery>,
 ) -> Result<Json<UsageResponse>> {
-    check_entity(&entity)?;
+    let entity = check_entity(&entity)?;
     let (_, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, Some(org_id)).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(10).clamp(1, 100);
-    let rows = metrics::most_used(&state.db, &org, &entity, db::now() - secs, limit).await?;
+    let rows = metrics::most_used(&state.db, &org, entity, db::now() - secs, limit).await?;
     Ok(Json(UsageResponse {
         success: true,
         entity,
