@@ -374,7 +374,7 @@ pub fn build_pod(
             containers: vec![Container {
                 name: "task".into(),
                 image: Some(image),
-                command: Some(command),
+                args: Some(command),
                 working_dir: Some("/workspace".into()),
                 env: Some(env),
                 env_from,
@@ -393,7 +393,7 @@ pub fn build_pod(
                 format!("{}-workspace", wf.spec.project),
                 false,
             )]),
-            ..pods::restricted()
+            ..pods::restricted(config)
         }),
         status: None,
     })
