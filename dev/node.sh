@@ -125,7 +125,7 @@ print_plan() {
   for v in NODE_NAME NODE_POD_CIDR NODE_IP NODE_HOST_IP NODE_SVC_CIDR NODE_SVC_IP NODE_DNS_IP; do
     echo "export $v=${!v}"
   done
-  echo "export NODE_NETNS=$NETNS"
+  echo "export NODE_NETNS=$NETNS NODE_VETH=$VETH NODE_CGROUP=$CGROUP"
 }
 
 # --- certificates and configuration -----------------------------------------------------------
