@@ -60,9 +60,10 @@ warm_up=$(elapsed "$start")
 trap '"$DEV_DIR/down.sh" >/dev/null 2>&1 || true; [ "${BENCH_COLD:-}" = 1 ] && rm -rf "$cache"' EXIT
 
 log "== 3. pod start on the node"
-cargo build --release --locked --quiet -p ludis-operator --example pod_start_bench
+# The client's own speed is nothing next to a pod's start: the debug build dev/test.sh makes.
+cargo build --locked --quiet -p ludis-operator --example pod_start_bench
 pods=$(KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig BENCH_IMAGE=$("$DEV_DIR/images.sh" refs | awk '$1 == "python" {print $2}') \
-  "$CARGO_TARGET_DIR/release/examples/pod_start_bench")
+  "$CARGO_TARGET_DIR/debug/examples/pod_start_bench")
 
 echo
 echo "Cold cost of the node's set-up (once per machine; cache $cache):"

@@ -143,11 +143,17 @@ case "${1:-}" in
     command -v jq >/dev/null || die "jq is not installed (run dev/install-deps.sh)"
     images=("$@")
     [ ${#images[@]} -gt 0 ] || mapfile -t images < <(all_images)
+    # The builds wait on downloads and disks more than on CPUs: they run side by side.
+    builds=()
     for i in "${images[@]}"; do
       [ -f "$RECIPES/$i/main.go" ] || command -v mmdebstrap >/dev/null ||
         die "mmdebstrap is not installed (run dev/install-deps.sh)"
-      build_image "$i"
+      build_image "$i" &
+      builds+=($!)
     done
+    failed=0
+    for b in "${builds[@]}"; do wait "$b" || failed=1; done
+    [ "$failed" = 0 ] || die "building the images failed (see above)"
     ;;
   refs) for i in $(all_images); do echo "$i $(image_ref "$i")"; done ;;
   configmap)

@@ -54,7 +54,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
   echo "$hash" >"$stamp"
 fi
 
-# --- servers built from source (cached by version) ---
+# --- servers built from source (cached by version), and the node's images beside them (the Go
+# and Rust builds want the CPUs, the image builds mostly the network and the disk) ---
+"$DEV_DIR/images.sh" build >&2 &
+images=$!
 # shellcheck disable=SC2086 # a word list
 "$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes s3-server helm} >&2
-"$DEV_DIR/images.sh" build >&2
+wait "$images" || die "building the node's images failed (logs: $LUDIS_CACHE/logs/image-*.log)"

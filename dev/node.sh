@@ -15,7 +15,8 @@
 #     $LUDIS_STATE/node), /var/log bound from there too, and the kernel settings kubelet insists on
 #     (vm.overcommit_memory, kernel.panic, kernel.panic_on_oops) bound to files, so kubelet's writes
 #     never reach the machine.
-#   - cgroups under /ludis-<id> in every hierarchy (kubelet's cgroupRoot).
+#   - cgroups /ludis-<id> (kubelet's cgroupRoot): in every hierarchy on cgroup v1 (what this
+#     machine kind has, and what is tested), one cgroup on v2.
 # The host keeps two routes (pods and Services through the veth) while the node runs.
 #
 #   dev/node.sh up        start the node (after dev/cluster.sh started the control plane)
@@ -358,14 +359,28 @@ network_up() {
   ip route add "$NODE_SVC_CIDR" via "$NODE_NS_IP" dev "$VETH"
 }
 
-cgroups_up() {
+# The node's cgroup in each hierarchy: /sys/fs/cgroup/<controller>/ludis-<id> on cgroup v1,
+# /sys/fs/cgroup/ludis-<id> on v2 (a single hierarchy).
+cgroup_dirs() {
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    echo "/sys/fs/cgroup/$CGROUP"
+    return 0
+  fi
   local h
   for h in /sys/fs/cgroup/*/; do
-    [ -f "$h/cgroup.procs" ] || continue
-    mkdir -p "$h$CGROUP"
-    if [ -f "$h/cpuset.cpus" ]; then
-      cat "$h/cpuset.cpus" >"$h$CGROUP/cpuset.cpus"
-      cat "$h/cpuset.mems" >"$h$CGROUP/cpuset.mems"
+    [ -f "$h/cgroup.procs" ] && echo "$h$CGROUP"
+  done
+  return 0
+}
+
+cgroups_up() {
+  local c
+  for c in $(cgroup_dirs); do
+    mkdir -p "$c"
+    # cpuset (v1): a new cgroup has no CPUs or memory nodes until given its parent's.
+    if [ -f "$(dirname "$c")/cpuset.cpus" ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then
+      cat "$(dirname "$c")/cpuset.cpus" >"$c/cpuset.cpus"
+      cat "$(dirname "$c")/cpuset.mems" >"$c/cpuset.mems"
     fi
   done
 }
@@ -474,7 +489,7 @@ up() {
     ok "the node $NODE_NAME is already running"
     return 0
   fi
-  if [ -e "/run/netns/$NETNS" ] || [ -d "/sys/fs/cgroup/pids/$CGROUP" ]; then
+  if [ -e "/run/netns/$NETNS" ] || [ -n "$(ls -d $(cgroup_dirs) 2>/dev/null)" ]; then
     log "cleaning up a partly running node from an earlier start"
     stop
   fi
@@ -500,8 +515,11 @@ ns_pids() {
 
 # Pids in the node's cgroups (the pods' containers).
 cgroup_pids() {
-  [ -d "/sys/fs/cgroup/pids/$CGROUP" ] || return 0
-  find "/sys/fs/cgroup/pids/$CGROUP" -name cgroup.procs -exec cat {} + 2>/dev/null
+  local c
+  for c in $(cgroup_dirs); do
+    [ -d "$c" ] && find "$c" -name cgroup.procs -exec cat {} + 2>/dev/null
+  done | sort -u
+  return 0
 }
 
 kill_all() { # kill_all LISTER: SIGKILL what LISTER prints until it prints nothing (10 s at most)
@@ -524,9 +542,9 @@ stop() {
   stop_pidfile "$N/pids/containerd.pid"
   kill_all ns_pids
   rm -f "$N/pids/node-ns.pid"
-  for h in /sys/fs/cgroup/*/; do
-    [ -d "$h$CGROUP" ] && find "$h$CGROUP" -depth -type d -exec rmdir {} + 2>/dev/null
-    [ -d "$h$CGROUP" ] && die "the cgroup $h$CGROUP could not be removed"
+  for c in $(cgroup_dirs); do
+    [ -d "$c" ] && find "$c" -depth -type d -exec rmdir {} + 2>/dev/null
+    [ -d "$c" ] && die "the cgroup $c could not be removed"
   done
   # Deleting the namespace deletes its bridge, iptables rules, the veth pair and the host's routes
   # through it.

@@ -139,7 +139,7 @@ node_traces() {
   ip netns list 2>/dev/null | grep -w "$NODE_NETNS"
   ip -o link show "$NODE_VETH" 2>/dev/null
   ip route | grep -F -e "$NODE_POD_CIDR" -e "$NODE_SVC_CIDR"
-  ls -d /sys/fs/cgroup/*/"$NODE_CGROUP" 2>/dev/null
+  ls -d /sys/fs/cgroup/"$NODE_CGROUP" /sys/fs/cgroup/*/"$NODE_CGROUP" 2>/dev/null
   grep -F "$LUDIS_STATE" /proc/self/mountinfo
 }
 "$DEV/cluster.sh" down >/dev/null 2>&1
