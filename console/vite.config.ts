@@ -13,7 +13,16 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,
-    proxy: { '/v1': api, '/v2': api, '/apps': { target: api, ws: true }, '/healthz': api, '/readyz': api },
+    proxy: {
+      '/v1': api,
+      '/v2': api,
+      '/apps': { target: api, ws: true },
+      // The log and terminal websockets (docs/contracts/projects-v2.md).
+      '/containerLogs': { target: api, ws: true },
+      '/terminalConnection': { target: api, ws: true },
+      '/healthz': api,
+      '/readyz': api,
+    },
   },
   test: {
     environment: 'happy-dom',

@@ -14,8 +14,7 @@ log "building the operator and the benchmark (release)"
 cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example operator_bench
 "$(tool_dir kubernetes)/kubectl" apply --server-side -f charts/ludis/files/crds/ >/dev/null
 "$(tool_dir kubernetes)/kubectl" create namespace ludis-system --dry-run=client -o yaml | "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
-"$DEV_DIR/images.sh" configmap |
-  "$(tool_dir kubernetes)/kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+apply_image_list ludis-system
 
 port=18081
 require_free_port "the benchmarked operator" "$port"

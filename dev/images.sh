@@ -10,7 +10,8 @@
 #
 #   dev/images.sh build [image...]   build what is missing (default: every image)
 #   dev/images.sh refs               print "<image> <reference>" for every image
-#   dev/images.sh configmap          print the ConfigMap ludis-images (id: reference) as YAML
+#   dev/images.sh configmap [ns]     print the ConfigMap ludis-images (id: reference) as YAML
+#                                    in the namespace ns (default ludis-system)
 #   dev/images.sh dir <image>        print the cached layout of an image
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -159,8 +160,8 @@ case "${1:-}" in
   configmap)
     jq -r '.images[] | "\(.id) \(.image)"' "$SEEDS" | while read -r id image; do
       echo "  $id: $(image_ref "$image")"
-    done | { echo "apiVersion: v1"; echo "kind: ConfigMap"; echo "metadata: {name: ludis-images, namespace: ludis-system}"; echo "data:"; cat; }
+    done | { echo "apiVersion: v1"; echo "kind: ConfigMap"; echo "metadata: {name: ludis-images, namespace: ${2:-ludis-system}}"; echo "data:"; cat; }
     ;;
   dir) image_dir "${2:?image}" ;;
-  *) die "usage: dev/images.sh build [image...]|refs|configmap|dir <image>" ;;
+  *) die "usage: dev/images.sh build [image...]|refs|configmap [ns]|dir <image>" ;;
 esac

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
-# Debian packages (PostgreSQL, openssl, curl; containerd, runc, the CNI plugins, iptables, socat
-# and mmdebstrap for the real node; Chromium for browser tests), the console's npm packages, the
-# cluster's binaries (built from source into the cache, dev/build-tools.sh) and the node's images
-# (dev/images.sh).
+# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; containerd, runc, the CNI
+# plugins, iptables, socat and mmdebstrap for the real node; Chromium for browser tests), the
+# console's npm packages, the cluster's binaries (built from source into the cache,
+# dev/build-tools.sh) and the node's images (dev/images.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -20,6 +20,11 @@ missing=()
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v ss >/dev/null || missing+=(iproute2)
+# git's smart-HTTP server program (hosted project repositories) and the git client its tests use.
+[ -x /usr/lib/git-core/git-http-backend ] || missing+=(git)
+# git2 builds libgit2 from source with HTTPS through the system's OpenSSL.
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+[ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 # The real node (dev/node.sh) and its images (dev/images.sh).
 command -v containerd >/dev/null || missing+=(containerd)

@@ -195,3 +195,11 @@ current-context: ludis-local
 KUBECONFIG
   chmod 600 "$out.tmp" && mv "$out.tmp" "$out"
 }
+
+# The administrator's image list (seeds/ludis-images.json, the images built here for the node) as
+# the ConfigMap ludis-images in the namespace $1.
+apply_image_list() {
+  local ns=$1
+  "$DEV_DIR/images.sh" configmap "$ns" |
+    "$(tool_dir kubernetes)/kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+}

@@ -79,22 +79,33 @@ mkdir -p "$LUDIS_STATE"
 results=$LUDIS_STATE/test-results.log
 : >"$results"
 # Output goes to the terminal and to a file, from which the totals are counted at the end.
-phase "rust: tests" bash -c "cargo test --workspace --locked 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
-phase "console: typecheck + build + size" bash -c 'cd console && npm run --silent build && npm run --silent size && npm run --silent check:api'
+phase "rust: tests" bash -c "cargo test --workspace --locked --no-fail-fast 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+phase "console: lint + typecheck + build + size" bash -c 'cd console && npm run --silent lint && npm run --silent build && npm run --silent size && npm run --silent check:api'
 phase "console: tests" bash -c "cd console && NO_COLOR=1 npx vitest run 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 chart_tests() {
-  local helm
+  local helm apps=(--set 'api.appsOrigin=https://*.apps.ludis.example')
   helm="$(tool_dir helm)/helm"
-  "$helm" lint --strict charts/ludis
+  "$helm" lint --strict charts/ludis "${apps[@]}"
   # The rendered chart is accepted by the real API server (server-side dry run).
   "$(tool_dir kubernetes)/kubectl" create namespace ludis-system --dry-run=client -o yaml |
     "$(tool_dir kubernetes)/kubectl" apply -f - >/dev/null
-  "$helm" template ludis charts/ludis --namespace ludis-system |
+  "$helm" template ludis charts/ludis --namespace ludis-system "${apps[@]}" |
     "$(tool_dir kubernetes)/kubectl" apply --dry-run=server -n ludis-system -f - >/dev/null
   # values.schema.json rejects a misspelt key.
-  if "$helm" template ludis charts/ludis --set api.iamge.tag=x >/dev/null 2>&1; then
+  if "$helm" template ludis charts/ludis "${apps[@]}" --set api.iamge.tag=x >/dev/null 2>&1; then
     die "the chart accepted an unknown value (api.iamge): values.schema.json is not enforced"
   fi
+  # Published apps need an origin of their own: no render without one (saying why), unless the
+  # console's is allowed explicitly, which the API is then told.
+  local out
+  if out=$("$helm" template ludis charts/ludis 2>&1); then
+    die "the chart rendered without api.appsOrigin (apps would share the console's origin)"
+  fi
+  [[ $out == *'api.appsOrigin is required'* ]] || die "the refusal without api.appsOrigin does not say why: $out"
+  out=$("$helm" template ludis charts/ludis --set api.allowAppsOnConsoleOrigin=true)
+  [[ $out == *LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN* ]] || die "api.allowAppsOnConsoleOrigin=true does not reach the API"
+  out=$("$helm" template ludis charts/ludis "${apps[@]}")
+  [[ $out != *LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN* ]] || die "the console's origin is allowed although api.appsOrigin is set"
 }
 phase "console: end to end (Chromium)" bash -c "NO_COLOR=1 '$DEV_DIR/e2e.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 phase "chart: lint + render" chart_tests

@@ -25,8 +25,7 @@ cargo build --locked --quiet -p ludis-api -p ludis-operator || die "the build fa
 kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
 kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-"$DEV_DIR/images.sh" configmap | kubectl apply --server-side --field-manager=ludis-dev -f - >/dev/null ||
-  die "applying the image list failed"
+apply_image_list ludis-system || die "applying the image list failed"
 operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
 O=$LUDIS_STATE/operator
 stop_pidfile "$O/pids/ludis-operator.pid"

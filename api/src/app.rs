@@ -19,7 +19,7 @@ use crate::{
     db,
     error::ApiError,
     openapi, policy, routes, seeds,
-    settings::{Secret, Settings},
+    settings::{AppsPlacement, Secret, Settings},
 };
 
 /// JSON bodies are limited to 1 MiB; files go straight to object storage.
@@ -110,7 +110,8 @@ impl App {
         }
 
         let auth = Arc::new(AuthConfig {
-            jwt_key: crate::auth::jwt::key(settings.jwt_secret.expose()),
+            jwt_key: ring::hmac::Key::new(ring::hmac::HMAC_SHA256, settings.jwt_secret.expose().as_bytes()),
+            tokens: crate::auth::jwt::Keys::new(settings.jwt_secret.expose()),
             keyring,
             hash: HashParams {
                 memory_kib: settings.argon2_memory_kib,
@@ -122,19 +123,34 @@ impl App {
             address_failures: settings.throttle_address_failures,
         });
 
-        match settings.apps_origin.get() {
-            None => tracing::warn!(
-                "apps are served from the console's origin; set LUDIS_APPS_ORIGIN (e.g. \
-                 https://apps.ludis.example, a host of its own pointing at this API, or \
-                 https://*.apps.ludis.example for one per app) so a published app's scripts cannot \
-                 read the console's tokens"
+        match settings.apps_placement() {
+            AppsPlacement::Refused => tracing::error!(
+                "published apps are not served: LUDIS_APPS_ORIGIN is empty. Give them an origin of \
+                 their own (https://*.apps.ludis.example: one per app, a host pointing at this API), \
+                 so a published app's scripts cannot read the console's tokens; or set \
+                 LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN=true if every app author is trusted"
             ),
-            Some(o) if !o.is_potentially_trustworthy() => tracing::warn!(
-                apps_origin = %o,
-                "LUDIS_APPS_ORIGIN is plain http: an app keeps its session inside the console's \
-                 frame only when the console is on the same site; use https"
+            AppsPlacement::ConsoleOrigin => tracing::warn!(
+                "apps are served from the console's origin (LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN): a \
+                 published app's scripts can read the console's tokens; set LUDIS_APPS_ORIGIN"
             ),
-            Some(o) => tracing::info!(apps_origin = %o, "apps are served from their own origin"),
+            AppsPlacement::Origin(o) => {
+                if !o.is_potentially_trustworthy() {
+                    tracing::warn!(
+                        apps_origin = %o,
+                        "LUDIS_APPS_ORIGIN is plain http: an app keeps its session inside the console's \
+                         frame only when the console is on the same site; use https"
+                    );
+                }
+                if !o.is_per_app() {
+                    tracing::warn!(
+                        apps_origin = %o,
+                        "every app shares one apps origin, so an app's scripts can use a viewer's \
+                         session of another app they opened; use https://*.<host> for one per app"
+                    );
+                }
+                tracing::info!(apps_origin = %o, "apps are served from their own origin");
+            }
         }
 
         let listener = TcpListener::bind(settings.listen)

@@ -9,11 +9,11 @@ use kube::{
     Api, Client, Resource, ResourceExt as _,
     api::{DeleteParams, ListParams, ObjectMeta, Patch, PatchParams},
 };
-use ludis_crds::{ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, Insight, Project, Workflow};
+use ludis_crds::{
+    ANNOTATION_BUCKET, ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, Insight, LABEL_ORGANIZATION, Project,
+    Workflow,
+};
 use serde::de::DeserializeOwned;
-
-/// Label on an organization's namespace carrying the organization id.
-pub const LABEL_ORGANIZATION: &str = "ludis.dev/organization";
 
 /// The asset kinds whose ownership can move (spec 001 §9 migration entity types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,10 +59,6 @@ impl AssetKind {
         format!("{n} {s}{}", if n == 1 { "" } else { "s" })
     }
 }
-
-/// Annotation on an organization's namespace naming the bucket of its datasets (the operator
-/// reads it, falling back to its default bucket).
-pub const ANNOTATION_BUCKET: &str = "ludis.dev/bucket";
 
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and
 /// annotated with the organization's bucket ([`ANNOTATION_BUCKET`],

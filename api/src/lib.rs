@@ -19,5 +19,4 @@ pub mod telemetry;
 pub mod views;
 
 pub use app::{App, AppState, BODY_LIMIT};
-pub use routes::apps::{open_url as app_open_url, ticket as app_ticket};
-pub use settings::{AppsOrigin, Origin, Secret, Settings};
+pub use settings::{AppsOrigin, AppsPlacement, Origin, Secret, Settings};

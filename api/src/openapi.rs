@@ -60,6 +60,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(routes::health::router())
         .routes(routes!(openapi_json))
         .merge(routes::auth::router())
+        .merge(routes::two_factor::router())
         .merge(routes::users::router())
         .merge(routes::organizations::router())
         .merge(routes::flighting::router())

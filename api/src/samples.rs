@@ -81,9 +81,7 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
     for sample in SAMPLES.iter().filter(|s| !given.iter().any(|g| g == s.slug)) {
         let id = db::new_id();
         let (bucket, prefix) = cluster::datasets::location(state, organization_id, &id).await?;
-        ludis_storage::ensure_bucket(s3, &bucket)
-            .await
-            .map_err(anyhow::Error::msg)?;
+        ludis_storage::ensure_bucket(s3, &bucket).await?;
         let mut bytes = 0i64;
         for (name, content_type, body) in sample.files {
             ludis_storage::objects::put(
@@ -93,8 +91,7 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
                 body.as_bytes().to_vec(),
                 content_type,
             )
-            .await
-            .map_err(anyhow::Error::msg)?;
+            .await?;
             bytes += body.len() as i64;
         }
         let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;

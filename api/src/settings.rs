@@ -192,10 +192,32 @@ pub struct Settings {
     /// gives every app an origin of its own (`https://<app id>.apps.ludis.example`, a wildcard DNS
     /// name and certificate), so apps cannot reach each other either. Requests for these hosts reach
     /// only `/apps/…` (their own app's, for per-app origins), and `/apps/…` answers only there.
-    /// Empty: apps are served from the console's origin (a warning at start).
+    /// Empty: no application running in the cluster is served (the log and each app's page say
+    /// why), unless `LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN` allows the console's origin.
     #[arg(long, env = "LUDIS_APPS_ORIGIN", default_value = "")]
     pub apps_origin: AppsOrigin,
+
+    /// Serve published apps from the console's own origin when `LUDIS_APPS_ORIGIN` is empty. An
+    /// app's scripts can then read the console's tokens and act as whoever opens it: only for a
+    /// platform whose every author is trusted. Ignored when `LUDIS_APPS_ORIGIN` is set.
+    #[arg(long, env = "LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN", default_value_t = false, action = clap::ArgAction::Set)]
+    pub allow_apps_on_console_origin: bool,
 }
+
+/// Where published apps that run in the cluster are served ([`Settings::apps_placement`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppsPlacement<'a> {
+    /// On an origin of their own (`LUDIS_APPS_ORIGIN`).
+    Origin(&'a Origin),
+    /// On the console's origin, allowed explicitly (`LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN`).
+    ConsoleOrigin,
+    /// Nowhere: no apps origin is configured and the console's is not allowed.
+    Refused,
+}
+
+/// Why no app is served under [`AppsPlacement::Refused`], for the log, the proxy and app pages.
+pub const APPS_ORIGIN_MISSING: &str = "Published apps cannot be opened: this platform has no origin for them \
+    (LUDIS_APPS_ORIGIN). Ask your administrator.";
 
 /// `LUDIS_APPS_ORIGIN`: `http(s)://[*.]host[:port]`, or empty for the console's own origin.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -335,6 +357,16 @@ impl std::fmt::Display for Origin {
 }
 
 impl Settings {
+    /// Where published apps are served: their own origin when configured, else the console's
+    /// when allowed, else nowhere.
+    pub fn apps_placement(&self) -> AppsPlacement<'_> {
+        match self.apps_origin.get() {
+            Some(o) => AppsPlacement::Origin(o),
+            None if self.allow_apps_on_console_origin => AppsPlacement::ConsoleOrigin,
+            None => AppsPlacement::Refused,
+        }
+    }
+
     /// Flags, environment, then the settings file named by `LUDIS_CONFIG_FILE` (if any).
     pub fn load() -> anyhow::Result<Self> {
         let mut args: Vec<String> = std::env::args().collect();
@@ -504,6 +536,23 @@ mod tests {
         }
         let err = Settings::try_parse_from(["ludis-api", "--apps-origin=apps.example"]).unwrap_err();
         assert!(err.to_string().contains("is not an origin"), "{err}");
+    }
+
+    #[test]
+    fn apps_are_refused_without_an_origin_unless_the_consoles_is_allowed() {
+        let parse = |args: &[&str]| {
+            Settings::try_parse_from(std::iter::once("ludis-api").chain(args.iter().copied())).unwrap()
+        };
+        assert_eq!(parse(&[]).apps_placement(), AppsPlacement::Refused);
+        assert_eq!(
+            parse(&["--allow-apps-on-console-origin=true"]).apps_placement(),
+            AppsPlacement::ConsoleOrigin
+        );
+        let own = parse(&[
+            "--apps-origin=https://*.apps.ludis.example",
+            "--allow-apps-on-console-origin=true",
+        ]);
+        assert!(matches!(own.apps_placement(), AppsPlacement::Origin(o) if o.is_per_app()));
     }
 
     #[test]

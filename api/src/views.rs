@@ -42,26 +42,15 @@ pub struct UserView {
     pub confirmed_2fa: bool,
     /// Whether the user's organization requires 2FA.
     pub is_2fa_required: bool,
-    /// The user's API key; only shown to the user themself.
+    /// The user's API key; only shown to the user themself, in a fully authenticated session.
     pub api_key: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
 impl UserView {
-    /// `show_key`: the caller is this user (the API key is shown to its owner only).
-    pub fn new(u: &UserRow, org_requires_2fa: bool, keyring: &Keyring, show_key: bool) -> Self {
-        let api_key = if show_key {
-            u.api_key_enc.as_deref().and_then(|v| match keyring.decrypt(v) {
-                Ok(k) => Some(k),
-                Err(e) => {
-                    tracing::error!(user = %u.uid, error = %e, "failed to decrypt an API key");
-                    None
-                }
-            })
-        } else {
-            None
-        };
+    /// A user as anyone who may see them sees them: no API key.
+    pub fn new(u: &UserRow, org_requires_2fa: bool) -> Self {
         Self {
             uid: u.uid.clone(),
             id: u.uid.clone(),
@@ -81,9 +70,26 @@ impl UserView {
             enabled_2fa: u.has_2fa(),
             confirmed_2fa: u.confirmed_2fa,
             is_2fa_required: org_requires_2fa,
-            api_key,
+            api_key: None,
             created_at: u.created_at,
             updated_at: u.updated_at,
+        }
+    }
+
+    /// The user as they see themself in a fully authenticated session (password, and the 2FA
+    /// code where enabled): with their API key. Never for a pending-2FA answer or an API-key
+    /// caller (DESIGN.md "Security decisions").
+    pub fn own(u: &UserRow, org_requires_2fa: bool, keyring: &Keyring) -> Self {
+        let api_key = u.api_key_enc.as_deref().and_then(|v| match keyring.decrypt(v) {
+            Ok(k) => Some(k),
+            Err(e) => {
+                tracing::error!(user = %u.uid, error = %e, "failed to decrypt an API key");
+                None
+            }
+        });
+        Self {
+            api_key,
+            ..Self::new(u, org_requires_2fa)
         }
     }
 }

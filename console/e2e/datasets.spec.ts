@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { type APIRequestContext, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 
+import { apiLogin, screenshots, signIn } from './session';
 import { tinyXlsx } from './xlsx';
 
 /**
@@ -55,26 +56,7 @@ writeFileSync(files.pdf, '%PDF-1.4\n');
 let datasetUrl = '';
 /** Set when the storage refuses browsers' preflights and Playwright must answer them. */
 let routeStorage = false;
-
-let shot = 0;
-async function screen(page: Page, name: string) {
-  shot += 1;
-  await page.screenshot({ path: `e2e-screenshots/datasets-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
-}
-
-async function apiLogin(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post('/v1/auth/login', { data: { user: { email, password } } });
-  expect(res.ok(), await res.text()).toBe(true);
-  return (await res.json()) as { token: string; user: { id: string; uid: string } };
-}
+const screen = screenshots('datasets');
 
 /** Presigned storage requests through Playwright, which answers the preflight and adds CORS headers. */
 async function allowStorage(context: BrowserContext) {
@@ -168,10 +150,12 @@ test.describe.serial('datasets', () => {
     await expect(toUpload.getByText('slides.pdf')).toHaveCount(0);
     await screen(page, 'import-form');
 
-    // Hold the uploads a moment so the progress dialog can be seen (and photographed) mid-way.
+    // Hold the uploads until the progress dialog has been checked (and photographed) mid-way.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
     const slow = (url: URL) => url.searchParams.has('X-Amz-Signature');
     await page.route(slow, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await held;
       await route.fallback();
     });
     await page.getByRole('button', { name: 'Create dataset' }).click();
@@ -180,6 +164,7 @@ test.describe.serial('datasets', () => {
     await expect(progress.getByRole('listitem')).toHaveCount(3);
     await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
     await screen(page, 'upload-progress');
+    release();
     await expect(page.getByText('Data Uploaded Successfully!').first()).toBeVisible();
     await expect(progress).toBeHidden();
     await page.unroute(slow);

@@ -119,6 +119,7 @@ test.describe.serial('identity and administration', () => {
     await screen(page, 'two-factor-active');
 
     await page.getByRole('button', { name: 'Advanced' }).click();
+    await expect(page.getByRole('button', { name: 'Advanced' })).toHaveAttribute('aria-expanded', 'true');
     await page.getByRole('link', { name: 'Change Password' }).click();
     await expect(page).toHaveURL(/\/changepassword$/);
     await page.getByRole('textbox', { name: /^Current password/ }).fill(firstPassword);

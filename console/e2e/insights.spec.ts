@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 
-import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+
+import { apiLogin, newSession, screenshots, signIn } from './session';
 
 /**
  * Insights and sharing end to end, against the running API (issue 5): an owner imports an
@@ -50,6 +52,7 @@ function applyClusterApp(): boolean {
   return true;
 }
 let withCluster = false;
+const screen = screenshots('insights');
 /** The app shared with the colleague. */
 const sharedApp = () => (withCluster ? clusterApp : externalApp);
 
@@ -77,27 +80,6 @@ function tinyPdf(): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-let shot = 0;
-async function screen(page: Page, name: string) {
-  shot += 1;
-  await page.screenshot({ path: `e2e-screenshots/insights-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
-}
-
-async function newSession(browser: Browser, who: { email: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, who.email, who.password);
-  return page;
-}
-
 function card(scope: Page | Locator, name: string): Locator {
   return scope.locator(`[data-testid="insight-card"][data-name="${name}"]`);
 }
@@ -121,17 +103,11 @@ async function openShare(page: Page, name: string) {
   return dialog;
 }
 
-async function apiToken(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post('/v1/auth/login', { data: { user: { email, password } } });
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
-}
-
 test.describe.serial('insights and sharing', () => {
   test.skip(!adminPassword, 'set LUDIS_E2E_ADMIN_PASSWORD to the seeded superadmin password');
 
   test.beforeAll(async ({ request }) => {
-    const token = await apiToken(request, adminEmail, adminPassword);
+    const { token } = await apiLogin(request, adminEmail, adminPassword);
     const headers = { Authorization: `Bearer ${token}` };
     const orgs = await request.get('/v1/organizations/list?page=1&limit=100', { headers });
     expect(orgs.ok()).toBe(true);

@@ -79,9 +79,17 @@ pub struct InsightSpec {
     /// The template this app was made from, for template apps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<InsightTemplate>,
-    /// Object key of the uploaded file of a user_report.
+    /// Object key of the uploaded file of a user_report, in the insight's own report folder:
+    /// `reports/<the insight's ludis.dev/id>/<file name>` (the file is presigned for every viewer,
+    /// so no other object may be named; a key of another insight's folder is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 1024))]
+    #[x_kube(validation = Rule::new(
+        "self.matches('^reports/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/[A-Za-z0-9_-][A-Za-z0-9._-]*$')"
+    ).message(
+        "reportObject must be a file of the insight's own report folder: reports/<its ludis.dev/id>/<file name> \
+         (letters, digits, '.', '-' and '_', not starting with '.')"
+    ))]
     pub report_object: Option<String>,
     /// Changing this value (e.g. to the current time) redeploys the application.
     #[serde(default, skip_serializing_if = "Option::is_none")]

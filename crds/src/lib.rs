@@ -11,6 +11,7 @@
 pub mod common;
 pub mod dataset;
 pub mod insight;
+pub mod keys;
 pub mod project;
 pub mod workflow;
 
@@ -19,6 +20,7 @@ use kube::CustomResourceExt as _;
 
 pub use dataset::{Dataset, DatasetSpec, DatasetStatus};
 pub use insight::{Insight, InsightSpec, InsightStatus};
+pub use keys::*;
 pub use project::{Project, ProjectSpec, ProjectStatus};
 pub use workflow::{Workflow, WorkflowRun, WorkflowRunSpec, WorkflowRunStatus, WorkflowSpec, WorkflowStatus};
 
@@ -28,11 +30,6 @@ pub const GROUP: &str = "ludis.dev";
 pub const VERSION: &str = "v1alpha1";
 /// `kubectl get ludis` lists every kind in this category.
 pub const CATEGORY: &str = "ludis";
-
-/// Label carrying an asset's stable id (a UUID) on its custom resource and every child.
-pub const LABEL_ID: &str = "ludis.dev/id";
-/// Annotation carrying the uid of an asset's owner.
-pub const ANNOTATION_OWNER: &str = "ludis.dev/owner";
 
 /// Field manager of the operator's server-side applies.
 pub const FIELD_MANAGER_OPERATOR: &str = "ludis-operator";

@@ -1,42 +1,25 @@
 //! What every reconcile receives: the client, the event recorder, metrics and configuration.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::HashMap,
     sync::{Arc, Mutex},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use k8s_openapi::api::{
-    apps::v1::Deployment,
-    batch::v1::Job,
-    core::v1::{ConfigMap, ObjectReference, PersistentVolumeClaim, Pod, Service},
-};
+use k8s_openapi::api::core::v1::{ConfigMap, ObjectReference};
 use kube::{
-    Api, Client,
-    core::{DeserializeGuard, PartialObjectMeta},
+    Api, Client, Resource,
     runtime::events::{Event, EventType, Recorder, Reporter},
 };
-use ludis_crds::{Dataset, Project};
 
 use crate::{
-    k8s::stores::{Cache, ImageWatch},
+    images::{ImageCatalog, ImageWatch, catalog},
+    k8s::{
+        children::{Children, FullApplies},
+        stores::Caches,
+    },
     metrics::Metrics,
 };
-
-/// The caches of what the controllers observe, each filled by the controller that owns it.
-#[derive(Default)]
-pub struct Caches {
-    /// Projects (the project controller's own store), read by insights for their source.
-    pub projects: Cache<DeserializeGuard<Project>>,
-    pub preview_pods: Cache<Pod>,
-    pub workspaces: Cache<PartialObjectMeta<PersistentVolumeClaim>>,
-    pub project_services: Cache<PartialObjectMeta<Service>>,
-    pub deployments: Cache<Deployment>,
-    pub insight_services: Cache<PartialObjectMeta<Service>>,
-    pub report_jobs: Cache<Job>,
-    /// Datasets (the dataset controller's own store), read for projects' and insights' references.
-    pub datasets: Cache<DeserializeGuard<Dataset>>,
-}
 
 /// Operator configuration (from flags and environment, see `main.rs`).
 #[derive(Clone, Debug)]
@@ -111,7 +94,7 @@ pub struct Context {
     /// Consecutive failures per object, for the retry backoff.
     failures: Arc<Mutex<HashMap<String, u32>>>,
     /// When each object's children were last applied unconditionally.
-    full_applies: Arc<Mutex<HashMap<String, Instant>>>,
+    full_applies: Arc<FullApplies>,
     /// Set when the controllers are stopping: reconciles still running are abandoned.
     stopping: Arc<tokio::sync::watch::Sender<bool>>,
 }
@@ -144,7 +127,12 @@ impl Context {
         }
         let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.system_namespace);
         let cm = api.get_opt(&self.config.images_configmap).await?;
-        Ok(ImageCatalog(cm.and_then(|cm| cm.data).unwrap_or_default()))
+        Ok(cm.map(catalog).unwrap_or_default())
+    }
+
+    /// The children of `owner` for one reconcile by `controller`.
+    pub fn children<O: Resource<DynamicType = ()>>(&self, controller: &str, owner: &O) -> Children<'_> {
+        Children::new(&self.client, &self.full_applies, controller, owner)
     }
 
     /// Marks the controllers as running (again, after a lost and regained leadership).
@@ -193,39 +181,8 @@ impl Context {
         Duration::from_secs(1u64 << (*n - 1).min(8)).min(Duration::from_secs(300))
     }
 
-    /// Whether `key`'s children are due an unconditional apply: never done by this process, or
-    /// not within [`crate::controllers::RESYNC`]. Between those, unchanged children are skipped.
-    pub fn full_apply_due(&self, key: &str) -> bool {
-        self.full_applies
-            .lock()
-            .expect("not poisoned")
-            .get(key)
-            .is_none_or(|at| at.elapsed() >= crate::controllers::RESYNC)
-    }
-
-    /// Records an unconditional apply of `key`'s children.
-    pub fn fully_applied(&self, key: &str) {
-        let mut map = self.full_applies.lock().expect("not poisoned");
-        map.insert(key.to_owned(), Instant::now());
-        // Forget objects that are long gone (a live one is re-recorded at least every RESYNC).
-        if map.len() > 1024 && map.len().is_power_of_two() {
-            map.retain(|_, at| at.elapsed() < 2 * crate::controllers::RESYNC);
-        }
-    }
-
     /// Forgets the failures of `key` after a successful reconcile.
     pub fn succeeded(&self, key: &str) {
         self.failures.lock().expect("not poisoned").remove(key);
-    }
-}
-
-/// Image ids the administrator allows, and the image reference of each.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ImageCatalog(pub BTreeMap<String, String>);
-
-impl ImageCatalog {
-    /// The image reference of an allowed image id.
-    pub fn resolve(&self, id: &str) -> Option<&str> {
-        self.0.get(id).map(String::as_str)
     }
 }

@@ -1,6 +1,11 @@
 //! The operator's error type. Every failing call has its own variant (or a `what` naming it), so
 //! errors are told apart in logs, events and the `reconcile_failures` metric.
 
+use std::time::Duration;
+
+/// How long a reconcile waits for a cache's first full listing before it gives up (and retries).
+pub const CACHE_READY_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// An error of one reconcile. Invalid specs are not errors: they are reported in status
 /// (Degraded) and the controller waits for a change.
 #[derive(Debug, thiserror::Error)]
@@ -35,13 +40,22 @@ pub enum Error {
     #[error("failed to patch the status: {0}")]
     PatchStatus(#[source] kube::Error),
     #[error("object storage: {0}")]
-    Storage(String),
+    Storage(#[source] ludis_storage::StorageError),
     #[error("failed to send the notification e-mail: {0}")]
     Notify(String),
     #[error("finalizer: {0}")]
     Finalizer(String),
     #[error(transparent)]
-    Cache(#[from] crate::k8s::stores::CacheError),
+    Cache(#[from] CacheError),
+}
+
+/// Why a cache cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("the {0} cache is not started")]
+    NotStarted(&'static str),
+    #[error("the {0} cache did not finish its first listing in {CACHE_READY_TIMEOUT:?}")]
+    NotReady(&'static str),
 }
 
 impl Error {
@@ -76,4 +90,8 @@ pub fn apply(what: &'static str, name: &str) -> impl FnOnce(kube::Error) -> Erro
 
 pub fn orphans(what: &'static str) -> impl FnOnce(kube::Error) -> Error {
     move |source| Error::DeleteOrphans { what, source }
+}
+
+pub fn create(what: &'static str) -> impl FnOnce(kube::Error) -> Error {
+    move |source| Error::Create { what, source }
 }

@@ -1,8 +1,16 @@
 //! The Ludis operator: one controller per custom resource kind.
+//!
+//! Module edges (no cycles): `verdict`, `images` and `error` stand alone; `k8s` (applies,
+//! children, labels, caches) uses `error`; `context` holds the client, caches, image watch and
+//! configuration; `datasets` (lookups every controller shares) uses `context`; `controllers` use
+//! all of them.
 
 pub mod context;
 pub mod controllers;
+pub mod datasets;
 pub mod error;
+pub mod images;
 pub mod k8s;
 pub mod metrics;
 pub mod notify;
+pub mod verdict;

@@ -205,6 +205,32 @@ async fn insight_rules_are_enforced_at_admission() {
         "appUrl must be an http(s) URL",
     )
     .await;
+    // A user report's file is presigned for every viewer: only its own report folder's.
+    for key in [
+        "datasets/ludis-other/x/secret.csv",
+        "reports/q3.pdf",
+        "reports/8d0f6c1e-0c59-4a8e-9a55-7ad3c2f1e0aa/../x.pdf",
+        "reports/8d0f6c1e-0c59-4a8e-9a55-7ad3c2f1e0aa/a/b.pdf",
+    ] {
+        refused(
+            &client,
+            n,
+            "Insight",
+            json!({"displayName": "U", "type": "user_report", "reportObject": key}),
+            "reportObject must be a file of the insight's own report folder",
+        )
+        .await;
+    }
+    create(
+        &client,
+        n,
+        "Insight",
+        "upload",
+        json!({"displayName": "U", "type": "user_report",
+               "reportObject": "reports/8d0f6c1e-0c59-4a8e-9a55-7ad3c2f1e0aa/Q3_report.pdf"}),
+    )
+    .await
+    .unwrap();
 
     let app = create(
         &client,

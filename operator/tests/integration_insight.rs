@@ -290,7 +290,11 @@ async fn an_application_of_a_missing_project_is_degraded() {
         deployments.get_opt("lost").await.ok()?
     })
     .await;
-    let i = insights.get("lost").await.unwrap();
-    let status = serde_json::to_value(&i.status).unwrap();
-    assert_eq!(condition(&status, "Degraded").unwrap().0, "False");
+    // The status is written after the children, so it is waited for too.
+    eventually("the insight to be no longer degraded", || async {
+        let i = insights.get("lost").await.ok()?;
+        let status = serde_json::to_value(&i.status).ok()?;
+        (condition(&status, "Degraded")?.0 == "False").then_some(())
+    })
+    .await;
 }

@@ -7,6 +7,7 @@
 //! - [`objects`]: listing a folder page by page, folder markers, deleting, reading;
 //! - [`preview`]: the first rows or lines of csv, json, xml, txt, xlsx and xls files.
 
+pub mod error;
 pub mod keys;
 pub mod objects;
 pub mod presign;
@@ -17,6 +18,7 @@ use aws_smithy_http_client::{
     Builder,
     tls::{Provider, rustls_provider::CryptoMode},
 };
+pub use error::StorageError;
 
 /// Where object storage is and how to sign for it.
 #[derive(Clone)]
@@ -72,7 +74,7 @@ pub fn dataset_prefix(namespace: &str, dataset_id: &str) -> String {
 
 /// Number of objects and total bytes under `prefix`. Folders are not counted: neither folder
 /// markers (`<folder>/.ludis-folder`) nor objects whose key ends in `/`.
-pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<(i64, i64), String> {
+pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<(i64, i64), StorageError> {
     let mut pages = s3
         .list_objects_v2()
         .bucket(bucket)
@@ -81,12 +83,7 @@ pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Resul
         .send();
     let (mut count, mut bytes) = (0i64, 0i64);
     while let Some(page) = pages.next().await {
-        let page = page.map_err(|e| {
-            format!(
-                "failed to list s3://{bucket}/{prefix}: {}",
-                aws_sdk_s3::error::DisplayErrorContext(e)
-            )
-        })?;
+        let page = page.map_err(|e| StorageError::object("list", bucket, prefix, e))?;
         for obj in page.contents() {
             if obj
                 .key()
@@ -101,14 +98,18 @@ pub async fn usage(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Resul
 }
 
 /// Deletes every object under `prefix` (folder markers included); returns how many were deleted.
-pub async fn delete_prefix(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<usize, String> {
+pub async fn delete_prefix(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    prefix: &str,
+) -> Result<usize, StorageError> {
     objects::delete_under(s3, bucket, prefix)
         .await
         .map(|(all, _markers)| all)
 }
 
 /// Creates `bucket` unless it exists.
-pub async fn ensure_bucket(s3: &aws_sdk_s3::Client, bucket: &str) -> Result<(), String> {
+pub async fn ensure_bucket(s3: &aws_sdk_s3::Client, bucket: &str) -> Result<(), StorageError> {
     if s3.head_bucket().bucket(bucket).send().await.is_ok() {
         return Ok(());
     }
@@ -119,10 +120,23 @@ pub async fn ensure_bucket(s3: &aws_sdk_s3::Client, bucket: &str) -> Result<(), 
             if ctx.contains("BucketAlreadyOwnedByYou") || ctx.contains("BucketAlreadyExists") {
                 Ok(())
             } else {
-                Err(format!("failed to create the bucket {bucket}: {ctx}"))
+                Err(StorageError::call("create the bucket", bucket, e))
             }
         }
     }
+}
+
+/// Writes the empty object named like `prefix` (ending in `/`), so an empty dataset is visible in
+/// listings of its bucket.
+pub async fn mark_prefix(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Result<(), StorageError> {
+    s3.put_object()
+        .bucket(bucket)
+        .key(prefix)
+        .body(Vec::new().into())
+        .send()
+        .await
+        .map(|_| ())
+        .map_err(|e| StorageError::object("write", bucket, prefix, e))
 }
 
 #[cfg(test)]

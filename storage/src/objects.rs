@@ -5,12 +5,13 @@
 //! [`crate::keys`]), so a caller that forgot to normalise gets an error rather than a key outside
 //! the dataset's prefix.
 
-use aws_sdk_s3::{
-    error::DisplayErrorContext,
-    primitives::{ByteStream, DateTimeFormat},
-};
+use aws_sdk_s3::primitives::{ByteStream, DateTimeFormat};
 
-use crate::keys::{self, FOLDER_MARKER};
+use crate::{
+    StorageError,
+    error::{self, KeyProblem},
+    keys::{self, FOLDER_MARKER},
+};
 
 /// A file in a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,34 +34,32 @@ pub struct Page {
     pub next_token: Option<String>,
 }
 
-fn s3_error<E>(e: E) -> String
-where
-    E: std::error::Error,
-{
-    DisplayErrorContext(e).to_string()
-}
-
 /// `relative` must be what [`keys::normalise`] makes of it, and of the wanted kind.
 fn checked(
-    verb: &str,
+    verb: &'static str,
     bucket: &str,
     dataset_prefix: &str,
     relative: &str,
     kind: Kind,
-) -> Result<String, String> {
-    let fail =
-        |cause: &str| format!("failed to {verb} {relative:?} in s3://{bucket}/{dataset_prefix}: {cause}");
+) -> Result<String, StorageError> {
+    let fail = |problem: KeyProblem| StorageError::Key {
+        action: verb,
+        relative: relative.to_owned(),
+        bucket: bucket.to_owned(),
+        prefix: dataset_prefix.to_owned(),
+        problem,
+    };
     let normal = match kind {
         Kind::File => keys::file(relative),
         Kind::Folder | Kind::NonRootFolder => keys::folder(relative),
         Kind::FileOrFolder => keys::normalise(relative),
     }
-    .map_err(|e| fail(&e.to_string()))?;
+    .map_err(|e| fail(e.into()))?;
     if normal != relative {
-        return Err(fail("the key is not normalised"));
+        return Err(fail(KeyProblem::NotNormalised));
     }
     if relative.is_empty() && kind != Kind::Folder {
-        return Err(fail("the key names the dataset's root"));
+        return Err(fail(KeyProblem::DatasetRoot));
     }
     Ok(keys::absolute(dataset_prefix, relative))
 }
@@ -84,7 +83,7 @@ pub async fn list_page(
     folder: &str,
     max_keys: i32,
     token: Option<&str>,
-) -> Result<Page, String> {
+) -> Result<Page, StorageError> {
     let prefix = checked("list", bucket, dataset_prefix, folder, Kind::Folder)?;
     let out = s3
         .list_objects_v2()
@@ -95,7 +94,7 @@ pub async fn list_page(
         .set_continuation_token(token.map(str::to_owned))
         .send()
         .await
-        .map_err(|e| format!("failed to list s3://{bucket}/{prefix}: {}", s3_error(e)))?;
+        .map_err(|e| StorageError::object("list", bucket, &prefix, e))?;
     let files = out
         .contents()
         .iter()
@@ -138,7 +137,7 @@ pub async fn delete(
     bucket: &str,
     dataset_prefix: &str,
     relative: &str,
-) -> Result<usize, String> {
+) -> Result<usize, StorageError> {
     let key = checked("delete", bucket, dataset_prefix, relative, Kind::FileOrFolder)?;
     if key.ends_with('/') {
         let (all, markers) = delete_under(s3, bucket, &key).await?;
@@ -150,7 +149,7 @@ pub async fn delete(
         .key(&key)
         .send()
         .await
-        .map_err(|e| format!("failed to delete s3://{bucket}/{key}: {}", s3_error(e)))?;
+        .map_err(|e| StorageError::object("delete", bucket, &key, e))?;
     Ok(usize::from(existed))
 }
 
@@ -161,7 +160,7 @@ pub async fn create_folder(
     bucket: &str,
     dataset_prefix: &str,
     relative_folder: &str,
-) -> Result<(), String> {
+) -> Result<(), StorageError> {
     let folder = checked(
         "create the folder",
         bucket,
@@ -185,16 +184,20 @@ pub async fn head(
     bucket: &str,
     dataset_prefix: &str,
     relative: &str,
-) -> Result<Option<i64>, String> {
+) -> Result<Option<i64>, StorageError> {
     let key = checked("read", bucket, dataset_prefix, relative, Kind::File)?;
     head_absolute(s3, bucket, &key).await
 }
 
-async fn head_absolute(s3: &aws_sdk_s3::Client, bucket: &str, key: &str) -> Result<Option<i64>, String> {
+async fn head_absolute(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    key: &str,
+) -> Result<Option<i64>, StorageError> {
     match s3.head_object().bucket(bucket).key(key).send().await {
         Ok(out) => Ok(Some(out.content_length().unwrap_or(0))),
         Err(e) if e.as_service_error().is_some_and(|s| s.is_not_found()) => Ok(None),
-        Err(e) => Err(format!("failed to read s3://{bucket}/{key}: {}", s3_error(e))),
+        Err(e) => Err(StorageError::object("read", bucket, key, e)),
     }
 }
 
@@ -206,9 +209,9 @@ pub async fn read_head(
     dataset_prefix: &str,
     relative: &str,
     max_bytes: usize,
-) -> Result<Option<(Vec<u8>, i64)>, String> {
+) -> Result<Option<(Vec<u8>, i64)>, StorageError> {
     let key = checked("read", bucket, dataset_prefix, relative, Kind::File)?;
-    let err = |e: String| format!("failed to read s3://{bucket}/{key}: {e}");
+    let err = |e: error::Cause| StorageError::object("read", bucket, &key, e);
     if max_bytes == 0 {
         return Ok(head_absolute(s3, bucket, &key)
             .await?
@@ -230,7 +233,7 @@ pub async fn read_head(
                 .await?
                 .map(|size| (Vec::new(), size)));
         }
-        Err(e) => return Err(err(s3_error(e))),
+        Err(e) => return Err(err(e.into())),
     };
     let total = out
         .content_range()
@@ -241,7 +244,7 @@ pub async fn read_head(
     let mut body = out.body;
     let mut bytes = Vec::with_capacity(max_bytes.min(usize::try_from(total).unwrap_or(0)));
     while bytes.len() < max_bytes {
-        match body.try_next().await.map_err(|e| err(e.to_string()))? {
+        match body.try_next().await.map_err(|e| err(e.into()))? {
             Some(chunk) => {
                 let room = max_bytes - bytes.len();
                 bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
@@ -259,7 +262,7 @@ pub async fn put(
     key_absolute: &str,
     body: Vec<u8>,
     content_type: &str,
-) -> Result<(), String> {
+) -> Result<(), StorageError> {
     s3.put_object()
         .bucket(bucket)
         .key(key_absolute)
@@ -268,7 +271,7 @@ pub async fn put(
         .send()
         .await
         .map(|_| ())
-        .map_err(|e| format!("failed to write s3://{bucket}/{key_absolute}: {}", s3_error(e)))
+        .map_err(|e| StorageError::object("write", bucket, key_absolute, e))
 }
 
 /// Deletes every object under `prefix` (up to 1000 per DeleteObjects call); returns how many
@@ -277,9 +280,9 @@ pub(crate) async fn delete_under(
     s3: &aws_sdk_s3::Client,
     bucket: &str,
     prefix: &str,
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), StorageError> {
     use aws_sdk_s3::types::{Delete, ObjectIdentifier};
-    let err = |e: String| format!("failed to delete s3://{bucket}/{prefix}: {e}");
+    let err = |e: error::Cause| StorageError::object("delete", bucket, prefix, e);
     let (mut deleted, mut markers) = (0, 0);
     loop {
         // Always list from the start: what was deleted is gone, so this ends.
@@ -290,7 +293,7 @@ pub(crate) async fn delete_under(
             .max_keys(1000)
             .send()
             .await
-            .map_err(|e| err(s3_error(e)))?;
+            .map_err(|e| err(e.into()))?;
         let ids: Vec<_> = page
             .contents()
             .iter()
@@ -305,20 +308,21 @@ pub(crate) async fn delete_under(
             .set_objects(Some(ids))
             .quiet(true)
             .build()
-            .map_err(|e| err(e.to_string()))?;
+            .map_err(|e| err(e.into()))?;
         let out = s3
             .delete_objects()
             .bucket(bucket)
             .delete(delete)
             .send()
             .await
-            .map_err(|e| err(s3_error(e)))?;
+            .map_err(|e| err(e.into()))?;
         if let Some(e) = out.errors().first() {
             return Err(err(format!(
                 "{}: {}",
                 e.key().unwrap_or_default(),
                 e.message().unwrap_or_default()
-            )));
+            )
+            .into()));
         }
         deleted += n;
         markers += n_markers;
@@ -332,7 +336,7 @@ mod tests {
     #[test]
     fn relative_keys_must_be_normalised_and_of_the_right_kind() {
         let p = "datasets/d/";
-        let ok = |rel, kind| checked("x", "b", p, rel, kind);
+        let ok = |rel, kind| checked("x", "b", p, rel, kind).map_err(|e| e.to_string());
         assert_eq!(ok("a.csv", Kind::File).as_deref(), Ok("datasets/d/a.csv"));
         assert_eq!(ok("", Kind::Folder).as_deref(), Ok("datasets/d/"));
         assert_eq!(ok("f/", Kind::Folder).as_deref(), Ok("datasets/d/f/"));

@@ -26,6 +26,8 @@ use aws_sigv4::{
 use aws_smithy_runtime_api::client::identity::Identity;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
+use crate::{StorageError, error::PresignError};
+
 /// How long an upload (`PUT`) URL is valid.
 pub const UPLOAD_EXPIRES: Duration = Duration::from_secs(15 * 60);
 /// How long a download (`GET`) URL is valid.
@@ -56,7 +58,7 @@ struct Inner {
     /// `scheme://authority[/path]` without a trailing `/`.
     endpoint: String,
     /// Why the endpoint cannot be used, found once at construction.
-    endpoint_error: Option<String>,
+    endpoint_error: Option<PresignError>,
     region: String,
     identity: Identity,
     settings: SigningSettings,
@@ -123,7 +125,7 @@ impl Presigner {
         key: &str,
         expires: Duration,
         download_name: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> Result<String, StorageError> {
         self.url_at(method, bucket, key, expires, download_name, SystemTime::now())
     }
 
@@ -135,14 +137,12 @@ impl Presigner {
         expires: Duration,
         download_name: Option<&str>,
         now: SystemTime,
-    ) -> Result<String, String> {
+    ) -> Result<String, StorageError> {
         if !matches!(method, "GET" | "PUT" | "HEAD") {
-            return Err(format!(
-                "failed to presign: the method {method:?} is not GET, PUT or HEAD"
-            ));
+            return Err(PresignError::Method(method.to_owned()).into());
         }
         if bucket.is_empty() || key.is_empty() {
-            return Err("failed to presign: the bucket and the key must not be empty".into());
+            return Err(PresignError::EmptyKey.into());
         }
         // Room for the signature's parameters (about 400 bytes) and a disposition (each name byte
         // can become 12 after two rounds of encoding).
@@ -170,16 +170,17 @@ impl Presigner {
         mut url: String,
         expires: Duration,
         now: SystemTime,
-    ) -> Result<String, String> {
+    ) -> Result<String, StorageError> {
         if let Some(e) = &self.inner.endpoint_error {
-            return Err(format!("failed to presign: {e}"));
+            return Err(e.clone().into());
         }
         if !(MIN_EXPIRES..=MAX_EXPIRES).contains(&expires) {
-            return Err(format!(
-                "failed to presign: the expiry must be between 1 second and 7 days, not {} s",
-                expires.as_secs_f64()
-            ));
+            return Err(PresignError::Expiry(expires.as_secs_f64()).into());
         }
+        let failed = |url: &str, e: Box<dyn std::error::Error + Send + Sync>| StorageError::Sign {
+            url: url.to_owned(),
+            source: e,
+        };
         let mut settings = self.inner.settings.clone();
         settings.expires_in = Some(Duration::from_secs(expires.as_secs()));
         let params = v4::SigningParams::builder()
@@ -189,7 +190,7 @@ impl Presigner {
             .time(now)
             .settings(settings)
             .build()
-            .map_err(|e| format!("failed to presign: {e}"))?
+            .map_err(|e| failed(&url, e.into()))?
             .into();
         let request = SignableRequest::new(
             method,
@@ -197,9 +198,9 @@ impl Presigner {
             std::iter::empty(),
             SignableBody::UnsignedPayload,
         )
-        .map_err(|e| format!("failed to presign {url}: {e}"))?;
+        .map_err(|e| failed(&url, e.into()))?;
         let (instructions, _signature) = sign(request, &params)
-            .map_err(|e| format!("failed to presign {url}: {e}"))?
+            .map_err(|e| failed(&url, e.into()))?
             .into_parts();
         let mut separator = if url.contains('?') { '&' } else { '?' };
         for (name, value) in instructions.params() {
@@ -214,18 +215,18 @@ impl Presigner {
 }
 
 /// `scheme://authority[/path]`, http or https, with no query or fragment.
-fn check_endpoint(endpoint: &str) -> Result<(), String> {
+fn check_endpoint(endpoint: &str) -> Result<(), PresignError> {
     let rest = endpoint
         .strip_prefix("http://")
         .or_else(|| endpoint.strip_prefix("https://"))
-        .ok_or_else(|| format!("the endpoint {endpoint:?} is not an http:// or https:// URL"))?;
+        .ok_or_else(|| PresignError::EndpointScheme(endpoint.to_owned()))?;
     let authority = rest.split('/').next().unwrap_or_default();
     if authority.is_empty()
         || endpoint
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '\\'))
     {
-        return Err(format!("the endpoint {endpoint:?} is not a valid URL"));
+        return Err(PresignError::EndpointInvalid(endpoint.to_owned()));
     }
     Ok(())
 }
@@ -388,7 +389,7 @@ mod tests {
             Duration::from_millis(999),
             MAX_EXPIRES + Duration::from_secs(1),
         ] {
-            let e = p.url("GET", "b", "k", expires, None).unwrap_err();
+            let e = p.url("GET", "b", "k", expires, None).unwrap_err().to_string();
             assert!(e.contains("between 1 second and 7 days"), "{e}");
         }
         assert!(p.url("GET", "b", "k", Duration::from_secs(1), None).is_ok());
@@ -396,6 +397,7 @@ mod tests {
         assert!(
             p.url("DELETE", "b", "k", DOWNLOAD_EXPIRES, None)
                 .unwrap_err()
+                .to_string()
                 .contains("DELETE")
         );
         assert!(p.url("get", "b", "k", DOWNLOAD_EXPIRES, None).is_err());

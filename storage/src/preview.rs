@@ -14,6 +14,8 @@ use serde::{
 };
 use serde_json::Value;
 
+use crate::StorageError;
+
 /// How many rows (after the header) or lines a preview shows.
 pub const PREVIEW_ROWS: usize = 50;
 /// How many columns a table preview shows; more are cut and the preview is marked truncated.
@@ -30,6 +32,11 @@ pub const TEXT_PREVIEW_BYTES: usize = 64 << 10;
 pub const CELL_MAX_CHARS: usize = 1000;
 
 const TOO_LARGE: &str = "The file is too large to preview (spreadsheets up to 20 MB)";
+
+/// A file that cannot be previewed, with `why` as the sentence for the user.
+fn refused(why: impl Into<String>) -> StorageError {
+    StorageError::Preview(why.into())
+}
 
 /// A previewable file type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,11 +126,11 @@ impl Preview {
 }
 
 /// A preview of `bytes`, the first bytes of a file (`complete`: they are the whole file).
-pub fn preview(format: Format, bytes: &[u8], complete: bool) -> Result<Preview, String> {
+pub fn preview(format: Format, bytes: &[u8], complete: bool) -> Result<Preview, StorageError> {
     match format {
         Format::Xlsx | Format::Xls => {
             if !complete || bytes.len() > SHEET_MAX_BYTES {
-                return Err(TOO_LARGE.into());
+                return Err(refused(TOO_LARGE));
             }
             // The workbook readers index into what the file says; a damaged file can make them
             // panic (an overflow in a record's arithmetic, an index out of range). Such a file is
@@ -136,17 +143,17 @@ pub fn preview(format: Format, bytes: &[u8], complete: bool) -> Result<Preview, 
                 }
             });
             read.unwrap_or_else(|_| {
-                Err(format!(
+                Err(refused(format!(
                     "The file is not a valid {} workbook",
                     format.name().to_uppercase()
-                ))
+                )))
             })
         }
         Format::Csv | Format::Json | Format::Xml | Format::Txt => {
             let bytes = &bytes[..bytes.len().min(TEXT_MAX_BYTES)];
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             if bytes.contains(&0) {
-                return Err("The file is not a text file".into());
+                return Err(refused("The file is not a text file"));
             }
             match format {
                 Format::Csv => Ok(csv(bytes, complete)),
@@ -440,7 +447,7 @@ fn items_table(items: Vec<Item>, truncated: bool) -> Option<Preview> {
     None
 }
 
-fn json(bytes: &[u8], complete: bool) -> Result<Preview, String> {
+fn json(bytes: &[u8], complete: bool) -> Result<Preview, StorageError> {
     if let Some((items, more)) = array_items(bytes) {
         if let Some(p) = items_table(items, more || !complete) {
             return Ok(p);
@@ -465,11 +472,11 @@ fn json(bytes: &[u8], complete: bool) -> Result<Preview, String> {
             Ok(text(Format::Json, &pretty, complete))
         }
         Err(_) if !complete => Ok(text(Format::Json, &decode(bytes, complete), complete)),
-        Err(e) => Err(format!(
+        Err(e) => Err(refused(format!(
             "The file is not valid JSON (line {}, column {})",
             e.line(),
             e.column()
-        )),
+        ))),
     }
 }
 
@@ -561,11 +568,11 @@ const INVALID_XLSX: &str = "The file is not a valid XLSX workbook";
 ///   part that inflates past its declared size, so a zip bomb stops there);
 /// - the shared-string table's declared `uniqueCount`, which calamine reserves room for up front,
 ///   fits in that table's size (every string takes at least `<si/>`, 5 bytes).
-fn check_xlsx_archive(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
-    let invalid = |_| INVALID_XLSX.to_owned();
+fn check_xlsx_archive(bytes: &[u8], max_unpacked: u64) -> Result<(), StorageError> {
+    let invalid = |_| refused(INVALID_XLSX);
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(invalid)?;
     if zip.len() > 10_000 {
-        return Err(INVALID_XLSX.into());
+        return Err(refused(INVALID_XLSX));
     }
     let mut unpacked = 0u64;
     let mut shared_strings = Vec::new();
@@ -582,15 +589,15 @@ fn check_xlsx_archive(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
         }
     }
     if unpacked > max_unpacked {
-        return Err(format!(
+        return Err(refused(format!(
             "The workbook is too large to preview (more than {} MB unpacked)",
             max_unpacked >> 20
-        ));
+        )));
     }
     for (i, size) in shared_strings {
         let part = zip.by_index(i).map_err(invalid)?;
         if declared_unique_count(std::io::BufReader::new(part))? > size / 5 + 16 {
-            return Err(INVALID_XLSX.into());
+            return Err(refused(INVALID_XLSX));
         }
     }
     Ok(())
@@ -599,7 +606,7 @@ fn check_xlsx_archive(bytes: &[u8], max_unpacked: u64) -> Result<(), String> {
 /// The largest number in a `uniqueCount` attribute of the first `sst` element, read with the
 /// XML reader and settings calamine uses (any digits in the value count, so no spelling of the
 /// number that calamine accepts is missed).
-fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, String> {
+fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, StorageError> {
     use quick_xml::events::Event;
     let mut xml = quick_xml::Reader::from_reader(part);
     let config = xml.config_mut();
@@ -614,7 +621,7 @@ fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, String> {
             Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "sst" => {
                 let mut count = 0u64;
                 for attr in e.attributes().with_checks(false) {
-                    let attr = attr.map_err(|_| INVALID_XLSX.to_owned())?;
+                    let attr = attr.map_err(|_| refused(INVALID_XLSX))?;
                     if attr.key.local_name().as_ref() == "uniqueCount" {
                         let n = attr.value.bytes().filter(u8::is_ascii_digit).fold(0u64, |n, d| {
                             n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
@@ -625,27 +632,25 @@ fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, String> {
                 return Ok(count);
             }
             Ok(Event::Eof) => return Ok(0),
-            Err(_) => return Err(INVALID_XLSX.into()),
+            Err(_) => return Err(refused(INVALID_XLSX)),
             Ok(_) => {}
         }
     }
 }
 
-fn xlsx(bytes: &[u8]) -> Result<Preview, String> {
+fn xlsx(bytes: &[u8]) -> Result<Preview, StorageError> {
     const INVALID: &str = INVALID_XLSX;
     check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
-    let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| INVALID.to_owned())?;
+    let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| refused(INVALID))?;
     let Some(name) = book.sheet_names().first().cloned() else {
-        return Err("The workbook has no sheets".into());
+        return Err(refused("The workbook has no sheets"));
     };
-    let mut reader = book
-        .worksheet_cells_reader(&name)
-        .map_err(|_| INVALID.to_owned())?;
+    let mut reader = book.worksheet_cells_reader(&name).map_err(|_| refused(INVALID))?;
     let mut cells = Vec::new();
     let mut first: Option<(u32, u32)> = None;
     let mut more = false;
     // Cells come row by row: stop after the header and PREVIEW_ROWS rows.
-    while let Some(cell) = reader.next_cell().map_err(|_| INVALID.to_owned())? {
+    while let Some(cell) = reader.next_cell().map_err(|_| refused(INVALID))? {
         let (r, c) = cell.get_position();
         let (r0, c0) = *first.get_or_insert((r, c));
         if r < r0 {
@@ -667,14 +672,14 @@ fn xlsx(bytes: &[u8]) -> Result<Preview, String> {
     Ok(sheet_table(Format::Xlsx, name, cells, more))
 }
 
-fn xls(bytes: &[u8]) -> Result<Preview, String> {
+fn xls(bytes: &[u8]) -> Result<Preview, StorageError> {
     const INVALID: &str = "The file is not a valid XLS workbook";
     let mut book =
-        Xls::new_with_options(Cursor::new(bytes), XlsOptions::default()).map_err(|_| INVALID.to_owned())?;
+        Xls::new_with_options(Cursor::new(bytes), XlsOptions::default()).map_err(|_| refused(INVALID))?;
     let Some(name) = book.sheet_names().first().cloned() else {
-        return Err("The workbook has no sheets".into());
+        return Err(refused("The workbook has no sheets"));
     };
-    let range = book.worksheet_range(&name).map_err(|_| INVALID.to_owned())?;
+    let range = book.worksheet_range(&name).map_err(|_| refused(INVALID))?;
     let (r0, c0) = range.start().unwrap_or((0, 0));
     let mut cells = Vec::new();
     let mut more = false;
@@ -719,12 +724,23 @@ pub fn run_worker_if_asked() {
         .read_to_end(&mut bytes);
     let out = match (format, read) {
         (Some(format), Ok(_)) => preview(format, &bytes, complete),
-        (None, _) => Err("unknown preview format".to_owned()),
-        (_, Err(e)) => Err(format!("failed to read the file: {e}")),
+        (None, _) => Err(refused("unknown preview format")),
+        (_, Err(e)) => Err(refused(format!("failed to read the file: {e}"))),
+    };
+    let answer = match out {
+        Ok(preview) => Answer::Ok(preview),
+        Err(e) => Answer::Err(e.to_string()),
     };
     let mut stdout = std::io::stdout().lock();
-    let written = serde_json::to_writer(&mut stdout, &out).is_ok() && stdout.flush().is_ok();
+    let written = serde_json::to_writer(&mut stdout, &answer).is_ok() && stdout.flush().is_ok();
     std::process::exit(if written { 0 } else { 1 });
+}
+
+/// What a worker writes: its preview, or why there is none (the JSON of a `Result`).
+#[derive(Serialize, Deserialize)]
+enum Answer<T> {
+    Ok(T),
+    Err(String),
 }
 
 /// [`Preview`] as a worker sends it back.
@@ -747,8 +763,9 @@ pub fn preview_isolated(
     bytes: &[u8],
     complete: bool,
     timeout: std::time::Duration,
-) -> Result<Preview, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("failed to start a preview worker: {e}"))?;
+) -> Result<Preview, StorageError> {
+    let exe =
+        std::env::current_exe().map_err(|e| refused(format!("failed to start a preview worker: {e}")))?;
     preview_in_worker(&exe, format, bytes, complete, timeout)
 }
 
@@ -760,7 +777,7 @@ pub fn preview_in_worker(
     bytes: &[u8],
     complete: bool,
     timeout: std::time::Duration,
-) -> Result<Preview, String> {
+) -> Result<Preview, StorageError> {
     use std::{
         io::{Read, Write},
         process::{Command, Stdio},
@@ -777,11 +794,11 @@ pub fn preview_in_worker(
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| format!("failed to start a preview worker: {e}"))?;
+        .map_err(|e| refused(format!("failed to start a preview worker: {e}")))?;
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
-        return Err("failed to start a preview worker: no pipes".into());
+        return Err(refused("failed to start a preview worker: no pipes"));
     };
     let input = bytes.to_vec();
     // Write and read on their own threads, so neither side can block the other on a full pipe.
@@ -808,17 +825,20 @@ pub fn preview_in_worker(
     let _ = writer.join();
     let out = reader.join().unwrap_or_default();
     let Some(status) = status else {
-        return Err(format!(
+        return Err(refused(format!(
             "{FAILED} (it took longer than {} s)",
             timeout.as_secs_f32()
-        ));
+        )));
     };
     if !status.success() {
-        return Err(format!("{FAILED} (the reader failed: {status})"));
+        return Err(refused(format!("{FAILED} (the reader failed: {status})")));
     }
-    let wire: Result<WirePreview, String> =
-        serde_json::from_slice(&out).map_err(|_| format!("{FAILED} (the reader's answer was unreadable)"))?;
-    let wire = wire?;
+    let wire: Answer<WirePreview> = serde_json::from_slice(&out)
+        .map_err(|_| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
+    let wire = match wire {
+        Answer::Ok(wire) => wire,
+        Answer::Err(e) => return Err(refused(e)),
+    };
     let format = [
         Format::Csv,
         Format::Json,
@@ -829,7 +849,7 @@ pub fn preview_in_worker(
     ]
     .into_iter()
     .find(|f| f.name() == wire.format)
-    .ok_or_else(|| format!("{FAILED} (the reader's answer was unreadable)"))?;
+    .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
     Ok(Preview {
         format: format.name(),
         columns: wire.columns,

@@ -27,6 +27,24 @@ pub struct AuthUser {
 }
 
 impl AuthUser {
+    /// The session of a caller signed in with a full session (password, and the 2FA code where
+    /// enabled); 403 for an API key, which may not show or make API keys or change the
+    /// password.
+    pub fn require_session(&self) -> Result<&str, ApiError> {
+        self.session.as_deref().ok_or_else(|| {
+            tracing::info!(user = %self.user.uid, "rejected: an API key on a session-only call");
+            ApiError::forbidden(
+                "full_session_required",
+                "This needs a signed-in session: an API key is not enough",
+            )
+        })
+    }
+
+    /// Whether this caller sees `uid`'s API key: it is themself, in a full session.
+    pub fn sees_api_key_of(&self, uid: &str) -> bool {
+        self.session.is_some() && self.user.uid == uid
+    }
+
     pub fn person(&self) -> Person<'_> {
         Person {
             uid: &self.user.uid,
@@ -68,18 +86,23 @@ fn missing() -> ApiError {
     ApiError::unauthorized("missing_token", "Authorization token is missing")
 }
 
-/// Verifies a bearer token's signature and expiry.
+/// Verifies a sign-in bearer token (an access or a pending-2FA token): signature, algorithm,
+/// issuer, audience and time; the caller checks which kind it needs.
 pub fn claims(state: &AppState, token: &str) -> Result<jwt::Claims, ApiError> {
-    jwt::decode(token, &state.auth.jwt_key, db::now()).map_err(|e| match e {
-        JwtError::Expired => {
-            tracing::debug!("rejected: access token expired");
-            ApiError::unauthorized("jwt_expired", "jwt expired")
-        }
-        JwtError::Invalid => {
-            tracing::info!("rejected: invalid token");
-            ApiError::unauthorized("invalid_token", "Invalid token")
-        }
-    })
+    state
+        .auth
+        .tokens
+        .decode(token, TokenKind::SIGN_IN)
+        .map_err(|e| match e {
+            JwtError::Expired => {
+                tracing::debug!("rejected: access token expired");
+                ApiError::unauthorized("jwt_expired", "jwt expired")
+            }
+            JwtError::Invalid => {
+                tracing::info!("rejected: invalid token");
+                ApiError::unauthorized("invalid_token", "Invalid token")
+            }
+        })
 }
 
 /// The user, their organization's 2FA requirement and the session's state, in one query.
@@ -138,10 +161,18 @@ async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<Au
         };
         let user = UserRow::from_row(&row)?;
         check_active(&user)?;
+        let org_requires_2fa = row.try_get::<i64, _>("org_2fa")? != 0;
+        if org_requires_2fa && !user.has_2fa() {
+            tracing::info!(user = %user.uid, "rejected: API key of a user without the 2FA their organization requires");
+            return Err(ApiError::forbidden(
+                "two_factor_enrollment_required",
+                "Your organization requires two-factor authentication: API keys of users without it are refused. Sign in and enable it.",
+            ));
+        }
         return Ok(Some(AuthUser {
             user,
             session: None,
-            org_requires_2fa: row.try_get::<i64, _>("org_2fa")? != 0,
+            org_requires_2fa,
         }));
     }
     let Some(token) = bearer(headers) else {

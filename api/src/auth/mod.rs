@@ -1,7 +1,8 @@
 //! Authentication: argon2id passwords, HS256 access tokens, rotating refresh tokens with reuse
 //! detection, TOTP, throttling of guesses, and the extractors handlers take.
 //!
-//! Tokens (DESIGN.md "Security decisions"): an access token lives 15 minutes and names its
+//! Tokens (DESIGN.md "Security decisions"): JWTs ([`jwt`], HS256, one audience per kind) for
+//! access and pending-2FA; an access token lives 15 minutes and names its
 //! session (`sid`, a refresh-token family). A refresh token is opaque, stored as a digest, spent
 //! on use and replaced by a new one of the same family; the family lives 7 days idle and 30 days
 //! at most. Presenting a spent refresh token revokes the whole family (a thief and the victim
@@ -19,7 +20,7 @@ use std::sync::Arc;
 use crate::{
     app::AppState,
     crypto::{self, Keyring},
-    db::{self, tokens},
+    db::{self, tokens, users::UserRow},
     error::{ApiError, Result},
 };
 
@@ -30,7 +31,11 @@ pub const PENDING_TTL: i64 = 5 * 60;
 
 /// Keys and parameters of authentication, built once from the settings.
 pub struct AuthConfig {
+    /// An HMAC key of the same secret, for the app proxy's tickets and cookies and for the
+    /// signed dataset URLs (not JWTs).
     pub jwt_key: ring::hmac::Key,
+    /// The signing keys of the access and pending-2FA tokens.
+    pub tokens: jwt::Keys,
     pub keyring: Keyring,
     pub hash: password::HashParams,
     pub access_ttl: i64,
@@ -48,31 +53,14 @@ pub struct Tokens {
 }
 
 fn access_token(state: &AppState, uid: &str, sid: &str, now: i64) -> String {
-    jwt::encode(
-        &jwt::Claims {
-            sub: uid.to_owned(),
-            sid: sid.to_owned(),
-            kind: jwt::TokenKind::Access,
-            iat: now,
-            exp: now + state.auth.access_ttl,
-        },
-        &state.auth.jwt_key,
-    )
+    let claims = jwt::Claims::new(jwt::TokenKind::Access, uid, sid, now, state.auth.access_ttl);
+    state.auth.tokens.encode(&claims)
 }
 
-/// A token that opens only the 2FA calls.
+/// A token that opens only the 2FA calls (`kind` is one of the pending-2FA kinds).
 pub fn pending_token(state: &AppState, uid: &str, kind: jwt::TokenKind) -> String {
-    let now = db::now();
-    jwt::encode(
-        &jwt::Claims {
-            sub: uid.to_owned(),
-            sid: String::new(),
-            kind,
-            iat: now,
-            exp: now + PENDING_TTL,
-        },
-        &state.auth.jwt_key,
-    )
+    let claims = jwt::Claims::new(kind, uid, "", db::now(), PENDING_TTL);
+    state.auth.tokens.encode(&claims)
 }
 
 /// Starts a session (a new refresh-token family) for a user.
@@ -94,6 +82,61 @@ pub async fn start_session(state: &AppState, uid: &str) -> Result<Tokens> {
         token: access_token(state, uid, &family, now),
         refresh_token: refresh,
     })
+}
+
+/// Ends every credential of a user but the session `keep`: the other sessions and the API key,
+/// together (a password change or reset, a deactivation, a 2FA reset, a move to another
+/// organization). A key made with a stolen password or session does not outlive the change.
+pub async fn revoke_credentials(state: &AppState, uid: &str, keep: Option<&str>, reason: &str) -> Result<()> {
+    let now = db::now();
+    let mut tx = state.db.begin().await?;
+    tokens::revoke_user_families(&mut *tx, uid, keep, now, reason).await?;
+    db::users::clear_api_key(&mut *tx, uid, now).await?;
+    tx.commit().await?;
+    tracing::info!(user = uid, reason, "sessions and API key revoked");
+    Ok(())
+}
+
+/// Checks a signed-in user's current password (a re-authentication before a sensitive change),
+/// throttled like sign-in: 400 `wrong_password` when it is not theirs.
+pub async fn confirm_password(state: &AppState, user: &UserRow, ip: &str, password: &str) -> Result<()> {
+    let guard = throttle::Guard::new(throttle::Scope::Password, &user.uid, ip);
+    let attempt = guard.reserve(state).await?;
+    if !password::verify(password.to_owned(), user.password_hash.clone()).await {
+        attempt.failed();
+        return Err(ApiError::bad_request(
+            "wrong_password",
+            "Current password is incorrect",
+        ));
+    }
+    attempt.succeeded().await
+}
+
+/// Whether `code` is a current 2FA code of `user` (one step of drift) that was not accepted
+/// before; its step is spent, so it is never accepted again. `claimed_secret`, when sent (the
+/// enrolment form echoes it), must be the user's secret. Throttling is the caller's.
+pub async fn accept_totp(
+    state: &AppState,
+    user: &UserRow,
+    code: &str,
+    claimed_secret: Option<&str>,
+) -> Result<bool> {
+    let Some(sealed) = user.secret_2fa_enc.as_deref().filter(|_| user.enabled_2fa) else {
+        return Ok(false);
+    };
+    let secret_b32 = state.auth.keyring.decrypt(sealed)?;
+    if claimed_secret
+        .map(str::trim)
+        .is_some_and(|s| !s.is_empty() && !s.eq_ignore_ascii_case(&secret_b32))
+    {
+        return Ok(false);
+    }
+    let step = totp::verify(&secret_b32, code, db::now(), user.last_totp_step)
+        .map_err(|e| ApiError::internal(format!("stored TOTP secret: {e}")))?;
+    match step {
+        Some(step) => Ok(db::users::spend_totp_step(&state.db, &user.uid, step).await?),
+        None => Ok(false),
+    }
 }
 
 /// Spends a refresh token and issues the next one of its family.

@@ -2,15 +2,43 @@
 //! within 15 minutes lock it for 15 minutes, and a per-client-address limit (a setting) does the
 //! same for an address; success resets the account's count. Counters live in the database, so
 //! every replica sees them.
+//!
+//! Each attempt is reserved before the slow check ([`Guard::reserve`], atomic in the database) and
+//! counts as a failure unless it succeeds, so at most 5 guesses per account are ever checked in a
+//! window, however many arrive at once.
 
 use crate::{
     app::AppState,
-    db::{self, throttle},
+    db::{
+        self,
+        throttle::{self, Reservation},
+    },
     error::{ApiError, Result},
 };
 
 /// Failures per account within the window before it is locked.
 pub const ACCOUNT_FAILURES: i64 = 5;
+
+/// What is being guessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// A password at sign-in, per e-mail.
+    Login,
+    /// A 2FA code, per user.
+    Totp,
+    /// The current password of a signed-in user, per user.
+    Password,
+}
+
+impl Scope {
+    fn key_prefix(self) -> &'static str {
+        match self {
+            Self::Login => "login",
+            Self::Totp => "totp",
+            Self::Password => "password",
+        }
+    }
+}
 
 /// The throttle keys of one kind of guess.
 pub struct Guard {
@@ -18,41 +46,64 @@ pub struct Guard {
     address: String,
 }
 
+/// A reserved attempt: a failure unless [`Attempt::succeeded`] is called.
+#[must_use = "an attempt is a failure unless it succeeds"]
+pub struct Attempt<'a> {
+    guard: &'a Guard,
+    state: &'a AppState,
+}
+
 impl Guard {
-    /// `scope` is `login`, `totp` or `password`; `subject` the e-mail or uid.
-    pub fn new(scope: &str, subject: &str, ip: &str) -> Self {
+    /// `subject` is the e-mail (sign-in) or the uid.
+    pub fn new(scope: Scope, subject: &str, ip: &str) -> Self {
         Self {
-            account: format!("{scope}:{}", subject.to_lowercase()),
+            account: format!("{}:{}", scope.key_prefix(), subject.to_lowercase()),
             address: format!("ip:{ip}"),
         }
     }
 
-    /// 429 when the account or the address is locked.
-    pub async fn check(&self, state: &AppState) -> Result<()> {
+    /// Reserves an attempt of the account and of the address; 429 when either is locked.
+    pub async fn reserve<'a>(&'a self, state: &'a AppState) -> Result<Attempt<'a>> {
         let now = db::now();
-        for key in [&self.account, &self.address] {
-            if let Some(wait) = throttle::locked_for(&state.db, key, now).await? {
-                tracing::warn!(key, wait, "throttled");
-                return Err(ApiError::Throttled {
-                    retry_after: wait as u64,
-                });
-            }
+        if let Reservation::Locked { wait } =
+            throttle::reserve(&state.db, &self.account, ACCOUNT_FAILURES, now).await?
+        {
+            return Err(locked(&self.account, wait));
         }
+        let address_limit = state.auth.address_failures;
+        if let Reservation::Locked { wait } =
+            throttle::reserve(&state.db, &self.address, address_limit, now).await?
+        {
+            // Not checked, so not the account's failure.
+            throttle::release(&state.db, &self.account, ACCOUNT_FAILURES).await?;
+            return Err(locked(&self.address, wait));
+        }
+        Ok(Attempt { guard: self, state })
+    }
+}
+
+fn locked(key: &str, wait: i64) -> ApiError {
+    tracing::warn!(key, wait, "throttled");
+    ApiError::Throttled {
+        retry_after: wait as u64,
+    }
+}
+
+impl Attempt<'_> {
+    /// The guess was right: the account's count starts over and the address gets its attempt back.
+    pub async fn succeeded(self) -> Result<()> {
+        throttle::reset(&self.state.db, &self.guard.account).await?;
+        throttle::release(
+            &self.state.db,
+            &self.guard.address,
+            self.state.auth.address_failures,
+        )
+        .await?;
         Ok(())
     }
 
-    pub async fn failed(&self, state: &AppState) -> Result<()> {
-        let now = db::now();
-        let n = throttle::record_failure(&state.db, &self.account, ACCOUNT_FAILURES, now).await?;
-        throttle::record_failure(&state.db, &self.address, state.auth.address_failures, now).await?;
-        if n >= ACCOUNT_FAILURES {
-            tracing::warn!(key = %self.account, "too many failures: locked");
-        }
-        Ok(())
-    }
-
-    pub async fn succeeded(&self, state: &AppState) -> Result<()> {
-        throttle::reset(&state.db, &self.account).await?;
-        Ok(())
+    /// The guess was wrong (already counted when it was reserved).
+    pub fn failed(self) {
+        tracing::info!(key = %self.guard.account, "failed attempt");
     }
 }

@@ -1,100 +1,68 @@
-//! TOTP (RFC 6238): HMAC-SHA1, 30-second steps, 6 digits, one step of drift either way. A code is
-//! accepted only for a step later than the last accepted one (the caller stores it), so a code
-//! is never accepted twice.
+//! TOTP (RFC 6238) with the `totp-rs` crate: HMAC-SHA1, 30-second steps, 6 digits, one step of
+//! drift either way, and the `otpauth://` URI authenticator apps read. The library checks a code
+//! and says which step it matched; a code is accepted only for a step later than the user's last
+//! accepted one (the caller stores it, `db::users::spend_totp_step`), so a code is never accepted
+//! twice. The enrolment QR image is an SVG drawn by the `qrcode` crate (the console shows it as
+//! an `<img>`; totp-rs's own `qr` feature draws PNGs through the `image` crate).
 
-use ring::hmac;
+use totp_rs::{Algorithm, Builder, Secret, Totp};
 
-pub const STEP_SECONDS: i64 = 30;
-pub const DIGITS: u32 = 6;
+pub const STEP_SECONDS: u64 = 30;
+pub const DIGITS: u8 = 6;
+/// Steps of drift accepted either way.
+pub const SKEW: u16 = 1;
 pub const ISSUER: &str = "Ludis";
+/// Secret size in bytes (RFC 4226 recommends 160 bits).
+const SECRET_BYTES: usize = 20;
 
-const BASE32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-/// RFC 4648 base32 without padding.
-pub fn base32_encode(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.chunks(5) {
-        let mut buf = [0u8; 5];
-        buf[..chunk.len()].copy_from_slice(chunk);
-        let n = u64::from_be_bytes([0, 0, 0, buf[0], buf[1], buf[2], buf[3], buf[4]]);
-        let chars = (chunk.len() * 8).div_ceil(5);
-        for i in 0..chars {
-            out.push(BASE32[((n >> (35 - i * 5)) & 31) as usize] as char);
-        }
-    }
-    out
+#[derive(Debug, thiserror::Error)]
+pub enum TotpError {
+    #[error("the TOTP secret is not valid base32")]
+    SecretNotBase32,
+    #[error("failed to build the TOTP configuration: {0}")]
+    Build(#[from] totp_rs::TotpError),
 }
 
-pub fn base32_decode(s: &str) -> Option<Vec<u8>> {
-    let mut bits: u64 = 0;
-    let mut nbits = 0;
-    let mut out = Vec::new();
-    for c in s.chars().filter(|c| *c != '=' && !c.is_whitespace()) {
-        let v = BASE32.iter().position(|b| *b as char == c.to_ascii_uppercase())? as u64;
-        bits = (bits << 5) | v;
-        nbits += 5;
-        if nbits >= 8 {
-            nbits -= 8;
-            out.push((bits >> nbits) as u8);
-            bits &= (1 << nbits) - 1;
-        }
-    }
-    Some(out)
+/// A new random secret, base32 (RFC 4648, no padding) as users type it and as it is stored
+/// (encrypted).
+pub fn new_secret() -> String {
+    Secret::from(crate::crypto::random_bytes(SECRET_BYTES)).to_base32()
 }
 
-/// HOTP (RFC 4226) with HMAC-SHA1 at counter `counter`, `digits` long.
-pub fn hotp(secret: &[u8], counter: u64, digits: u32) -> String {
-    let key = hmac::Key::new(hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY, secret);
-    let tag = hmac::sign(&key, &counter.to_be_bytes());
-    let h = tag.as_ref();
-    let offset = (h[h.len() - 1] & 0x0f) as usize;
-    let bin = u32::from_be_bytes([h[offset] & 0x7f, h[offset + 1], h[offset + 2], h[offset + 3]]);
-    format!("{:0width$}", bin % 10u32.pow(digits), width = digits as usize)
+/// Our TOTP configuration for a base32 secret; `account` labels it in authenticator apps (a
+/// colon, which the URI format reserves, is left out).
+fn totp(secret_b32: &str, account: &str) -> Result<Totp, TotpError> {
+    let secret = Secret::try_from_base32(secret_b32.trim()).map_err(|_| TotpError::SecretNotBase32)?;
+    Ok(Builder::new()
+        .with_algorithm(Algorithm::SHA1)
+        .with_digits(DIGITS)
+        .with_step_duration(STEP_SECONDS)
+        .with_skew(SKEW)
+        .with_secret(secret)
+        .with_issuer(Some(ISSUER))
+        .with_account_name(account.replace(':', ""))
+        .build()?)
 }
 
-pub fn step_at(unix: i64) -> i64 {
-    unix.div_euclid(STEP_SECONDS)
+/// The code of a base32 secret at a unix time.
+pub fn code_at(secret_b32: &str, unix: i64) -> Result<String, TotpError> {
+    Ok(totp(secret_b32, "-")?
+        .generate(u64::try_from(unix).unwrap_or_default())
+        .to_string())
 }
 
-/// The code at a unix time.
-pub fn code_at(secret: &[u8], unix: i64) -> String {
-    hotp(secret, step_at(unix) as u64, DIGITS)
-}
-
-/// The step a code matches (now, one before or one after), if it is later than `last_step`.
-pub fn verify(secret: &[u8], code: &str, now: i64, last_step: i64) -> Option<i64> {
-    let code = code.trim();
-    if code.len() != DIGITS as usize || !code.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let now_step = step_at(now);
-    [now_step, now_step - 1, now_step + 1]
-        .into_iter()
-        .filter(|s| *s > last_step && *s >= 0)
-        .find(|s| constant_time_eq(hotp(secret, *s as u64, DIGITS).as_bytes(), code.as_bytes()))
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+/// The step `code` matches (now, one before or one after), if it is later than `last_step`.
+pub fn verify(secret_b32: &str, code: &str, now: i64, last_step: i64) -> Result<Option<i64>, TotpError> {
+    let now = u64::try_from(now).unwrap_or_default();
+    Ok(totp(secret_b32, "-")?
+        .check(code.trim(), now)
+        .and_then(|step| i64::try_from(step).ok())
+        .filter(|step| *step > last_step))
 }
 
 /// The `otpauth://` URI authenticator apps read from the QR image.
-pub fn otpauth_uri(account: &str, secret_b32: &str) -> String {
-    let label = percent_encode(&format!("{ISSUER}:{account}"));
-    format!(
-        "otpauth://totp/{label}?secret={secret_b32}&issuer={ISSUER}&algorithm=SHA1&digits={DIGITS}&period={STEP_SECONDS}"
-    )
-}
-
-fn percent_encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'@' | b':' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+pub fn otpauth_url(account: &str, secret_b32: &str) -> Result<String, TotpError> {
+    Ok(totp(secret_b32, account)?.to_url()?)
 }
 
 /// A QR image of `text` as an SVG `data:` URL.
@@ -112,83 +80,94 @@ pub fn qr_data_url(text: &str) -> anyhow::Result<String> {
 mod tests {
     use super::*;
 
-    /// RFC 6238 appendix B, SHA-1 column, 8 digits, secret "12345678901234567890".
-    #[test]
-    fn rfc6238_sha1_test_vectors() {
-        let secret = b"12345678901234567890";
-        let table = [
-            (59, "94287082"),
-            (1111111109, "07081804"),
-            (1111111111, "14050471"),
-            (1234567890, "89005924"),
-            (2000000000, "69279037"),
-            (20000000000, "65353130"),
-        ];
-        for (time, expected) in table {
-            assert_eq!(hotp(secret, step_at(time) as u64, 8), expected, "t={time}");
-        }
-    }
+    /// The RFC 6238 / RFC 4226 test secret "12345678901234567890", base32.
+    const RFC_SECRET: &str = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 
-    /// RFC 4226 appendix D: HOTP values for counters 0..9.
+    /// RFC 4226 appendix D: the codes of counters 0..9 are the codes at t = counter × 30 s.
     #[test]
-    fn rfc4226_hotp_test_vectors() {
+    fn codes_match_the_rfc_vectors() {
         let expected = [
             "755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871",
             "520489",
         ];
         for (counter, code) in expected.iter().enumerate() {
-            assert_eq!(hotp(b"12345678901234567890", counter as u64, 6), *code);
+            let t = counter as i64 * 30;
+            assert_eq!(code_at(RFC_SECRET, t).unwrap(), *code, "counter {counter}");
+            assert_eq!(code_at(RFC_SECRET, t + 29).unwrap(), *code, "same step");
+        }
+        // RFC 6238 appendix B, SHA-1 column, last six digits.
+        for (t, code) in [
+            (59, "287082"),
+            (1111111109, "081804"),
+            (1111111111, "050471"),
+            (1234567890, "005924"),
+            (2000000000, "279037"),
+            (20000000000, "353130"),
+        ] {
+            assert_eq!(code_at(RFC_SECRET, t).unwrap(), code, "t={t}");
         }
     }
 
     #[test]
     fn verify_allows_one_step_of_drift_and_no_replay() {
-        let secret = b"12345678901234567890";
         let now = 1_700_000_000;
+        let step = now / 30;
         let cases = [
-            (now, 0, Some(step_at(now))),
-            (now - 30, 0, Some(step_at(now) - 1)),
-            (now + 30, 0, Some(step_at(now) + 1)),
+            (now, 0, Some(step)),
+            (now - 30, 0, Some(step - 1)),
+            (now + 30, 0, Some(step + 1)),
             (now - 60, 0, None),
             (now + 60, 0, None),
             // already used: the step must be later than the last accepted one
-            (now, step_at(now), None),
-            (now - 30, step_at(now) - 1, None),
+            (now, step, None),
+            (now - 30, step - 1, None),
+            (now + 30, step, Some(step + 1)),
         ];
         for (code_time, last, expected) in cases {
-            let code = code_at(secret, code_time);
+            let code = code_at(RFC_SECRET, code_time).unwrap();
             assert_eq!(
-                verify(secret, &code, now, last),
+                verify(RFC_SECRET, &code, now, last).unwrap(),
                 expected,
                 "code of {code_time}, last {last}"
             );
         }
-        assert_eq!(verify(secret, "12345", now, 0), None);
-        assert_eq!(verify(secret, "abcdef", now, 0), None);
+        let code = code_at(RFC_SECRET, now).unwrap();
+        assert_eq!(
+            verify(RFC_SECRET, &format!(" {code} "), now, 0).unwrap(),
+            Some(step)
+        );
+        for bad in ["12345", "1234567", "abcdef", "+12345", ""] {
+            assert_eq!(verify(RFC_SECRET, bad, now, 0).unwrap(), None, "{bad}");
+        }
+        assert!(matches!(
+            verify("not base32!", &code, now, 0),
+            Err(TotpError::SecretNotBase32)
+        ));
     }
 
     #[test]
-    fn base32_round_trips_rfc4648_vectors() {
-        for (raw, enc) in [
-            ("", ""),
-            ("f", "MY"),
-            ("fo", "MZXQ"),
-            ("foo", "MZXW6"),
-            ("foobar", "MZXW6YTBOI"),
-        ] {
-            assert_eq!(base32_encode(raw.as_bytes()), enc);
-            assert_eq!(base32_decode(enc).unwrap(), raw.as_bytes());
-        }
-        assert_eq!(base32_decode("mzxw6==="), Some(b"foo".to_vec()));
-        assert_eq!(base32_decode("1!"), None);
+    fn new_secrets_are_160_bits_of_base32() {
+        let a = new_secret();
+        assert_eq!(a.len(), 32, "{a}");
+        assert!(
+            a.bytes()
+                .all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b)),
+            "{a}"
+        );
+        assert_ne!(a, new_secret());
+        assert_eq!(Secret::try_from_base32(&a).unwrap().as_bytes().len(), 20);
     }
 
     #[test]
     fn the_uri_and_qr_image_are_built() {
-        let uri = otpauth_uri("ann@example.com", "JBSWY3DPEHPK3PXP");
+        let uri = otpauth_url("ann@example.com", RFC_SECRET).unwrap();
         assert_eq!(
             uri,
-            "otpauth://totp/Ludis:ann@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Ludis&algorithm=SHA1&digits=6&period=30"
+            format!("otpauth://totp/Ludis:ann%40example.com?secret={RFC_SECRET}&issuer=Ludis")
+        );
+        assert_eq!(
+            otpauth_url("odd:name@example.com", RFC_SECRET).unwrap(),
+            format!("otpauth://totp/Ludis:oddname%40example.com?secret={RFC_SECRET}&issuer=Ludis")
         );
         assert!(
             qr_data_url(&uri)

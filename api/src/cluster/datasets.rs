@@ -10,7 +10,7 @@
 //! a row without a resource (`namespace` / `resource_name` unset) every call does nothing.
 //!
 //! The operator finds the dataset's objects in the bucket named by the namespace's
-//! `ludis.dev/bucket` annotation ([`crate::k8s::ANNOTATION_BUCKET`], written by
+//! `ludis.dev/bucket` annotation ([`ludis_crds::ANNOTATION_BUCKET`], written by
 //! [`crate::k8s::ensure_namespace`] with [`bucket_of`]) under `datasets/<namespace>/<ludis.dev/id>/`, and its
 //! finalizer deletes them with the resource when `deletionPolicy` is `Delete`.
 

@@ -47,7 +47,7 @@ use kube::{
 };
 use ludis_crds::{
     ANNOTATION_OWNER, Dataset as DatasetCr, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID,
-    NAMESPACE_PREFIX,
+    LABEL_ORGANIZATION, NAMESPACE_PREFIX,
     common::AccessLevel,
     insight::{InsightPhase, InsightTemplate, InsightType},
 };
@@ -60,7 +60,6 @@ use crate::{
         insights::{self as rows, Insight, InsightRow},
         shares,
     },
-    k8s::LABEL_ORGANIZATION,
     policy::sharing::Level,
 };
 
@@ -415,6 +414,13 @@ impl Mirror {
             None => None,
         };
         let seen = Seen::of(cr);
+        let ignored_report = |row: &InsightRow| {
+            if let Some(key) = &seen.report_object
+                && row.report_object.is_none()
+            {
+                tracing::warn!(%namespace, %name, %key, "spec.reportObject is not in the insight's own report folder; ignored");
+            }
+        };
         let owner = self.owner(&cr.metadata, &org).await?;
         let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref(), level_of).await?;
         let now = db::now();
@@ -444,6 +450,7 @@ impl Mirror {
             if by_api {
                 insight.asset.origin = ORIGIN_API.into();
             }
+            ignored_report(&insight.details);
             rows::upsert_with_resource_shares(db, &insight, false, &entries(&shares), now).await?;
             tracing::info!(%namespace, %name, id = %insight.asset.id, "a new insight resource is mirrored");
             return Ok(());
@@ -455,6 +462,7 @@ impl Mirror {
             None
         };
         let new = updated_insight(&old, &seen, owner, &namespace, &name, lookups);
+        ignored_report(&new.details);
         let old_shares = managed_shares(db, &old.asset.id).await?;
         if !same_fields(&old, &new) || old_shares != shares {
             let mut new = new;
@@ -754,7 +762,7 @@ pub fn new_insight(
             template: seen.template.clone(),
             is_template: false,
             language: seen.language.clone(),
-            report_object: seen.report_object.clone(),
+            report_object: own_report_object(seen, id),
             project_id: lookups.project_id,
             publish_filenames: seen.files.clone(),
             dataset_ids: lookups.dataset_ids,
@@ -789,7 +797,7 @@ pub fn updated_insight(
     d.app_url = seen.app_url.clone();
     d.template = seen.template.clone();
     d.language = seen.language.clone();
-    d.report_object = seen.report_object.clone();
+    d.report_object = own_report_object(seen, &old.asset.id);
     if let Some(l) = lookups {
         d.project_id = l.project_id;
         d.dataset_ids = l.dataset_ids;
@@ -806,6 +814,15 @@ pub fn updated_insight(
         d.status = rows::EXTERNAL.into();
     }
     new
+}
+
+/// Pure: the resource's `spec.reportObject` when it names a file of the insight's own report
+/// folder (`reports/<insight id>/…`), else nothing: it is presigned for every viewer, so a
+/// resource may not point at another insight's, or another organization's, object.
+fn own_report_object(seen: &Seen, insight_id: &str) -> Option<String> {
+    seen.report_object
+        .clone()
+        .filter(|key| rows::is_own_report_object(insight_id, key))
 }
 
 /// Pure: whether the fields a resource decides are the same (the observed ones aside).
@@ -967,6 +984,30 @@ mod tests {
                 .unwrap()
                 .starts_with("/v1/images/defaults/insight-")
         );
+    }
+
+    #[test]
+    fn a_report_object_outside_the_insights_own_folder_is_not_mirrored() {
+        let report = |key: &str| {
+            Seen::of(&cr(
+                json!({"displayName": "Q3", "type": "user_report", "reportObject": key}),
+                None,
+            ))
+        };
+        let own = report("reports/id-1/q3.pdf");
+        let new = new_insight(&own, "id-1", "org", None, "ns", "q3", 5, Lookups::default());
+        assert_eq!(new.details.report_object.as_deref(), Some("reports/id-1/q3.pdf"));
+        for key in [
+            "reports/id-2/q3.pdf",
+            "datasets/ludis-other/id-1/q3.pdf",
+            "reports/id-1/../id-2/q3.pdf",
+        ] {
+            let foreign = report(key);
+            let created = new_insight(&foreign, "id-1", "org", None, "ns", "q3", 5, Lookups::default());
+            assert_eq!(created.details.report_object, None, "{key}");
+            let updated = updated_insight(&new, &foreign, None, "ns", "q3", None);
+            assert_eq!(updated.details.report_object, None, "{key}: replaces the old key");
+        }
     }
 
     #[test]

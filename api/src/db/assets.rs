@@ -295,17 +295,20 @@ pub struct Listed {
 /// `$1` uid, `$2` organization, `$3` kind, `$4` search pattern (or ''), then the details'
 /// parameters (`$100…` become `$5…`). With `count`, the statement counts the visible set only.
 pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
-    let user_shares =
-        "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0)";
-    let org_shares = "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'organization' AND s.to_id = $2 AND s.level > 0)";
+    // Shares reach only the asset's organization (the access rule): the caller's own entries and
+    // their organization's entry count on their organization's assets only.
+    let user_shares = "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'user' AND s.to_id = $1 AND s.level > 0) \
+         AND a.organization_id = $2";
+    let org_shares = "a.id IN (SELECT s.asset_id FROM shares s WHERE s.to_type = 'organization' AND s.to_id = $2 AND s.level > 0) \
+         AND a.organization_id = $2";
     let not_owned = "(a.owner_uid IS NULL OR a.owner_uid <> $1)";
     // Visible, for the few rows of a pinned list.
     let visible = if v.is_superadmin {
         "1 = 1".to_owned()
     } else {
         format!(
-            "(a.owner_uid = $1{} OR EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id AND s.level > 0 \
-             AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))))",
+            "(a.owner_uid = $1{} OR (a.organization_id = $2 AND EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id \
+             AND s.level > 0 AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2)))))",
             if v.is_admin {
                 " OR a.organization_id = $2"
             } else {
@@ -323,11 +326,8 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
             "a.id IN (SELECT p.asset_id FROM pins p WHERE p.user_uid = $1) AND {visible}"
         )],
         Filter::All if v.is_superadmin => vec!["1 = 1".into()],
-        // Disjoint, so the parts' counts add up (see `ordered` below).
-        Filter::All if v.is_admin => vec![
-            "a.organization_id = $2".into(),
-            format!("{user_shares} AND a.organization_id <> $2"),
-        ],
+        // Their organization's assets: shares from elsewhere do not reach them.
+        Filter::All if v.is_admin => vec!["a.organization_id = $2".into()],
         Filter::All => vec!["a.owner_uid = $1".into(), user_shares.into(), org_shares.into()],
     };
     let mut common = vec![
@@ -387,9 +387,9 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
         "3".to_owned()
     } else {
         format!(
-            "CASE WHEN a.owner_uid = $1{} THEN 3 ELSE COALESCE((SELECT MAX(s.level) FROM shares s \
-             WHERE s.asset_id = a.id AND ((s.to_type = 'user' AND s.to_id = $1) OR \
-             (s.to_type = 'organization' AND s.to_id = $2 AND a.organization_id = $2))), 0) END",
+            "CASE WHEN a.owner_uid = $1{} THEN 3 WHEN a.organization_id <> $2 THEN 0 ELSE \
+             COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id AND \
+             ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))), 0) END",
             if v.is_admin {
                 " OR a.organization_id = $2"
             } else {

@@ -228,7 +228,8 @@ pub async fn details_of(db: &AnyPool, ids: &[String]) -> Result<Vec<DatasetRow>,
 }
 
 /// The people (not organizations) each of some datasets is shared with: `(dataset id, uid)`,
-/// highest entries first, at most `per` per dataset.
+/// highest entries first, at most `per` per dataset. Only members of the dataset's organization
+/// (shares reach no one else).
 pub async fn shared_people(
     db: &AnyPool,
     ids: &[String],
@@ -240,6 +241,7 @@ pub async fn shared_people(
     let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT s.asset_id, s.to_id, MAX(s.level) AS level FROM shares s \
+         JOIN assets a ON a.id = s.asset_id JOIN users u ON u.uid = s.to_id AND u.organization_id = a.organization_id \
          WHERE s.to_type = 'user' AND s.level > 0 AND s.asset_id IN ({}) \
          GROUP BY s.asset_id, s.to_id ORDER BY s.asset_id, level DESC, s.to_id",
         placeholders.join(", ")

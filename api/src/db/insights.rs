@@ -20,6 +20,33 @@ pub const RENDERED: &str = "rendered";
 pub const UPLOADED: &str = "uploaded";
 pub const FAILED: &str = "failed";
 
+/// The folder of user reports' files in the assets bucket: `reports/<insight id>/<file name>`.
+pub const REPORTS_PREFIX: &str = "reports";
+
+/// The key of file `file_name` (no `/`) of user report `insight_id`.
+pub fn report_key(insight_id: &str, file_name: &str) -> String {
+    format!("{REPORTS_PREFIX}/{insight_id}/{file_name}")
+}
+
+/// Whether `key` is a file of insight `insight_id`'s own report folder — the only object its
+/// `report_object` may name, since it is presigned for every viewer and deleted with the insight.
+/// The file name is what the import makes (letters, digits, `.`, `-`, `_`, not starting with a
+/// dot), as the Insight CRD's rule on `spec.reportObject` says.
+pub fn is_own_report_object(insight_id: &str, key: &str) -> bool {
+    key.strip_prefix(REPORTS_PREFIX)
+        .and_then(|k| k.strip_prefix('/'))
+        .and_then(|k| k.strip_prefix(insight_id))
+        .and_then(|k| k.strip_prefix('/'))
+        .is_some_and(|file| {
+            !insight_id.is_empty()
+                && !file.is_empty()
+                && !file.starts_with('.')
+                && file
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        })
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct InsightRow {
     pub id: String,
@@ -216,4 +243,30 @@ pub async fn details_of(db: &AnyPool, ids: &[String]) -> Result<Vec<InsightRow>,
         q = q.bind(id.as_str());
     }
     q.fetch_all(db).await?.iter().map(InsightRow::from_row).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_object_is_a_file_of_the_insights_own_folder() {
+        let id = "8d0f6c1e-0c59-4a8e-9a55-7ad3c2f1e0aa";
+        assert!(is_own_report_object(id, &report_key(id, "Q3_report-v2.pdf")));
+        for key in [
+            "reports/8d0f6c1e-0c59-4a8e-9a55-7ad3c2f1e0ab/r.pdf".to_owned(),
+            format!("reports/{id}/"),
+            format!("reports/{id}/a/b.pdf"),
+            format!("reports/{id}/../x.pdf"),
+            format!("reports/{id}/..pdf"),
+            format!("reports/{id}/a b.pdf"),
+            format!("/reports/{id}/r.pdf"),
+            format!("reports/{id}r.pdf"),
+            format!("datasets/ludis-acme/{id}/r.pdf"),
+            "reports/r.pdf".to_owned(),
+        ] {
+            assert!(!is_own_report_object(id, &key), "{key}");
+        }
+        assert!(!is_own_report_object("", "reports//r.pdf"));
+    }
 }

@@ -3,6 +3,7 @@
 //! parameters, TEXT/BIGINT columns, `ON CONFLICT … DO UPDATE`, `LOWER(x) LIKE` for search.
 
 pub mod activity;
+pub mod app_passes;
 pub mod assets;
 pub mod comments;
 pub mod datasets;
@@ -38,6 +39,16 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         20261123000000,
         "create datasets",
         include_str!("../../migrations/20261123000000_create_datasets.sql"),
+    ),
+    (
+        20261201000000,
+        "index asset organizations",
+        include_str!("../../migrations/20261201000000_index_asset_organizations.sql"),
+    ),
+    (
+        20261201000100,
+        "create app tickets",
+        include_str!("../../migrations/20261201000100_create_app_tickets.sql"),
     ),
 ];
 

@@ -139,19 +139,28 @@ pub async fn replace_resource<'c>(
     Ok(())
 }
 
-/// A new user takes over the entries declared for their e-mail before they had an account.
-pub async fn claim_pending<'e, E>(exec: E, email: &str, uid: &str) -> Result<u64, sqlx::Error>
+/// A new user of `organization_id` takes over the entries declared for their e-mail before they
+/// had an account, on that organization's assets only (shares stay inside an asset's
+/// organization; an address elsewhere keeps waiting, granting nothing).
+pub async fn claim_pending<'e, E>(
+    exec: E,
+    email: &str,
+    uid: &str,
+    organization_id: &str,
+) -> Result<u64, sqlx::Error>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    Ok(
-        sqlx::query("UPDATE shares SET to_type = 'user', to_id = $2 WHERE to_type = 'email' AND to_id = $1")
-            .bind(email.trim().to_lowercase())
-            .bind(uid)
-            .execute(exec)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query(
+        "UPDATE shares SET to_type = 'user', to_id = $2 WHERE to_type = 'email' AND to_id = $1 \
+         AND asset_id IN (SELECT a.id FROM assets a WHERE a.organization_id = $3)",
     )
+    .bind(email.trim().to_lowercase())
+    .bind(uid)
+    .bind(organization_id)
+    .execute(exec)
+    .await?
+    .rows_affected())
 }
 
 /// One target of a console change: `(to_type, to_id)`.

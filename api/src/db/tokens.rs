@@ -101,13 +101,16 @@ pub async fn revoke_family(db: &AnyPool, family_id: &str, now: i64, reason: &str
 }
 
 /// Revokes every session of a user except `keep` (e.g. after a password change).
-pub async fn revoke_user_families(
-    db: &AnyPool,
+pub async fn revoke_user_families<'e, E>(
+    exec: E,
     user_uid: &str,
     keep: Option<&str>,
     now: i64,
     reason: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     sqlx::query(
         "UPDATE token_families SET revoked_at = $1, revoke_reason = $2 \
          WHERE user_uid = $3 AND id <> $4 AND revoked_at IS NULL",
@@ -116,7 +119,7 @@ pub async fn revoke_user_families(
     .bind(reason)
     .bind(user_uid)
     .bind(keep.unwrap_or(""))
-    .execute(db)
+    .execute(exec)
     .await?;
     Ok(())
 }

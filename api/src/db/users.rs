@@ -120,7 +120,7 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    super::shares::claim_pending(&mut *tx, u.email, u.uid).await?;
+    super::shares::claim_pending(&mut *tx, u.email, u.uid, u.organization_id).await?;
     tx.commit().await
 }
 
@@ -257,6 +257,19 @@ pub async fn spend_totp_step(db: &AnyPool, uid: &str, step: i64) -> Result<bool,
             .rows_affected()
             == 1,
     )
+}
+
+/// Forgets a user's API key (it stops working at once).
+pub async fn clear_api_key<'e, E>(exec: E, uid: &str, now: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query("UPDATE users SET api_key_enc = NULL, api_key_hash = NULL, updated_at = $1 WHERE uid = $2")
+        .bind(now)
+        .bind(uid)
+        .execute(exec)
+        .await?;
+    Ok(())
 }
 
 /// Every encrypted value's key id (for the start-up check that every key is configured).

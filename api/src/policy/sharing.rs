@@ -1,8 +1,9 @@
 //! The one access rule for every asset kind (DESIGN.md "One access rule", spec 000 §4 and 001 §6):
 //! the owner has edit; an administrator of the asset's organization, or a superadmin, has edit;
-//! anyone else has the highest of their own share and the organization's share; with neither the
-//! asset does not exist for them (404, never 403, so ids cannot be probed). Pure functions over
-//! loaded facts, used by every route and websocket that takes an asset.
+//! a member of the asset's organization has the highest of their own share and the
+//! organization's share; anyone else, or a member with neither, does not see the asset (404,
+//! never 403, so ids cannot be probed). Shares never reach outside the asset's organization.
+//! Pure functions over loaded facts, used by every route and websocket that takes an asset.
 
 use std::fmt;
 
@@ -160,11 +161,13 @@ pub fn access(caller: Caller<'_>, asset: Asset<'_>, shares: Shares) -> Level {
     {
         return Level::Edit;
     }
-    // An organization share reaches only that organization's members.
-    let organization = shares
-        .organization
-        .filter(|_| caller.organization_id == asset.organization_id);
-    shares.user.max(organization).unwrap_or(Level::None)
+    // Shares stay inside the asset's organization: its organization entry reaches its members,
+    // and a personal entry only a member too (one made before this rule, or left by someone who
+    // moved to another organization, grants nothing).
+    if caller.organization_id != asset.organization_id {
+        return Level::None;
+    }
+    shares.user.max(shares.organization).unwrap_or(Level::None)
 }
 
 /// Why an action on an asset is refused.
@@ -323,7 +326,8 @@ mod tests {
             ("dev", "acme", DEVELOPER, Some(Level::None), None, Level::None), // unshared
             ("dev", "acme", DEVELOPER, Some(Level::None), Some(View), View),
             ("dev", "other", DEVELOPER, None, Some(Edit), Level::None), // org share is for members only
-            ("dev", "other", DEVELOPER, Some(View), Some(Edit), View), // a personal share crosses
+            ("dev", "other", DEVELOPER, Some(View), Some(Edit), Level::None), // nor a personal one
+            ("admin", "other", ADMINISTRATOR, Some(Edit), None, Level::None),
         ];
         for (uid, org, role, user, organization, want) in cases {
             assert_eq!(

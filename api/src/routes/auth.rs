@@ -1,4 +1,5 @@
-//! Sign-in, token refresh, logout, password change and two-factor authentication.
+//! Sign-in, token refresh, logout and password change (two-factor authentication is in
+//! [`super::two_factor`]).
 
 use axum::{Json, extract::State, http::HeaderMap};
 use serde::{Deserialize, Serialize};
@@ -8,17 +9,15 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     app::AppState,
     auth::{
-        self, AuthUser, TwoFactorCaller,
+        self, AuthUser,
         extract::{ClientIp, bearer},
         jwt::TokenKind,
         password,
-        throttle::Guard,
-        totp,
+        throttle::{Guard, Scope},
     },
     crypto,
     db::{self, activity, organizations, tokens, users},
-    error::{ApiError, AppJson, AppPath, ErrorBody, Result},
-    policy::{self, users::Person},
+    error::{ApiError, AppJson, ErrorBody, Result},
     views::{Done, UserView},
 };
 
@@ -28,14 +27,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(refresh_token))
         .routes(routes!(logout))
         .routes(routes!(change_password))
-        .routes(routes!(enable_2fa))
-        .routes(routes!(verify_2fa))
 }
 
 pub const MIN_PASSWORD: usize = 6;
 pub const PASSWORD_TOO_SHORT: &str = "Password must be at least 6 characters long";
 const INVALID_CREDENTIALS: &str = "Invalid email or password";
-const INVALID_CODE: &str = "Invalid 2FA Code";
 
 #[derive(Deserialize, ToSchema)]
 pub struct LoginRequest {
@@ -93,7 +89,7 @@ async fn login(
             "Email and password are required",
         ));
     }
-    let guard = Guard::new("login", &email, &ip);
+    let guard = Guard::new(Scope::Login, &email, &ip);
     fn event<'a>(
         user: Option<&'a users::UserRow>,
         email: &'a str,
@@ -110,10 +106,13 @@ async fn login(
             ip,
         }
     }
-    if let Err(e) = guard.check(&state).await {
-        activity::record_login(&state.db, event(None, &email, &ip, false, "throttled")).await;
-        return Err(e);
-    }
+    let attempt = match guard.reserve(&state).await {
+        Ok(attempt) => attempt,
+        Err(e) => {
+            activity::record_login(&state.db, event(None, &email, &ip, false, "throttled")).await;
+            return Err(e);
+        }
+    };
     let user = users::by_email(&state.db, &email).await?;
     let hash = user
         .as_ref()
@@ -121,7 +120,7 @@ async fn login(
         .unwrap_or_else(|| dummy_hash(&state));
     let ok = password::verify(req.user.password.clone(), hash).await && user.is_some();
     let Some(user) = user.filter(|_| ok) else {
-        guard.failed(&state).await?;
+        attempt.failed();
         let known = users::by_email(&state.db, &email).await?;
         activity::record_login(
             &state.db,
@@ -130,7 +129,7 @@ async fn login(
         .await;
         return Err(ApiError::unauthorized("invalid_credentials", INVALID_CREDENTIALS));
     };
-    guard.succeeded(&state).await?;
+    attempt.succeeded().await?;
     if user.status != "active" {
         activity::record_login(&state.db, event(Some(&user), &email, &ip, false, "inactive")).await;
         return Err(ApiError::forbidden(
@@ -141,16 +140,19 @@ async fn login(
     let org = organizations::by_id(&state.db, &user.organization_id)
         .await?
         .ok_or_else(|| ApiError::internal("user without organization"))?;
-    let view = UserView::new(&user, org.is_2fa_required, &state.auth.keyring, true)
-        .with_photo_url(&state)
-        .await;
+    // Until the second factor is in, the answer carries no secret (no API key).
+    let pending_view = || async {
+        UserView::new(&user, org.is_2fa_required)
+            .with_photo_url(&state)
+            .await
+    };
     if user.has_2fa() {
         return Ok(Json(SessionResponse {
             success: true,
             message: "Enter your 2FA code".into(),
             token: auth::pending_token(&state, &user.uid, TokenKind::TwoFactorVerify),
             refresh_token: None,
-            user: view,
+            user: pending_view().await,
             verified_2fa: false,
             requires_2fa_enrollment: false,
         }));
@@ -161,7 +163,7 @@ async fn login(
             message: "Your organization requires two-factor authentication. Enable it to continue.".into(),
             token: auth::pending_token(&state, &user.uid, TokenKind::TwoFactorEnroll),
             refresh_token: None,
-            user: view,
+            user: pending_view().await,
             verified_2fa: false,
             requires_2fa_enrollment: true,
         }));
@@ -173,7 +175,9 @@ async fn login(
         message: "Signed in successfully!".into(),
         token: tokens.token,
         refresh_token: Some(tokens.refresh_token),
-        user: view,
+        user: UserView::own(&user, org.is_2fa_required, &state.auth.keyring)
+            .with_photo_url(&state)
+            .await,
         verified_2fa: true,
         requires_2fa_enrollment: false,
     }))
@@ -281,7 +285,10 @@ async fn logout(
     let mut revoked = false;
     // An access token, even an expired one, names its session once its signature checks out.
     if let Some(token) = bearer(&headers).filter(|t| t.matches('.').count() == 2) {
-        let claims = auth::jwt::decode(token, &state.auth.jwt_key, i64::MIN)
+        let claims: auth::jwt::Claims = state
+            .auth
+            .tokens
+            .decode_expired(token, TokenKind::SIGN_IN)
             .map_err(|_| ApiError::unauthorized("invalid_token", "Invalid token"))?;
         if !claims.sid.is_empty() {
             tokens::revoke_family(&state.db, &claims.sid, now, "logout").await?;
@@ -314,7 +321,8 @@ pub struct ChangePasswordRequest {
     pub confirm_password: String,
 }
 
-/// Change one's own password; other sessions are signed out.
+/// Change one's own password (in a signed-in session, not with an API key); other sessions and
+/// the API key are revoked.
 #[utoipa::path(put, path = "/v1/auth/changepassword", tag = "auth", request_body = ChangePasswordRequest,
     responses(
         (status = 200, description = "Password Updated", body = Done),
@@ -328,6 +336,7 @@ async fn change_password(
     caller: AuthUser,
     AppJson(req): AppJson<ChangePasswordRequest>,
 ) -> Result<Json<Done>> {
+    let session = caller.require_session()?;
     if req.current_password.is_empty() || req.new_password.is_empty() || req.confirm_password.is_empty() {
         return Err(ApiError::bad_request(
             "password_fields_required",
@@ -343,16 +352,7 @@ async fn change_password(
             "New password and confirm password do not match",
         ));
     }
-    let guard = Guard::new("password", &caller.user.uid, &ip);
-    guard.check(&state).await?;
-    if !password::verify(req.current_password, caller.user.password_hash.clone()).await {
-        guard.failed(&state).await?;
-        return Err(ApiError::bad_request(
-            "wrong_password",
-            "Current password is incorrect",
-        ));
-    }
-    guard.succeeded(&state).await?;
+    auth::confirm_password(&state, &caller.user, &ip, &req.current_password).await?;
     let hash = password::hash(req.new_password, state.auth.hash).await?;
     let now = db::now();
     sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")
@@ -361,14 +361,7 @@ async fn change_password(
         .bind(&caller.user.uid)
         .execute(&state.db)
         .await?;
-    tokens::revoke_user_families(
-        &state.db,
-        &caller.user.uid,
-        caller.session.as_deref(),
-        now,
-        "password changed",
-    )
-    .await?;
+    auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
     activity::record(
         &state.db,
         activity::Activity {
@@ -382,250 +375,4 @@ async fn change_password(
     )
     .await;
     Ok(Done::new("Password Updated"))
-}
-
-#[derive(Deserialize, ToSchema)]
-pub struct Enable2faRequest {
-    /// true: start enrolment (a new secret); false: switch 2FA off.
-    pub enabled_2fa: bool,
-}
-
-/// Enrolment data: the secret for manual entry, the `otpauth://` URI and its QR image.
-#[derive(Serialize, ToSchema)]
-pub struct Enable2faResponse {
-    pub success: bool,
-    pub message: String,
-    pub secret: Option<String>,
-    /// A `data:image/svg+xml;base64,…` QR image of `otpauth_url`.
-    pub secret_2fa_qr: Option<String>,
-    pub otpauth_url: Option<String>,
-}
-
-/// Turn 2FA on (returns a new secret and QR image; confirmed by a first code at verify2fa) or off.
-/// A user enrols themself (with a full session, or the enrolment token their organization's
-/// requirement gave them); an administrator may switch 2FA off for a user of their organization.
-#[utoipa::path(post, path = "/v1/auth/enable2fa/{uid}", tag = "auth", request_body = Enable2faRequest,
-    params(("uid" = String, Path, description = "The user")),
-    responses(
-        (status = 200, body = Enable2faResponse),
-        (status = 401, body = ErrorBody),
-        (status = 403, description = "Your organization requires two-factor authentication", body = ErrorBody),
-        (status = 404, description = "User not found", body = ErrorBody),
-        (status = 409, description = "Two-factor authentication is already enabled", body = ErrorBody),
-    ),
-    security(("bearer" = [])))]
-async fn enable_2fa(
-    State(state): State<AppState>,
-    caller: TwoFactorCaller,
-    AppPath(uid): AppPath<String>,
-    AppJson(req): AppJson<Enable2faRequest>,
-) -> Result<Json<Enable2faResponse>> {
-    if caller.kind == TokenKind::TwoFactorVerify {
-        return Err(ApiError::unauthorized(
-            "two_factor_required",
-            "Two-factor verification is required",
-        ));
-    }
-    let is_self = caller.user.uid == uid;
-    let target = if is_self {
-        caller.user.clone()
-    } else {
-        let actor = Person {
-            uid: &caller.user.uid,
-            role: &caller.user.role,
-            organization_id: &caller.user.organization_id,
-        };
-        let target = users::by_uid(&state.db, &uid).await?;
-        let target = target
-            .filter(|t| {
-                caller.kind == TokenKind::Access
-                    && policy::users::can_see(
-                        actor,
-                        Person {
-                            uid: &t.uid,
-                            role: &t.role,
-                            organization_id: &t.organization_id,
-                        },
-                    )
-            })
-            .ok_or_else(|| ApiError::not_found("user_not_found", "User not found"))?;
-        if req.enabled_2fa || !policy::users::administers(actor, &target.organization_id) {
-            return Err(ApiError::forbidden(
-                "two_factor_self_only",
-                "Only the user can enable two-factor authentication; administrators may only switch it off",
-            ));
-        }
-        if target.role == policy::SUPERADMIN && caller.user.role != policy::SUPERADMIN {
-            return Err(ApiError::forbidden(
-                "superadmin_target",
-                "Only a superadmin can change a superadmin",
-            ));
-        }
-        target
-    };
-    let now = db::now();
-    if req.enabled_2fa {
-        if target.has_2fa() {
-            return Err(ApiError::conflict(
-                "two_factor_already_enabled",
-                "Two-factor authentication is already enabled",
-            ));
-        }
-        let secret = totp::base32_encode(&crypto::random_bytes(20));
-        let uri = totp::otpauth_uri(&target.email, &secret);
-        let qr = totp::qr_data_url(&uri)?;
-        sqlx::query(
-            "UPDATE users SET enabled_2fa = 1, confirmed_2fa = 0, secret_2fa_enc = $1, last_totp_step = 0, \
-             updated_at = $2 WHERE uid = $3",
-        )
-        .bind(state.auth.keyring.encrypt(&secret))
-        .bind(now)
-        .bind(&target.uid)
-        .execute(&state.db)
-        .await?;
-        return Ok(Json(Enable2faResponse {
-            success: true,
-            message: "Scan the QR code, then enter a code to finish".into(),
-            secret: Some(secret),
-            secret_2fa_qr: Some(qr),
-            otpauth_url: Some(uri),
-        }));
-    }
-    if is_self && caller.org_requires_2fa {
-        return Err(ApiError::forbidden(
-            "two_factor_required_by_organization",
-            "Your organization requires two-factor authentication",
-        ));
-    }
-    sqlx::query(
-        "UPDATE users SET enabled_2fa = 0, confirmed_2fa = 0, secret_2fa_enc = NULL, updated_at = $1 WHERE uid = $2",
-    )
-    .bind(now)
-    .bind(&target.uid)
-    .execute(&state.db)
-    .await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&target.organization_id),
-            entity_type: "users",
-            entity_id: &target.uid,
-            entity_name: &target.email,
-            action: "2fa_disabled",
-        },
-    )
-    .await;
-    Ok(Json(Enable2faResponse {
-        success: true,
-        message: "2FA Status Updated Successfully!".into(),
-        secret: None,
-        secret_2fa_qr: None,
-        otpauth_url: None,
-    }))
-}
-
-#[derive(Deserialize, ToSchema)]
-pub struct Verify2faRequest {
-    /// The secret shown at enrolment (optional; when sent it must match).
-    #[serde(default)]
-    pub secret: Option<String>,
-    /// The 6-digit code.
-    #[serde(default)]
-    pub token: String,
-}
-
-/// Check a TOTP code: confirms enrolment and/or completes sign-in with a full session. A code is
-/// accepted once; 5 failures within 15 minutes lock 2FA for that user for 15 minutes.
-#[utoipa::path(post, path = "/v1/auth/verify2fa", tag = "auth", request_body = Verify2faRequest,
-    responses(
-        (status = 200, description = "2FA Verified", body = SessionResponse),
-        (status = 400, description = "2FA code is required / Two-factor authentication is not enabled", body = ErrorBody),
-        (status = 401, description = "Invalid 2FA Code", body = ErrorBody),
-        (status = 429, body = ErrorBody),
-    ),
-    security(("bearer" = [])))]
-async fn verify_2fa(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    caller: TwoFactorCaller,
-    AppJson(req): AppJson<Verify2faRequest>,
-) -> Result<Json<SessionResponse>> {
-    let code = req.token.trim();
-    if code.is_empty() {
-        return Err(ApiError::bad_request("code_required", "2FA code is required"));
-    }
-    let user = &caller.user;
-    let Some(sealed) = user.secret_2fa_enc.as_deref().filter(|_| user.enabled_2fa) else {
-        return Err(ApiError::bad_request(
-            "two_factor_not_enabled",
-            "Two-factor authentication is not enabled",
-        ));
-    };
-    let guard = Guard::new("totp", &user.uid, &ip);
-    guard.check(&state).await?;
-    let secret_b32 = state.auth.keyring.decrypt(sealed)?;
-    let secret = totp::base32_decode(&secret_b32)
-        .ok_or_else(|| ApiError::internal("stored TOTP secret is not base32"))?;
-    let secret_matches = req
-        .secret
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .is_none_or(|s| s.eq_ignore_ascii_case(&secret_b32));
-    let now = db::now();
-    let step = totp::verify(&secret, code, now, user.last_totp_step).filter(|_| secret_matches);
-    let accepted = match step {
-        Some(step) => users::spend_totp_step(&state.db, &user.uid, step).await?,
-        None => false,
-    };
-    if !accepted {
-        guard.failed(&state).await?;
-        activity::record_login(
-            &state.db,
-            activity::LoginEvent {
-                user_uid: Some(&user.uid),
-                email: &user.email,
-                organization_id: Some(&user.organization_id),
-                success: false,
-                reason: "bad_2fa_code",
-                ip: &ip,
-            },
-        )
-        .await;
-        return Err(ApiError::unauthorized("invalid_2fa_code", INVALID_CODE));
-    }
-    guard.succeeded(&state).await?;
-    sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
-        .bind(now)
-        .bind(&user.uid)
-        .execute(&state.db)
-        .await?;
-    let user = users::by_uid(&state.db, &user.uid)
-        .await?
-        .ok_or_else(|| ApiError::unauthorized("invalid_token", "Invalid token"))?;
-    let tokens = auth::start_session(&state, &user.uid).await?;
-    activity::record_login(
-        &state.db,
-        activity::LoginEvent {
-            user_uid: Some(&user.uid),
-            email: &user.email,
-            organization_id: Some(&user.organization_id),
-            success: true,
-            reason: "2fa",
-            ip: &ip,
-        },
-    )
-    .await;
-    Ok(Json(SessionResponse {
-        success: true,
-        message: "2FA Verified".into(),
-        token: tokens.token,
-        refresh_token: Some(tokens.refresh_token),
-        user: UserView::new(&user, caller.org_requires_2fa, &state.auth.keyring, true)
-            .with_photo_url(&state)
-            .await,
-        verified_2fa: true,
-        requires_2fa_enrollment: false,
-    }))
 }

@@ -99,7 +99,7 @@ fn path_error(e: keys::KeyError) -> ApiError {
     ApiError::bad_request("invalid_path", e.to_string())
 }
 
-fn storage_error(e: String) -> ApiError {
+fn storage_error(e: ludis_storage::StorageError) -> ApiError {
     tracing::warn!(error = %e, "object storage failed");
     ApiError::new(
         StatusCode::BAD_GATEWAY,
@@ -1122,7 +1122,7 @@ async fn file_preview(
     })
     .await
     .map_err(|e| ApiError::internal(format!("the preview task failed: {e}")))?
-    .map_err(|e| ApiError::bad_request("preview_failed", e))?;
+    .map_err(|e| ApiError::bad_request("preview_failed", e.to_string()))?;
     Ok(Json(PreviewResponse {
         success: true,
         key,

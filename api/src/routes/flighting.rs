@@ -181,7 +181,7 @@ async fn get_config(State(state): State<AppState>) -> Json<ConfigResponse> {
                 "Designer",
             ]),
             min_password_length: super::auth::MIN_PASSWORD,
-            two_factor_code_length: crate::auth::totp::DIGITS,
+            two_factor_code_length: crate::auth::totp::DIGITS.into(),
             photo_upload: state.s3.is_some(),
         },
     })

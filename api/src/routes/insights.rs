@@ -32,6 +32,7 @@ use crate::{
     },
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     policy::sharing::Level,
+    routes::apps,
     seeds::DEFAULT_IMAGES,
     views::{Done, InsightView, presign_get},
 };
@@ -60,8 +61,6 @@ pub const REPORT_MAX_BYTES: usize = 50 * 1024 * 1024;
 const REPORT_BODY_LIMIT: usize = REPORT_MAX_BYTES + 64 * 1024;
 /// A view counts at most once per user per 10 minutes.
 pub const VIEW_WINDOW_SECS: i64 = 600;
-/// Where imported reports live in the assets bucket: `reports/<insight id>/<file name>`.
-pub const REPORTS_PREFIX: &str = "reports";
 /// Folder of uploaded insight images (the profile-photo upload address is reused).
 const IMAGE_PREFIX: &str = crate::routes::users::PHOTO_PREFIX;
 
@@ -389,9 +388,13 @@ pub struct InsightResponse {
     pub application: InsightView,
     /// A user report's file: a presigned GET, valid one hour.
     pub report_url: Option<String>,
-    /// Where the app opens: an external app's URL, or for a running application the API's
-    /// reverse proxy with a short-lived ticket (`/apps/{id}/?ticket=…`).
+    /// Where the app opens: an external app's URL (the console opens it itself), or for a
+    /// running application the API's reverse proxy on the apps origin with a single-use ticket
+    /// bound to this session (`https://<id>.apps.…/apps/{id}/?ticket=…`).
     pub open_url: Option<String>,
+    /// Why an application that runs in the cluster cannot be opened here at all (the platform
+    /// has no apps origin), for its page; null otherwise.
+    pub open_error: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -680,13 +683,17 @@ async fn get_insight(
         assets::count_view(&state.db, &id, &caller.user.uid, db::now(), VIEW_WINDOW_SECS).await?;
     let d = &insight.details;
     let report_url = match d.report_object.as_deref() {
-        Some(key) if d.app_type == insights::USER_REPORT => presign_get(&state, key).await,
+        // Never another insight's object (a resource's spec.reportObject is checked when it is
+        // mirrored; this holds for any row).
+        Some(key) if d.app_type == insights::USER_REPORT && insights::is_own_report_object(&id, key) => {
+            presign_get(&state, key).await
+        }
         _ => None,
     };
     let open_url = if d.status == insights::EXTERNAL {
         d.app_url.clone()
     } else if d.container_name.is_some() && d.status == insights::RUNNING {
-        Some(crate::routes::apps::open_url(&state, &caller.user.uid, &id))
+        apps::open_url(&state, &caller.user.uid, caller.session.as_deref(), &id)
     } else {
         None
     };
@@ -695,6 +702,7 @@ async fn get_insight(
         application: view(&state, &caller, &insight, level).await?,
         report_url,
         open_url,
+        open_error: apps::open_error(&state, d).map(str::to_owned),
     }))
 }
 
@@ -1009,7 +1017,7 @@ async fn import_report(
         .ok_or_else(|| ApiError::unavailable("storage_not_configured", "Object storage is not configured"))?;
 
     let id = db::new_id();
-    let key = format!("{REPORTS_PREFIX}/{id}/{}", report_file_name(file_name.as_deref()));
+    let key = insights::report_key(&id, &report_file_name(file_name.as_deref()));
     s3.put_object()
         .bucket(&state.settings.s3_bucket)
         .key(&key)
@@ -1177,6 +1185,7 @@ async fn delete_insight(
         .map_err(cluster_error)?;
     assets::delete(&state.db, &id).await?;
     if let (Some(s3), Some(key)) = (&state.s3, &insight.details.report_object)
+        && insights::is_own_report_object(&id, key)
         && let Err(e) = s3
             .delete_object()
             .bucket(&state.settings.s3_bucket)

@@ -12,4 +12,5 @@ pub mod insights;
 pub mod metrics;
 pub mod organizations;
 pub mod shares;
+pub mod two_factor;
 pub mod users;

@@ -6,7 +6,8 @@
 //! Every rule is decided here, never by the console: only editors share, up to edit; nobody
 //! shares to themselves or changes the owner's entry; entries declared in the resource's
 //! `spec.sharing` (origin `resource`) are changed there, not here; `execute` is not offered on
-//! datasets; an organization share always names the asset's own organization. A request is
+//! datasets; shares stay inside the asset's organization (an organization share names it, and a
+//! person of another organization is answered exactly like an unknown address). A request is
 //! validated entry by entry first and then written in one transaction: one bad entry changes
 //! nothing. Not gated by a path prefix: each call checks the feature of the asset's kind.
 
@@ -303,8 +304,11 @@ pub(crate) async fn shared_with(
     for e in entries.iter().filter(|e| e.level > Level::None) {
         match e.to_type.as_str() {
             shares::TO_USER => {
-                let Some(u) = people.get(&e.to_id) else {
-                    continue; // a deleted user
+                let Some(u) = people
+                    .get(&e.to_id)
+                    .filter(|u| u.organization_id == asset.organization_id)
+                else {
+                    continue; // a deleted user, or one outside the organization (no access)
                 };
                 let l = user_levels.entry(u.uid.as_str()).or_insert(e.level);
                 *l = (*l).max(e.level);
@@ -356,7 +360,7 @@ pub(crate) async fn shared_with(
         });
     let mut members = Vec::new();
     if can_share {
-        for u in users::of_organization(&state.db, &caller.user.organization_id, MEMBERS_MAX).await? {
+        for u in users::of_organization(&state.db, &asset.organization_id, MEMBERS_MAX).await? {
             if u.uid == caller.user.uid || asset.owner_uid.as_deref() == Some(u.uid.as_str()) {
                 continue;
             }
@@ -427,6 +431,12 @@ fn unknown_type(t: &str) -> ApiError {
     )
 }
 
+/// A user a share may name: a member of the asset's organization. Anyone else is answered like
+/// an unknown address, so the call tells nothing about accounts elsewhere.
+fn member(user: Option<UserRow>, asset: &AssetRow) -> Option<UserRow> {
+    user.filter(|u| u.organization_id == asset.organization_id)
+}
+
 /// Checks every change of a request against the rule and returns the entries to set and the
 /// targets to revoke (later changes to one target win). Nothing is written.
 async fn plan(
@@ -481,7 +491,7 @@ async fn plan(
                         if !valid_email(&e) {
                             return Err(ApiError::bad_request("invalid_email", "Email is invalid!"));
                         }
-                        let user = users::by_email(&state.db, &e).await?.ok_or_else(|| {
+                        let user = member(users::by_email(&state.db, &e).await?, asset).ok_or_else(|| {
                             ApiError::bad_request("unknown_user", format!("No user with the e-mail {e}"))
                         })?;
                         uids.push(user.uid);
@@ -492,7 +502,7 @@ async fn plan(
                     .map(str::trim)
                     .filter(|u| !u.is_empty())
                 {
-                    let user = users::by_uid(&state.db, uid).await?.ok_or_else(|| {
+                    let user = member(users::by_uid(&state.db, uid).await?, asset).ok_or_else(|| {
                         ApiError::bad_request("unknown_user", format!("No user with the id {uid}"))
                     })?;
                     uids.push(user.uid);

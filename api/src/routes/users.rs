@@ -75,10 +75,14 @@ async fn org_2fa(state: &AppState, org_id: &str) -> Result<bool> {
         .is_some_and(|o| o.is_2fa_required))
 }
 
+/// A user as the caller sees them: their own API key only in their own full session.
 async fn view(state: &AppState, caller: &AuthUser, u: &users::UserRow, org_requires_2fa: bool) -> UserView {
-    UserView::new(u, org_requires_2fa, &state.auth.keyring, caller.user.uid == u.uid)
-        .with_photo_url(state)
-        .await
+    let view = if caller.sees_api_key_of(&u.uid) {
+        UserView::own(u, org_requires_2fa, &state.auth.keyring)
+    } else {
+        UserView::new(u, org_requires_2fa)
+    };
+    view.with_photo_url(state).await
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -504,8 +508,7 @@ async fn update_user(
         ApiError::conflict("email_taken", "A user with this email already exists")
     })?;
     if changes.password || changes.organization_id.is_some() || changes.status == Some("inactive") {
-        db::tokens::revoke_user_families(&state.db, &target.uid, None, now, "changed by an administrator")
-            .await?;
+        crate::auth::revoke_credentials(&state, &target.uid, None, "changed by an administrator").await?;
     }
     let updated = users::by_uid(&state.db, &target.uid)
         .await?
@@ -682,9 +685,14 @@ pub struct ApiKeyResponse {
     pub api_key: String,
 }
 
-/// Create or rotate one's API key (the old one stops working).
+/// Create or rotate one's API key (the old one stops working). Only in a full session (signed in
+/// with the password, and the 2FA code where enabled), never with an API key.
 #[utoipa::path(post, path = "/v1/users/{id}/api_key", tag = "users", params(("id" = String, Path)),
-    responses((status = 200, body = ApiKeyResponse), (status = 404, description = "User not found", body = ErrorBody)),
+    responses(
+        (status = 200, body = ApiKeyResponse),
+        (status = 403, description = "Only the user can create their API key / This needs a signed-in session: an API key is not enough", body = ErrorBody),
+        (status = 404, description = "User not found", body = ErrorBody),
+    ),
     security(("bearer" = [])))]
 async fn create_api_key(
     State(state): State<AppState>,
@@ -699,6 +707,7 @@ async fn create_api_key(
             "Only the user can create their API key",
         ));
     }
+    caller.require_session()?;
     let key = format!("ludis_{}", crypto::random_token(32));
     sqlx::query("UPDATE users SET api_key_enc = $1, api_key_hash = $2, updated_at = $3 WHERE uid = $4")
         .bind(state.auth.keyring.encrypt(&key))
@@ -727,11 +736,7 @@ async fn revoke_api_key(
     if target.uid != caller.user.uid {
         policy::users::check_update(caller.person(), person(&target), Changes::default())?;
     }
-    sqlx::query("UPDATE users SET api_key_enc = NULL, api_key_hash = NULL, updated_at = $1 WHERE uid = $2")
-        .bind(db::now())
-        .bind(&target.uid)
-        .execute(&state.db)
-        .await?;
+    users::clear_api_key(&state.db, &target.uid, db::now()).await?;
     Ok(Done::new("API key revoked"))
 }
 

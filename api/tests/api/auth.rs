@@ -1,17 +1,13 @@
 //! Sign-in, tokens, password change and 2FA, on SQLite and PostgreSQL.
 
 use ludis_api::{
-    auth::jwt::{self, Claims, TokenKind},
+    auth::jwt::{self, Claims, NoExtra, TokenKind},
     db,
 };
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, apps, totp_code};
-
-fn login_body(email: &str, password: &str) -> Value {
-    json!({"user": {"email": email, "password": password}})
-}
+use crate::helpers::{TestApp, apps, login_body, totp_code};
 
 async fn setup(app: &TestApp) -> (String, String) {
     let org = app.org("Acme", 10).await;
@@ -268,25 +264,20 @@ async fn an_expired_access_token_answers_jwt_expired() {
     for app in apps().await {
         let (_, uid) = setup(&app).await;
         let (access, _) = app.login("ann@acme.example", "ann-password").await;
-        let key = jwt::key(app.state.settings.jwt_secret.expose());
-        let live = jwt::decode(&access, &key, db::now()).unwrap();
-        let expired = jwt::encode(
-            &Claims {
-                iat: db::now() - 1000,
-                exp: db::now() - 1,
-                ..live
-            },
-            &key,
-        );
+        let keys = jwt::Keys::new(app.state.settings.jwt_secret.expose());
+        let live: Claims = keys.decode(&access, &[TokenKind::Access]).unwrap();
+        let expired = keys.encode(&Claims {
+            iat: db::now() - 1000,
+            exp: db::now() - 1,
+            ..live
+        });
         let (s, b) = app.get(&format!("/v1/users/{uid}"), &expired).await;
         assert_eq!(s, 401, "{}", app.kind);
         assert_eq!(b["message"], "jwt expired");
         assert_eq!(b["code"], "jwt_expired");
         // A token signed with another key is not "expired", it is invalid.
-        let forged = jwt::encode(
-            &jwt::decode(&access, &key, db::now()).unwrap(),
-            &jwt::key("another key that is long enough......"),
-        );
+        let forged = jwt::Keys::new("another key that is long enough......")
+            .encode(&keys.decode::<NoExtra>(&access, &[TokenKind::Access]).unwrap());
         let (s, b) = app.get(&format!("/v1/users/{uid}"), &forged).await;
         assert_eq!((s.as_u16(), b["message"].as_str()), (401, Some("Invalid token")));
     }
@@ -413,7 +404,7 @@ async fn current_password_guessing_is_throttled() {
 }
 
 /// Enables 2FA for the holder of `token`; returns the secret.
-async fn enrol(app: &TestApp, token: &str, uid: &str) -> String {
+pub async fn enrol(app: &TestApp, token: &str, uid: &str) -> String {
     let (s, b) = app
         .post(
             &format!("/v1/auth/enable2fa/{uid}"),
@@ -543,12 +534,13 @@ async fn totp_enrolment_sign_in_and_replay() {
         let full = b["token"].as_str().unwrap().to_owned();
         assert_eq!(app.get(&format!("/v1/users/{uid}"), &full).await.0, 200);
 
-        // Switching off works for the user (the organization does not require it).
+        // Switching off works for the user (the organization does not require it), with their
+        // password (issue 12: `auth_security::switching_2fa_off_needs_the_password_or_a_current_code`).
         let (s, b) = app
             .post(
                 &format!("/v1/auth/enable2fa/{uid}"),
                 Some(&full),
-                json!({"enabled_2fa": false}),
+                json!({"enabled_2fa": false, "password": "ann-password"}),
             )
             .await;
         assert_eq!(
@@ -622,12 +614,9 @@ async fn an_organization_that_requires_2fa_forces_enrolment() {
         assert_eq!(b["user"]["is_2fa_required"], true);
         assert_eq!(b["refresh_token"], Value::Null);
         let enroll = b["token"].as_str().unwrap().to_owned();
-        let claims = jwt::decode(
-            &enroll,
-            &jwt::key(app.state.settings.jwt_secret.expose()),
-            db::now(),
-        )
-        .unwrap();
+        let claims: Claims = jwt::Keys::new(app.state.settings.jwt_secret.expose())
+            .decode(&enroll, TokenKind::SIGN_IN)
+            .unwrap();
         assert_eq!(claims.kind, TokenKind::TwoFactorEnroll);
         assert_eq!(app.get(&format!("/v1/users/{uid}"), &enroll).await.0, 401);
 

@@ -31,7 +31,11 @@ where
 }
 
 /// An organization with a unique name and its namespace; returns (org id, slug, namespace).
-async fn organization(app: &TestApp, client: &kube::Client, prefix: &str) -> (String, String, String) {
+pub(crate) async fn organization(
+    app: &TestApp,
+    client: &kube::Client,
+    prefix: &str,
+) -> (String, String, String) {
     let name = format!("{prefix} {}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
     let org = app.org(&name, 20).await;
     let slug = name.to_lowercase().replace(' ', "-");
@@ -64,7 +68,7 @@ where
 }
 
 /// The row of a resource, once the watcher wrote it (10 s at most).
-async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::assets::AssetRow {
+pub(crate) async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::assets::AssetRow {
     for _ in 0..100 {
         if let Some(row) = db::assets::by_resource(&app.state.db, "application", namespace, name)
             .await
@@ -88,7 +92,7 @@ fn ids_of(list: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn delete_namespace(client: &kube::Client, namespace: &str) {
+pub(crate) async fn delete_namespace(client: &kube::Client, namespace: &str) {
     let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
 }
 

@@ -1,9 +1,9 @@
 //! Dataset resources applied with kubectl or a GitOps tool, and the ones the API applies
 //! (`cluster::datasets`), against a real control plane (KUBECONFIG; the test command starts
 //! one). Skipped, with a message, when no cluster is configured locally. The tests write the
-//! status the operator would; the operator's dataset controller may run in this process too
-//! (the dataset route tests start it), so a status check waits for the row to show whatever the
-//! resource's status says last, and a deletion is held by a finalizer of the test's own.
+//! status the operator would (an operator may run against the same cluster, so a status check
+//! waits for the row to show whatever the resource's status says last), and a deletion is held by
+//! a finalizer of the test's own.
 
 use std::time::Duration;
 

@@ -310,10 +310,14 @@ pub fn missing_dir() -> PathBuf {
     PathBuf::from("/nonexistent/ludis-console")
 }
 
+/// The body of `POST /v1/auth/login`.
+pub fn login_body(email: &str, password: &str) -> Value {
+    json!({"user": {"email": email, "password": password}})
+}
+
 /// The TOTP code of a base32 secret at a unix time.
 pub fn totp_code(secret_b32: &str, at: i64) -> String {
-    let secret = ludis_api::auth::totp::base32_decode(secret_b32).unwrap();
-    ludis_api::auth::totp::code_at(&secret, at)
+    ludis_api::auth::totp::code_at(secret_b32, at).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -196,8 +196,10 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
                         .filter_map(|r| {
                             let (level, shares) = level_of(r);
                             let owned = r.owner.as_deref() == Some(who.uid.as_str());
-                            let shared_with_me = shares.user.is_some_and(|l| l > Level::None)
-                                || (shares.organization.is_some_and(|l| l > Level::None) && r.org == who.org);
+                            // Shares reach only the asset's organization.
+                            let shared_with_me = r.org == who.org
+                                && (shares.user.is_some_and(|l| l > Level::None)
+                                    || shares.organization.is_some_and(|l| l > Level::None));
                             let keep = match filter {
                                 Filter::All => level > Level::None,
                                 Filter::Owned => owned,

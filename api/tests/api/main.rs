@@ -4,12 +4,14 @@
 
 mod admin;
 mod auth;
+mod auth_security;
 mod cluster;
 mod comments;
 mod console;
 mod datasets;
 mod gitops;
 mod gitops_datasets;
+mod gitops_reports;
 mod health;
 mod helpers;
 mod insights;
@@ -17,6 +19,7 @@ mod listing;
 mod matrix;
 mod openapi;
 mod proxy;
+mod proxy_security;
 mod seeds;
 mod sharing;
 mod users;

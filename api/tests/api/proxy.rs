@@ -1,6 +1,8 @@
 //! The app reverse proxy (`/apps/{id}/…`) against a real upstream on loopback: tickets and the
 //! app cookie, access on every request, forwarded requests, streamed bodies, websockets, and no
-//! request timeout. The insight's row points at the upstream directly (no cluster needed).
+//! request timeout, on the console's origin (allowed explicitly) and on apps origins. The
+//! insight's row points at the upstream directly (no cluster needed). Its defences are in
+//! `proxy_security.rs`.
 
 use std::time::Duration;
 
@@ -23,11 +25,11 @@ use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
 
-use crate::helpers::{TestApp, apps, apps_with};
+use crate::helpers::{TestApp, apps_with};
 
 /// The upstream app: echoes, a slow answer, a redirect to itself, cookies (one naming ours) and a
 /// websocket echo.
-async fn upstream() -> String {
+pub(crate) async fn upstream() -> String {
     async fn echo(req: Request) -> Json<Value> {
         let headers: serde_json::Map<String, Value> = req
             .headers()
@@ -97,7 +99,7 @@ async fn upstream() -> String {
 }
 
 /// A running application of `owner` whose upstream is `upstream`; returns its id.
-async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> String {
+pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> String {
     let id = db::new_id();
     let now = db::now();
     db::insights::insert(
@@ -137,16 +139,30 @@ async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> S
     id
 }
 
-fn no_redirects() -> reqwest::Client {
+pub(crate) fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
 }
 
-/// Opens the app with a ticket; returns the `ludis_app=…` cookie pair.
-async fn open(app: &TestApp, uid: &str, id: &str, path: &str) -> String {
-    let ticket = ludis_api::app_ticket(&app.state, uid, id);
+/// Apps on the console's origin, allowed explicitly (without an apps origin none is served).
+pub(crate) fn console_origin(s: &mut ludis_api::Settings) {
+    s.allow_apps_on_console_origin = true;
+}
+
+/// A ticket for app `id` from the `open_url` the API gives `token`'s session.
+async fn ticket(app: &TestApp, token: &str, id: &str) -> String {
+    let (s, b) = app.get(&format!("/v1/applications/{id}"), token).await;
+    assert_eq!(s, 200, "{}: {b}", app.kind);
+    let url = b["open_url"].as_str().unwrap();
+    url[url.find("ticket=").unwrap() + "ticket=".len()..].to_owned()
+}
+
+/// Opens the app at `path` with a ticket of `token`'s session; returns the `ludis_app=…` cookie
+/// pair.
+async fn open(app: &TestApp, token: &str, id: &str, path: &str) -> String {
+    let ticket = ticket(app, token, id).await;
     let res = no_redirects()
         .get(app.url(&format!("/apps/{id}{path}?x=1&ticket={ticket}")))
         .send()
@@ -182,10 +198,10 @@ async fn get_with_cookie(app: &TestApp, path: &str, cookie: &str) -> reqwest::Re
 #[tokio::test]
 async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
     let upstream = upstream().await;
-    for app in apps().await {
+    for app in apps_with(console_origin).await {
         let team = app.org_with_admin_and_dev("Proxy").await;
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
-        let cookie = open(&app, &team.dev, &id, "/echo/a%20b").await;
+        let cookie = open(&app, &team.dev_token, &id, "/echo/a%20b").await;
 
         let res = no_redirects()
             .get(app.url(&format!("/apps/{id}/echo/a%20b?x=1")))
@@ -232,6 +248,7 @@ async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
         let res = no_redirects()
             .post(app.url(&format!("/apps/{id}/body")))
             .header(header::COOKIE, &cookie)
+            .header(header::ORIGIN, &app.address)
             .body(big.clone())
             .send()
             .await
@@ -255,7 +272,7 @@ async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
 #[tokio::test]
 async fn access_is_checked_on_every_request() {
     let upstream = upstream().await;
-    for app in apps().await {
+    for app in apps_with(console_origin).await {
         let team = app.org_with_admin_and_dev("Access").await;
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
         let viewer = app
@@ -263,14 +280,8 @@ async fn access_is_checked_on_every_request() {
             .await;
         let (viewer_token, _) = app.login("viewer@access.example", "pass-word").await;
 
-        // No share: the app does not exist for them (with a ticket, a cookie or a token).
-        let ticket = ludis_api::app_ticket(&app.state, &viewer, &id);
-        let res = no_redirects()
-            .get(app.url(&format!("/apps/{id}/?ticket={ticket}")))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{}", app.kind);
+        // No share: the app does not exist for them (with a token; with a ticket or a cookie
+        // from when they had access, below).
         let res = no_redirects()
             .get(app.url(&format!("/apps/{id}/echo")))
             .bearer_auth(&viewer_token)
@@ -300,13 +311,14 @@ async fn access_is_checked_on_every_request() {
             .await
             .unwrap();
         assert_eq!(res.status(), 200);
-        let cookie = open(&app, &viewer, &id, "/").await;
+        let cookie = open(&app, &viewer_token, &id, "/").await;
         assert_eq!(
             get_with_cookie(&app, &format!("/apps/{id}/"), &cookie)
                 .await
                 .status(),
             200
         );
+        let unused = ticket(&app, &viewer_token, &id).await;
 
         // Revoked: the very next request is refused, cookie or not.
         db::shares::delete_console(&app.state.db, &id, db::shares::TO_USER, &viewer)
@@ -316,9 +328,15 @@ async fn access_is_checked_on_every_request() {
         assert_eq!(res.status(), StatusCode::NOT_FOUND);
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["code"], "application_not_found");
+        let res = no_redirects()
+            .get(app.url(&format!("/apps/{id}/?ticket={unused}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{}", app.kind);
 
         // The owner's app stopped: 503 with the spec's message.
-        let owner_cookie = open(&app, &team.dev, &id, "/").await;
+        let owner_cookie = open(&app, &team.dev_token, &id, "/").await;
         db::insights::set_observed(&app.state.db, &id, "stopped", None, None)
             .await
             .unwrap();
@@ -334,15 +352,15 @@ async fn access_is_checked_on_every_request() {
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
         assert_eq!(res.status(), StatusCode::BAD_GATEWAY);
 
-        // An external app is a redirect to its URL.
+        // An external app is not proxied: the console opens its URL itself (no redirect off-site).
         sqlx::query("UPDATE insights SET status = 'external', app_url = 'https://elsewhere.example/app', upstream_url = NULL WHERE id = $1")
             .bind(&id)
             .execute(&app.state.db)
             .await
             .unwrap();
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
-        assert_eq!(res.status(), StatusCode::FOUND);
-        assert_eq!(res.headers()[header::LOCATION], "https://elsewhere.example/app");
+        assert_eq!(res.status(), StatusCode::CONFLICT);
+        assert!(res.headers().get(header::LOCATION).is_none());
 
         // Forged and expired tickets open nothing; no credentials at all is a 401.
         let res = no_redirects()
@@ -367,15 +385,18 @@ async fn access_is_checked_on_every_request() {
 #[tokio::test]
 async fn websockets_are_piped_both_ways() {
     let upstream = upstream().await;
-    for app in apps().await {
+    for app in apps_with(console_origin).await {
         let team = app.org_with_admin_and_dev("Sockets").await;
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
-        let cookie = open(&app, &team.dev, &id, "/").await;
+        let cookie = open(&app, &team.dev_token, &id, "/").await;
         let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
         let mut request = url.as_str().into_client_request().unwrap();
         request
             .headers_mut()
             .insert(header::COOKIE, cookie.parse().unwrap());
+        request
+            .headers_mut()
+            .insert(header::ORIGIN, app.address.parse().unwrap());
         let (mut socket, response) = tokio_tungstenite::connect_async(request)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", app.kind));
@@ -414,10 +435,15 @@ async fn websockets_are_piped_both_ways() {
 async fn a_slow_app_is_not_cut_by_the_request_timeout() {
     let upstream = upstream().await;
     // Every other request ends within 1 s here; the app takes 2.5 s.
-    for app in apps_with(|s| s.request_timeout = 1).await {
+    for app in apps_with(|s| {
+        console_origin(s);
+        s.request_timeout = 1;
+    })
+    .await
+    {
         let team = app.org_with_admin_and_dev("Slow").await;
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
-        let cookie = open(&app, &team.dev, &id, "/").await;
+        let cookie = open(&app, &team.dev_token, &id, "/").await;
         let res = get_with_cookie(&app, &format!("/apps/{id}/slow"), &cookie).await;
         assert_eq!(res.status(), 200, "{}", app.kind);
         assert_eq!(res.text().await.unwrap(), "done");
@@ -428,12 +454,12 @@ async fn a_slow_app_is_not_cut_by_the_request_timeout() {
 const APPS: &str = "apps.localhost:7777";
 
 /// A request to the test server as if for `host`.
-fn on_host(app: &TestApp, host: &str, path: &str) -> reqwest::RequestBuilder {
+pub(crate) fn on_host(app: &TestApp, host: &str, path: &str) -> reqwest::RequestBuilder {
     no_redirects().get(app.url(path)).header(header::HOST, host)
 }
 
 /// Opens the app on `host` with a ticket from `open_url`; returns the `Set-Cookie` header.
-async fn open_on(app: &TestApp, host: &str, open_url: &str, dest: Option<&str>) -> String {
+pub(crate) async fn open_on(app: &TestApp, host: &str, open_url: &str, dest: Option<&str>) -> String {
     let path = &open_url[open_url.find("/apps/").unwrap()..];
     let mut req = on_host(app, host, path);
     if let Some(dest) = dest {
@@ -531,6 +557,9 @@ async fn an_apps_origin_serves_the_apps_and_nothing_else() {
         request
             .headers_mut()
             .insert(header::COOKIE, cookie.parse().unwrap());
+        request
+            .headers_mut()
+            .insert(header::ORIGIN, format!("http://{APPS}").parse().unwrap());
         let (mut socket, _) = tokio_tungstenite::connect_async(request)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", app.kind));

@@ -1,5 +1,5 @@
 //! Sharing: every refusal of the rule, the e-mail list, atomic requests, organization shares
-//! (members only) and personal shares (across organizations), unsharing and leaving, entries
+//! (members only), shares kept inside the asset's organization, unsharing and leaving, entries
 //! managed by the resource, who-has-access, pending e-mail entries and ownership moves.
 
 use reqwest::StatusCode;
@@ -339,7 +339,7 @@ async fn a_share_request_is_all_or_nothing() {
 }
 
 #[tokio::test]
-async fn an_organization_share_reaches_its_members_only_and_a_personal_share_crosses() {
+async fn an_organization_share_reaches_its_members_only() {
     for app in apps().await {
         let w = world(&app).await;
         let k = app.kind;
@@ -369,29 +369,20 @@ async fn an_organization_share_reaches_its_members_only_and_a_personal_share_cro
         assert_eq!(level_of(&app, &w.admin, &id).await, "edit");
         assert_eq!(level_of(&app, &zed, &id).await, "404", "{k}: not a member");
         assert_eq!(level_of(&app, &other_admin, &id).await, "404", "{k}");
-        // A personal share reaches another organization's user; the higher level wins for members.
+        // The higher level wins for members.
         let r = share(
             &app,
             &w.ann,
             "Application",
             &id,
-            vec![
-                entry(&zed.email, "view"),
-                entry(&w.bob.email, "edit"),
-                entry(&w.cid.email, "view"),
-            ],
+            vec![entry(&w.bob.email, "edit"), entry(&w.cid.email, "view")],
         )
         .await;
         assert_eq!(r.0, 200);
-        assert_eq!(level_of(&app, &zed, &id).await, "view", "{k}");
         assert_eq!(level_of(&app, &w.bob, &id).await, "edit");
         assert_eq!(level_of(&app, &w.cid, &id).await, "execute");
-        let (_, b) = app.get("/v1/applications/insights", &zed.token).await;
-        assert_eq!(b["total"], 1, "{k}");
-        // Even with edit, a user of another organization only shares to the asset's organization.
-        let r = share(&app, &w.ann, "Application", &id, vec![entry(&zed.email, "edit")]).await;
-        assert_eq!(r.0, 200);
-        let r = share(&app, &zed, "Application", &id, vec![org_entry("share", "edit")]).await;
+        // An editor's organization share always names the asset's organization.
+        let r = share(&app, &w.bob, "Application", &id, vec![org_entry("share", "edit")]).await;
         assert_eq!(r.0, 200);
         assert_eq!(
             console_entries(&app, &id)
@@ -401,6 +392,7 @@ async fn an_organization_share_reaches_its_members_only_and_a_personal_share_cro
                 .collect::<Vec<_>>(),
             [("organization".to_owned(), w.org.clone(), 3)]
         );
+        assert_eq!(level_of(&app, &zed, &id).await, "404", "{k}");
         assert_eq!(level_of(&app, &other_admin, &id).await, "404", "{k}");
         // Unsharing the organization (deselecting it) removes the entry.
         let r = share(
@@ -615,6 +607,122 @@ async fn entries_managed_by_the_resource_are_shown_but_not_revocable_here() {
     }
 }
 
+/// Issue 12, finding 4: a share never reaches outside the asset's organization, whichever call
+/// makes it, and another organization's address is answered exactly like an unknown one (no
+/// account oracle). Entries that name someone outside (made before this rule, or left by a user
+/// who moved to another organization) grant nothing and are not listed.
+#[tokio::test]
+async fn shares_stay_inside_the_assets_organization() {
+    for app in apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let other = app.unique_org("Other").await;
+        let zed = app.person(&other, "developer", "Zed").await;
+        let insight = app
+            .insight(&w.org, Some(&w.ann.uid), InsightSeed::app("Inside"))
+            .await;
+        let dataset = app.dataset(&w.org, Some(&w.ann.uid), "Inside data").await;
+        let unknown = "nobody@nowhere.example";
+        // The same status and message (with the address in it) for both, on every share call.
+        let same = |unknown_answer: &(StatusCode, Value), zed_answer: &(StatusCode, Value), what: &str| {
+            let (s, m) = msg(unknown_answer);
+            assert_eq!(s, 400, "{k} {what}: {}", unknown_answer.1);
+            assert_eq!(
+                (
+                    zed_answer.0.as_u16(),
+                    zed_answer.1["message"].as_str().unwrap_or_default()
+                ),
+                (s, m.replace(unknown, &zed.email).as_str()),
+                "{k} {what}: another organization's address is answered like an unknown one"
+            );
+            assert_eq!(zed_answer.1["code"], unknown_answer.1["code"], "{k} {what}");
+        };
+        for (path, entity_type, id) in [
+            ("/v1/applications/share", "Application", &insight),
+            ("/v1/applications/share", "Dataset", &dataset),
+            ("/v1/datasets/share", "Dataset", &dataset),
+        ] {
+            for level in ["view", "edit"] {
+                let ask = |email: &str| {
+                    app.post(
+                        path,
+                        Some(&w.ann.token),
+                        body(entity_type, id, vec![entry(email, level)]),
+                    )
+                };
+                let (u, z) = (ask(unknown).await, ask(&zed.email).await);
+                same(&u, &z, &format!("{path} {entity_type} {level}"));
+            }
+            // By uid: another organization's user is no user either.
+            let by_uid = |uid: &str| {
+                app.post(
+                    path,
+                    Some(&w.ann.token),
+                    body(
+                        entity_type,
+                        id,
+                        vec![json!({"access_level": "view", "to_entity_type": "User", "to_entity_uid": uid})],
+                    ),
+                )
+            };
+            let stranger = db::new_id();
+            let (u, z) = (by_uid(&stranger).await, by_uid(&zed.uid).await);
+            assert_eq!(msg(&u), (400, format!("No user with the id {stranger}").as_str()));
+            assert_eq!(
+                msg(&z),
+                (400, format!("No user with the id {}", zed.uid).as_str()),
+                "{k} {path}"
+            );
+        }
+        // The folder share answers the same for both too.
+        let folder = |email: &str| {
+            app.put(
+                "/v1/directory/share",
+                &w.ann.token,
+                json!({"share": {"entity_id": dataset, "entity_type": "Dataset", "directory_id": "a/",
+                    "shares": [entry(email, "view")]}}),
+            )
+        };
+        let (u, z) = (folder(unknown).await, folder(&zed.email).await);
+        assert_eq!(msg(&u), msg(&z), "{k}: /v1/directory/share");
+        assert!(console_entries(&app, &insight).await.is_empty(), "{k}");
+        assert!(console_entries(&app, &dataset).await.is_empty(), "{k}");
+        let details = format!("/v1/datasets/getdatasetdetails/{dataset}");
+        assert_eq!(level_of(&app, &zed, &insight).await, "404", "{k}");
+        assert_eq!(app.post(&details, Some(&zed.token), json!({})).await.0, 404);
+
+        // An entry naming someone outside grants nothing, in a single call or a list.
+        app.share(&insight, "user", &zed.uid, "edit", &w.ann.uid).await;
+        app.share(&dataset, "user", &zed.uid, "edit", &w.ann.uid).await;
+        assert_eq!(level_of(&app, &zed, &insight).await, "404", "{k}: a stale entry");
+        assert_eq!(app.post(&details, Some(&zed.token), json!({})).await.0, 404);
+        for list in ["", "?filter=shared", "?filter=starred"] {
+            let (_, b) = app
+                .get(&format!("/v1/applications/insights{list}"), &zed.token)
+                .await;
+            assert_eq!(b["total"], 0, "{k} {list}: {b}");
+        }
+        let (_, b) = app
+            .get("/v1/datasets/listdatasets?filter=shared", &zed.token)
+            .await;
+        assert_eq!(b["total"], 0, "{k}: {b}");
+        let (_, b) = app
+            .get(&format!("/v1/shares/sharedwith/{insight}"), &w.ann.token)
+            .await;
+        assert_eq!(b["shares"], json!([]), "{k}: not listed as having access");
+        // A member who moves to another organization keeps no access through their shares.
+        app.share(&insight, "user", &w.bob.uid, "edit", &w.ann.uid).await;
+        assert_eq!(level_of(&app, &w.bob, &insight).await, "edit");
+        sqlx::query("UPDATE users SET organization_id = $1 WHERE uid = $2")
+            .bind(&other)
+            .bind(&w.bob.uid)
+            .execute(&app.state.db)
+            .await
+            .unwrap();
+        assert_eq!(level_of(&app, &w.bob, &insight).await, "404", "{k}: moved away");
+    }
+}
+
 #[tokio::test]
 async fn who_has_access() {
     for app in apps().await {
@@ -769,6 +877,82 @@ async fn a_new_user_claims_the_entries_declared_for_their_e_mail() {
         assert_eq!(entry["email"], "newcomer@people.example");
         assert_eq!(entry["managed"], true);
         assert_eq!(entry["to_entity_uid"], b["shares"][0]["to_entity_id"]);
+    }
+}
+
+/// Issue 12, finding 5: an address declared in `spec.sharing` before it had an account is
+/// claimed only by a user created in the asset's organization; a namesake elsewhere gets nothing
+/// and the entry keeps waiting.
+#[tokio::test]
+async fn pending_e_mail_entries_are_claimed_only_in_the_assets_organization() {
+    for app in apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let other = app.unique_org("Other").await;
+        let id = app
+            .insight(&w.org, Some(&w.ann.uid), InsightSeed::app("Waiting"))
+            .await;
+        let dataset = app.dataset(&w.org, Some(&w.ann.uid), "Waiting data").await;
+        app.resource_shares(
+            &id,
+            &[
+                ("email", "outsider@elsewhere.example", "edit"),
+                ("email", "insider@people.example", "view"),
+            ],
+        )
+        .await;
+        app.resource_shares(&dataset, &[("email", "outsider@elsewhere.example", "edit")])
+            .await;
+        let pending = |asset: String| {
+            let app = &app;
+            async move {
+                let rows: Vec<(String, String)> = sqlx::query_as(
+                    "SELECT to_type, to_id FROM shares WHERE asset_id = $1 AND origin = 'resource' ORDER BY to_id",
+                )
+                .bind(asset)
+                .fetch_all(&app.state.db)
+                .await
+                .unwrap();
+                rows
+            }
+        };
+
+        // Someone of another organization signs up with that address: nothing is theirs.
+        let uid = app
+            .user("outsider@elsewhere.example", "pass-word", "developer", &other)
+            .await;
+        let (token, _) = app.login("outsider@elsewhere.example", "pass-word").await;
+        let outsider = Person {
+            uid,
+            email: "outsider@elsewhere.example".into(),
+            token,
+            org: other.clone(),
+        };
+        assert_eq!(level_of(&app, &outsider, &id).await, "404", "{k}");
+        let details = format!("/v1/datasets/getdatasetdetails/{dataset}");
+        assert_eq!(
+            app.post(&details, Some(&outsider.token), json!({})).await.0,
+            404,
+            "{k}"
+        );
+        assert!(
+            pending(id.clone())
+                .await
+                .contains(&("email".into(), "outsider@elsewhere.example".into())),
+            "{k}: the entry still waits"
+        );
+        assert_eq!(
+            pending(dataset.clone()).await,
+            [("email".to_owned(), "outsider@elsewhere.example".to_owned())]
+        );
+
+        // A member of the asset's organization claims theirs.
+        app.user("insider@people.example", "pass-word", "developer", &w.org)
+            .await;
+        let (token, _) = app.login("insider@people.example", "pass-word").await;
+        let (s, b) = app.get(&format!("/v1/applications/{id}"), &token).await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(b["application"]["access_level"], "view");
     }
 }
 

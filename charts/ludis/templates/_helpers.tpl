@@ -59,3 +59,10 @@ seccompProfile:
 {{- printf "%s-keys" (include "ludis.component.fullname" (dict "ctx" . "component" "api")) -}}
 {{- end -}}
 {{- end }}
+
+{{/* Published apps need an origin of their own, unless the console's is allowed explicitly. */}}
+{{- define "ludis.api.checkAppsOrigin" -}}
+{{- if and (not .Values.api.appsOrigin) (not .Values.api.allowAppsOnConsoleOrigin) -}}
+{{- fail "api.appsOrigin is required: published apps run their authors' code and must not share the console's origin, where their scripts could read a viewer's session. Set api.appsOrigin (e.g. https://*.apps.ludis.example, routed to the API too), or set api.allowAppsOnConsoleOrigin=true if every app author is trusted." -}}
+{{- end -}}
+{{- end }}

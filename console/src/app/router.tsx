@@ -66,7 +66,15 @@ export const routes: RouteObject[] = [
             path: paths.dataset.path,
             lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetRoute })),
           },
-          ...[paths.projects, paths.notebooks, paths.workflows, paths.collections].map(
+          {
+            path: paths.projects.path,
+            lazy: () => import('@/app/routes/projects').then((m) => ({ Component: m.ProjectsRoute })),
+          },
+          {
+            path: paths.project.path,
+            lazy: () => import('@/app/routes/projects').then((m) => ({ Component: m.ProjectRoute })),
+          },
+          ...[paths.notebooks, paths.workflows, paths.collections].map(
             (p) => ({
               path: p.path,
               lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),

@@ -128,3 +128,32 @@ export const COPY_CONFIRMATION_MS = 700;
 export const TRANSFER_CONCURRENCY = 3;
 /** Description cut in list rows (spec 001 §9). */
 export const ROW_DESCRIPTION_MAX = 75;
+
+/* ---- Projects v2 (spec 001 §2, §4–§6, §9; docs/contracts/projects-v2.md) ---- */
+
+/** Rows per page of the project list (spec 000 §9: 12 for projects lists). */
+export const PROJECTS_PAGE_SIZE = 12;
+export const PROJECT_FILTERS = [
+  { value: 'all', label: 'All' },
+  { value: 'owned', label: 'Created by me' },
+  { value: 'shared', label: 'Shared with me' },
+] as const;
+export const PROJECT_LANGUAGES = [
+  { value: 'python', label: 'Python' },
+  { value: 'r', label: 'R' },
+] as const;
+/** File navigator width (spec 001 §9). */
+export const FILE_NAVIGATOR_WIDTH = { initial: 250, min: 120, max: 500 } as const;
+/** Dev tools side panel width (spec 001 §9). */
+export const DEV_TOOLS_WIDTH = { initial: 500, min: 200, max: 550 } as const;
+/** Log lines kept by the log viewer (spec 001 §9). */
+export const LOG_BUFFER_LINES = 100;
+/** Files opened in a new tab instead of the editor (spec 001 §9). */
+export const IMAGE_FILE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.svg'] as const;
+export const EDITOR_TAB_SIZE = 2;
+/** How often a starting preview is checked (GET /v2/projects/check/{id}); ours, the spec says none. */
+export const PREVIEW_CHECK_MS = 2000;
+/** Largest file the git layer takes (contract: 10 MiB). */
+export const MAX_PROJECT_FILE_BYTES = 10 * 1024 * 1024;
+/** Websocket reconnects: 1 s, 2 s, 4 s … at most 30 s apart, 8 tries, then the viewer gives up. */
+export const STREAM_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 8 } as const;

@@ -24,6 +24,8 @@ export const paths = {
   /** The app open page: the insight in a frame, with its comments (spec 001 §2). */
   app: { path: '/app/:id', getHref: (id: string | number) => `/app/${encodeURIComponent(String(id))}` },
   projects: { path: '/projectsv2', getHref: () => '/projectsv2' },
+  /** A project's workspace (spec 001 §2 "Project v2 detail"). */
+  project: { path: '/projectsv2/:id', getHref: (id: string) => `/projectsv2/${encodeURIComponent(id)}` },
   notebooks: { path: '/projects', getHref: () => '/projects' },
   workflows: { path: '/workflows', getHref: () => '/workflows' },
   datasets: { path: '/datasets', getHref: () => '/datasets' },

@@ -1,23 +1,32 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-  apiRequest,
+  api,
   ApiError,
   DEFAULT_ERROR_MESSAGE,
   GATEWAY_TIMEOUT_MESSAGE,
   NETWORK_ERROR_MESSAGE,
   REFRESH_TOKEN_HEADER,
+  untyped,
+  unwrap,
 } from '@/lib/api-client';
 import { getSession } from '@/lib/auth';
 import { STORAGE_KEYS } from '@/lib/storage';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { signIn } from '@/testing/session';
 
+// Calls through the typed client, as every fetcher makes them.
+const getUser = (id: string) => unwrap(api.GET('/v1/users/{id}', { params: { path: { id } } }));
+const getUsers = (query?: { page?: number; searchTerm?: string; organization?: string }) =>
+  unwrap(api.GET('/v1/users', { params: { query } }));
+const getConfig = () => unwrap(api.GET('/v1/config'));
+const getMetrics = () => unwrap(api.GET('/v1/metrics'));
+
 describe('api client (spec 001 §8)', () => {
   it('sends the bearer token and returns the body', async () => {
     signIn();
     const calls = mockFetch(on('GET', '/v1/users/1', { body: { success: true, user: { id: 1 } } }));
-    await expect(apiRequest('/v1/users/1')).resolves.toEqual({ success: true, user: { id: 1 } });
+    await expect(getUser('1')).resolves.toEqual({ success: true, user: { id: 1 } });
     expect(calls[0].headers.get('Authorization')).toBe('Bearer access-1');
   });
 
@@ -31,7 +40,7 @@ describe('api client (spec 001 §8)', () => {
       ),
       on('POST', '/v1/auth/refreshtoken', { body: { success: true, token: 'access-2', refresh_token: 'refresh-2' } }),
     );
-    await expect(apiRequest('/v1/users')).resolves.toEqual({ success: true, users: [] });
+    await expect(getUsers()).resolves.toEqual({ success: true, users: [] });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       'GET /v1/users',
       'POST /v1/auth/refreshtoken',
@@ -56,7 +65,7 @@ describe('api client (spec 001 §8)', () => {
       }),
       on('POST', '/v1/auth/refreshtoken', { body: { token: 'access-2' } }),
     );
-    await expect(apiRequest('/v1/config')).resolves.toEqual({ success: true });
+    await expect(getConfig()).resolves.toEqual({ success: true });
   });
 
   it('retries only once: a second "jwt expired" becomes an error', async () => {
@@ -65,7 +74,7 @@ describe('api client (spec 001 §8)', () => {
       on('GET', '/v1/users', { status: 401, body: { message: 'jwt expired' } }),
       on('POST', '/v1/auth/refreshtoken', { body: { token: 'access-2' } }),
     );
-    await expect(apiRequest('/v1/users')).rejects.toMatchObject({ status: 401, message: 'jwt expired' });
+    await expect(getUsers()).rejects.toMatchObject({ status: 401, message: 'jwt expired' });
     expect(calls.filter((c) => c.url.startsWith('/v1/auth/refreshtoken'))).toHaveLength(1);
     expect(calls.filter((c) => c.url === '/v1/users')).toHaveLength(2);
   });
@@ -73,12 +82,12 @@ describe('api client (spec 001 §8)', () => {
   it('concurrent expired calls share one refresh', async () => {
     signIn();
     const calls = mockFetch(
-      on('GET', /^\/v1\/(a|b)$/, (call) =>
+      on('GET', /^\/v1\/(users|config)$/, (call) =>
         call.headers.get('Authorization') === 'Bearer access-2' ? { body: {} } : { status: 401, body: { message: 'jwt expired' } },
       ),
       on('POST', '/v1/auth/refreshtoken', { body: { token: 'access-2' } }),
     );
-    await Promise.all([apiRequest('/v1/a'), apiRequest('/v1/b')]);
+    await Promise.all([getUsers(), getConfig()]);
     expect(calls.filter((c) => c.url === '/v1/auth/refreshtoken')).toHaveLength(1);
   });
 
@@ -88,7 +97,7 @@ describe('api client (spec 001 §8)', () => {
       on('GET', '/v1/users', { status: 401, body: { message: 'jwt expired' } }),
       on('POST', '/v1/auth/refreshtoken', { status: 401, body: { success: false, message: 'invalid refresh token' } }),
     );
-    await expect(apiRequest('/v1/users')).rejects.toBeInstanceOf(ApiError);
+    await expect(getUsers()).rejects.toBeInstanceOf(ApiError);
     expect(getSession().token).toBeNull();
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
@@ -96,7 +105,7 @@ describe('api client (spec 001 §8)', () => {
   it('a 401 with another message is shown as it is, without a refresh', async () => {
     signIn();
     const calls = mockFetch(on('POST', '/v1/auth/login', { status: 401, body: { success: false, message: 'Invalid email or password' } }));
-    await expect(apiRequest('/v1/auth/login', { method: 'POST', body: {} })).rejects.toMatchObject({
+    await expect(unwrap(api.POST('/v1/auth/login', { body: { user: {} } }))).rejects.toMatchObject({
       message: 'Invalid email or password',
       status: 401,
     });
@@ -105,13 +114,13 @@ describe('api client (spec 001 §8)', () => {
 
   it('a network failure gives the connection text', async () => {
     mockFetch(() => 'network-error');
-    await expect(apiRequest('/v1/config')).rejects.toMatchObject({ message: NETWORK_ERROR_MESSAGE, status: 0 });
+    await expect(getConfig()).rejects.toMatchObject({ message: NETWORK_ERROR_MESSAGE, status: 0 });
     expect(NETWORK_ERROR_MESSAGE).toBe('Error connecting server. Please check your internet connection.');
   });
 
   it('504 gives the external-resource text', async () => {
     mockFetch(on('GET', '/v1/metrics', { status: 504, body: { message: 'upstream' } }));
-    await expect(apiRequest('/v1/metrics')).rejects.toMatchObject({ message: GATEWAY_TIMEOUT_MESSAGE, status: 504 });
+    await expect(getMetrics()).rejects.toMatchObject({ message: GATEWAY_TIMEOUT_MESSAGE, status: 504 });
     expect(GATEWAY_TIMEOUT_MESSAGE).toBe(
       'Sorry, could not access the external resource to refine the data for your request, please try again later!',
     );
@@ -119,16 +128,16 @@ describe('api client (spec 001 §8)', () => {
 
   it('500 shows the server message, or the default', async () => {
     mockFetch(
-      on('GET', '/v1/a', { status: 500, body: { success: false, message: 'database is down', code: 'internal' } }),
-      on('GET', '/v1/b', { status: 500 }),
+      on('GET', '/v1/config', { status: 500, body: { success: false, message: 'database is down', code: 'internal' } }),
+      on('GET', '/v1/metrics', { status: 500 }),
     );
-    await expect(apiRequest('/v1/a')).rejects.toMatchObject({ message: 'database is down', code: 'internal' });
-    await expect(apiRequest('/v1/b')).rejects.toMatchObject({ message: DEFAULT_ERROR_MESSAGE });
+    await expect(getConfig()).rejects.toMatchObject({ message: 'database is down', code: 'internal' });
+    await expect(getMetrics()).rejects.toMatchObject({ message: DEFAULT_ERROR_MESSAGE });
   });
 
   it('a 200 with success: false is an error carrying the server message', async () => {
     mockFetch(on('PUT', '/v1/users/1', { status: 200, body: { success: false, message: 'Update user failed' } }));
-    await expect(apiRequest('/v1/users/1', { method: 'PUT', body: {} })).rejects.toMatchObject({
+    await expect(unwrap(api.PUT('/v1/users/{id}', { params: { path: { id: '1' } }, body: { user: {} } }))).rejects.toMatchObject({
       message: 'Update user failed',
       status: 200,
     });
@@ -136,7 +145,27 @@ describe('api client (spec 001 §8)', () => {
 
   it('encodes query parameters and drops empty ones', async () => {
     const calls = mockFetch(on('GET', '/v1/users', { body: { users: [] } }));
-    await apiRequest('/v1/users', { params: { page: 1, searchTerm: 'a b', organization: undefined } });
+    await getUsers({ page: 1, searchTerm: 'a b', organization: undefined });
     expect(calls[0].url).toBe('/v1/users?page=1&searchTerm=a+b');
+  });
+
+  it('untyped() makes a call outside the schema through the same client: token, path, query, errors', async () => {
+    signIn();
+    const calls = mockFetch(
+      on('GET', '/v2/projects/p%201', { body: { success: true, project: { id: 'p 1' } } }),
+      on('POST', '/v2/projects/commitfile', {
+        status: 409,
+        body: { success: false, code: 'stale_file', message: 'The file changed since you opened it; reload it to see the latest version' },
+      }),
+    );
+    await expect(untyped('GET', '/v2/projects/{id}', { params: { path: { id: 'p 1' }, query: { a: 'b c', empty: '' } } })).resolves.toEqual({
+      success: true,
+      project: { id: 'p 1' },
+    });
+    expect(calls[0].url).toBe('/v2/projects/p%201?a=b+c');
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer access-1');
+    const refused = untyped('POST', '/v2/projects/commitfile', { body: { project: 'p' } });
+    await expect(refused).rejects.toMatchObject({ status: 409, code: 'stale_file', message: expect.stringMatching(/^The file changed/) });
+    expect(calls[1].body).toEqual({ project: 'p' });
   });
 });

@@ -97,3 +97,20 @@ export function displayName(user: User | null | undefined): string {
   if (!user) return '';
   return [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
 }
+
+/**
+ * When an access token (a JWT) expires, in milliseconds since the epoch, read from its `exp`
+ * claim; null when the token is not a JWT with one. Only for deciding when to refresh: the API
+ * alone checks the signature.
+ */
+export function tokenExpiresAt(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,4 +1,4 @@
-import type { DatasetView, ListFilesResponse } from '@/features/datasets/api/types';
+import type { DatasetView, ListFilesResponse } from '@/lib/api/types';
 
 let next = 0;
 
@@ -36,7 +36,7 @@ export function sharedDataset(level: 'view' | 'edit', patch: Partial<DatasetView
     access_level: level,
     is_owner: false,
     user_uid: 'u-9',
-    user: { first_name: 'Grace', last_name: 'Hopper', photo_path: null },
+    user: { first_name: 'Grace', last_name: 'Hopper', photo_path: { original: null } },
     repo_author: 'grace@example.com',
     ...patch,
   });

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 
-export type MockCall = { method: string; url: string; headers: Headers; body: unknown };
+/** One request the page made; `at` is `performance.now()` when it was made (the fake clock's, under fake timers). */
+export type MockCall = { method: string; url: string; headers: Headers; body: unknown; at: number };
 export type MockReply = { status?: number; body?: unknown } | 'network-error';
 export type Handler = (call: MockCall) => MockReply | undefined;
 
@@ -11,19 +12,29 @@ export type Handler = (call: MockCall) => MockReply | undefined;
 export function mockFetch(...handlers: Handler[]) {
   const calls: MockCall[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init?.headers);
-    let body: unknown = init?.body;
-    if (typeof body === 'string') {
+    // The API client sends Request objects; other code (uploads to presigned addresses) a URL and init.
+    const request = input instanceof Request ? input : undefined;
+    const raw = request ? request.url : input instanceof URL ? input.toString() : (input as string);
+    // Same-origin addresses are recorded as the path the code asked for ('/v1/users?page=1').
+    const url = raw.startsWith(`${window.location.origin}/`) ? raw.slice(window.location.origin.length) : raw;
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(request?.headers);
+    new Headers(init?.headers).forEach((v, k) => headers.set(k, v));
+    // A Request built on FormData carries the multipart type with its boundary, written by the
+    // platform from the body (as fetch(url, { body: form }) does): not a header the page set.
+    const multipart = /^multipart\/form-data; boundary=/.test(request?.headers.get('Content-Type') ?? '');
+    if (multipart) headers.delete('Content-Type');
+    // Recorded before the body is read, so `calls` keeps the order and `at` the moment of the call.
+    const call: MockCall = { method, url, headers, body: init?.body, at: performance.now() };
+    calls.push(call);
+    if (request && request.body !== null) call.body = multipart ? await request.formData() : await request.text();
+    if (typeof call.body === 'string') {
       try {
-        body = JSON.parse(body);
+        call.body = JSON.parse(call.body);
       } catch {
         /* raw */
       }
     }
-    const call = { method, url, headers, body };
-    calls.push(call);
     for (const h of handlers) {
       const reply = h(call);
       if (reply === 'network-error') throw new TypeError('Failed to fetch');

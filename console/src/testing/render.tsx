@@ -27,3 +27,12 @@ export function renderWithProviders(
 export function landing(path: string, text = `landed on ${path}`): RouteObject {
   return { path, element: <p>{text}</p> };
 }
+
+/**
+ * Renders `ui` inside the console's providers without a router; `rerender` keeps them, so a test
+ * can change the props of a component that needs no route.
+ */
+export function renderInProviders(ui: ReactElement) {
+  const queryClient = createQueryClient();
+  return { ...render(ui, { wrapper: ({ children }) => <AppProvider queryClient={queryClient}>{children}</AppProvider> }), queryClient };
+}

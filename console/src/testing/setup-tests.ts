@@ -13,6 +13,8 @@ configure({ asyncUtilTimeout: 4000 });
 
 // Without vitest globals, Testing Library cannot register its own cleanup.
 afterEach(() => {
+  // A test that faked the clock (testing/clock.ts) never leaves it to the next one.
+  vi.useRealTimers();
   cleanup();
   // Mantine's toast store is module-wide: empty it between tests.
   notifications.clean();

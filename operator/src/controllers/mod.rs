@@ -10,119 +10,32 @@ pub mod workflow;
 use std::{fmt::Debug, future::Future, sync::Arc, time::Duration};
 
 use futures::StreamExt as _;
-use k8s_openapi::{
-    NamespaceResourceScope,
-    apimachinery::pkg::apis::meta::v1::{Condition, Time},
-    jiff::Timestamp,
-};
+use k8s_openapi::NamespaceResourceScope;
 use kube::{
     Resource, ResourceExt as _,
     core::DeserializeGuard,
     runtime::{controller::Action, events::EventType},
 };
-use ludis_crds::common::{CONDITION_DEGRADED, CONDITION_PROGRESSING, CONDITION_READY, set_condition};
 use serde::de::DeserializeOwned;
 
-use crate::{context::Context, error::Error};
-
-/// How often a healthy object is looked at again even without changes.
-pub const RESYNC: Duration = Duration::from_secs(300);
+use crate::{
+    context::Context,
+    error::Error,
+    verdict::{Reason, Verdict},
+};
 
 /// How many objects of one kind are reconciled at the same time.
 pub const CONCURRENCY: u16 = 256;
-
-/// What a reconcile concluded, turned into the three standard conditions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Verdict {
-    /// Ready=True: the object is doing what its spec asks.
-    pub ready: bool,
-    /// Progressing=True: the operator is still working towards the spec.
-    pub progressing: bool,
-    /// Degraded=True with this reason: the spec cannot be carried out as it is.
-    pub degraded: bool,
-    /// PascalCase reason of the Ready condition (and of Degraded when degraded).
-    pub reason: String,
-    /// What a person should know.
-    pub message: String,
-}
-
-impl Verdict {
-    pub fn ready(reason: &str, message: impl Into<String>) -> Self {
-        Self {
-            ready: true,
-            progressing: false,
-            degraded: false,
-            reason: reason.into(),
-            message: message.into(),
-        }
-    }
-
-    pub fn progressing(reason: &str, message: impl Into<String>) -> Self {
-        Self {
-            ready: false,
-            progressing: true,
-            degraded: false,
-            reason: reason.into(),
-            message: message.into(),
-        }
-    }
-
-    pub fn degraded(reason: &str, message: impl Into<String>) -> Self {
-        Self {
-            ready: false,
-            progressing: false,
-            degraded: true,
-            reason: reason.into(),
-            message: message.into(),
-        }
-    }
-
-    /// The conditions after this verdict, keeping transition times of unchanged ones.
-    pub fn conditions(&self, existing: &[Condition], generation: Option<i64>) -> Vec<Condition> {
-        let now = Time(Timestamp::now());
-        let cond = |type_: &str, on: bool, reason: &str, message: &str| Condition {
-            type_: type_.into(),
-            status: if on { "True" } else { "False" }.into(),
-            reason: reason.into(),
-            message: message.into(),
-            observed_generation: generation,
-            last_transition_time: now.clone(),
-        };
-        let mut out = existing.to_vec();
-        set_condition(
-            &mut out,
-            cond(CONDITION_READY, self.ready, &self.reason, &self.message),
-        );
-        let (p_reason, p_msg) = if self.progressing {
-            (self.reason.as_str(), self.message.as_str())
-        } else {
-            ("Idle", "")
-        };
-        set_condition(
-            &mut out,
-            cond(CONDITION_PROGRESSING, self.progressing, p_reason, p_msg),
-        );
-        let (d_reason, d_msg) = if self.degraded {
-            (self.reason.as_str(), self.message.as_str())
-        } else {
-            ("AsExpected", "")
-        };
-        set_condition(&mut out, cond(CONDITION_DEGRADED, self.degraded, d_reason, d_msg));
-        out
-    }
-}
 
 /// When to look again at an object whose spec cannot be carried out yet: something on its way
 /// (a dataset being set up) is checked again shortly, a reference to a dataset that may still
 /// be created a little later; anything else waits for a change of the object (or, for images,
 /// of the image list).
 pub fn retry_invalid(verdict: &Verdict) -> Action {
-    if verdict.progressing {
-        Action::requeue(Duration::from_secs(5))
-    } else if verdict.reason == "DatasetNotFound" {
-        Action::requeue(Duration::from_secs(15))
-    } else {
-        Action::await_change()
+    match verdict {
+        Verdict::Progressing(..) => Action::requeue(Duration::from_secs(5)),
+        Verdict::Degraded(Reason::DatasetNotFound, _) => Action::requeue(Duration::from_secs(15)),
+        _ => Action::await_change(),
     }
 }
 
@@ -315,26 +228,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_ready_verdict_sets_the_three_conditions() {
-        let conds = Verdict::ready("Stopped", "no preview runs").conditions(&[], Some(3));
-        let get = |t: &str| conds.iter().find(|c| c.type_ == t).unwrap();
-        assert_eq!(get("Ready").status, "True");
-        assert_eq!(get("Ready").reason, "Stopped");
-        assert_eq!(get("Progressing").status, "False");
-        assert_eq!(get("Degraded").status, "False");
-        assert_eq!(get("Degraded").reason, "AsExpected");
-        assert!(conds.iter().all(|c| c.observed_generation == Some(3)));
-    }
-
-    #[test]
-    fn a_degraded_verdict_explains_itself() {
-        let conds =
-            Verdict::degraded("ImageNotAllowed", "image x is not in the list").conditions(&[], Some(1));
-        let degraded = conds.iter().find(|c| c.type_ == "Degraded").unwrap();
-        assert_eq!(degraded.status, "True");
-        assert_eq!(degraded.reason, "ImageNotAllowed");
-        assert_eq!(degraded.message, "image x is not in the list");
-        assert_eq!(conds.iter().find(|c| c.type_ == "Ready").unwrap().status, "False");
+    fn an_invalid_spec_waits_for_a_change_unless_something_is_on_its_way() {
+        let after = |v: Verdict| retry_invalid(&v);
+        assert_eq!(
+            after(Verdict::progressing(Reason::WaitingForDataset, "")),
+            Action::requeue(Duration::from_secs(5))
+        );
+        assert_eq!(
+            after(Verdict::degraded(Reason::DatasetNotFound, "")),
+            Action::requeue(Duration::from_secs(15))
+        );
+        assert_eq!(
+            after(Verdict::degraded(Reason::ImageNotAllowed, "")),
+            Action::await_change()
+        );
     }
 
     #[test]

@@ -1,14 +1,14 @@
-//! Server-side apply of children (field manager `ludis-operator`) skipped when unchanged,
-//! orphan deletion, and status patches.
+//! Server-side apply (field manager `ludis-operator`): of a child, skipped when unchanged (see
+//! [`super::children`] for a whole set of children), and of a status, skipped when unchanged.
 
 use std::fmt::Debug;
 
 use k8s_openapi::{NamespaceResourceScope, apimachinery::pkg::apis::meta::v1::OwnerReference};
 use kube::{
     Api, Client, Resource, ResourceExt as _,
-    api::{DeleteParams, ObjectMeta, Patch, PatchParams},
+    api::{ObjectMeta, Patch, PatchParams},
 };
-use ludis_crds::FIELD_MANAGER_OPERATOR;
+use ludis_crds::{ANNOTATION_APPLIED_HASH, FIELD_MANAGER_OPERATOR};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// The controller owner reference pointing at `owner`, for its children.
@@ -36,10 +36,6 @@ where
     )
     .await
 }
-
-/// Annotation on every applied child: the hash of what was applied, so an unchanged child is
-/// not applied again.
-pub const ANNOTATION_HASH: &str = "ludis.dev/applied-hash";
 
 /// A stable content hash (FNV-1a 64 over the JSON form): the same value hashes the same in
 /// every build and on every machine, unlike `std`'s hasher.
@@ -70,47 +66,19 @@ where
     let hash = format!("{:016x}", content_hash(desired));
     let unchanged = current.is_some_and(|m| {
         m.deletion_timestamp.is_none()
-            && m.annotations.as_ref().and_then(|a| a.get(ANNOTATION_HASH)) == Some(&hash)
+            && m.annotations
+                .as_ref()
+                .and_then(|a| a.get(ANNOTATION_APPLIED_HASH))
+                == Some(&hash)
     });
     if unchanged && !force {
         return Ok(false);
     }
     let mut obj = desired.clone();
-    obj.annotations_mut().insert(ANNOTATION_HASH.to_owned(), hash);
+    obj.annotations_mut()
+        .insert(ANNOTATION_APPLIED_HASH.to_owned(), hash);
     apply(client, ns, &obj).await?;
     Ok(true)
-}
-
-/// The child named `name` among `children` (as found in a cache).
-pub fn named<'a>(children: &'a [ObjectMeta], name: &str) -> Option<&'a ObjectMeta> {
-    children.iter().find(|m| m.name.as_deref() == Some(name))
-}
-
-/// Deletes the `children` (found in a cache) other than the one named `keep`, unless they are
-/// already being deleted; returns how many.
-pub async fn delete_children<K>(
-    client: &Client,
-    ns: &str,
-    children: &[ObjectMeta],
-    keep: Option<String>,
-) -> kube::Result<usize>
-where
-    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
-{
-    let api: Api<K> = Api::namespaced(client.clone(), ns);
-    let mut deleted = 0;
-    for child in children
-        .iter()
-        .filter(|c| c.name != keep && c.deletion_timestamp.is_none())
-    {
-        let name = child.name.clone().unwrap_or_default();
-        match api.delete(&name, &DeleteParams::background()).await {
-            Ok(_) => deleted += 1,
-            Err(kube::Error::Api(e)) if e.code == 404 => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(deleted)
 }
 
 /// Server-side applies the status of a Ludis resource.
@@ -130,6 +98,20 @@ where
         &Patch::Apply(&patch),
     )
     .await
+}
+
+/// Server-side applies `new` as the status of `obj` unless it equals `current`, the status `obj`
+/// was read with. Returns whether it patched.
+pub async fn update_status<K, S>(client: &Client, obj: &K, current: Option<&S>, new: &S) -> kube::Result<bool>
+where
+    K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
+    S: Serialize + PartialEq,
+{
+    if current == Some(new) {
+        return Ok(false);
+    }
+    patch_status(client, obj, new).await?;
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! Kubernetes helpers shared by every controller: labels, server-side apply, orphan cleanup,
-//! status patches, and the caches of children.
+//! Kubernetes helpers shared by every controller: server-side apply, the children of an object,
+//! labels, and the caches of children.
 
 pub mod apply;
+pub mod children;
 pub mod labels;
 pub mod stores;

@@ -1,5 +1,6 @@
-//! In-memory caches (kube-runtime reflector stores) of the children the operator owns and of
-//! the administrator's image list, so a reconcile observes without calling the API server.
+//! In-memory caches (kube-runtime reflector stores) of the children the operator owns and of the
+//! objects its controllers read (projects, datasets), so a reconcile observes without calling
+//! the API server.
 //!
 //! Each child kind is watched once: the same watch feeds its store and triggers the owner's
 //! reconcile (`Controller::owns_stream`). Absence from a store is never taken as proof that an
@@ -8,26 +9,43 @@
 use std::{
     fmt::Debug,
     sync::{Arc, OnceLock},
-    time::Duration,
 };
 
-use futures::{Stream, StreamExt as _};
-use k8s_openapi::api::core::v1::ConfigMap;
+use futures::Stream;
+use k8s_openapi::api::{
+    apps::v1::Deployment,
+    batch::v1::{CronJob, Job},
+    core::v1::{PersistentVolumeClaim, Pod, Service},
+};
 use kube::{
     Api, Resource, ResourceExt as _,
+    core::{DeserializeGuard, PartialObjectMeta},
     runtime::{
         PredicateConfig, WatchStreamExt as _, predicates,
         reflector::{self, Store},
         watcher,
     },
 };
+use ludis_crds::{Dataset, Project};
 use serde::de::DeserializeOwned;
-use tokio::sync::watch;
 
-use crate::context::ImageCatalog;
+use crate::error::{CACHE_READY_TIMEOUT, CacheError};
 
-/// How long a reconcile waits for a store's first full listing before it gives up (and retries).
-const READY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The caches of what the controllers observe, each filled by the controller that owns it.
+#[derive(Default)]
+pub struct Caches {
+    /// Projects (the project controller's own store), read by insights for their source.
+    pub projects: Cache<DeserializeGuard<Project>>,
+    pub preview_pods: Cache<Pod>,
+    pub workspaces: Cache<PartialObjectMeta<PersistentVolumeClaim>>,
+    pub project_services: Cache<PartialObjectMeta<Service>>,
+    pub deployments: Cache<Deployment>,
+    pub insight_services: Cache<PartialObjectMeta<Service>>,
+    pub report_jobs: Cache<Job>,
+    pub cron_jobs: Cache<PartialObjectMeta<CronJob>>,
+    /// Datasets (the dataset controller's own store), read for projects' and insights' references.
+    pub datasets: Cache<DeserializeGuard<Dataset>>,
+}
 
 /// A store filled by a stream that its controller polls; set once, when the controller is built.
 pub struct Cache<K: Resource<DynamicType = ()> + 'static>(OnceLock<Store<K>>);
@@ -36,15 +54,6 @@ impl<K: Resource<DynamicType = ()> + Clone + 'static> Default for Cache<K> {
     fn default() -> Self {
         Self(OnceLock::new())
     }
-}
-
-/// Why a cache cannot be read.
-#[derive(Debug, thiserror::Error)]
-pub enum CacheError {
-    #[error("the {0} cache is not started")]
-    NotStarted(&'static str),
-    #[error("the {0} cache did not finish its first listing in {READY_TIMEOUT:?}")]
-    NotReady(&'static str),
 }
 
 impl<K: Resource<DynamicType = ()> + Clone + 'static> Cache<K> {
@@ -89,7 +98,7 @@ impl<K: Resource<DynamicType = ()> + Clone + 'static> Cache<K> {
     /// The store, once its first listing is complete.
     pub async fn ready(&self, what: &'static str) -> Result<&Store<K>, CacheError> {
         let store = self.0.get().ok_or(CacheError::NotStarted(what))?;
-        tokio::time::timeout(READY_TIMEOUT, store.wait_until_ready())
+        tokio::time::timeout(CACHE_READY_TIMEOUT, store.wait_until_ready())
             .await
             .map_err(|_| CacheError::NotReady(what))?
             .map_err(|_| CacheError::NotReady(what))?;
@@ -143,97 +152,7 @@ pub fn owned_by<K: Resource<DynamicType = ()> + Clone>(
     })
 }
 
-/// The administrator's image list as last seen by a watch (None until the first listing).
-#[derive(Clone)]
-pub struct ImageWatch {
-    tx: Arc<watch::Sender<Option<ImageCatalog>>>,
-}
-
-impl Default for ImageWatch {
-    fn default() -> Self {
-        Self {
-            tx: Arc::new(watch::channel(None).0),
-        }
-    }
-}
-
-impl ImageWatch {
-    /// The current list, if the watch has listed it.
-    pub fn current(&self) -> Option<ImageCatalog> {
-        self.tx.borrow().clone()
-    }
-
-    /// Keeps the list current until the returned future is dropped.
-    pub async fn run(self, api: Api<ConfigMap>, name: String) {
-        let cfg = watcher::Config::default().fields(&format!("metadata.name={name}"));
-        let mut events = watcher(api, cfg).default_backoff().boxed();
-        let mut pending = ImageCatalog::default();
-        while let Some(event) = events.next().await {
-            let next = match event {
-                Ok(watcher::Event::Init) => {
-                    pending = ImageCatalog::default();
-                    continue;
-                }
-                Ok(watcher::Event::InitApply(cm)) => {
-                    pending = catalog(cm);
-                    continue;
-                }
-                Ok(watcher::Event::InitDone) => std::mem::take(&mut pending),
-                Ok(watcher::Event::Apply(cm)) => catalog(cm),
-                Ok(watcher::Event::Delete(_)) => ImageCatalog::default(),
-                Err(e) => {
-                    tracing::warn!(error = %e, "watching the image list failed; retrying");
-                    continue;
-                }
-            };
-            self.tx.send_if_modified(|cur| {
-                let changed = cur.as_ref() != Some(&next);
-                *cur = Some(next);
-                changed
-            });
-        }
-    }
-
-    /// Fires whenever the list changes after it was first listed: objects that were refused an
-    /// image are looked at again.
-    pub fn changes(&self) -> impl Stream<Item = ()> + Send + 'static {
-        let rx = self.tx.subscribe();
-        let listed = rx.borrow().is_some();
-        futures::stream::unfold((rx, listed), |(mut rx, mut listed)| async move {
-            loop {
-                rx.changed().await.ok()?;
-                let was_listed = listed;
-                listed = rx.borrow_and_update().is_some();
-                if was_listed {
-                    return Some(((), (rx, listed)));
-                }
-            }
-        })
-    }
-}
-
-fn catalog(cm: ConfigMap) -> ImageCatalog {
-    ImageCatalog(cm.data.unwrap_or_default())
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::*;
-
-    #[tokio::test]
-    async fn image_changes_fire_after_the_first_listing_only() {
-        let w = ImageWatch::default();
-        let mut changes = Box::pin(w.changes());
-        // The first listing does not fire.
-        w.tx.send_replace(Some(ImageCatalog::default()));
-        let next = tokio::time::timeout(Duration::from_millis(50), changes.next()).await;
-        assert!(next.is_err(), "the first listing fired a change");
-        // A later change does.
-        w.tx.send_replace(Some(ImageCatalog(BTreeMap::from([("a".into(), "img:a".into())]))));
-        let next = tokio::time::timeout(Duration::from_secs(1), changes.next()).await;
-        assert_eq!(next.expect("a change fires"), Some(()));
-        assert_eq!(w.current().unwrap().resolve("a"), Some("img:a"));
-    }
+/// The metadata of `objects` (children kept as metadata only, or compared by metadata).
+pub fn metadata<K: Resource>(objects: &[Arc<K>]) -> Vec<kube::api::ObjectMeta> {
+    objects.iter().map(|o| o.meta().clone()).collect()
 }

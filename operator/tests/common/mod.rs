@@ -151,18 +151,10 @@ pub async fn start_operator() {
 
 /// The administrator's image list of the local platform (seeds/ludis-images.json): id → the
 /// reference of the image built here.
-pub fn image_list() -> serde_json::Map<String, serde_json::Value> {
-    let seeds: serde_json::Value =
-        serde_json::from_str(include_str!("../../../seeds/ludis-images.json")).unwrap();
-    seeds["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            let image = node::image(i["image"].as_str().unwrap());
-            (i["id"].as_str().unwrap().to_owned(), image.into())
-        })
-        .collect()
+pub fn image_list() -> std::collections::BTreeMap<String, String> {
+    ludis_operator::images::ImageCatalog::from_seed(include_str!("../../../seeds/ludis-images.json"), node::image)
+        .expect("seeds/ludis-images.json parses")
+        .0
 }
 
 /// The administrator's image list used by the tests.

@@ -424,7 +424,7 @@ mod tests {
 
         let mut deleting = META();
         deleting["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
-        deleting["finalizers"] = json!(["datasets.ludis.dev/cleanup"]);
+        deleting["finalizers"] = json!([ludis_crds::FINALIZER_DATASET_CLEANUP]);
         let d = Observed::of(&cr(
             deleting,
             spec,
@@ -465,7 +465,7 @@ mod tests {
     #[test]
     fn the_prefix_before_a_status_is_the_operators() {
         let mut labelled = META();
-        labelled["labels"] = json!({"ludis.dev/id": "abc"});
+        labelled["labels"] = json!({ludis_crds::LABEL_ID: "abc"});
         assert_eq!(
             operator_prefix(&cr(labelled, json!({"displayName": "S"}), None)),
             "datasets/ludis-acme/abc/"

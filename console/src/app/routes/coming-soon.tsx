@@ -5,7 +5,6 @@ import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 
 const TITLES: Record<string, string> = {
-  [paths.projects.path]: 'Projects',
   [paths.notebooks.path]: 'Notebooks',
   [paths.workflows.path]: 'Workflows',
   [paths.collections.path]: 'Collections',

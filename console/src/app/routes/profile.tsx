@@ -24,7 +24,7 @@ export function ProfileRoute() {
       )}
       {user && (
         <>
-          <ProfileForm key={fresh.dataUpdatedAt} user={user} photoUpload={config.data?.config?.photoUpload ?? true} />
+          <ProfileForm user={user} photoUpload={config.data?.config?.photoUpload ?? true} />
           <TwoFactorSection user={{ ...user, enabled_2fa: session.user?.enabled_2fa ?? user.enabled_2fa }} />
         </>
       )}

@@ -1,6 +1,8 @@
-import { Button, type ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 type Props = ButtonProps & {
   children: ReactNode;
@@ -18,25 +20,16 @@ export function ConfirmButton({ children, question, confirmLabel = 'Delete', onC
       <Button {...button} loading={loading} onClick={open}>
         {children}
       </Button>
-      <Modal opened={opened} onClose={close} title="Please confirm" centered>
-        <Stack>
-          <Text>{question}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                close();
-                onConfirm();
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={opened}
+        question={question}
+        confirmLabel={confirmLabel}
+        onClose={close}
+        onConfirm={() => {
+          close();
+          onConfirm();
+        }}
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 
 /**
  * More rows load on scroll (spec 001 §4): when this comes into view it asks for the next page.
@@ -7,14 +7,14 @@ import { useEffect, useRef } from 'react';
  */
 export function LoadMore({ onLoad, loading }: { onLoad: () => void; loading: boolean }) {
   const ref = useRef<HTMLButtonElement>(null);
-  const latest = useRef(onLoad);
-  latest.current = onLoad;
+  // The observer calls the latest onLoad without being set up again for each new one.
+  const load = useEffectEvent(onLoad);
 
   useEffect(() => {
     const node = ref.current;
     if (!node || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) latest.current();
+      if (entries.some((e) => e.isIntersecting)) load();
     });
     observer.observe(node);
     return () => observer.disconnect();

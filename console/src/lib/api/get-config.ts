@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { ConfigResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/config: support e-mail, documentation link and the roles the server knows. */
-export function getConfig(signal?: AbortSignal): Promise<ConfigResponse> {
-  return api.get<ConfigResponse>('/v1/config', undefined, signal);
+export function getConfig(signal?: AbortSignal) {
+  return unwrap(api.GET('/v1/config', { signal }));
 }
 
 export function getConfigQueryOptions() {

@@ -258,7 +258,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change one's own password; other sessions are signed out. */
+        /**
+         * Change one's own password (in a signed-in session, not with an API key); other sessions and
+         *     the API key are revoked.
+         */
         put: operations["change_password"];
         post?: never;
         delete?: never;
@@ -279,7 +282,9 @@ export interface paths {
         /**
          * Turn 2FA on (returns a new secret and QR image; confirmed by a first code at verify2fa) or off.
          *     A user enrols themself (with a full session, or the enrolment token their organization's
-         *     requirement gave them); an administrator may switch 2FA off for a user of their organization.
+         *     requirement gave them); an administrator may switch 2FA off for a user of their organization,
+         *     which also ends that user's sessions and API key. Switching off needs the caller's current
+         *     password or a current 2FA code of theirs.
          */
         post: operations["enable_2fa"];
         delete?: never;
@@ -1142,7 +1147,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create or rotate one's API key (the old one stops working). */
+        /**
+         * Create or rotate one's API key (the old one stops working). Only in a full session (signed in
+         *     with the password, and the 2FA code where enabled), never with an API key.
+         */
         post: operations["create_api_key"];
         /** Revoke a user's API key (the user, or an administrator of their organization). */
         delete: operations["revoke_api_key"];
@@ -1514,6 +1522,10 @@ export interface components {
         Enable2faRequest: {
             /** @description true: start enrolment (a new secret); false: switch 2FA off. */
             enabled_2fa: boolean;
+            /** @description Switching off: the caller's current password (or send `code`). */
+            password?: string | null;
+            /** @description Switching off: a current 2FA code of the caller (or send `password`). */
+            code?: string | null;
         };
         /** @description Enrolment data: the secret for manual entry, the `otpauth://` URI and its QR image. */
         Enable2faResponse: {
@@ -1656,10 +1668,16 @@ export interface components {
             /** @description A user report's file: a presigned GET, valid one hour. */
             report_url?: string | null;
             /**
-             * @description Where the app opens: an external app's URL, or for a running application the API's
-             *     reverse proxy with a short-lived ticket (`/apps/{id}/?ticket=…`).
+             * @description Where the app opens: an external app's URL (the console opens it itself), or for a
+             *     running application the API's reverse proxy on the apps origin with a single-use ticket
+             *     bound to this session (`https://<id>.apps.…/apps/{id}/?ticket=…`).
              */
             open_url?: string | null;
+            /**
+             * @description Why an application that runs in the cluster cannot be opened here at all (the platform
+             *     has no apps origin), for its page; null otherwise.
+             */
+            open_error?: string | null;
         };
         /** @description What every insight call returns (issue 5 contract "InsightView"). */
         InsightView: {
@@ -2322,7 +2340,7 @@ export interface components {
             confirmed_2fa: boolean;
             /** @description Whether the user's organization requires 2FA. */
             is_2fa_required: boolean;
-            /** @description The user's API key; only shown to the user themself. */
+            /** @description The user's API key; only shown to the user themself, in a fully authenticated session. */
             api_key?: string | null;
             /** Format: int64 */
             created_at: number;
@@ -3121,6 +3139,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Enable2faResponse"];
+                };
+            };
+            /** @description Enter your password or a current 2FA code to switch two-factor authentication off / Current password is incorrect / Invalid 2FA Code */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -5277,6 +5304,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            /** @description Only the user can create their API key / This needs a signed-in session: an API key is not enough */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */

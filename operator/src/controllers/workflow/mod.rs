@@ -1,8 +1,14 @@
 //! Workflow → a CronJob carrying the schedule (suspended while paused or unscheduled). Every Job
 //! of that CronJob — a tick of the schedule, or a manual run made from its template, as
 //! `kubectl create job --from=cronjob/<name>` does — becomes a WorkflowRun.
+//!
+//! A reconcile is a pipeline: [`observe`] → [`validate`] (pure) → [`build_cronjob`] and
+//! [`new_runs`] (pure) → [`apply`] → [`status_of`] (pure) and its write. The runs themselves are
+//! reconciled by [`run`].
 
 pub mod dag;
+#[cfg(test)]
+mod fixtures;
 pub mod run;
 
 use std::{collections::BTreeMap, sync::Arc};
@@ -13,44 +19,52 @@ use k8s_openapi::api::{
     core::v1::{Container, PodSpec, PodTemplateSpec},
 };
 use kube::{
-    Api, Resource as _, ResourceExt as _,
-    api::{ListParams, ObjectMeta, PostParams},
-    core::DeserializeGuard,
+    Api, ResourceExt as _,
+    api::{ListParams, ObjectMeta},
+    core::{DeserializeGuard, PartialObjectMeta},
     runtime::{Controller, controller::Action, reflector::ObjectRef, watcher},
 };
 use ludis_crds::{
-    Project, Workflow, WorkflowRun, WorkflowStatus,
+    LABEL_WORKFLOW, Project, Workflow, WorkflowRun, WorkflowStatus,
     workflow::{RunPhase, Trigger, WorkflowState},
 };
 
-use super::{RESYNC, Verdict, pods};
+use super::pods;
 use crate::{
-    context::{Config, Context, ImageCatalog},
+    context::{Config, Context},
     error::{self, Error, Result},
+    images::ImageCatalog,
     k8s::{
-        apply::{apply, owner_ref, patch_status},
-        labels::child_labels,
+        apply::{owner_ref, update_status},
+        children::RESYNC,
+        labels::{child_labels, kind_selector},
+        stores::{metadata, owned_by},
     },
+    verdict::{Reason, Verdict},
 };
 
 const CONTROLLER: &str = "workflow";
-/// Label of the Jobs (ticks and manual runs) of a workflow's CronJob.
-pub const WORKFLOW_LABEL: &str = "ludis.dev/workflow";
 /// A schedule that never fires (30 February), for unscheduled workflows' CronJobs.
 const NEVER: &str = "0 0 30 2 *";
+/// Annotation kubectl puts on a Job made from a CronJob's template (`manual`).
+const ANNOTATION_INSTANTIATE: &str = "cronjob.kubernetes.io/instantiate";
 
 pub fn controller(
     ctx: Arc<Context>,
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
     let client = ctx.client.clone();
-    let managed = watcher::Config::default().labels("app.kubernetes.io/managed-by=ludis-operator");
+    let cron_jobs = watcher::Config::default().labels(&kind_selector(LABEL_WORKFLOW, None));
     super::drive(
         Controller::new(
             Api::<DeserializeGuard<Workflow>>::all(client.clone()),
             watcher::Config::default().any_semantic(),
         )
-        .owns(Api::<CronJob>::all(client.clone()), managed)
+        .owns_stream(
+            ctx.caches
+                .cron_jobs
+                .full(Api::<PartialObjectMeta<CronJob>>::all(client.clone()), cron_jobs),
+        )
         .owns(
             Api::<WorkflowRun>::all(client.clone()),
             watcher::Config::default(),
@@ -58,9 +72,9 @@ pub fn controller(
         // Jobs are owned by the CronJob, not the workflow: map them back by label.
         .watches(
             Api::<Job>::all(client.clone()),
-            watcher::Config::default().labels(WORKFLOW_LABEL),
+            watcher::Config::default().labels(LABEL_WORKFLOW),
             |job| {
-                let name = job.labels().get(WORKFLOW_LABEL)?.clone();
+                let name = job.labels().get(LABEL_WORKFLOW)?.clone();
                 Some(ObjectRef::<DeserializeGuard<Workflow>>::new(&name).within(&job.namespace()?))
             },
         )
@@ -73,12 +87,84 @@ pub fn controller(
     )
 }
 
+async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
+    let observed = observe(&wf, &ctx).await?;
+    let valid = validate(&wf, observed.project_exists, &observed.images).map(|_dag| {
+        let cron_job = build_cronjob(&wf, &ctx.config);
+        let runs = new_runs(&wf, &observed.jobs);
+        (cron_job, runs)
+    });
+    if let Ok((cron_job, runs)) = &valid {
+        apply(&ctx, &wf, cron_job, runs, &observed).await?;
+    }
+    // The runs as they are now (with any just made), for the latest one.
+    let runs = list_runs(&ctx, &wf).await?;
+    let status = status_of(&wf, valid.as_ref().map(|_| ()).map_err(String::as_str), &runs);
+    update_status(&ctx.client, wf.as_ref(), wf.status.as_ref(), &status)
+        .await
+        .map_err(Error::PatchStatus)?;
+    Ok(if valid.is_err() {
+        Action::await_change()
+    } else {
+        Action::requeue(RESYNC)
+    })
+}
+
+/// What a workflow's reconcile reads.
+pub struct Observed {
+    pub project_exists: bool,
+    pub images: ImageCatalog,
+    /// The workflow's CronJob, as cached.
+    pub cron_jobs: Vec<ObjectMeta>,
+    /// The Jobs of its CronJob (ticks and manual runs), without the ones being deleted.
+    pub jobs: Vec<Job>,
+    /// Its runs, as they were before this reconcile.
+    pub runs: Vec<ObjectMeta>,
+}
+
+async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
+    let ns = wf.namespace().unwrap_or_default();
+    let project_exists = Api::<Project>::namespaced(ctx.client.clone(), &ns)
+        .get_metadata_opt(&wf.spec.project)
+        .await
+        .map_err(error::observe("project"))?
+        .is_some();
+    let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let uid = wf.uid().unwrap_or_default();
+    let cron_jobs = metadata(&owned_by(ctx.caches.cron_jobs.ready("cronjob").await?, &ns, &uid));
+    let jobs = Api::<Job>::namespaced(ctx.client.clone(), &ns)
+        .list(&ListParams::default().labels(&format!("{LABEL_WORKFLOW}={}", wf.name_any())))
+        .await
+        .map_err(error::observe("tick jobs"))?
+        .items
+        .into_iter()
+        .filter(|j| j.metadata.deletion_timestamp.is_none())
+        .collect();
+    let runs = list_runs(ctx, wf)
+        .await?
+        .into_iter()
+        .map(|r| r.metadata)
+        .collect();
+    Ok(Observed {
+        project_exists,
+        images,
+        cron_jobs,
+        jobs,
+        runs,
+    })
+}
+
+async fn list_runs(ctx: &Context, wf: &Workflow) -> Result<Vec<WorkflowRun>> {
+    let ns = wf.namespace().unwrap_or_default();
+    Ok(Api::<WorkflowRun>::namespaced(ctx.client.clone(), &ns)
+        .list(&ListParams::default().labels(&format!("{LABEL_WORKFLOW}={}", wf.name_any())))
+        .await
+        .map_err(error::observe("workflow runs"))?
+        .items)
+}
+
 /// Pure: why a workflow cannot run, if it cannot.
-pub fn validate(
-    wf: &Workflow,
-    project_exists: bool,
-    images: &ImageCatalog,
-) -> std::result::Result<dag::Dag, String> {
+pub fn validate(wf: &Workflow, project_exists: bool, images: &ImageCatalog) -> Result<dag::Dag, String> {
     if !project_exists {
         return Err(format!("the project {:?} does not exist", wf.spec.project));
     }
@@ -99,8 +185,7 @@ pub fn validate(
 /// pods.
 pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
     let name = wf.name_any();
-    let mut labels = child_labels("workflow", &name, "schedule");
-    labels.insert(WORKFLOW_LABEL.to_owned(), name.clone());
+    let labels = child_labels(LABEL_WORKFLOW, &name, "schedule");
     let tick = PodSpec {
         containers: vec![Container {
             name: "tick".into(),
@@ -153,89 +238,67 @@ pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
 
 /// Pure: the trigger of a tick Job (a manual run carries kubectl's instantiate annotation).
 pub fn trigger_of(job: &Job) -> Trigger {
-    match job
-        .annotations()
-        .get("cronjob.kubernetes.io/instantiate")
-        .map(String::as_str)
-    {
+    match job.annotations().get(ANNOTATION_INSTANTIATE).map(String::as_str) {
         Some("manual") => Trigger::Manual,
         _ => Trigger::Schedule,
     }
 }
 
-async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
-    let ns = wf.namespace().unwrap_or_default();
-    let name = wf.name_any();
-    let project_exists = Api::<Project>::namespaced(ctx.client.clone(), &ns)
-        .get_metadata_opt(&wf.spec.project)
-        .await
-        .map_err(error::observe("project"))?
-        .is_some();
-    let images = ctx.images().await.map_err(Error::ReadImages)?;
-    let runs_api: Api<WorkflowRun> = Api::namespaced(ctx.client.clone(), &ns);
+/// Pure: a WorkflowRun of the same name for every Job of the workflow's CronJob.
+pub fn new_runs(wf: &Workflow, jobs: &[Job]) -> Vec<WorkflowRun> {
+    jobs.iter()
+        .map(|job| {
+            let name = job.name_any();
+            new_run(wf, &name, trigger_of(job), Some(name.clone()))
+        })
+        .collect()
+}
 
-    let (state, import_error, verdict, cron_job) = match validate(&wf, project_exists, &images) {
+/// Applies the CronJob when it changed and makes the runs that do not exist yet (once each: the
+/// API and the run controller own a run's spec and status from then on).
+async fn apply(
+    ctx: &Context,
+    wf: &Workflow,
+    cron_job: &CronJob,
+    runs: &[WorkflowRun],
+    observed: &Observed,
+) -> Result<()> {
+    let children = ctx.children(CONTROLLER, wf);
+    children.apply("cronjob", cron_job, &observed.cron_jobs).await?;
+    for run in runs {
+        children.create("workflow run", run, &observed.runs).await?;
+    }
+    children.applied();
+    Ok(())
+}
+
+/// Pure: the workflow's status — ready (or why it is broken), its CronJob and its latest run.
+pub fn status_of(
+    wf: &Workflow,
+    valid: std::result::Result<(), &str>,
+    runs: &[WorkflowRun],
+) -> WorkflowStatus {
+    let (state, import_error, verdict, cron_job) = match valid {
         Err(why) => (
             WorkflowState::Broken,
-            Some(why.clone()),
-            Verdict::degraded("WorkflowBroken", why),
+            Some(why.to_owned()),
+            Verdict::degraded(Reason::WorkflowBroken, why),
             None,
         ),
-        Ok(_) => {
-            let cj = build_cronjob(&wf, &ctx.config);
-            apply(&ctx.client, &ns, &cj)
-                .await
-                .map_err(error::apply("cronjob", &name))?;
-            // Every Job of the CronJob becomes a WorkflowRun of the same name (once).
-            let jobs = Api::<Job>::namespaced(ctx.client.clone(), &ns)
-                .list(&ListParams::default().labels(&format!("{WORKFLOW_LABEL}={name}")))
-                .await
-                .map_err(error::observe("tick jobs"))?;
-            for job in jobs
-                .items
-                .iter()
-                .filter(|j| j.metadata.deletion_timestamp.is_none())
-            {
-                let run_name = job.name_any();
-                if runs_api
-                    .get_metadata_opt(&run_name)
-                    .await
-                    .map_err(error::observe("workflow run"))?
-                    .is_some()
-                {
-                    continue;
-                }
-                let run = new_run(&wf, &run_name, trigger_of(job), Some(run_name.clone()));
-                match runs_api.create(&PostParams::default(), &run).await {
-                    Ok(_) => {}
-                    Err(kube::Error::Api(e)) if e.code == 409 => {}
-                    Err(source) => {
-                        return Err(Error::Create {
-                            what: "workflow run",
-                            source,
-                        });
-                    }
-                }
-            }
+        Ok(()) => {
             let verdict = if wf.spec.paused {
-                Verdict::ready("Paused", "scheduled runs are paused; manual runs work")
+                Verdict::ready(Reason::Paused, "scheduled runs are paused; manual runs work")
             } else {
                 Verdict::ready(
-                    "Scheduled",
+                    Reason::Scheduled,
                     format!("schedule {}", wf.spec.schedule.as_deref().unwrap_or("None")),
                 )
             };
-            (WorkflowState::Ready, None, verdict, Some(name.clone()))
+            (WorkflowState::Ready, None, verdict, Some(wf.name_any()))
         }
     };
-
     // The latest run, for the list view.
-    let runs = runs_api
-        .list(&ListParams::default().labels(&format!("{WORKFLOW_LABEL}={name}")))
-        .await
-        .map_err(error::observe("workflow runs"))?;
     let last = runs
-        .items
         .iter()
         .max_by_key(|r| r.metadata.creation_timestamp.clone().map(|t| t.0));
     let last_run_duration = last.and_then(|r| {
@@ -244,7 +307,7 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
         let secs = s.completion_time.as_ref()?.0.as_second() - s.start_time.as_ref()?.0.as_second();
         Some(secs as f64)
     });
-    let status = WorkflowStatus {
+    WorkflowStatus {
         observed_generation: wf.metadata.generation,
         state: Some(state),
         import_error,
@@ -259,17 +322,7 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
                 .unwrap_or_default(),
             wf.metadata.generation,
         ),
-    };
-    if wf.status.as_ref() != Some(&status) {
-        patch_status(&ctx.client, wf.as_ref(), &status)
-            .await
-            .map_err(Error::PatchStatus)?;
     }
-    Ok(if verdict.degraded {
-        Action::await_change()
-    } else {
-        Action::requeue(RESYNC)
-    })
 }
 
 /// A WorkflowRun of `wf`, owned by it.
@@ -284,45 +337,35 @@ pub fn new_run(wf: &Workflow, name: &str, trigger: Trigger, job: Option<String>)
         },
     );
     run.metadata.namespace = wf.namespace();
-    run.metadata.labels = Some(BTreeMap::from([(WORKFLOW_LABEL.to_owned(), wf.name_any())]));
-    run.metadata.owner_references = Some(vec![wf.controller_owner_ref(&()).expect("a stored workflow")]);
+    run.metadata.labels = Some(BTreeMap::from([(LABEL_WORKFLOW.to_owned(), wf.name_any())]));
+    run.metadata.owner_references = Some(vec![owner_ref(wf)]);
     run
 }
 
 #[cfg(test)]
 mod tests {
-    use ludis_crds::WorkflowSpec;
     use serde_json::json;
 
-    use super::*;
-
-    fn wf(extra: serde_json::Value) -> Workflow {
-        let mut spec = json!({"displayName": "N", "project": "demo",
-            "tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}}]});
-        spec.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        let mut w = Workflow::new("nightly", serde_json::from_value::<WorkflowSpec>(spec).unwrap());
-        w.metadata.namespace = Some("ludis-acme".into());
-        w.metadata.uid = Some("u".into());
-        w
-    }
+    use super::{fixtures::workflow, *};
 
     #[test]
     fn the_cronjob_carries_the_schedule_in_utc_and_pauses() {
         let config = Config::for_tests("ludis-system");
-        let cj = build_cronjob(&wf(json!({"schedule": "0 3 * * *"})), &config)
+        let cj = build_cronjob(&workflow(json!({"schedule": "0 3 * * *"})), &config)
             .spec
             .unwrap();
         assert_eq!((cj.schedule.as_str(), cj.suspend), ("0 3 * * *", Some(false)));
         assert_eq!(cj.time_zone.as_deref(), Some("Etc/UTC"));
         let labels = cj.job_template.metadata.unwrap().labels.unwrap();
-        assert_eq!(labels[WORKFLOW_LABEL], "nightly");
-        let paused = build_cronjob(&wf(json!({"schedule": "0 3 * * *", "paused": true})), &config)
-            .spec
-            .unwrap();
+        assert_eq!(labels[LABEL_WORKFLOW], "nightly");
+        let paused = build_cronjob(
+            &workflow(json!({"schedule": "0 3 * * *", "paused": true})),
+            &config,
+        )
+        .spec
+        .unwrap();
         assert_eq!(paused.suspend, Some(true));
-        let unscheduled = build_cronjob(&wf(json!({})), &config).spec.unwrap();
+        let unscheduled = build_cronjob(&workflow(json!({})), &config).spec.unwrap();
         assert_eq!(
             (unscheduled.schedule.as_str(), unscheduled.suspend),
             (NEVER, Some(true))
@@ -332,19 +375,20 @@ mod tests {
     #[test]
     fn broken_workflows_say_why() {
         let images = ImageCatalog(BTreeMap::from([("py".into(), "python:3".into())]));
-        assert!(validate(&wf(json!({})), true, &images).is_ok());
+        assert!(validate(&workflow(json!({})), true, &images).is_ok());
         assert!(
-            validate(&wf(json!({})), false, &images)
+            validate(&workflow(json!({})), false, &images)
                 .unwrap_err()
                 .contains("project \"demo\" does not exist")
         );
-        let bad_image = wf(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
+        let bad_image =
+            workflow(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
         assert!(
             validate(&bad_image, true, &images)
                 .unwrap_err()
                 .contains("image \"zz\"")
         );
-        let cycle = wf(
+        let cycle = workflow(
             json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}},
             {"name": "b", "script": {"file": "b.py", "image": "py"}}],
             "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]}),

@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { LIST_PAGE_SIZE, type MetricPeriod } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { Id, MetricRowsResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** The metrics entities: `users` is the user-activities tab; the others are asset kinds. */
 export const METRIC_ENTITIES = ['users', 'applications', 'projects', 'datasets', 'workflows'] as const;
@@ -16,9 +16,13 @@ export type EntityMetricsParams = {
 };
 
 /** GET /v1/metrics/{entity} (period, page, limit, organizationId, searchTerm). */
-export function getEntityMetrics(params: EntityMetricsParams & { page: number }, signal?: AbortSignal) {
-  const { entity, ...query } = params;
-  return api.get<MetricRowsResponse>(`/v1/metrics/${entity}`, { ...query, limit: LIST_PAGE_SIZE }, signal);
+export function getEntityMetrics({ entity, ...query }: EntityMetricsParams & { page: number }, signal?: AbortSignal) {
+  return unwrap(
+    api.GET('/v1/metrics/{entity}', {
+      params: { path: { entity }, query: { ...query, limit: LIST_PAGE_SIZE } },
+      signal,
+    }),
+  );
 }
 
 export function getEntityMetricsQueryOptions(params: EntityMetricsParams) {

@@ -1,17 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { type MetricPeriod, PROJECT_METRICS_LIMIT } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { Id, UsageResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 export type EntityUsageParams = { organizationId: Id; entity: string; period: MetricPeriod; limit?: number };
 
 /** GET /v1/metrics/{orgId}/{entity} (period, limit): the most used items of one kind. */
 export function getEntityUsage({ organizationId, entity, period, limit = PROJECT_METRICS_LIMIT }: EntityUsageParams, signal?: AbortSignal) {
-  return api.get<UsageResponse>(
-    `/v1/metrics/${encodeURIComponent(String(organizationId))}/${encodeURIComponent(entity)}`,
-    { period, limit },
-    signal,
+  return unwrap(
+    api.GET('/v1/metrics/{org_id}/{entity}', {
+      params: { path: { org_id: organizationId, entity }, query: { period, limit } },
+      signal,
+    }),
   );
 }
 

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { MetricPeriod } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { Id, MetricsSummary } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** GET /v1/metrics (period): totals for the overview. */
 export function getMetrics(period: MetricPeriod, organizationId?: Id, signal?: AbortSignal) {
-  return api.get<MetricsSummary>('/v1/metrics', { period, organizationId }, signal);
+  return unwrap(api.GET('/v1/metrics', { params: { query: { period, organizationId } }, signal }));
 }
 
 export function getMetricsQueryOptions(period: MetricPeriod, organizationId?: Id) {

@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { MetricPeriod } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { Id, LoginsResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 export type NumLoginsParams = { period: MetricPeriod; organization?: Id; limit?: number };
 
 /** GET /v1/metrics/numLogins (organization, period, limit): a series of {date, logins, orgName}. */
 export function getNumLogins(params: NumLoginsParams, signal?: AbortSignal) {
-  return api.get<LoginsResponse>('/v1/metrics/numLogins', params, signal);
+  return unwrap(api.GET('/v1/metrics/numLogins', { params: { query: params }, signal }));
 }
 
 export function getNumLoginsQueryOptions(params: NumLoginsParams) {

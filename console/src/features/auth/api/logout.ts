@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Envelope } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 import { clearSession, getSession } from '@/lib/auth';
 
 /** POST /v1/auth/logout: revokes the refresh token family on the server. */
-export function logout(): Promise<Envelope> {
-  return api.post<Envelope>('/v1/auth/logout', { refresh_token: getSession().refreshToken });
+export function logout() {
+  return unwrap(api.POST('/v1/auth/logout', { body: { refresh_token: getSession().refreshToken } }));
 }
 
 /** Logs out: the server call may fail (already expired); the local session is cleared regardless. */

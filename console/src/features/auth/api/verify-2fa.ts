@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { Verify2faRequest, Verify2faResponse } from '@/lib/api/types';
 import { getSession, setSession } from '@/lib/auth';
 
 export type Verify2faInput = Verify2faRequest;
 
 /** POST /v1/auth/verify2fa with body `{secret?, token}` (token is the 6-digit code; the secret only at enrolment). */
-export function verify2fa(input: Verify2faInput): Promise<Verify2faResponse> {
-  return api.post<Verify2faResponse>('/v1/auth/verify2fa', input);
+export function verify2fa(input: Verify2faInput) {
+  return unwrap(api.POST('/v1/auth/verify2fa', { body: input }));
 }
 
 /** Verifies a code; a success stores the full session and marks the second factor verified. */

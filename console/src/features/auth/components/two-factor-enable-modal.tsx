@@ -55,17 +55,23 @@ export function TwoFactorEnableModal({ opened, onClose, onVerified, footer, clos
     },
   });
 
+  // Closing forgets the secret and the code (adjusted while rendering, not in an effect).
+  const [wasOpened, setWasOpened] = useState(opened);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (!opened) {
+      setSecret(null);
+      form.reset();
+    }
+  }
+
   const uid = getSession().user?.uid;
   useEffect(() => {
     if (opened && !requested.current && uid) {
       requested.current = true;
       enable.mutate({ uid, enabled: true });
     }
-    if (!opened) {
-      requested.current = false;
-      setSecret(null);
-      form.reset();
-    }
+    if (!opened) requested.current = false;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, uid]);
 

@@ -1,23 +1,16 @@
 import { Badge, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 
-import { useEnable2fa } from '@/features/auth/api/enable-2fa';
+import { TwoFactorDisableModal } from '@/features/auth/components/two-factor-disable-modal';
 import { TwoFactorEnableModal } from '@/features/auth/components/two-factor-enable-modal';
 import type { User } from '@/lib/api/types';
-import { getSession, setSession } from '@/lib/auth';
-import { notify } from '@/lib/notify';
 
-/** The profile's two-factor section: Enable or Disable, with an 'Active' indicator. */
+/** The profile's two-factor section: Enable or Disable (with the password or a code), with an
+ * 'Active' indicator. */
 export function TwoFactorSection({ user }: { user: User }) {
   const [enabling, setEnabling] = useState(false);
+  const [disabling, setDisabling] = useState(false);
   const active = !!user.enabled_2fa;
-  const disable = useEnable2fa({
-    onSuccess: () => {
-      const s = getSession();
-      if (s.user) setSession({ user: { ...s.user, enabled_2fa: false, confirmed_2fa: false } });
-      notify.success('2FA Status Updated Successfully!');
-    },
-  });
 
   return (
     <Paper withBorder p="lg">
@@ -42,9 +35,8 @@ export function TwoFactorSection({ user }: { user: User }) {
             <Button
               color="red"
               variant="light"
-              loading={disable.isPending}
               disabled={!!user.is_2fa_required}
-              onClick={() => disable.mutate({ uid: user.uid, enabled: false })}
+              onClick={() => setDisabling(true)}
             >
               Disable
             </Button>
@@ -54,6 +46,12 @@ export function TwoFactorSection({ user }: { user: User }) {
         )}
       </Group>
       <TwoFactorEnableModal opened={enabling} onClose={() => setEnabling(false)} onVerified={() => setEnabling(false)} />
+      <TwoFactorDisableModal
+        opened={disabling}
+        uid={user.uid}
+        onClose={() => setDisabling(false)}
+        onDisabled={() => setDisabling(false)}
+      />
     </Paper>
   );
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { commentKeys } from '@/features/comments/api/get-comments';
-import type { CommentListResponse, CreateCommentResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import type { CommentListResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v1/comment/createComment with `comment: {content, reference_id}`. */
 export function createComment(referenceId: string, content: string) {
-  return api.post<CreateCommentResponse>('/v1/comment/createComment', { comment: { content, reference_id: referenceId } });
+  return unwrap(api.POST('/v1/comment/createComment', { body: { comment: { content, reference_id: referenceId } } }));
 }
 
 export function useCreateComment(referenceId: string, options: { onSuccess?: () => void } = {}) {

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { COMMENTS_POLL_MS } from '@/config/constants';
-import type { CommentListResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 export const commentKeys = { list: (referenceId: string) => ['comments', referenceId] as const };
 
 /** POST /v1/comment/list with `comments: {reference_id}`: the conversation, oldest first. */
 export function getComments(referenceId: string) {
-  return api.post<CommentListResponse>('/v1/comment/list', { comments: { reference_id: referenceId } });
+  return unwrap(api.POST('/v1/comment/list', { body: { comments: { reference_id: referenceId } } }));
 }
 
 /**

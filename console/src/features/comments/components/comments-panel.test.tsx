@@ -1,8 +1,11 @@
-import { act, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { COMMENTS_POLL_MS } from '@/config/constants';
 
 import { getCommentsQueryOptions } from '@/features/comments/api/get-comments';
 import { CommentsPanel, EMPTY_COMMENT } from '@/features/comments/components/comments-panel';
+import { advance, settle, installManualClock } from '@/testing/clock';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
@@ -32,19 +35,19 @@ describe('comments panel', () => {
 
   it('asks again after 5 s', async () => {
     signIn();
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      const calls = mockFetch(on('POST', '/v1/comment/list', { body: { success: true, conversation: [] } }));
-      renderWithProviders(<CommentsPanel referenceId="a1" />);
-      await screen.findByText('No comments yet. Start the discussion.');
-      expect(calls).toHaveLength(1);
-      await act(() => vi.advanceTimersByTimeAsync(5100));
-      expect(calls.length).toBeGreaterThanOrEqual(2);
-      // No loading skeleton while polling.
-      expect(screen.queryByLabelText('Loading comments')).not.toBeInTheDocument();
-    } finally {
-      vi.useRealTimers();
-    }
+    installManualClock();
+    const calls = mockFetch(on('POST', '/v1/comment/list', { body: { success: true, conversation: [] } }));
+    renderWithProviders(<CommentsPanel referenceId="a1" />);
+    await settle(() => expect(screen.getByText('No comments yet. Start the discussion.')).toBeInTheDocument());
+    expect(calls).toHaveLength(1);
+    await advance(COMMENTS_POLL_MS - 1);
+    expect(calls).toHaveLength(1);
+    await advance(1);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].at - calls[0].at).toBe(COMMENTS_POLL_MS);
+    await settle(() => expect(screen.getByText('No comments yet. Start the discussion.')).toBeInTheDocument());
+    // No loading skeleton while polling.
+    expect(screen.queryByLabelText('Loading comments')).not.toBeInTheDocument();
   });
 
   it('posts on Enter and refuses a blank comment', async () => {

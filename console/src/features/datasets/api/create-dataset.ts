@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { DatasetFields, DatasetMessageResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { DatasetFields, DatasetMessageResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/createdataset with `dataset` {name, description}: 201 and the new dataset. */
 export function createDataset(dataset: DatasetFields) {
-  return api.post<DatasetMessageResponse>('/v1/datasets/createdataset', { dataset });
+  return unwrap(api.POST('/v1/datasets/createdataset', { body: { dataset } })) as Promise<DatasetMessageResponse>;
 }
 
 export function useCreateDataset(options: { onSuccess?: (r: DatasetMessageResponse) => void } = {}) {

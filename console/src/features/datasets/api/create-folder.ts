@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { invalidateDatasetFiles } from '@/features/datasets/api/cache';
-import type { CreateFolderRequest, CreateFolderResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { CreateFolderRequest, CreateFolderResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/createdatasetdirectory {id, path, name}: the folder `path + name + '/'`. */
 export function createFolder(request: CreateFolderRequest) {
-  return api.post<CreateFolderResponse>('/v1/datasets/createdatasetdirectory', request);
+  return unwrap(api.POST('/v1/datasets/createdatasetdirectory', { body: request }));
 }
 
 export function useCreateFolder(options: { onSuccess?: (r: CreateFolderResponse) => void } = {}) {

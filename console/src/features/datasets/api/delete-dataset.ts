@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { MessageResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { Done } from '@/lib/api/types';
 
 /** DELETE /v1/datasets/{id} (edit access): the dataset and its files. */
 export function deleteDataset(id: string) {
-  return api.delete<MessageResponse>(`/v1/datasets/${encodeURIComponent(id)}`);
+  return unwrap(api.DELETE('/v1/datasets/{id}', { params: { path: { id } } }));
 }
 
-export function useDeleteDataset(options: { onSuccess?: (r: MessageResponse) => void } = {}) {
+export function useDeleteDataset(options: { onSuccess?: (r: Done) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteDataset,

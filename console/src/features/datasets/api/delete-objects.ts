@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { invalidateDatasetFiles } from '@/features/datasets/api/cache';
-import type { DeleteObjectsResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { DeleteObjectsResponse } from '@/lib/api/types';
 
 /**
  * POST /v1/datasets/deletedatasetobject/{id} with `paths` (relative keys; one ending '/' deletes
@@ -10,7 +10,7 @@ import { api } from '@/lib/api-client';
  */
 export function deleteObjects(id: string, paths: string[]) {
   const body = paths.length === 1 ? { path: paths[0] } : { paths };
-  return api.post<DeleteObjectsResponse>(`/v1/datasets/deletedatasetobject/${encodeURIComponent(id)}`, body);
+  return unwrap(api.POST('/v1/datasets/deletedatasetobject/{id}', { params: { path: { id } }, body }));
 }
 
 export function useDeleteObjects(id: string, options: { onSuccess?: (r: DeleteObjectsResponse) => void } = {}) {

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { AccessUrlResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v1/datasets/get/ludisurl/{id} {path}: a 7-day address and the permanent (API key) one. */
 export function getAccessUrl(id: string, path: string) {
-  return api.post<AccessUrlResponse>(`/v1/datasets/get/ludisurl/${encodeURIComponent(id)}`, { path });
+  return unwrap(api.POST('/v1/datasets/get/ludisurl/{id}', { params: { path: { id } }, body: { path } }));
 }
 
 export function getAccessUrlQueryOptions(id: string, path: string) {

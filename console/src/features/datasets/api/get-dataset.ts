@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { DatasetResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { DatasetResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/getdatasetdetails/{id}: the dataset as the caller sees it (view access). */
 export function getDataset(id: string) {
-  return api.post<DatasetResponse>(`/v1/datasets/getdatasetdetails/${encodeURIComponent(id)}`);
+  return unwrap(api.POST('/v1/datasets/getdatasetdetails/{id}', { params: { path: { id } } })) as Promise<DatasetResponse>;
 }
 
 export function getDatasetQueryOptions(id: string) {

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { FilePreviewResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { FilePreviewResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/getfilepreview/{id} {path}: the file's first rows or lines. */
-export function getFilePreview(id: string, path: string) {
-  return api.post<FilePreviewResponse>(`/v1/datasets/getfilepreview/${encodeURIComponent(id)}`, { path });
+export async function getFilePreview(id: string, path: string): Promise<FilePreviewResponse> {
+  const answer = await unwrap(api.POST('/v1/datasets/getfilepreview/{id}', { params: { path: { id } }, body: { path } }));
+  // GAP (lib/api/types.ts): the document has `preview` as an untyped object.
+  return answer as Omit<typeof answer, 'preview'> as FilePreviewResponse;
 }
 
 export function getFilePreviewQueryOptions(id: string, path: string) {

@@ -1,4 +1,7 @@
-import type { DatasetsQuery } from '@/features/datasets/api/types';
+import type { DatasetFilter } from '@/config/constants';
+
+/** What the list asks for (client-side, not a wire type). */
+export type DatasetsQuery = { filter: DatasetFilter; page: number; search: string };
 
 /** Every dataset query starts with 'datasets', so one invalidation refreshes them all. */
 export const datasetKeys = {

@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
-import type { DatasetFields, DatasetMessageResponse } from '@/features/datasets/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { DatasetFields, DatasetMessageResponse } from '@/lib/api/types';
 
 /** PUT /v1/datasets/updatedataset/{id} with `dataset` {name, description} (edit access). */
 export function updateDataset(id: string, dataset: DatasetFields) {
-  return api.put<DatasetMessageResponse>(`/v1/datasets/updatedataset/${encodeURIComponent(id)}`, { dataset });
+  return unwrap(
+    api.PUT('/v1/datasets/updatedataset/{id}', { params: { path: { id } }, body: { dataset } }),
+  ) as Promise<DatasetMessageResponse>;
 }
 
 export function useUpdateDataset(options: { onSuccess?: (r: DatasetMessageResponse) => void; onError?: (e: Error) => void } = {}) {

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { DatasetView, ListFilesResponse } from '@/features/datasets/api/types';
+import type { DatasetView, ListFilesResponse } from '@/lib/api/types';
 import { DatasetDetail } from '@/features/datasets/components/dataset-detail';
 import { listing, makeDataset, sampleDataset, sharedDataset } from '@/testing/datasets';
 import { installFakeXhr } from '@/testing/fake-xhr';

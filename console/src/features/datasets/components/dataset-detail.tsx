@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { useDataset } from '@/features/datasets/api/get-dataset';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { FileBrowser } from '@/features/datasets/components/file-browser';
 import { canEdit, ownershipLine } from '@/features/datasets/utils/access';
 import { folderFromParam, folderSegments, formatBytes } from '@/features/datasets/utils/files';

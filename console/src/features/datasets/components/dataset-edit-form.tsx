@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { useDataset } from '@/features/datasets/api/get-dataset';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { useUpdateDataset } from '@/features/datasets/api/update-dataset';
 import { canEdit, EDIT_ACCESS_NEEDED } from '@/features/datasets/utils/access';
 import { ignoreBlank } from '@/features/datasets/utils/files';

@@ -1,13 +1,14 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { DatasetsList, emptyDatasetsMessage } from '@/features/datasets/components/datasets-list';
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 import { makeDataset, sampleDataset, sharedDataset } from '@/testing/datasets';
 import { type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { landing, renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
-import { user } from '@/testing/user';
+import { inputTimes, user } from '@/testing/user';
 
 function page(datasets: DatasetView[], extra: { page?: number; total?: number; total_pages?: number } = {}) {
   return { success: true, datasets, page: extra.page ?? 1, page_size: 10, total: extra.total ?? datasets.length, total_pages: extra.total_pages ?? 1 };
@@ -120,20 +121,17 @@ describe('datasets list', () => {
     await screen.findByRole('table', { name: 'Datasets' });
     await user().click(screen.getByRole('button', { name: 'Next' }));
     await vi.waitFor(() => expect(query(listCalls(calls).at(-1)!).page).toBe('2'));
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      await user().type(screen.getByRole('textbox', { name: 'Search datasets' }), 'sal');
-      // Not before 500 ms (300 leaves room for the real time the typing took on a busy machine).
-      await act(() => vi.advanceTimersByTimeAsync(300));
-      expect(listCalls(calls).filter((c) => query(c).search)).toHaveLength(0);
-      await act(() => vi.advanceTimersByTimeAsync(300));
-    } finally {
-      vi.useRealTimers();
-    }
+    const box = screen.getByRole('textbox', { name: 'Search datasets' });
+    const typed = inputTimes(box);
+    // The three keystrokes arrive in one go (no pause between them), so no timer can run in between.
+    await user().type(box, 'sal');
     expect(await screen.findByText('No datasets match “sal”')).toBeInTheDocument();
     const searches = listCalls(calls).filter((c) => query(c).search);
     expect(searches).toHaveLength(1);
     expect(query(searches[0])).toMatchObject({ search: 'sal', page: '1' });
+    expect(typed).toHaveLength(3);
+    // Not before 500 ms after the last keystroke (timers count whole milliseconds, hence the 1).
+    expect(searches[0].at - typed[2]).toBeGreaterThanOrEqual(SEARCH_DEBOUNCE_MS - 1);
   });
 
   it("deletes from the row menu after 'Are you sure you want to delete this item?' with 'Dataset Deleted!'", async () => {

@@ -1,11 +1,8 @@
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Button,
   Group,
-  Menu,
-  Modal,
   Skeleton,
   Stack,
   Table,
@@ -14,31 +11,32 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDots, IconFileImport, IconPencil, IconSearch, IconShare, IconTrash } from '@tabler/icons-react';
+import { IconFileImport, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
+import { RowMenu } from '@/components/ui/row-menu';
 import {
   DATASET_FILTERS,
   type DatasetFilter,
   DEFAULT_DATASET_FILTER,
   ROW_DESCRIPTION_MAX,
-  SEARCH_DEBOUNCE_MS,
 } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useDatasets } from '@/features/datasets/api/get-datasets';
 import { useDeleteDataset } from '@/features/datasets/api/delete-dataset';
-import type { DatasetView } from '@/features/datasets/api/types';
-import { Pager } from '@/features/datasets/components/pager';
+import type { DatasetView } from '@/lib/api/types';
+import { Pager } from '@/components/ui/pager';
 import { accessLabel, canEdit, ownerLabel } from '@/features/datasets/utils/access';
 import { formatBytes } from '@/features/datasets/utils/files';
 import { DATASET_MESSAGES } from '@/features/datasets/utils/messages';
 import { notify } from '@/lib/notify';
 import { relativeTime } from '@/lib/relative-time';
+import { useListControls } from '@/lib/use-list-controls';
 import { truncate } from '@/lib/text';
 
 /** What an empty list says, per filter (and search). */
@@ -58,10 +56,6 @@ export function emptyDatasetsMessage(filter: DatasetFilter, search: string): { t
 
 const ACCESS_COLORS: Record<string, string> = { owner: 'indigo', edit: 'teal', view: 'gray' };
 
-function isFilter(v: string | null): v is DatasetFilter {
-  return DATASET_FILTERS.some((f) => f.value === v);
-}
-
 function DeleteDatasetDialog({ dataset, onClose }: { dataset: DatasetView; onClose: () => void }) {
   const del = useDeleteDataset({
     onSuccess: () => {
@@ -70,54 +64,19 @@ function DeleteDatasetDialog({ dataset, onClose }: { dataset: DatasetView; onClo
     },
   });
   return (
-    <Modal opened onClose={onClose} title="Please confirm" centered>
-      <Stack>
-        <Text>{DATASET_MESSAGES.deleteConfirm}</Text>
-        <Text size="sm" c="dimmed">
-          {dataset.name} and all its files.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" loading={del.isPending} onClick={() => del.mutate(dataset.id)}>
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      question={DATASET_MESSAGES.deleteConfirm}
+      detail={`${dataset.name} and all its files.`}
+      loading={del.isPending}
+      onConfirm={() => del.mutate(dataset.id)}
+      onClose={onClose}
+    />
   );
 }
 
 /** Edit / Share / Delete: only with edit access (spec 001 §6). */
-function RowMenu({ dataset, onShare, onDelete }: { dataset: DatasetView; onShare?: (d: DatasetView) => void; onDelete: () => void }) {
-  const navigate = useNavigate();
-  if (!canEdit(dataset)) return null;
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${dataset.name}`}>
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => navigate(paths.datasetEdit.getHref(dataset.id))}>
-          Edit
-        </Menu.Item>
-        {onShare && (
-          <Menu.Item leftSection={<IconShare size={14} />} onClick={() => onShare(dataset)}>
-            Share
-          </Menu.Item>
-        )}
-        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={onDelete}>
-          Delete
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: DatasetView) => void }) {
+  const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
   return (
     <Table.Tr data-testid="dataset-row" data-name={dataset.name}>
@@ -146,7 +105,14 @@ function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: 
       </Table.Td>
       <Table.Td>
         <Group justify="flex-end">
-          <RowMenu dataset={dataset} onShare={onShare} onDelete={() => setDeleting(true)} />
+          {canEdit(dataset) && (
+            <RowMenu
+              name={dataset.name}
+              onEdit={() => navigate(paths.datasetEdit.getHref(dataset.id))}
+              onShare={onShare && (() => onShare(dataset))}
+              onDelete={() => setDeleting(true)}
+            />
+          )}
         </Group>
         {deleting && <DeleteDatasetDialog dataset={dataset} onClose={() => setDeleting(false)} />}
       </Table.Td>
@@ -160,40 +126,12 @@ function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: 
  * 'Import dataset' link. The filter lives in the address (`?filter=shared`).
  */
 export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }) {
-  const [params, setParams] = useSearchParams();
-  const filterParam = params.get('filter');
-  const filter: DatasetFilter = isFilter(filterParam) ? filterParam : DEFAULT_DATASET_FILTER;
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  // The page belongs to one filter and search: another filter or search starts on page 1.
-  const pageKey = `${filter}|${debounced}`;
-  const [pageState, setPageState] = useState({ key: pageKey, page: 1 });
-  const page = pageState.key === pageKey ? pageState.page : 1;
-  const setPage = (n: number) => setPageState({ key: pageKey, page: n });
+  const { filter, chooseFilter, search, setSearch, debounced, page, setPage } = useListControls(DATASET_FILTERS, DEFAULT_DATASET_FILTER);
 
   const datasets = useDatasets({ filter, page, search: debounced });
   const data = datasets.data;
   const items = data?.datasets ?? [];
   const totalPages = Math.max(1, data?.total_pages ?? 1);
-
-  function update(change: Record<string, string | null>) {
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null) next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
-
-  function chooseFilter(v: string | null) {
-    if (!isFilter(v)) return;
-    update({ filter: v === DEFAULT_DATASET_FILTER ? null : v });
-  }
 
   const empty = emptyDatasetsMessage(filter, debounced);
 

@@ -25,13 +25,13 @@ import { paths } from '@/config/paths';
 import { invalidateDatasetFiles } from '@/features/datasets/api/cache';
 import { useDeleteObjects } from '@/features/datasets/api/delete-objects';
 import { useFolderPage } from '@/features/datasets/api/list-files';
-import type { DatasetView, ListFilesResponse } from '@/features/datasets/api/types';
+import type { DatasetView, ListFilesResponse } from '@/lib/api/types';
 import { AccessUrlModal } from '@/features/datasets/components/access-url-modal';
 import { FilePicker, type FilePickerHandle, useFileDrop } from '@/features/datasets/components/file-drop-zone';
-import { GatedButton } from '@/features/datasets/components/gated-button';
+import { GatedButton } from '@/components/ui/gated-button';
 import { downloadJobs, uploadJobs } from '@/features/datasets/components/jobs';
 import { NewFolderModal } from '@/features/datasets/components/new-folder-modal';
-import { Pager } from '@/features/datasets/components/pager';
+import { Pager } from '@/components/ui/pager';
 import { PreviewModal } from '@/features/datasets/components/preview-modal';
 import { TRANSFER_TEXT, TransferModal } from '@/features/datasets/components/transfer-modal';
 import { useTransfers } from '@/features/datasets/components/use-transfers';
@@ -53,7 +53,7 @@ export function entriesOf(page: ListFilesResponse | undefined, folder: string): 
     .map((p) => ({ kind: 'folder', path: p.Prefix, name: baseName(p.Prefix) }));
   const files: Entry[] = (page.Contents ?? [])
     .filter((o) => o.Key && o.Key !== folder && !o.Key.endsWith('/'))
-    .map((o) => ({ kind: 'file', path: o.Key, name: baseName(o.Key), size: o.Size, modified: o.LastModified }));
+    .map((o) => ({ kind: 'file', path: o.Key, name: baseName(o.Key), size: o.Size, modified: o.LastModified ?? null }));
   return [...folders, ...files];
 }
 
@@ -304,7 +304,7 @@ export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder:
             hasNext={!!listing.data.IsTruncated && !!listing.data.NextContinuationToken}
             loading={listing.isPlaceholderData}
             onPrev={() => goPage(tokens.slice(0, -1))}
-            onNext={() => goPage([...tokens, listing.data.NextContinuationToken])}
+            onNext={() => goPage([...tokens, listing.data.NextContinuationToken ?? null])}
           />
         )}
       </Stack>

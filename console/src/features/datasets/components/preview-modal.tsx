@@ -1,7 +1,7 @@
 import { Alert, Code, Modal, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
 
 import { useFilePreview } from '@/features/datasets/api/get-file-preview';
-import type { FilePreview } from '@/features/datasets/api/types';
+import type { FilePreview } from '@/lib/api/types';
 import { baseName } from '@/features/datasets/utils/files';
 
 /** The note under a preview that does not show the whole file. */

@@ -1,4 +1,4 @@
-import type { DatasetView } from '@/features/datasets/api/types';
+import type { DatasetView } from '@/lib/api/types';
 
 /** The message of every control that needs edit access (spec 001 §6). */
 export const EDIT_ACCESS_NEEDED = 'You need edit access';

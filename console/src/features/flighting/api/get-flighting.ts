@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { Flighting, FlightingResponse, Id } from '@/lib/api/types';
 import { readPersistedState, updatePersistedState } from '@/lib/storage';
 
 /** GET /v1/flighting (param organization). The answer is persisted (spec 000 §9). */
 export async function getFlighting(organization: Id | undefined, signal?: AbortSignal) {
-  const data = await api.get<FlightingResponse>('/v1/flighting', { organization }, signal);
+  const data = await unwrap(api.GET('/v1/flighting', { params: { query: { organization } }, signal }));
   if (organization === undefined) updatePersistedState({ flighting: data.flightings });
   return data;
 }

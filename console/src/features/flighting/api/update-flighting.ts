@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Flighting, FlightingResponse, Id } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Flighting, Id } from '@/lib/api/types';
 
 /** PUT /v1/flighting?organization={orgId} with body `{flightings}`. */
 export function updateFlighting({ organization, flightings }: { organization: Id; flightings: Flighting[] }) {
-  return api.put<FlightingResponse>('/v1/flighting', { flightings }, { organization });
+  return unwrap(api.PUT('/v1/flighting', { params: { query: { organization } }, body: { flightings } }));
 }
 
 export function useUpdateFlighting(options: { onSuccess?: () => void } = {}) {

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
@@ -43,9 +43,12 @@ export function FlightSettings({ organizationId, superadmin, serverRoles }: Prop
   const [draft, setDraft] = useState<Flighting[] | null>(null);
   const update = useUpdateFlighting({ onSuccess: () => notify.success('Flighting configuration updated!') });
 
-  useEffect(() => {
+  // Each answer from the server becomes the draft again (adjusted while rendering, not in an effect).
+  const [draftOf, setDraftOf] = useState<typeof flighting.data>(undefined);
+  if (flighting.data !== draftOf) {
+    setDraftOf(flighting.data);
     if (flighting.data) setDraft(flighting.data.flightings);
-  }, [flighting.data]);
+  }
 
   if (flighting.isPending) return <Skeleton h={220} aria-label="Loading flighting" />;
   if (flighting.isError) return <QueryError error={flighting.error} onRetry={() => flighting.refetch()} />;

@@ -1,48 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
-import { insightKeys } from '@/features/insights/api/keys';
-import type { ImportAppFields, InsightMessageResponse, NewInsightFields } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import { useInsightCreation } from '@/features/insights/api/cache';
+import { api, unwrap } from '@/lib/api-client';
+import type { InsightMessageResponse, NewInsightFields } from '@/lib/api/types';
 
 /** POST /v1/applications: a new insight. */
 export function createInsight(application: NewInsightFields) {
-  return api.post<InsightMessageResponse>('/v1/applications', { application });
-}
-
-/** POST /v1/applications/importapp: an external app by its URL. */
-export function importApp(application: ImportAppFields) {
-  return api.post<InsightMessageResponse>('/v1/applications/importapp', { application });
-}
-
-/** POST /v1/applications/importreport (multipart): name, description and the PDF `file`. */
-export function importReport(fields: { name: string; description: string; file: File; img_path?: string }) {
-  const form = new FormData();
-  form.set('name', fields.name);
-  form.set('description', fields.description);
-  if (fields.img_path) form.set('img_path', fields.img_path);
-  form.set('file', fields.file, fields.file.name);
-  return api.postForm<InsightMessageResponse>('/v1/applications/importreport', form);
-}
-
-function useInvalidatingMutation<V>(fn: (v: V) => Promise<InsightMessageResponse>, onSuccess?: (r: InsightMessageResponse) => void) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: (r) => {
-      void queryClient.invalidateQueries({ queryKey: insightKeys.lists() });
-      onSuccess?.(r);
-    },
-  });
+  return unwrap(api.POST('/v1/applications', { body: { application } })) as Promise<InsightMessageResponse>;
 }
 
 export function useCreateInsight(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {
-  return useInvalidatingMutation(createInsight, options.onSuccess);
-}
-
-export function useImportApp(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {
-  return useInvalidatingMutation(importApp, options.onSuccess);
-}
-
-export function useImportReport(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {
-  return useInvalidatingMutation(importReport, options.onSuccess);
+  return useInsightCreation(createInsight, options.onSuccess);
 }

@@ -1,17 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
-import type { Done } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** DELETE /v1/applications/{id}: the owner (or an editor) deletes the insight. */
 export function deleteInsight(id: string) {
-  return api.delete<Done>(`/v1/applications/${encodeURIComponent(id)}`);
+  return unwrap(api.DELETE('/v1/applications/{id}', { params: { path: { id } } }));
 }
 
 /** DELETE /v1/applications/share/{appId}: someone it was shared with removes it from their insights. */
 export function removeSharedInsight(id: string) {
-  return api.delete<Done>(`/v1/applications/share/${encodeURIComponent(id)}`);
+  return unwrap(api.DELETE('/v1/applications/share/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteInsight(options: { onSuccess?: () => void } = {}) {

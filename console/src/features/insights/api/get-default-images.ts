@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { DefaultImagesResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/images/defaults: the 15 default insight images (each `url` is a valid `img_path`). */
 export function getDefaultImages(signal?: AbortSignal) {
-  return api.get<DefaultImagesResponse>('/v1/images/defaults', undefined, signal);
+  return unwrap(api.GET('/v1/images/defaults', { signal }));
 }
 
 export function getDefaultImagesQueryOptions() {

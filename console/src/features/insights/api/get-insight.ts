@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
+import { api, unwrap } from '@/lib/api-client';
 import type { InsightResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
 
 /** GET /v1/applications/{id}: the insight, a presigned `report_url` and the `open_url` (counts a view). */
 export function getInsight(id: string, signal?: AbortSignal) {
-  return api.get<InsightResponse>(`/v1/applications/${encodeURIComponent(id)}`, undefined, signal);
+  return unwrap(api.GET('/v1/applications/{id}', { params: { path: { id } }, signal })) as Promise<InsightResponse>;
 }
 
 export function getInsightQueryOptions(id: string) {

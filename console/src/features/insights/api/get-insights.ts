@@ -2,24 +2,21 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { INSIGHTS_PAGE_SIZE } from '@/config/constants';
 import { insightKeys, type InsightsQuery } from '@/features/insights/api/keys';
+import { api, unwrap } from '@/lib/api-client';
 import type { InsightsPage } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
 
 /** GET /v1/applications/insights with page, pageSize, filter, sortBy, sortOperator, search and screen. */
 export function getInsights(q: InsightsQuery & { page: number; pageSize?: number }, signal?: AbortSignal) {
-  return api.get<InsightsPage>(
-    '/v1/applications/insights',
-    {
-      page: q.page,
-      pageSize: q.pageSize ?? INSIGHTS_PAGE_SIZE,
-      filter: q.filter,
-      sortBy: q.sortBy,
-      sortOperator: q.sortOperator,
-      search: q.search,
-      screen: q.screen,
-    },
-    signal,
-  );
+  const query = {
+    page: q.page,
+    pageSize: q.pageSize ?? INSIGHTS_PAGE_SIZE,
+    filter: q.filter,
+    sortBy: q.sortBy,
+    sortOperator: q.sortOperator,
+    search: q.search,
+    screen: q.screen,
+  };
+  return unwrap(api.GET('/v1/applications/insights', { params: { query }, signal })) as Promise<InsightsPage>;
 }
 
 /** The next page while pages remain (spec 001 §4: infinite scroll). */

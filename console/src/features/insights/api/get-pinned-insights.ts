@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 import type { PinListResponse } from '@/lib/api/types';
-import { api, ApiError } from '@/lib/api-client';
 
 /** GET /v1/applications/pin/list: the caller's pinned insights, newest pin first. */
 export async function getPinnedInsights(signal?: AbortSignal): Promise<PinListResponse> {
   try {
-    return await api.get<PinListResponse>('/v1/applications/pin/list', undefined, signal);
+    return await (unwrap(api.GET('/v1/applications/pin/list', { signal })) as Promise<PinListResponse>);
   } catch (e) {
     // An API without insights (older server) has no such route: nothing is pinned.
     if (e instanceof ApiError && e.code === 'route_not_found') return { success: true, applications: [] };

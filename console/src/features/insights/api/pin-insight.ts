@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { patchInsightInCaches } from '@/features/insights/api/cache';
 import { insightKeys, type InsightsQuery } from '@/features/insights/api/keys';
-import type { PinChange, PinResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { PinChange } from '@/lib/api/types';
 
 /** POST /v1/applications/pin with `app_pin` {app_id, user_id, pinned}. */
 export function pinInsight(pin: PinChange & { app_id: string; pinned: boolean }) {
-  return api.post<PinResponse>('/v1/applications/pin', { app_pin: pin });
+  return unwrap(api.POST('/v1/applications/pin', { body: { app_pin: pin } }));
 }
 
 /**

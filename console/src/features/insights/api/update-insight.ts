@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { replaceInsightInCaches } from '@/features/insights/api/cache';
 import { insightKeys } from '@/features/insights/api/keys';
+import { api, unwrap } from '@/lib/api-client';
 import type { InsightChanges, InsightMessageResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
 
 /** PUT /v1/applications/{id} with `entity` (name, description, img_path, app_url). */
 export function updateInsight(id: string, entity: InsightChanges) {
-  return api.put<InsightMessageResponse>(`/v1/applications/${encodeURIComponent(id)}`, { entity });
+  return unwrap(api.PUT('/v1/applications/{id}', { params: { path: { id } }, body: { entity } })) as Promise<InsightMessageResponse>;
 }
 
 export function useUpdateInsight(options: { onSuccess?: (r: InsightMessageResponse) => void; onError?: (e: Error) => void } = {}) {

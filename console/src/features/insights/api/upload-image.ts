@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { IMAGE_EXTENSIONS } from '@/config/constants';
-import { ApiError, api } from '@/lib/api-client';
-import type { PresignResponse } from '@/lib/api/types';
+import { ApiError, api, unwrap } from '@/lib/api-client';
 
 export const IMAGE_TYPE_ERROR = 'Only png, jpg and jpeg images are allowed';
 
@@ -20,7 +19,7 @@ export function isAllowedImage(file: File) {
 export async function uploadInsightImage(file: File, userName: string): Promise<string> {
   if (!isAllowedImage(file)) throw new ApiError(IMAGE_TYPE_ERROR, 400, 'invalid_image');
   const ext = `.${file.name.split('.').pop()!.toLowerCase()}`;
-  const { urls } = await api.get<PresignResponse>('/v1/users/presign_url', { user_name: userName, ext });
+  const { urls } = await unwrap(api.GET('/v1/users/presign_url', { params: { query: { user_name: userName, ext } } }));
   const target = urls.at(-1);
   if (!target) throw new ApiError('The server gave no upload address.', 500);
   let res: Response;

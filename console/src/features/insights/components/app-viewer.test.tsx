@@ -16,6 +16,29 @@ describe('app viewer', () => {
     expect(frameUrl({ success: true, application: makeInsight({ app_type: 'user_report' }), report_url: 'https://s3/r.pdf' })).toBe('https://s3/r.pdf');
   });
 
+  it('frames only an http(s) address or a path of ours, never a script or another scheme', () => {
+    const app = makeInsight({ app_url: 'javascript:alert(1)' });
+    const frame = (open_url: string | null) => frameUrl({ success: true, application: app, open_url });
+    expect(frame('http://a1.apps.localhost:8080/apps/a1/?ticket=t')).toBe('http://a1.apps.localhost:8080/apps/a1/?ticket=t');
+    expect(frame('https://dashboards.example.com/sales')).toBe('https://dashboards.example.com/sales');
+    expect(frame('/apps/a1/?ticket=t')).toBe('/apps/a1/?ticket=t');
+    for (const bad of ['javascript:alert(document.domain)', ' JavaScript:alert(1)', 'data:text/html,<script>1</script>', '//evil.example/x', 'vbscript:x', null]) {
+      expect(frame(bad), String(bad)).toBeNull();
+    }
+  });
+
+  it('says why a cluster app cannot be opened when the platform serves no apps', async () => {
+    signIn();
+    const app = makeInsight({ id: 'a4', name: 'Blocked', status: 'running' });
+    const why = 'Published apps cannot be opened: this platform has no origin for them (LUDIS_APPS_ORIGIN). Ask your administrator.';
+    mockFetch(on('GET', '/v1/applications/a4', { body: { success: true, application: app, open_url: null, open_error: why } }));
+    renderWithProviders(<AppViewer id="a4" />);
+    expect(await screen.findByText(why)).toBeInTheDocument();
+    expect(screen.queryByText(NOT_RUNNING)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start' })).not.toBeInTheDocument();
+    expect(screen.queryByTitle('Blocked')).not.toBeInTheDocument();
+  });
+
   it('sets the frame 1 s after the app loaded; breadcrumb back to Insights; fullscreen toggle', async () => {
     signIn();
     const app = makeInsight({ id: 'a1', name: 'Sales app' });

@@ -16,11 +16,30 @@ import { notify } from '@/lib/notify';
 
 export const NOT_RUNNING = 'This application is not running';
 
-/** Where the frame points: the API's `open_url` (reverse proxy or external URL), a report's file, or the app URL. */
+/**
+ * An address the frame may load: an absolute http(s) URL (the apps origin, an external app, a
+ * report's file) or a path of ours. Never `javascript:`, `data:` or a scheme-relative `//host`.
+ */
+export function frameable(url: string | null | undefined): string | null {
+  if (!url) return null;
+  if (url.startsWith('/')) return url.startsWith('//') || url.startsWith('/\\') ? null : url;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the frame points: the API's `open_url` (the app on its own origin, or an external app's
+ * URL, which the console opens itself — the API never redirects to it), a report's file, or the
+ * app URL; only an address {@link frameable} allows.
+ */
 export function frameUrl(data: InsightResponse): string | null {
   const app = data.application;
-  if (app.app_type !== 'application') return data.report_url ?? data.open_url ?? null;
-  return data.open_url ?? app.app_url ?? null;
+  if (app.app_type !== 'application') return frameable(data.report_url ?? data.open_url);
+  return frameable(data.open_url ?? app.app_url);
 }
 
 /**
@@ -35,11 +54,15 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
   const start = useRunInsight({ onSuccess: (r) => notify.success(r.message) });
   const target = detail.data ? frameUrl(detail.data) : null;
 
+  // No address: the frame empties at once (adjusted while rendering, not in an effect).
+  const [targetBefore, setTargetBefore] = useState(target);
+  if (target !== targetBefore) {
+    setTargetBefore(target);
+    if (!target) setSrc(null);
+  }
+
   useEffect(() => {
-    if (!target) {
-      setSrc(null);
-      return;
-    }
+    if (!target) return;
     const timer = window.setTimeout(() => setSrc(target), APP_FRAME_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [target]);
@@ -90,7 +113,13 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
 
           <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>
-              {target ? (
+              {detail.data?.open_error ? (
+                <Paper withBorder p="xl">
+                  <Alert color="orange" variant="light" title="This app cannot be opened here">
+                    {detail.data.open_error}
+                  </Alert>
+                </Paper>
+              ) : target ? (
                 <Paper
                   withBorder
                   data-testid="app-frame-container"

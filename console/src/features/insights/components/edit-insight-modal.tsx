@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
-import { UnsavedChangesDialog, UnsavedChangesGuard } from '@/components/ui/unsaved-changes';
+import { EditModal } from '@/components/ui/edit-modal';
 import type { InsightChanges, InsightView } from '@/lib/api/types';
 import { useUpdateInsight } from '@/features/insights/api/update-insight';
 import { ImageSelector } from '@/features/insights/components/image-selector';
@@ -39,7 +39,6 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<{ name?: string; app_url?: string }>({});
   const [serverError, setServerError] = useState<string | null>(null);
-  const [confirmClose, setConfirmClose] = useState(false);
   const [uploading, setUploading] = useState(false);
   const withUrl = hasEditableUrl(insight);
   const dirty = (Object.keys(values) as (keyof Values)[]).some((k) => values[k] !== initial[k]);
@@ -58,11 +57,6 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
   function set<K extends keyof Values>(key: K, value: Values[K]) {
     setValues((v) => ({ ...v, [key]: value }));
     if (key === 'name' || key === 'app_url') setErrors((e) => ({ ...e, [key]: undefined }));
-  }
-
-  function requestClose() {
-    if (dirty && !update.isPending) setConfirmClose(true);
-    else onClose();
   }
 
   function submit(e: React.FormEvent) {
@@ -84,48 +78,30 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
   }
 
   return (
-    <>
-      <Modal opened onClose={requestClose} title={`Edit ${insight.name}`} size="lg" centered>
-        <form noValidate onSubmit={submit}>
-          <Stack>
-            <TextInput label="Name" required value={values.name} error={errors.name} onChange={(e) => set('name', e.currentTarget.value)} data-autofocus />
-            <Textarea label="Description" autosize minRows={2} maxRows={5} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} />
-            {withUrl && (
-              <TextInput
-                label="App URL"
-                required
-                placeholder="https://"
-                value={values.app_url}
-                error={errors.app_url}
-                onChange={(e) => set('app_url', e.currentTarget.value)}
-              />
-            )}
-            <ImageSelector value={values.img_path} previewUrl={insight.img_url} onChange={(p) => set('img_path', p)} onUploadingChange={setUploading} />
-            {serverError && (
-              <Alert color="red" variant="light" title={UPDATE_FAILED}>
-                {serverError}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={requestClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={update.isPending} disabled={uploading}>
-                Save
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-      <UnsavedChangesDialog
-        opened={confirmClose}
-        onStay={() => setConfirmClose(false)}
-        onLeave={() => {
-          setConfirmClose(false);
-          onClose();
-        }}
-      />
-      <UnsavedChangesGuard dirty={dirty && !update.isSuccess} />
-    </>
+    <EditModal
+      title={`Edit ${insight.name}`}
+      dirty={dirty}
+      saving={update.isPending}
+      saved={update.isSuccess}
+      waiting={uploading}
+      error={serverError}
+      errorTitle={UPDATE_FAILED}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextInput label="Name" required value={values.name} error={errors.name} onChange={(e) => set('name', e.currentTarget.value)} data-autofocus />
+      <Textarea label="Description" autosize minRows={2} maxRows={5} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} />
+      {withUrl && (
+        <TextInput
+          label="App URL"
+          required
+          placeholder="https://"
+          value={values.app_url}
+          error={errors.app_url}
+          onChange={(e) => set('app_url', e.currentTarget.value)}
+        />
+      )}
+      <ImageSelector value={values.img_path} previewUrl={insight.img_url} onChange={(p) => set('img_path', p)} onUploadingChange={setUploading} />
+    </EditModal>
   );
 }

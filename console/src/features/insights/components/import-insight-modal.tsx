@@ -3,7 +3,8 @@ import { IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 
 import { MAX_REPORT_BYTES } from '@/config/constants';
-import { useImportApp, useImportReport } from '@/features/insights/api/create-insight';
+import { useImportApp } from '@/features/insights/api/import-app';
+import { useImportReport } from '@/features/insights/api/import-report';
 import { notify } from '@/lib/notify';
 
 /** The import form's messages (spec 001 §5, §8). */

@@ -29,14 +29,15 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 
 import { INSIGHT_DESCRIPTION_MAX, INSIGHT_NAME_MAX } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useDeleteInsight } from '@/features/insights/api/delete-insight';
 import { usePinInsight } from '@/features/insights/api/pin-insight';
-import { useRedeployInsight, useRunInsight } from '@/features/insights/api/run-insight';
+import { useRedeployInsight } from '@/features/insights/api/redeploy-insight';
+import { useRunInsight } from '@/features/insights/api/run-insight';
 import type { InsightView } from '@/lib/api/types';
 import { EditInsightModal } from '@/features/insights/components/edit-insight-modal';
 import { canEdit, canRun, INSIGHT_TYPE_LABELS, isRunning, ownerName } from '@/features/insights/components/insight-actions';
@@ -73,7 +74,12 @@ export function PinToggle({ insight }: { insight: InsightView }) {
   const { user } = useSession();
   const pin = usePinInsight();
   const [pinned, setPinned] = useState(insight.pinned);
-  useEffect(() => setPinned(insight.pinned), [insight.pinned]);
+  // The server's value wins whenever it changes (adjusted while rendering, not in an effect).
+  const [serverPinned, setServerPinned] = useState(insight.pinned);
+  if (insight.pinned !== serverPinned) {
+    setServerPinned(insight.pinned);
+    setPinned(insight.pinned);
+  }
   const label = pinned ? `Unpin ${insight.name}` : `Pin ${insight.name}`;
   function toggle() {
     const next = !pinned;

@@ -1,13 +1,13 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { INSIGHTS_VIEW_STORAGE_KEY } from '@/config/constants';
+import { INSIGHTS_VIEW_STORAGE_KEY, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { emptyMessage, InsightsList } from '@/features/insights/components/insights-list';
 import { makeInsight } from '@/testing/insights';
 import { type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
-import { user } from '@/testing/user';
+import { inputTimes, user } from '@/testing/user';
 
 function page(apps: ReturnType<typeof makeInsight>[], extra: { page?: number; total?: number; totalPages?: number } = {}) {
   return { success: true, applications: apps, page: extra.page ?? 1, pageSize: 12, total: extra.total ?? apps.length, totalPages: extra.totalPages ?? 1 };
@@ -55,19 +55,17 @@ describe('insights list', () => {
     const calls = mockFetch(on('GET', '/v1/applications/insights', (c) => ({ body: page(query(c).search ? [] : [makeInsight()]) })));
     renderWithProviders(<InsightsList />);
     await screen.findAllByRole('article');
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      await user().type(screen.getByRole('textbox', { name: 'Search insights' }), 'sal');
-      await act(() => vi.advanceTimersByTimeAsync(400));
-      expect(listCalls(calls).filter((c) => query(c).search)).toHaveLength(0);
-      await act(() => vi.advanceTimersByTimeAsync(200));
-    } finally {
-      vi.useRealTimers();
-    }
+    const box = screen.getByRole('textbox', { name: 'Search insights' });
+    const typed = inputTimes(box);
+    // The three keystrokes arrive in one go (no pause between them), so no timer can run in between.
+    await user().type(box, 'sal');
     expect(await screen.findByText('No insights match “sal”')).toBeInTheDocument();
     const searches = listCalls(calls).filter((c) => query(c).search);
     expect(searches).toHaveLength(1);
     expect(query(searches[0]).search).toBe('sal');
+    expect(typed).toHaveLength(3);
+    // Not before 500 ms after the last keystroke (timers count whole milliseconds, hence the 1).
+    expect(searches[0].at - typed[2]).toBeGreaterThanOrEqual(SEARCH_DEBOUNCE_MS - 1);
   });
 
   it('remembers the table view in local storage; rows link to /app/{id}', async () => {

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { CreatedOrganization, OrganizationFields } from '@/lib/api/types';
 
 export type OrganizationInput = OrganizationFields;
 
 /** POST /v1/organizations with body `{organization}` (flightings included). */
 export function createOrganization(organization: OrganizationInput) {
-  return api.post<CreatedOrganization>('/v1/organizations', { organization });
+  return unwrap(api.POST('/v1/organizations', { body: { organization } }));
 }
 
 export function useCreateOrganization(options: { onSuccess?: (data: CreatedOrganization) => void } = {}) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Envelope, Id } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** DELETE /v1/organizations/{id}. */
 export function deleteOrganization(id: Id) {
-  return api.delete<Envelope>(`/v1/organizations/${encodeURIComponent(String(id))}`);
+  return unwrap(api.DELETE('/v1/organizations/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteOrganization(options: { onSuccess?: () => void } = {}) {

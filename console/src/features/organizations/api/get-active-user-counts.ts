@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { ActiveUserCountsResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/organizations/activeUserCounts: active users per organization. */
 export function getActiveUserCounts(signal?: AbortSignal) {
-  return api.get<ActiveUserCountsResponse>('/v1/organizations/activeUserCounts', undefined, signal);
+  return unwrap(api.GET('/v1/organizations/activeUserCounts', { signal }));
 }
 
 export function getActiveUserCountsQueryOptions() {

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { BucketsResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/organizations/buckets: the buckets an organization may use. */
 export function getBuckets(signal?: AbortSignal) {
-  return api.get<BucketsResponse>('/v1/organizations/buckets', undefined, signal);
+  return unwrap(api.GET('/v1/organizations/buckets', { signal }));
 }
 
 export function getBucketsQueryOptions() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Id, OrganizationResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** GET /v1/organizations/{id}. */
 export function getOrganization(id: Id, signal?: AbortSignal) {
-  return api.get<OrganizationResponse>(`/v1/organizations/${encodeURIComponent(String(id))}`, undefined, signal);
+  return unwrap(api.GET('/v1/organizations/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getOrganizationQueryOptions(id: Id) {

@@ -1,14 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { LIST_PAGE_SIZE } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { OrganizationsPage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 export type GetOrganizationsParams = { page: number; limit?: number };
 
 /** GET /v1/organizations/list with page and limit. */
 export function getOrganizations({ page, limit = LIST_PAGE_SIZE }: GetOrganizationsParams, signal?: AbortSignal) {
-  return api.get<OrganizationsPage>('/v1/organizations/list', { page, limit }, signal);
+  return unwrap(api.GET('/v1/organizations/list', { params: { query: { page, limit } }, signal }));
 }
 
 export function getOrganizationsQueryOptions(params: GetOrganizationsParams) {

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Envelope, Id } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** PUT /v1/organizations/{id}/2farequired with body `{new2faRequiredStatus}`. */
 export function update2faRequired({ id, required }: { id: Id; required: boolean }) {
-  return api.put<Envelope>(`/v1/organizations/${encodeURIComponent(String(id))}/2farequired`, {
-    new2faRequiredStatus: required,
-  });
+  return unwrap(api.PUT('/v1/organizations/{id}/2farequired', { params: { path: { id } }, body: { new2faRequiredStatus: required } }));
 }
 
 export function useUpdate2faRequired(options: { onSuccess?: () => void } = {}) {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { EntityType } from '@/config/constants';
+import { api, unwrap } from '@/lib/api-client';
 import type { SharedWithResponse } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
 
 export const shareKeys = {
   entity: (entityType: EntityType, entityId: string) => ['shares', entityType, entityId] as const,
@@ -10,11 +10,12 @@ export const shareKeys = {
 
 /** GET /v1/shares/sharedwith/{entityId}?entityType=… (lowercased, spec 000 §7). */
 export function getSharedWith(entityType: EntityType, entityId: string, signal?: AbortSignal) {
-  return api.get<SharedWithResponse>(
-    `/v1/shares/sharedwith/${encodeURIComponent(entityId)}`,
-    { entityType: entityType.toLowerCase() },
-    signal,
-  );
+  return unwrap(
+    api.GET('/v1/shares/sharedwith/{entityId}', {
+      params: { path: { entityId }, query: { entityType: entityType.toLowerCase() } },
+      signal,
+    }),
+  ) as Promise<SharedWithResponse>;
 }
 
 export function getSharedWithQueryOptions(entityType: EntityType, entityId: string) {

@@ -2,21 +2,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { EntityType } from '@/config/constants';
 import { shareKeys } from '@/features/sharing/api/get-shared-with';
-import type { DirectoryShareRequest, Done, ShareChange, ShareRequest } from '@/lib/api/types';
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { Done, ShareChange } from '@/lib/api/types';
 
 /**
  * POST /v1/applications/share serves every kind (the entity type is in the body); a dataset
  * folder share (`directoryId`) goes to PUT /v1/directory/share (spec 000 §7).
  */
-export function shareEntity(args: { entityType: EntityType; entityId: string; shares: ShareChange[]; directoryId?: string }) {
+export function shareEntity(args: { entityType: EntityType; entityId: string; shares: ShareChange[]; directoryId?: string }): Promise<Done> {
   const share = { entity_id: args.entityId, entity_type: args.entityType, shares: args.shares };
   if (args.directoryId) {
-    const body: DirectoryShareRequest = { share: { ...share, directory_id: args.directoryId } };
-    return api.put<Done>('/v1/directory/share', body);
+    // This API documents no 2xx answer here (it refuses folder shares with 400, pointing to the
+    // dataset share); a server that accepts one answers Done.
+    return unwrap(api.PUT('/v1/directory/share', { body: { share: { ...share, directory_id: args.directoryId } } }));
   }
-  const body: ShareRequest = { share };
-  return api.post<Done>('/v1/applications/share', body);
+  return unwrap(api.POST('/v1/applications/share', { body: { share } }));
 }
 
 export function useShareEntity(entityType: EntityType, entityId: string, options: { onSuccess?: (r: Done) => void } = {}) {

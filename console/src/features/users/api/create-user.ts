@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { CreateUserResponse, NewUserFields } from '@/lib/api/types';
 
 export type UserInput = NewUserFields;
 
 /** POST /v1/users with body `{user}`. */
 export function createUser(user: UserInput) {
-  return api.post<CreateUserResponse>('/v1/users', { user });
+  return unwrap(api.POST('/v1/users', { body: { user } })) as Promise<CreateUserResponse>;
 }
 
 export function useCreateUser(options: { onSuccess?: (data: CreateUserResponse) => void } = {}) {

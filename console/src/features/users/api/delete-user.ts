@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Envelope, Id } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** DELETE /v1/users/{id}. */
 export function deleteUser(id: Id) {
-  return api.delete<Envelope>(`/v1/users/${encodeURIComponent(String(id))}`);
+  return unwrap(api.DELETE('/v1/users/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteUser(options: { onSuccess?: () => void } = {}) {

@@ -1,9 +1,9 @@
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { AvailableSeatsResponse, Id } from '@/lib/api/types';
 
 /** GET /v1/organizations/{id}/availableSeats, checked before the add-user form opens. */
 export function getAvailableSeats(organizationId: Id) {
-  return api.get<AvailableSeatsResponse>(`/v1/organizations/${encodeURIComponent(String(organizationId))}/availableSeats`);
+  return unwrap(api.GET('/v1/organizations/{id}/availableSeats', { params: { path: { id: organizationId } } })) as Promise<AvailableSeatsResponse>;
 }
 
 export function getAvailableSeatsQueryOptions(organizationId: Id) {

@@ -1,11 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { ApiError, api } from '@/lib/api-client';
-import type { PresignResponse } from '@/lib/api/types';
+import { ApiError, api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/users/presign_url with user_name and ext; the last url of the answer is used. */
 export function getPresignUrl(params: { user_name: string; ext: string }) {
-  return api.get<PresignResponse>('/v1/users/presign_url', params);
+  return unwrap(api.GET('/v1/users/presign_url', { params: { query: params } }));
 }
 
 /** Uploads a profile image: presign, then PUT the file straight to the presigned address. */

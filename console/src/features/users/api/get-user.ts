@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-import type { Id, UserResponse } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 /** GET /v1/users/{id}. */
 export function getUser(id: Id, signal?: AbortSignal) {
-  return api.get<UserResponse>(`/v1/users/${encodeURIComponent(String(id))}`, undefined, signal);
+  return unwrap(api.GET('/v1/users/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getUserQueryOptions(id: Id) {

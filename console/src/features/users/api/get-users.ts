@@ -1,18 +1,15 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { LIST_PAGE_SIZE } from '@/config/constants';
-import { api } from '@/lib/api-client';
-import type { Id, UsersPage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { Id } from '@/lib/api/types';
 
 export type GetUsersParams = { organization?: Id; searchTerm?: string };
 
 /** GET /v1/users with page, limit, organization and searchTerm. */
 export function getUsers(params: GetUsersParams & { page: number; limit?: number }, signal?: AbortSignal) {
-  return api.get<UsersPage>(
-    '/v1/users',
-    { page: params.page, limit: params.limit ?? LIST_PAGE_SIZE, organization: params.organization, searchTerm: params.searchTerm },
-    signal,
-  );
+  const query = { page: params.page, limit: params.limit ?? LIST_PAGE_SIZE, organization: params.organization, searchTerm: params.searchTerm };
+  return unwrap(api.GET('/v1/users', { params: { query }, signal }));
 }
 
 /** Pages of 10; more load while the last page was full (spec 001 §9). */

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import type { Id, UserChanges, UserResponse } from '@/lib/api/types';
 
 export type UserUpdate = UserChanges;
 
 /** PUT /v1/users/{id} with body `{user}`. */
 export function updateUser({ id, user }: { id: Id; user: UserUpdate }) {
-  return api.put<UserResponse>(`/v1/users/${encodeURIComponent(String(id))}`, { user });
+  return unwrap(api.PUT('/v1/users/{id}', { params: { path: { id } }, body: { user } }));
 }
 
 export function useUpdateUser(options: { onSuccess?: (data: UserResponse) => void } = {}) {

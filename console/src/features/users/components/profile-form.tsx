@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 
 import { DATE_FORMATS, DEFAULT_DATE_FORMAT, IMAGE_EXTENSIONS, ROLE_LABELS } from '@/config/constants';
@@ -75,6 +75,18 @@ function ReadOnly({ label, value }: { label: string; value: string }) {
   return <TextInput label={label} value={value} readOnly disabled />;
 }
 
+/** The form's values as the server has them (the token is never sent back, so it starts blank). */
+function serverValues(user: User): ProfileValues {
+  return {
+    first_name: user.first_name ?? '',
+    last_name: user.last_name ?? '',
+    date_format: user.date_format || DEFAULT_DATE_FORMAT,
+    timezone: user.timezone || 'UTC',
+    git_username: user.git_username ?? '',
+    git_token: '',
+  };
+}
+
 /**
  * Profile settings (spec 000 §2): photo, names, read-only e-mail/role/status/API token, date
  * format, time zone, an advanced section for source control and the Change Password link.
@@ -96,17 +108,25 @@ export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpl
   const preview = useMemo(() => (photo ? URL.createObjectURL(photo) : null), [photo]);
   const zones = useMemo(() => timeZones(), []);
 
+  const server = serverValues(user);
+  const serverKey = JSON.stringify(server);
   const form = useForm<ProfileValues>({
-    initialValues: {
-      first_name: user.first_name ?? '',
-      last_name: user.last_name ?? '',
-      date_format: user.date_format || DEFAULT_DATE_FORMAT,
-      timezone: user.timezone || 'UTC',
-      git_username: user.git_username ?? '',
-      git_token: '',
-    },
+    initialValues: server,
     validate: (values) => validateProfile(values, user.has_git_token),
   });
+  // A fresh copy of the profile (after 2FA, a save, a refetch) updates the fields the person has
+  // not touched and keeps what they typed and which sections they opened.
+  useEffect(() => {
+    const fresh = JSON.parse(serverKey) as ProfileValues;
+    const current = form.getValues();
+    const next = { ...fresh };
+    for (const field of Object.keys(fresh) as (keyof ProfileValues)[]) {
+      if (form.isDirty(field)) next[field] = current[field];
+    }
+    form.setInitialValues(fresh);
+    form.setValues(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `form` is stable; the key is the input
+  }, [serverKey]);
   const update = useUpdateUser({
     onSuccess: (data) => {
       const s = getSession();

@@ -1,0 +1,322 @@
+//! Forwarding to an app: the HTTP client, the headers each way, upgrades, and the app's base URL.
+
+use std::{sync::OnceLock, time::Duration};
+
+use axum::{
+    body::Body,
+    http::{HeaderMap, HeaderName, HeaderValue, Uri, header},
+};
+use hyper_util::{
+    client::legacy::{Client, connect::HttpConnector},
+    rt::TokioExecutor,
+};
+
+use super::pass::COOKIE;
+
+/// Connecting to an app gives up after this long.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+type HttpClient = Client<HttpConnector, Body>;
+
+/// The one client of every app connection (pooled; connecting gives up after 5 seconds).
+pub fn client() -> &'static HttpClient {
+    static CLIENT: OnceLock<HttpClient> = OnceLock::new();
+    CLIENT.get_or_init(|| {
+        let mut connector = HttpConnector::new();
+        connector.set_connect_timeout(Some(CONNECT_TIMEOUT));
+        connector.set_nodelay(true);
+        Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(Duration::from_secs(60))
+            .build(connector)
+    })
+}
+
+/// The scheme the client used, as the proxy in front says (`X-Forwarded-Proto`), else `http`.
+pub fn forwarded_proto(headers: &HeaderMap) -> String {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|v| v.trim().to_owned())
+        .unwrap_or_else(|| "http".into())
+}
+
+/// The `Upgrade` protocol of a request asking for one (`Connection: upgrade`).
+pub fn upgrade_of(headers: &HeaderMap) -> Option<HeaderValue> {
+    let asks = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim().eq_ignore_ascii_case("upgrade"));
+    asks.then(|| headers.get(header::UPGRADE).cloned()).flatten()
+}
+
+const HOP_BY_HOP: [&str; 9] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+/// Headers named by `Connection` and the standard hop-by-hop ones.
+fn remove_hop_by_hop(headers: &mut HeaderMap) {
+    let named: Vec<HeaderName> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|t| HeaderName::from_bytes(t.trim().as_bytes()).ok())
+        .collect();
+    for name in named {
+        headers.remove(name);
+    }
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+}
+
+/// Pure: the headers sent to the app.
+pub fn forward_headers(
+    incoming: &HeaderMap,
+    prefix: &str,
+    client_ip: Option<&str>,
+    upgrade: Option<&HeaderValue>,
+) -> HeaderMap {
+    let mut h = incoming.clone();
+    remove_hop_by_hop(&mut h);
+    h.remove(header::AUTHORIZATION);
+    h.remove("x-api-key");
+    h.remove(header::HOST);
+    // Our cookie stays here; the app's own cookies go on.
+    let cookies: Vec<String> = incoming
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty() && pair.split_once('=').is_none_or(|(name, _)| name != COOKIE))
+        .map(str::to_owned)
+        .collect();
+    h.remove(header::COOKIE);
+    if !cookies.is_empty()
+        && let Ok(v) = HeaderValue::from_str(&cookies.join("; "))
+    {
+        h.insert(header::COOKIE, v);
+    }
+    let host = incoming.get(header::HOST).cloned();
+    let forwarded_for = match (
+        incoming.get("x-forwarded-for").and_then(|v| v.to_str().ok()),
+        client_ip,
+    ) {
+        (Some(prior), Some(ip)) => Some(format!("{prior}, {ip}")),
+        (Some(prior), None) => Some(prior.to_owned()),
+        (None, Some(ip)) => Some(ip.to_owned()),
+        (None, None) => None,
+    };
+    if let Some(v) = forwarded_for.and_then(|v| HeaderValue::from_str(&v).ok()) {
+        h.insert("x-forwarded-for", v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&forwarded_proto(incoming)) {
+        h.insert("x-forwarded-proto", v);
+    }
+    if let Some(host) = host
+        && !incoming.contains_key("x-forwarded-host")
+    {
+        h.insert("x-forwarded-host", host);
+    }
+    if let Ok(v) = HeaderValue::from_str(prefix) {
+        h.insert("x-forwarded-prefix", v);
+    }
+    if let Some(protocol) = upgrade {
+        h.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
+        h.insert(header::UPGRADE, protocol.clone());
+    }
+    h
+}
+
+/// The response's hop-by-hop headers go, and so does any `Set-Cookie` of the app naming our
+/// cookie (an app may not plant or clear a session); a switched connection keeps
+/// `Connection`/`Upgrade`.
+pub fn strip_response_headers(headers: &mut HeaderMap, switching: bool) {
+    let upgrade = headers.get(header::UPGRADE).cloned();
+    remove_hop_by_hop(headers);
+    let cookies: Vec<HeaderValue> = headers.get_all(header::SET_COOKIE).iter().cloned().collect();
+    if cookies.iter().any(sets_our_cookie) {
+        headers.remove(header::SET_COOKIE);
+        for cookie in cookies.into_iter().filter(|c| !sets_our_cookie(c)) {
+            headers.append(header::SET_COOKIE, cookie);
+        }
+    }
+    if switching && let Some(u) = upgrade {
+        headers.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
+        headers.insert(header::UPGRADE, u);
+    }
+}
+
+/// Whether a `Set-Cookie` value names our cookie (browsers trim the name; any case is refused).
+fn sets_our_cookie(value: &HeaderValue) -> bool {
+    let bytes = value.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|b| *b == b'=' || *b == b';')
+        .unwrap_or(bytes.len());
+    bytes[..end].trim_ascii().eq_ignore_ascii_case(COOKIE.as_bytes())
+}
+
+/// An app's base URL: `http://host:port[/base]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    authority: String,
+    base_path: String,
+}
+
+impl Upstream {
+    pub fn parse(url: &str) -> Option<Self> {
+        let uri: Uri = url.parse().ok()?;
+        if uri.scheme_str() != Some("http") {
+            return None;
+        }
+        Some(Self {
+            authority: uri.authority()?.to_string(),
+            base_path: uri.path().trim_end_matches('/').to_owned(),
+        })
+    }
+
+    /// The app's URI of a path under the prefix (`/…`, still percent-encoded) and a query.
+    pub fn uri(&self, tail: &str, query: &str) -> std::result::Result<Uri, axum::http::Error> {
+        let mut path_and_query = format!("{}{}", self.base_path, tail);
+        if !query.is_empty() {
+            path_and_query = format!("{path_and_query}?{query}");
+        }
+        Uri::builder()
+            .scheme("http")
+            .authority(self.authority.as_str())
+            .path_and_query(path_and_query)
+            .build()
+    }
+
+    /// A redirect to the app's own address, moved under the prefix (others stay as they are).
+    pub fn rewrite_location(&self, location: &str, prefix: &str) -> Option<String> {
+        let own = format!("http://{}{}", self.authority, self.base_path);
+        let rest = location.strip_prefix(&own)?;
+        (rest.is_empty() || rest.starts_with(['/', '?'])).then(|| {
+            let rest = if rest.is_empty() || rest.starts_with('?') {
+                format!("/{rest}")
+            } else {
+                rest.to_owned()
+            };
+            format!("{prefix}{rest}")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwarded_headers_drop_credentials_and_hop_by_hop_ones() {
+        let mut h = HeaderMap::new();
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer x"));
+        h.insert("x-api-key", HeaderValue::from_static("k"));
+        h.insert(header::HOST, HeaderValue::from_static("ludis.example"));
+        h.insert(
+            header::CONNECTION,
+            HeaderValue::from_static("keep-alive, x-custom"),
+        );
+        h.insert("x-custom", HeaderValue::from_static("1"));
+        h.insert(header::TE, HeaderValue::from_static("trailers"));
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; ludis_app=secret; b=2"),
+        );
+        h.insert("x-forwarded-for", HeaderValue::from_static("10.0.0.1"));
+        h.insert("accept", HeaderValue::from_static("text/html"));
+        let out = forward_headers(&h, "/apps/x", Some("127.0.0.1"), None);
+        for gone in [
+            "authorization",
+            "x-api-key",
+            "host",
+            "connection",
+            "x-custom",
+            "te",
+        ] {
+            assert!(!out.contains_key(gone), "{gone}");
+        }
+        assert_eq!(out["cookie"], "a=1; b=2");
+        assert_eq!(out["x-forwarded-for"], "10.0.0.1, 127.0.0.1");
+        assert_eq!(out["x-forwarded-host"], "ludis.example");
+        assert_eq!(out["x-forwarded-proto"], "http");
+        assert_eq!(out["x-forwarded-prefix"], "/apps/x");
+        assert_eq!(out["accept"], "text/html");
+
+        let mut only_ours = HeaderMap::new();
+        only_ours.insert(header::COOKIE, HeaderValue::from_static("ludis_app=secret"));
+        only_ours.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+        only_ours.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+        let protocol = upgrade_of(&only_ours);
+        assert_eq!(protocol.as_ref().unwrap(), "websocket");
+        let out = forward_headers(&only_ours, "/apps/x", None, protocol.as_ref());
+        assert!(!out.contains_key("cookie"));
+        assert_eq!(out["connection"], "upgrade");
+        assert_eq!(out["upgrade"], "websocket");
+    }
+
+    #[test]
+    fn the_app_may_not_set_our_cookie() {
+        let mut h = HeaderMap::new();
+        for c in [
+            "theme=dark; Path=/",
+            "ludis_app=planted; Path=/apps/x/",
+            " LUDIS_APP =x",
+            "ludis_app",
+            "ludis_apps=1",
+        ] {
+            h.append(header::SET_COOKIE, HeaderValue::from_static(c));
+        }
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+        strip_response_headers(&mut h, false);
+        let kept: Vec<_> = h.get_all(header::SET_COOKIE).iter().collect();
+        assert_eq!(kept, ["theme=dark; Path=/", "ludis_apps=1"]);
+        assert_eq!(h[header::CONTENT_TYPE], "text/html");
+    }
+
+    #[test]
+    fn upstream_uris_keep_the_encoded_path_and_query() {
+        let u = Upstream::parse("http://sales.ludis-acme.svc:8000").unwrap();
+        assert_eq!(
+            u.uri("/a/b%20c", "x=1").unwrap().to_string(),
+            "http://sales.ludis-acme.svc:8000/a/b%20c?x=1"
+        );
+        let based = Upstream::parse("http://127.0.0.1:9/base/").unwrap();
+        assert_eq!(
+            based.uri("/", "").unwrap().to_string(),
+            "http://127.0.0.1:9/base/"
+        );
+        assert!(Upstream::parse("https://x.example").is_none());
+        assert!(Upstream::parse("not a url").is_none());
+    }
+
+    #[test]
+    fn redirects_to_the_app_itself_move_under_the_prefix() {
+        let u = Upstream::parse("http://svc:8000").unwrap();
+        assert_eq!(
+            u.rewrite_location("http://svc:8000/login?x=1", "/apps/a")
+                .as_deref(),
+            Some("/apps/a/login?x=1")
+        );
+        assert_eq!(
+            u.rewrite_location("http://svc:8000", "/apps/a").as_deref(),
+            Some("/apps/a/")
+        );
+        assert_eq!(u.rewrite_location("http://svc:80001/x", "/apps/a"), None);
+        assert_eq!(u.rewrite_location("https://elsewhere.example/", "/apps/a"), None);
+        assert_eq!(u.rewrite_location("/relative", "/apps/a"), None);
+    }
+}

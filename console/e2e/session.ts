@@ -1,0 +1,38 @@
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
+
+/** What the end-to-end specs share: signing in (page and API) and numbered screenshots. */
+
+export type Credentials = { email: string; password: string };
+
+/** Signs in through the login page and waits for Home. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+}
+
+/** A browser context of its own for `who`, signed in. */
+export async function newSession(browser: Browser, who: Credentials) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, who.email, who.password);
+  return page;
+}
+
+/** POST /v1/auth/login: the session's answer (token, user). */
+export async function apiLogin(request: APIRequestContext, email: string, password: string) {
+  const res = await request.post('/v1/auth/login', { data: { user: { email, password } } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as { token: string; user: { id: string; uid: string } };
+}
+
+/** Full-page screenshots into e2e-screenshots/, numbered in order: `<prefix>-01-<name>.png`. */
+export function screenshots(prefix: string) {
+  let shot = 0;
+  return async (page: Page, name: string) => {
+    shot += 1;
+    await page.screenshot({ path: `e2e-screenshots/${prefix}-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+  };
+}

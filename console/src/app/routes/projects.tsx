@@ -1,0 +1,69 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useParams } from 'react-router';
+
+import { FeatureGate } from '@/app/routes/feature-gate';
+import type { ProjectView } from '@/features/projects/api/types';
+import { CommentsPanel } from '@/features/comments/components/comments-panel';
+import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-snippets-panel';
+import { insightKeys } from '@/features/insights/api/keys';
+import { ProjectWorkspace } from '@/features/projects/components/project-workspace';
+import { ProjectsList } from '@/features/projects/components/projects-list';
+import type { GitTokenPrompt, ImageField } from '@/features/projects/components/slots';
+import { ImageSelector } from '@/features/insights/components/image-selector';
+import { ShareModal } from '@/features/sharing/components/share-modal';
+import { GitTokenModal } from '@/features/users/components/git-token-modal';
+
+function ProjectsGate({ children }: { children: ReactNode }) {
+  return (
+    <FeatureGate feature="projects" title="Projects">
+      {children}
+    </FeatureGate>
+  );
+}
+
+/** The Share dialog of the sharing feature for a project v2. */
+export function useProjectShare() {
+  const [sharing, setSharing] = useState<Pick<ProjectView, 'id' | 'name'> | null>(null);
+  const dialog = sharing && (
+    <ShareModal opened entityId={sharing.id} entityType="Project_V2" entityLabel={sharing.name} onClose={() => setSharing(null)} />
+  );
+  return { open: setSharing, dialog };
+}
+
+const gitTokenPrompt: GitTokenPrompt = (props) => <GitTokenModal {...props} />;
+const imageField: ImageField = (props) => <ImageSelector {...props} />;
+
+/** /projectsv2 */
+export function ProjectsRoute() {
+  const share = useProjectShare();
+  return (
+    <ProjectsGate>
+      <ProjectsList onShare={share.open} gitTokenPrompt={gitTokenPrompt} imageField={imageField} />
+      {share.dialog}
+    </ProjectsGate>
+  );
+}
+
+/**
+ * /projectsv2/{id}: the workspace, with the datasets panel (datasets feature), the discussion
+ * (comments feature) and Share (sharing feature); publishing refreshes the insights.
+ */
+export function ProjectRoute() {
+  const { id = '' } = useParams();
+  const share = useProjectShare();
+  const queryClient = useQueryClient();
+  return (
+    <ProjectsGate>
+      <ProjectWorkspace
+        key={id}
+        id={id}
+        onShare={share.open}
+        datasetsPanel={<DatasetSnippetsPanel />}
+        discussion={<CommentsPanel referenceId={id} />}
+        onPublished={() => void queryClient.invalidateQueries({ queryKey: insightKeys.all })}
+      />
+      {share.dialog}
+    </ProjectsGate>
+  );
+}

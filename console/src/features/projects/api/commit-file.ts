@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { projectKeys } from '@/features/projects/api/keys';
+import type { CommitAnswer, CommitRequest } from '@/features/projects/api/types';
+import { untyped } from '@/lib/api-client';
+
+/**
+ * POST /v2/projects/commitfile (edit access): one file as a commit by the caller. `sha` is the
+ * blob the editor loaded (absent for a new file); a stale one is refused with 409 `stale_file`.
+ */
+export function commitFile(request: CommitRequest) {
+  return untyped<CommitAnswer>('POST', '/v2/projects/commitfile', { body: request });
+}
+
+export function useCommitFile(options: { onSuccess?: (r: CommitAnswer, request: CommitRequest) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: commitFile,
+    // The commit dialog shows the refusal (and the way to reload a stale file).
+    meta: { silent: true },
+    onSuccess: (r, request) => {
+      void queryClient.invalidateQueries({ queryKey: projectKeys.repo(request.project) });
+      options.onSuccess?.(r, request);
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { ProjectFilter } from '@/features/projects/api/types';
+
+/** What the list asks for (client-side, not a wire type). */
+export type ProjectsQuery = { filter: ProjectFilter; page: number; search: string };
+
+/** Every project query starts with 'projects', so one invalidation refreshes them all. */
+export const projectKeys = {
+  all: ['projects'] as const,
+  lists: () => ['projects', 'list'] as const,
+  list: (q: ProjectsQuery) => ['projects', 'list', q] as const,
+  detail: (id: string) => ['projects', 'detail', id] as const,
+  /** Every folder and file of one project's repository. */
+  repo: (id: string) => ['projects', 'repo', id] as const,
+  folder: (id: string, path: string) => ['projects', 'repo', id, 'folder', path] as const,
+  file: (id: string, path: string) => ['projects', 'repo', id, 'file', path] as const,
+  check: (id: string) => ['projects', 'check', id] as const,
+  envVars: (id: string) => ['projects', 'envvars', id] as const,
+  apps: (id: string) => ['projects', 'apps', id] as const,
+  dockerImages: () => ['cluster', 'dockerimages'] as const,
+};

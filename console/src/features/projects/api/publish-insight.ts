@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { projectKeys } from '@/features/projects/api/keys';
+import type { ProjectLanguage } from '@/features/projects/api/types';
+import { api, unwrap } from '@/lib/api-client';
+import type { InsightMessageResponse, InsightType } from '@/lib/api/types';
+
+export type InsightPublication = {
+  projectId: string;
+  name: string;
+  description: string;
+  appType: Exclude<InsightType, 'user_report'>;
+  language: ProjectLanguage;
+  /** The driver file, relative to the repository root. */
+  driverFile: string;
+};
+
+/**
+ * POST /v1/applications from a project (contract "Publishing an insight from a project"): an
+ * Insight built from the repository at its head commit (edit access on the project).
+ */
+export function publishInsight(p: InsightPublication) {
+  const application = {
+    name: p.name,
+    description: p.description,
+    app_type: p.appType,
+    language: p.language,
+    project_id: p.projectId,
+    publish_filenames: [p.driverFile],
+  };
+  return unwrap(api.POST('/v1/applications', { body: { application } })) as Promise<InsightMessageResponse>;
+}
+
+/**
+ * "Replace an existing app's files": POST /v1/applications/restart {application_id,
+ * publish_filenames} (edit access on the insight, view on the project).
+ */
+export function replaceInsightFiles(applicationId: string, driverFile: string) {
+  return unwrap(
+    api.POST('/v1/applications/restart', { body: { application_id: applicationId, publish_filenames: [driverFile] } }),
+  ) as Promise<InsightMessageResponse>;
+}
+
+export type Publication = { kind: 'new'; insight: InsightPublication } | { kind: 'existing'; projectId: string; applicationId: string; driverFile: string };
+
+export function usePublishInsight(options: { onSuccess?: (r: InsightMessageResponse, p: Publication) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (p: Publication) => (p.kind === 'new' ? publishInsight(p.insight) : replaceInsightFiles(p.applicationId, p.driverFile)),
+    meta: { silent: true },
+    onSuccess: (r, p) => {
+      const projectId = p.kind === 'new' ? p.insight.projectId : p.projectId;
+      void queryClient.invalidateQueries({ queryKey: projectKeys.apps(projectId) });
+      options.onSuccess?.(r, p);
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { projectKeys } from '@/features/projects/api/keys';
+import type { ProjectAnswer, ProjectChanges, ProjectDetail } from '@/features/projects/api/types';
+import { untyped } from '@/lib/api-client';
+
+/** PUT /v2/projects/{id} {entity} (edit access): name, description, image, card image, datasets. */
+export function updateProject(id: string, entity: ProjectChanges) {
+  return untyped<ProjectAnswer>('PUT', '/v2/projects/{id}', { params: { path: { id } }, body: { entity } });
+}
+
+export function useUpdateProject(
+  options: { onSuccess?: (r: ProjectAnswer) => void; onError?: (e: Error) => void; silent?: boolean } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, entity }: { id: string; entity: ProjectChanges }) => updateProject(id, entity),
+    meta: { silent: options.silent },
+    onSuccess: (r, { id }) => {
+      queryClient.setQueryData<ProjectDetail>(projectKeys.detail(id), (old) => (old ? { ...old, project: r.project } : old));
+      void queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
+      options.onSuccess?.(r);
+    },
+    onError: (e) => options.onError?.(e),
+  });
+}

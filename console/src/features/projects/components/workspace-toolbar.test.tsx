@@ -1,0 +1,213 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { PREVIEW_CHECK_MS } from '@/config/constants';
+import type { PreviewState } from '@/features/projects/api/types';
+import { advance, installManualClock, settle } from '@/testing/clock';
+import { installFakeWebSocket } from '@/testing/fake-websocket';
+import { on } from '@/testing/fetch-mock';
+import { makeProject, running, sharedProject, STOPPED } from '@/testing/projects';
+import { expectTooltip, renderWorkspace } from '@/testing/project-workspace';
+import { signIn } from '@/testing/session';
+import { user } from '@/testing/user';
+
+const tool = (name: string) => within(screen.getByRole('toolbar', { name: 'Project tools' })).getByRole('button', { name });
+const blocked = (name: string) => expect(tool(name)).toHaveAttribute('aria-disabled', 'true');
+const usable = (name: string) => expect(tool(name)).not.toHaveAttribute('aria-disabled');
+
+const imageSelect = () => screen.getByLabelText('Docker image', { selector: 'input:not([type=hidden])' });
+
+async function ready() {
+  await screen.findByRole('toolbar', { name: 'Project tools' });
+}
+
+describe('workspace toolbar: every control by access level and run state (spec 001 §6)', () => {
+  it("view: run, commit, web view, secrets, logs, terminal, publish disabled with the spec's tooltips", async () => {
+    signIn();
+    renderWorkspace(sharedProject('view', { id: 'p1' }), { preview: running('p1') });
+    await ready();
+    for (const name of ['Stop', 'Commit', 'Web view', 'Secrets', 'Logs', 'Terminal', 'AI assistant']) blocked(name);
+    await expectTooltip(tool('Stop'), 'You need execute or edit access');
+    await expectTooltip(tool('Logs'), 'You need execute or edit access');
+    await expectTooltip(tool('Terminal'), 'You need execute or edit access');
+    await expectTooltip(tool('Web view'), 'You need execute or edit access');
+    await expectTooltip(tool('Commit'), 'You need edit access');
+    await expectTooltip(tool('Secrets'), 'You need edit access');
+    await expectTooltip(screen.getByRole('button', { name: 'Publish' }), 'You need execute or edit access');
+    expect(screen.getByRole('button', { name: 'Publish' })).toHaveAttribute('aria-disabled', 'true');
+    expect(imageSelect()).toBeDisabled();
+    // Adding and deleting files need edit access too.
+    expect(await screen.findByRole('button', { name: 'Add file' })).toHaveAttribute('aria-disabled', 'true');
+    expect(await screen.findByRole('button', { name: 'Delete app.py' })).toHaveAttribute('aria-disabled', 'true');
+    // Clicking does nothing.
+    await user().click(tool('Logs'));
+    expect(screen.queryByRole('complementary', { name: 'Dev tools' })).not.toBeInTheDocument();
+  });
+
+  it("execute, not running: may run; web view, logs and terminal say 'Please run your code …'", async () => {
+    signIn();
+    renderWorkspace(sharedProject('execute', { id: 'p1' }), { preview: STOPPED });
+    await ready();
+    usable('Run');
+    await expectTooltip(tool('Web view'), 'Please run your code to see web view');
+    await expectTooltip(tool('Logs'), 'Please run your code to see logs');
+    await expectTooltip(tool('Terminal'), 'Please run your code to use the terminal');
+    await expectTooltip(tool('Secrets'), 'You need edit access');
+    await expectTooltip(screen.getByRole('button', { name: 'Publish' }), 'You need edit access');
+  });
+
+  it('execute, running: logs, terminal and web view work; stop', async () => {
+    signIn();
+    installFakeWebSocket();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { calls } = renderWorkspace(sharedProject('execute', { id: 'p1' }), {
+      preview: running('p1'),
+      handlers: [on('POST', '/v2/projects/stop/p1', { body: { success: true, preview: STOPPED } })],
+    });
+    await ready();
+    for (const name of ['Web view', 'Logs', 'Terminal', 'Stop']) usable(name);
+    await user().click(tool('Web view'));
+    expect(open).toHaveBeenCalledWith('https://p-p1.apps.example/?ticket=t1', '_blank', 'noopener,noreferrer');
+    await user().click(tool('Stop'));
+    await waitFor(() => usable('Run'));
+    expect(calls.filter((c) => c.url === '/v2/projects/stop/p1')).toHaveLength(1);
+    blocked('Logs');
+    open.mockRestore();
+  });
+
+  it('edit, stopped: everything but the container tools; the AI assistant comes later', async () => {
+    signIn();
+    renderWorkspace(makeProject({ id: 'p1' }));
+    await ready();
+    usable('Run');
+    usable('Secrets');
+    expect(screen.getByRole('button', { name: 'Publish' })).not.toHaveAttribute('aria-disabled');
+    await expectTooltip(tool('Commit'), 'Open a file to commit it');
+    await expectTooltip(tool('AI assistant'), 'The AI assistant comes with a later release');
+    expect(imageSelect()).not.toBeDisabled();
+  });
+
+  it('run: starts the preview, checks it every 2 s while starting, and the container tools open up once it runs', async () => {
+    signIn();
+    installManualClock();
+    let checks = 0;
+    const starting: PreviewState = { running: false, status: 'starting', container_id: null, web_url: null, port: null };
+    const { calls } = renderWorkspace(makeProject({ id: 'p1' }), {
+      handlers: [
+        on('POST', '/v2/projects/run/p1', { body: { success: true, preview: starting } }),
+        on('GET', '/v2/projects/check/p1', () => {
+          checks += 1;
+          return { body: { success: true, preview: checks < 2 ? starting : running('p1') } };
+        }),
+      ],
+    });
+    await settle(() => expect(screen.getByRole('toolbar', { name: 'Project tools' })).toBeInTheDocument());
+    fireEvent.click(tool('Run'));
+    await settle(() => expect(tool('Starting… Stop')).toBeInTheDocument());
+    expect(screen.getByLabelText('Preview status')).toHaveTextContent('starting');
+    await settle(() => expect(checks).toBe(1));
+    const first = calls.find((c) => c.url === '/v2/projects/check/p1')!;
+    await advance(PREVIEW_CHECK_MS - 1);
+    expect(checks).toBe(1);
+    await advance(1);
+    await settle(() => expect(checks).toBe(2));
+    // TanStack Query tells the page on a 0 ms timer (1 ms on this clock).
+    await advance(1);
+    await settle(() => expect(screen.getByLabelText('Preview status')).toHaveTextContent('running'));
+    const second = calls.filter((c) => c.url === '/v2/projects/check/p1')[1];
+    expect(second.at - first.at).toBe(PREVIEW_CHECK_MS);
+    usable('Logs');
+    usable('Terminal');
+    usable('Web view');
+    // Running: no more checks.
+    await advance(PREVIEW_CHECK_MS * 3);
+    expect(checks).toBe(2);
+  });
+
+  it('shows why the preview failed', async () => {
+    signIn();
+    renderWorkspace(makeProject({ id: 'p1', status_message: 'ImagePullBackOff: image not found' }), {
+      preview: { running: false, status: 'failed', container_id: null, web_url: null, port: null },
+    });
+    expect(await screen.findByText('ImagePullBackOff: image not found')).toBeInTheDocument();
+  });
+
+  it("saves the image choice with PUT {entity:{image_id}} and 'Project updated!'", async () => {
+    signIn();
+    const { calls } = renderWorkspace(makeProject({ id: 'p1', image_id: 'python-data' }), {
+      handlers: [on('PUT', '/v2/projects/p1', (c) => ({ body: { success: true, project: makeProject({ id: 'p1', image_id: (c.body as { entity: { image_id: string } }).entity.image_id }) } }))],
+    });
+    const select = await screen.findByLabelText('Docker image', { selector: 'input:not([type=hidden])' });
+    await waitFor(() => expect(select).toHaveValue('Python 3.12 (data stack)'));
+    await user().click(select);
+    await user().click(await screen.findByRole('option', { name: 'R 4.4 (tidyverse)', hidden: true }));
+    expect(await screen.findByText('Project updated!')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ entity: { image_id: 'r-base' } });
+    await waitFor(() => expect(select).toHaveValue('R 4.4 (tidyverse)'));
+  });
+});
+
+describe('dev tools panel', () => {
+  it('opens secrets, logs and terminal side by side, splitting the height 100 / 50 / 33.33 %', async () => {
+    signIn();
+    installFakeWebSocket();
+    renderWorkspace(makeProject({ id: 'p1' }), {
+      preview: running('p1'),
+      handlers: [on('GET', '/v2/projects/envvar', { body: { success: true, envVariables: [] } })],
+    });
+    await ready();
+    await user().click(tool('Secrets'));
+    const tools = await screen.findByRole('complementary', { name: 'Dev tools' });
+    const heights = () => within(tools).getAllByRole('region').map((r) => r.getAttribute('data-height'));
+    expect(heights()).toEqual(['100%']);
+    expect(tool('Secrets')).toHaveAttribute('aria-pressed', 'true');
+    await user().click(tool('Logs'));
+    expect(heights()).toEqual(['50%', '50%']);
+    await user().click(tool('Terminal'));
+    expect(heights()).toEqual(['33.33%', '33.33%', '33.33%']);
+    expect(within(tools).getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual(['Env vars', 'Logs', 'Terminal']);
+    expect(await within(tools).findByRole('group', { name: 'Terminal' })).toBeInTheDocument();
+    await user().click(within(tools).getByRole('button', { name: 'Close Logs' }));
+    expect(heights()).toEqual(['50%', '50%']);
+    await user().click(tool('Secrets'));
+    await user().click(tool('Terminal'));
+    expect(screen.queryByRole('complementary', { name: 'Dev tools' })).not.toBeInTheDocument();
+  });
+
+  it('resizes the file navigator (250 px, 120–500) and the dev tools (500 px, 200–550) within their limits', async () => {
+    signIn();
+    renderWorkspace(makeProject({ id: 'p1' }), { handlers: [on('GET', '/v2/projects/envvar', { body: { success: true, envVariables: [] } })] });
+    await ready();
+    const nav = screen.getByRole('separator', { name: 'Resize file navigator' });
+    expect(nav).toHaveAttribute('aria-valuenow', '250');
+    expect(nav).toHaveAttribute('aria-valuemin', '120');
+    expect(nav).toHaveAttribute('aria-valuemax', '500');
+    fireEvent.keyDown(nav, { key: 'ArrowRight' });
+    expect(nav).toHaveAttribute('aria-valuenow', '260');
+    fireEvent.keyDown(nav, { key: 'End' });
+    expect(nav).toHaveAttribute('aria-valuenow', '500');
+    fireEvent.keyDown(nav, { key: 'ArrowRight' });
+    expect(nav).toHaveAttribute('aria-valuenow', '500');
+    fireEvent.keyDown(nav, { key: 'Home' });
+    expect(nav).toHaveAttribute('aria-valuenow', '120');
+    // Dragging: the navigator grows to the right.
+    fireEvent.pointerDown(nav, { clientX: 100, pointerId: 1 });
+    fireEvent.pointerMove(nav, { clientX: 160, pointerId: 1 });
+    fireEvent.pointerUp(nav, { pointerId: 1 });
+    expect(nav).toHaveAttribute('aria-valuenow', '180');
+    expect(screen.getByRole('navigation', { name: 'Project panels' })).toHaveStyle({ width: '180px' });
+
+    await user().click(tool('Secrets'));
+    const tools = screen.getByRole('separator', { name: 'Resize dev tools' });
+    expect(tools).toHaveAttribute('aria-valuenow', '500');
+    // The panel is on the right: moving the handle left widens it.
+    fireEvent.keyDown(tools, { key: 'ArrowLeft' });
+    fireEvent.keyDown(tools, { key: 'ArrowLeft' });
+    expect(tools).toHaveAttribute('aria-valuenow', '520');
+    fireEvent.pointerDown(tools, { clientX: 500, pointerId: 2 });
+    fireEvent.pointerMove(tools, { clientX: 900, pointerId: 2 });
+    expect(tools).toHaveAttribute('aria-valuenow', '200');
+    fireEvent.pointerMove(tools, { clientX: 0, pointerId: 2 });
+    expect(tools).toHaveAttribute('aria-valuenow', '550');
+  });
+});

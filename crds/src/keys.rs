@@ -1,0 +1,71 @@
+//! Every label, annotation and finalizer key of the Ludis contract: written by one component and
+//! read by another (API, operator, kubectl/GitOps users), so each is defined here, once.
+
+/// Label carrying an asset's stable id (a UUID) on its custom resource and every child.
+pub const LABEL_ID: &str = "ludis.dev/id";
+/// Annotation carrying the uid (or e-mail) of an asset's owner.
+pub const ANNOTATION_OWNER: &str = "ludis.dev/owner";
+
+/// Label on an organization's namespace carrying the organization id.
+pub const LABEL_ORGANIZATION: &str = "ludis.dev/organization";
+/// Annotation on an organization's namespace naming the bucket of its datasets (the operator
+/// falls back to its default bucket without it).
+pub const ANNOTATION_BUCKET: &str = "ludis.dev/bucket";
+
+/// Label on every child of a Project, naming it.
+pub const LABEL_PROJECT: &str = "ludis.dev/project";
+/// Label on every child of an Insight, naming it.
+pub const LABEL_INSIGHT: &str = "ludis.dev/insight";
+/// Label on every child of a Workflow (its CronJob, the Jobs of that CronJob, its WorkflowRuns
+/// and their task pods), naming it.
+pub const LABEL_WORKFLOW: &str = "ludis.dev/workflow";
+/// Label on every child of a WorkflowRun (its task pods), naming it.
+pub const LABEL_WORKFLOW_RUN: &str = "ludis.dev/workflowrun";
+/// Label of a task pod naming its task.
+pub const LABEL_TASK: &str = "ludis.dev/task";
+/// Label of a task pod carrying its try number.
+pub const LABEL_TRY: &str = "ludis.dev/try";
+
+/// Annotation on every child the operator applies: the hash of what was applied, so an unchanged
+/// child is not applied again.
+pub const ANNOTATION_APPLIED_HASH: &str = "ludis.dev/applied-hash";
+/// Annotation on an application's pod template carrying `spec.redeployToken`: a new token rolls
+/// the pods.
+pub const ANNOTATION_REDEPLOY_TOKEN: &str = "ludis.dev/redeploy-token";
+
+/// The finalizer that keeps a Dataset until its objects are dealt with (per `deletionPolicy`).
+pub const FINALIZER_DATASET_CLEANUP: &str = "datasets.ludis.dev/cleanup";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_in_the_ludis_group() {
+        for key in [
+            LABEL_ID,
+            ANNOTATION_OWNER,
+            LABEL_ORGANIZATION,
+            ANNOTATION_BUCKET,
+            LABEL_PROJECT,
+            LABEL_INSIGHT,
+            LABEL_WORKFLOW,
+            LABEL_WORKFLOW_RUN,
+            LABEL_TASK,
+            LABEL_TRY,
+            ANNOTATION_APPLIED_HASH,
+            ANNOTATION_REDEPLOY_TOKEN,
+            FINALIZER_DATASET_CLEANUP,
+        ] {
+            let (prefix, name) = key.split_once('/').expect("a prefixed key");
+            assert!(prefix == crate::GROUP || prefix.ends_with(".ludis.dev"), "{key}");
+            // A qualified name: at most 63 characters of [a-z0-9-.].
+            assert!(name.len() <= 63 && !name.is_empty(), "{key}");
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-.".contains(c)),
+                "{key}"
+            );
+        }
+    }
+}

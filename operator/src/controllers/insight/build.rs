@@ -1,0 +1,380 @@
+//! Build (pure): the children of a valid insight — an application's Deployment and Service, or a
+//! report's render Job (named by the hash of what it renders) — and where a report's output goes.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::{
+    api::{
+        apps::v1::{Deployment, DeploymentSpec},
+        batch::v1::{Job, JobSpec},
+        core::v1::{
+            Container, ContainerPort, EmptyDirVolumeSource, EnvVar, PodSpec, PodTemplateSpec, Service,
+            ServicePort, ServiceSpec, Volume, VolumeMount,
+        },
+    },
+    apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
+};
+use kube::{ResourceExt as _, api::ObjectMeta};
+use ludis_crds::{ANNOTATION_REDEPLOY_TOKEN, Insight, LABEL_ID, LABEL_INSIGHT, insight::InsightType};
+
+use super::validate::Validated;
+use crate::{
+    context::Config,
+    controllers::pods,
+    k8s::{
+        apply::owner_ref,
+        labels::{child_labels, pod_selector},
+    },
+};
+
+/// Where the source project's workspace is mounted.
+const WORKSPACE: &str = "/workspace";
+/// Scratch folder a report renders into, before it is published.
+const OUTPUT: &str = "/output";
+
+/// Desired children.
+#[derive(Debug, Default)]
+pub struct Desired {
+    pub deployment: Option<Deployment>,
+    pub service: Option<Service>,
+    pub job: Option<Job>,
+    /// Where the report's output is published.
+    pub report_output: Option<String>,
+}
+
+/// Pure: the children of a valid insight. A report renders only when its organization's bucket is
+/// known (`bucket`); the configuration names the publishing image and the workloads' tolerations.
+pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Option<&str>) -> Desired {
+    let Validated::Workload { image, datasets } = valid else {
+        return Desired::default();
+    };
+    let Some(source) = &insight.spec.source else {
+        return Desired::default();
+    };
+    let name = insight.name_any();
+    let ns = insight.namespace();
+    let owner = owner_ref(insight);
+    let labels = |component: &str| child_labels(LABEL_INSIGHT, &name, component);
+    let meta = |child: String, component: &str| ObjectMeta {
+        name: Some(child),
+        namespace: ns.clone(),
+        labels: Some(labels(component)),
+        owner_references: Some(vec![owner.clone()]),
+        ..Default::default()
+    };
+    let entry = source.files.first().cloned().unwrap_or_default();
+    let container = Container {
+        name: "app".into(),
+        image: Some(image.clone()),
+        args: Some(pods::run_command(insight.spec.language, &entry)),
+        working_dir: Some(WORKSPACE.into()),
+        ports: (insight.spec.type_ == InsightType::Application).then(|| {
+            vec![ContainerPort {
+                name: Some("web".into()),
+                container_port: insight.spec.port,
+                ..Default::default()
+            }]
+        }),
+        env: Some(
+            std::iter::once(EnvVar {
+                name: "PORT".into(),
+                value: Some(insight.spec.port.to_string()),
+                ..Default::default()
+            })
+            .chain(pods::dataset_env(datasets))
+            .collect(),
+        ),
+        env_from: (!datasets.is_empty()).then(|| vec![pods::storage_env_from()]),
+        resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
+        security_context: Some(pods::container_security_context()),
+        volume_mounts: Some(vec![VolumeMount {
+            name: "source".into(),
+            mount_path: WORKSPACE.into(),
+            read_only: Some(true),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    };
+    let pod_spec = |restart: &str| PodSpec {
+        containers: vec![container.clone()],
+        restart_policy: Some(restart.into()),
+        volumes: Some(vec![pods::pvc_volume(
+            "source",
+            format!("{}-workspace", source.project),
+            true,
+        )]),
+        ..pods::restricted(config)
+    };
+    let mut annotations = BTreeMap::new();
+    if let Some(token) = &insight.spec.redeploy_token {
+        annotations.insert(ANNOTATION_REDEPLOY_TOKEN.to_owned(), token.clone());
+    }
+    match insight.spec.type_ {
+        InsightType::Application => {
+            let selector = pod_selector(LABEL_INSIGHT, &name, "app");
+            let deployment = Deployment {
+                metadata: meta(name.clone(), "app"),
+                spec: Some(DeploymentSpec {
+                    replicas: Some(i32::from(insight.spec.running)),
+                    selector: LabelSelector {
+                        match_labels: Some(selector.clone()),
+                        ..Default::default()
+                    },
+                    template: PodTemplateSpec {
+                        metadata: Some(ObjectMeta {
+                            labels: Some(labels("app")),
+                            annotations: (!annotations.is_empty()).then_some(annotations),
+                            ..Default::default()
+                        }),
+                        spec: Some(pod_spec("Always")),
+                    },
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            let service = Service {
+                metadata: meta(name.clone(), "app"),
+                spec: Some(ServiceSpec {
+                    selector: Some(selector),
+                    ports: Some(vec![ServicePort {
+                        name: Some("web".into()),
+                        port: insight.spec.port,
+                        target_port: Some(IntOrString::String("web".into())),
+                        ..Default::default()
+                    }]),
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            Desired {
+                deployment: Some(deployment),
+                service: Some(service),
+                ..Default::default()
+            }
+        }
+        InsightType::Report => {
+            let Some(bucket) = bucket else {
+                return Desired::default();
+            };
+            // Each distinct source (and redeploy) renders once: the Job name carries its hash,
+            // and so does the folder its output is published to.
+            let hash = pods::spec_hash(&(&insight.spec.source, &insight.spec.redeploy_token, image));
+            let id = insight
+                .labels()
+                .get(LABEL_ID)
+                .cloned()
+                .or_else(|| insight.uid())
+                .unwrap_or_else(|| name.clone());
+            let output = format!("s3://{bucket}/reports/{id}/{hash}/");
+            let output_mount = VolumeMount {
+                name: "output".into(),
+                mount_path: OUTPUT.into(),
+                ..Default::default()
+            };
+            // The report renders in an init container into a scratch folder; the main
+            // container publishes that folder to object storage.
+            let mut render = container.clone();
+            render.name = "render".into();
+            render.env.get_or_insert_default().push(EnvVar {
+                name: "LUDIS_OUTPUT_DIR".into(),
+                value: Some(OUTPUT.into()),
+                ..Default::default()
+            });
+            render
+                .volume_mounts
+                .get_or_insert_default()
+                .push(output_mount.clone());
+            let publish = Container {
+                name: "publish".into(),
+                image: Some(config.upload_image.clone()),
+                args: Some(vec![
+                    "sh".into(),
+                    "-c".into(),
+                    "aws s3 cp --recursive \"$LUDIS_OUTPUT_DIR\" \"$LUDIS_DESTINATION\" ${AWS_ENDPOINT_URL:+--endpoint-url \"$AWS_ENDPOINT_URL\"}".into(),
+                ]),
+                env: Some(vec![
+                    EnvVar {
+                        name: "LUDIS_OUTPUT_DIR".into(),
+                        value: Some(OUTPUT.into()),
+                        ..Default::default()
+                    },
+                    EnvVar {
+                        name: "LUDIS_DESTINATION".into(),
+                        value: Some(output.clone()),
+                        ..Default::default()
+                    },
+                    EnvVar {
+                        name: "HOME".into(),
+                        value: Some("/tmp".into()),
+                        ..Default::default()
+                    },
+                ]),
+                env_from: Some(vec![pods::storage_env_from()]),
+                resources: Some(pods::resources(&Default::default(), "100m", "256Mi")),
+                security_context: Some(pods::container_security_context()),
+                volume_mounts: Some(vec![VolumeMount {
+                    read_only: Some(true),
+                    ..output_mount
+                }]),
+                ..Default::default()
+            };
+            let mut spec = pod_spec("Never");
+            spec.init_containers = Some(vec![render]);
+            spec.containers = vec![publish];
+            spec.volumes.get_or_insert_default().push(Volume {
+                name: "output".into(),
+                empty_dir: Some(EmptyDirVolumeSource::default()),
+                ..Default::default()
+            });
+            let job = Job {
+                metadata: meta(format!("{name}-render-{hash}"), "report"),
+                spec: Some(JobSpec {
+                    backoff_limit: Some(1),
+                    ttl_seconds_after_finished: None,
+                    template: PodTemplateSpec {
+                        metadata: Some(ObjectMeta {
+                            labels: Some(labels("report")),
+                            ..Default::default()
+                        }),
+                        spec: Some(spec),
+                    },
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            Desired {
+                job: Some(job),
+                report_output: Some(output),
+                ..Default::default()
+            }
+        }
+        InsightType::UserReport => Desired::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{
+        super::{fixtures::*, status::phase_of, validate::validate},
+        *,
+    };
+    use ludis_crds::insight::InsightPhase;
+
+    #[test]
+    fn an_application_is_a_deployment_and_a_service() {
+        let i = app(json!({"port": 8050}));
+        let valid = validate(&i, &observed(Some(true))).unwrap();
+        let d = build(&i, &valid, &Config::for_tests("ludis-system"), None);
+        let dep = d.deployment.unwrap();
+        let spec = dep.spec.unwrap();
+        assert_eq!(spec.replicas, Some(1));
+        let pod = spec.template.spec.unwrap();
+        assert_eq!(pod.containers[0].args.as_ref().unwrap(), &["python", "app.py"]);
+        assert_eq!(
+            pod.volumes.unwrap()[0]
+                .persistent_volume_claim
+                .as_ref()
+                .unwrap()
+                .claim_name,
+            "demo-workspace"
+        );
+        assert_eq!(d.service.unwrap().spec.unwrap().ports.unwrap()[0].port, 8050);
+        assert!(d.job.is_none());
+    }
+
+    #[test]
+    fn a_stopped_application_scales_to_zero_and_a_redeploy_rolls_it() {
+        let config = Config::for_tests("ludis-system");
+        let stopped = build(&app(json!({"running": false})), &workload("i"), &config, None);
+        assert_eq!(stopped.deployment.unwrap().spec.unwrap().replicas, Some(0));
+        let rolled = build(
+            &app(json!({"redeployToken": "2026-11-21T10:00:00Z"})),
+            &workload("i"),
+            &config,
+            None,
+        );
+        let annotations = rolled
+            .deployment
+            .unwrap()
+            .spec
+            .unwrap()
+            .template
+            .metadata
+            .unwrap()
+            .annotations
+            .unwrap();
+        assert_eq!(annotations["ludis.dev/redeploy-token"], "2026-11-21T10:00:00Z");
+    }
+
+    #[test]
+    fn external_apps_and_uploaded_reports_run_nothing() {
+        let ext =
+            insight(json!({"displayName": "Ext", "type": "application", "appUrl": "https://bi.example.com"}));
+        assert_eq!(validate(&ext, &observed(None)).unwrap(), Validated::Nothing);
+        let up =
+            insight(json!({"displayName": "Up", "type": "user_report", "reportObject": "reports/q3.pdf"}));
+        assert_eq!(validate(&up, &observed(None)).unwrap(), Validated::Nothing);
+        let d = build(&up, &Validated::Nothing, &Config::for_tests("ludis-system"), None);
+        assert!(d.deployment.is_none() && d.job.is_none() && d.service.is_none());
+        assert_eq!(
+            phase_of(&ext, &Desired::default(), &observed(None)).0,
+            InsightPhase::External
+        );
+    }
+
+    #[test]
+    fn a_report_is_a_job_named_by_its_source() {
+        let r = insight(
+            json!({"displayName": "Q3", "type": "report", "language": "r", "image": "default-python",
+            "source": {"project": "demo", "files": ["q3.Rmd"]}}),
+        );
+        let config = Config::for_tests("ludis-system");
+        let d = build(&r, &workload("r:4"), &config, Some("acme"));
+        let a = d.job.unwrap();
+        assert!(a.metadata.name.as_ref().unwrap().starts_with("sales-render-"));
+        let hash = a
+            .metadata
+            .name
+            .as_ref()
+            .unwrap()
+            .rsplit('-')
+            .next()
+            .unwrap()
+            .to_owned();
+        // No label id: the uid names the report's folder.
+        let output = d.report_output.unwrap();
+        assert_eq!(output, format!("s3://acme/reports/uid-1/{hash}/"));
+        let pod = a.spec.unwrap().template.spec.unwrap();
+        // Rendering writes into the scratch folder; publishing copies it to the bucket.
+        let render = &pod.init_containers.as_ref().unwrap()[0];
+        assert_eq!(render.args.as_ref().unwrap()[0], "Rscript");
+        let env = |c: &Container, k: &str| {
+            c.env
+                .as_ref()
+                .unwrap()
+                .iter()
+                .find(|e| e.name == k)
+                .and_then(|e| e.value.clone())
+        };
+        assert_eq!(env(render, "LUDIS_OUTPUT_DIR").as_deref(), Some("/output"));
+        let publish = &pod.containers[0];
+        assert_eq!(publish.image.as_deref(), Some(config.upload_image.as_str()));
+        assert!(publish.args.as_ref().unwrap()[2].starts_with("aws s3 cp --recursive"));
+        assert_eq!(env(publish, "LUDIS_DESTINATION"), Some(output));
+        assert_eq!(publish.security_context, Some(pods::container_security_context()));
+        assert!(
+            pod.volumes
+                .unwrap()
+                .iter()
+                .any(|v| v.name == "output" && v.empty_dir.is_some())
+        );
+        let mut r2 = r.clone();
+        r2.spec.redeploy_token = Some("again".into());
+        let b = build(&r2, &workload("r:4"), &config, Some("acme")).job.unwrap();
+        assert_ne!(a.metadata.name, b.metadata.name);
+        // Without a bucket, nothing renders.
+        assert!(build(&r, &workload("r:4"), &config, None).job.is_none());
+    }
+}

@@ -1,0 +1,83 @@
+//! Observe (IO): what an insight's reconcile reads — the image list, its source project,
+//! referenced datasets, the organization's bucket (reports) and its children, from caches.
+
+use std::{collections::BTreeMap, sync::Arc};
+
+use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job};
+use kube::{Api, ResourceExt as _, api::ObjectMeta, runtime::reflector::ObjectRef};
+use ludis_crds::{Insight, Project, insight::InsightType};
+
+use crate::{
+    context::Context,
+    datasets::{self, DatasetRef},
+    error::{self, Error, Result},
+    images::ImageCatalog,
+    k8s::stores::{metadata, owned_by},
+};
+
+/// What the reconcile reads (a source project missing from the cache is looked up).
+pub struct Observed {
+    pub images: ImageCatalog,
+    /// Whether the source project exists (None: no source).
+    pub project_exists: Option<bool>,
+    pub datasets: BTreeMap<String, DatasetRef>,
+    /// The organization's bucket, where a report's output goes (reports only).
+    pub bucket: Option<String>,
+    pub deployments: Vec<Arc<Deployment>>,
+    pub jobs: Vec<Arc<Job>>,
+    pub services: Vec<ObjectMeta>,
+}
+
+impl Observed {
+    /// The application's Deployment (named like the insight).
+    pub fn deployment(&self, name: &str) -> Option<&Deployment> {
+        self.deployments
+            .iter()
+            .map(AsRef::as_ref)
+            .find(|d| d.metadata.name.as_deref() == Some(name))
+    }
+}
+
+pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
+    let ns = &insight.namespace().unwrap_or_default();
+    let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let caches = &ctx.caches;
+    let project_exists = match &insight.spec.source {
+        None => None,
+        Some(src) => {
+            let cached = caches
+                .projects
+                .get()
+                .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)))
+                .is_some();
+            // The cache may lag a project created a moment ago: only a hit is trusted.
+            Some(
+                cached
+                    || Api::<Project>::namespaced(ctx.client.clone(), ns)
+                        .get_metadata_opt(&src.project)
+                        .await
+                        .map_err(error::observe("source project"))?
+                        .is_some(),
+            )
+        }
+    };
+    let uid = insight.uid().unwrap_or_default();
+    let datasets = datasets::resolve(ctx, ns, &insight.spec.datasets).await?;
+    let bucket = match insight.spec.type_ {
+        InsightType::Report if insight.spec.app_url.is_none() => Some(datasets::bucket_of(ctx, ns).await?),
+        _ => None,
+    };
+    Ok(Observed {
+        images,
+        project_exists,
+        datasets,
+        bucket,
+        deployments: owned_by(caches.deployments.ready("deployment").await?, ns, &uid),
+        jobs: owned_by(caches.report_jobs.ready("report job").await?, ns, &uid),
+        services: metadata(&owned_by(
+            caches.insight_services.ready("service").await?,
+            ns,
+            &uid,
+        )),
+    })
+}

@@ -1,0 +1,79 @@
+//! Validate (pure): what should run for an insight, with its image and datasets resolved, or why
+//! nothing can.
+
+use std::collections::BTreeMap;
+
+use ludis_crds::{Insight, insight::InsightType};
+
+use super::observe::Observed;
+use crate::{
+    datasets,
+    images::default_image,
+    verdict::{Reason, Verdict},
+};
+
+/// What runs for a valid insight.
+#[derive(Debug, PartialEq)]
+pub enum Validated {
+    /// Nothing runs: an external app or an uploaded report.
+    Nothing,
+    /// A workload with this resolved image and the locations of its datasets.
+    Workload {
+        image: String,
+        datasets: BTreeMap<String, String>,
+    },
+}
+
+/// Pure: what should run, or why nothing can.
+pub fn validate(insight: &Insight, observed: &Observed) -> Result<Validated, Verdict> {
+    let spec = &insight.spec;
+    if spec.type_ == InsightType::UserReport || spec.app_url.is_some() {
+        return Ok(Validated::Nothing);
+    }
+    if observed.project_exists == Some(false) {
+        let project = spec
+            .source
+            .as_ref()
+            .map(|s| s.project.as_str())
+            .unwrap_or_default();
+        return Err(Verdict::degraded(
+            Reason::ProjectNotFound,
+            format!("the source project {project:?} does not exist"),
+        ));
+    }
+    let id = spec
+        .image
+        .clone()
+        .unwrap_or_else(|| default_image(spec.language).to_owned());
+    match observed.images.resolve(&id) {
+        Some(image) => Ok(Validated::Workload {
+            image: image.to_owned(),
+            datasets: datasets::locations(&observed.datasets)?,
+        }),
+        None => Err(Verdict::degraded(
+            Reason::ImageNotAllowed,
+            format!("image {id:?} is not in the administrator's image list"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{super::fixtures::*, *};
+
+    #[test]
+    fn a_missing_project_or_image_is_explained() {
+        let i = app(json!({}));
+        assert_eq!(
+            validate(&i, &observed(Some(false))).unwrap_err().reason(),
+            "ProjectNotFound"
+        );
+        let i = app(json!({"image": "nope"}));
+        assert_eq!(
+            validate(&i, &observed(Some(true))).unwrap_err().reason(),
+            "ImageNotAllowed"
+        );
+    }
+}

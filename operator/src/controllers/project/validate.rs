@@ -1,0 +1,82 @@
+//! Validate (pure): is the spec something we can run, with every reference resolved?
+
+use std::collections::BTreeMap;
+
+use ludis_crds::Project;
+
+use super::observe::Observed;
+use crate::{
+    datasets,
+    verdict::{Reason, Verdict},
+};
+
+/// A spec that passed validation, with its references resolved.
+#[derive(Debug, PartialEq)]
+pub struct Validated {
+    pub image: String,
+    /// Locations of the referenced datasets, by name.
+    pub datasets: BTreeMap<String, String>,
+}
+
+pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Verdict> {
+    let Some(image) = observed.images.resolve(&project.spec.image) else {
+        return Err(Verdict::degraded(
+            Reason::ImageNotAllowed,
+            format!(
+                "image {:?} is not in the administrator's image list",
+                project.spec.image
+            ),
+        ));
+    };
+    if let Some((name, _)) = observed.secrets.iter().find(|(_, exists)| !**exists) {
+        return Err(Verdict::degraded(
+            Reason::SecretNotFound,
+            format!("Secret {name:?} does not exist in this namespace"),
+        ));
+    }
+    let datasets = datasets::locations(&observed.datasets)?;
+    Ok(Validated {
+        image: image.to_owned(),
+        datasets,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::{super::fixtures::*, *};
+    use crate::datasets::DatasetRef;
+
+    #[test]
+    fn an_image_outside_the_list_is_refused() {
+        let p = project(json!({"displayName": "Demo", "image": "hacker/miner:latest"}));
+        let err = validate(&p, &observed(&[("python-3.12", "python:3.12")], &[])).unwrap_err();
+        assert_eq!(err.reason(), "ImageNotAllowed");
+        assert!(err.is_degraded());
+    }
+
+    #[test]
+    fn a_missing_secret_is_reported_by_name() {
+        let p = project(json!({"displayName": "Demo", "image": "py", "envSecret": {"name": "env"}}));
+        let err = validate(&p, &observed(&[("py", "python:3.12")], &[("env", false)])).unwrap_err();
+        assert_eq!(err.reason(), "SecretNotFound");
+        assert!(err.message().contains("\"env\""));
+    }
+
+    #[test]
+    fn a_missing_dataset_is_reported() {
+        let p = project(
+            json!({"displayName": "D", "image": "py", "envSecret": {"name": "env"},
+            "datasets": [{"name": "sales"}], "preview": {"running": true}}),
+        );
+        let missing = observed(&[("py", "python:3.12")], &[]);
+        let missing = Observed {
+            datasets: BTreeMap::from([("sales".into(), DatasetRef::Missing)]),
+            ..missing
+        };
+        assert_eq!(validate(&p, &missing).unwrap_err().reason(), "DatasetNotFound");
+    }
+}

@@ -1,0 +1,273 @@
+//! Build (pure): the next step of a run — task states from pod outcomes and requests (see
+//! [`dag::step`]), the pods of the tasks it starts, the pods of tasks that no longer run, and the
+//! run's status.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::{api::core::v1::Pod, apimachinery::pkg::apis::meta::v1::Time};
+use kube::ResourceExt as _;
+use ludis_crds::{
+    WorkflowRun, WorkflowRunStatus,
+    workflow::{RunPhase, TaskState, TaskStatus},
+};
+
+use super::{
+    super::dag::{self, PodOutcome},
+    observe::Observed,
+    task_pod::{build_pod, outcome},
+    validate::Validated,
+};
+use crate::{
+    context::Config,
+    verdict::{Reason, Verdict},
+};
+
+/// What this step of the run wants.
+#[derive(Debug)]
+pub struct Desired {
+    /// The pods of the tasks this step starts.
+    pub start: Vec<Pod>,
+    /// The running pods of tasks that no longer run (marked success or failed): to stop.
+    pub stop: Vec<String>,
+    /// The run's status after this step.
+    pub status: WorkflowRunStatus,
+}
+
+/// The next step of `run` at `now` (Err: a task that cannot be made into a pod).
+pub fn build(
+    run: &WorkflowRun,
+    valid: &Validated<'_>,
+    observed: &Observed,
+    config: &Config,
+    now: Time,
+) -> Result<Desired, Verdict> {
+    let wf = valid.workflow;
+    let outcomes: BTreeMap<String, (PodOutcome, Option<f64>)> = observed
+        .pods
+        .iter()
+        .filter_map(|p| Some((p.name_any(), outcome(p)?)))
+        .collect();
+    let old = run.status.clone().unwrap_or_default();
+    let mut tasks = old.tasks.clone();
+    let (step, phase) = dag::step(
+        &run.name_any(),
+        &valid.dag,
+        &mut tasks,
+        &run.spec.requests,
+        &old.applied_requests,
+        &outcomes,
+    );
+
+    // The pods of the tasks the step released; they start now.
+    let mut start = Vec::with_capacity(step.start.len());
+    for (task_name, try_number) in &step.start {
+        let task = wf
+            .spec
+            .tasks
+            .iter()
+            .find(|t| &t.name == task_name)
+            .expect("a task of the DAG");
+        let pod = build_pod(
+            run,
+            wf,
+            task,
+            *try_number,
+            &observed.images,
+            &observed.destinations,
+            config,
+        )
+        .map_err(|why| Verdict::degraded(Reason::TaskInvalid, why))?;
+        start.push(pod);
+        if let Some(t) = tasks.iter_mut().find(|t| &t.name == task_name) {
+            t.start_time = Some(now.clone());
+        }
+    }
+    let stop = stale_pods(&observed.pods, &tasks);
+
+    let mut applied = old.applied_requests.clone();
+    applied.extend(step.applied);
+    let done = matches!(phase, RunPhase::Succeeded | RunPhase::Failed);
+    let start_time = old.start_time.clone().or_else(|| {
+        tasks
+            .iter()
+            .filter_map(|t| t.start_time.clone())
+            .min_by_key(|t| t.0)
+    });
+    let completion_time = if done {
+        old.completion_time
+            .clone()
+            .filter(|_| old.phase == Some(phase))
+            .or(Some(now))
+    } else {
+        None
+    };
+    let notified = if done { old.notified } else { None };
+    let verdict = verdict_of(phase, &tasks);
+    let status = WorkflowRunStatus {
+        observed_generation: run.metadata.generation,
+        phase: Some(phase),
+        start_time,
+        completion_time,
+        tasks,
+        applied_requests: applied,
+        notified,
+        conditions: verdict.conditions(&old.conditions, run.metadata.generation),
+    };
+    Ok(Desired { start, stop, status })
+}
+
+/// The running pods whose task no longer runs that try (it was marked success or failed).
+pub fn stale_pods(pods: &[Pod], tasks: &[TaskStatus]) -> Vec<String> {
+    pods.iter()
+        .filter(|p| {
+            let current = tasks
+                .iter()
+                .any(|t| t.state == TaskState::Running && t.pod.as_deref() == Some(&p.name_any()));
+            !current
+                && outcome(p).map(|o| o.0) == Some(PodOutcome::Running)
+                && p.metadata.deletion_timestamp.is_none()
+        })
+        .map(|p| p.name_any())
+        .collect()
+}
+
+/// The verdict on a run in `phase`: a finished run is Ready, failed or not (its failed tasks are
+/// named); a running one is Progressing.
+fn verdict_of(phase: RunPhase, tasks: &[TaskStatus]) -> Verdict {
+    match phase {
+        RunPhase::Succeeded => Verdict::ready(Reason::Succeeded, "every task succeeded"),
+        RunPhase::Failed => {
+            let failed: Vec<_> = tasks
+                .iter()
+                .filter(|t| t.state == TaskState::Failed)
+                .map(|t| t.name.as_str())
+                .collect();
+            Verdict::ready(Reason::Failed, format!("failed tasks: {}", failed.join(", ")))
+        }
+        _ => Verdict::progressing(Reason::Running, "tasks are running"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use k8s_openapi::jiff::Timestamp;
+    use ludis_crds::workflow::{TaskAction, TaskRequest};
+
+    use super::{
+        super::{fixtures::*, validate::validate},
+        *,
+    };
+
+    fn at(second: i64) -> Time {
+        Time(Timestamp::from_second(second).unwrap())
+    }
+
+    fn step(run: &WorkflowRun, observed: &Observed, now: i64) -> Result<Desired, Verdict> {
+        let valid = validate(run, observed).unwrap();
+        build(run, &valid, observed, &Config::for_tests("ludis-system"), at(now))
+    }
+
+    fn states(status: &WorkflowRunStatus) -> Vec<(&str, TaskState)> {
+        status.tasks.iter().map(|t| (t.name.as_str(), t.state)).collect()
+    }
+
+    /// `run` after `desired`: its status written.
+    fn after(mut run: WorkflowRun, desired: Desired) -> WorkflowRun {
+        run.status = Some(desired.status);
+        run
+    }
+
+    #[test]
+    fn the_first_step_starts_the_roots_now() {
+        let d = step(&run(&[]), &observed(Some(diamond())), 100).unwrap();
+        let names: Vec<_> = d.start.iter().map(|p| p.name_any()).collect();
+        assert_eq!(names, ["r1-extract-1"]);
+        assert!(d.stop.is_empty());
+        assert_eq!(
+            states(&d.status),
+            [
+                ("extract", TaskState::Running),
+                ("clean", TaskState::Queued),
+                ("check", TaskState::Queued),
+                ("load", TaskState::Queued)
+            ]
+        );
+        assert_eq!(d.status.phase, Some(RunPhase::Running));
+        assert_eq!(d.status.tasks[0].start_time, Some(at(100)));
+        assert_eq!(d.status.start_time, Some(at(100)));
+        assert_eq!(d.status.completion_time, None);
+        let ready = d
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Progressing")
+            .unwrap();
+        assert_eq!(
+            (ready.status.as_str(), ready.reason.as_str()),
+            ("True", "Running")
+        );
+    }
+
+    #[test]
+    fn a_failed_task_fails_its_downstream_and_ends_the_run_once() {
+        let wf = diamond();
+        let first = step(&run(&[]), &observed(Some(wf.clone())), 100).unwrap();
+        let r = after(run(&[]), first);
+        let mut o = observed(Some(wf));
+        o.pods = vec![pod("r1-extract-1", "Failed")];
+        let d = step(&r, &o, 160).unwrap();
+        assert!(d.start.is_empty());
+        assert_eq!(
+            states(&d.status),
+            [
+                ("extract", TaskState::Failed),
+                ("clean", TaskState::UpstreamFailed),
+                ("check", TaskState::UpstreamFailed),
+                ("load", TaskState::UpstreamFailed)
+            ]
+        );
+        assert_eq!(d.status.phase, Some(RunPhase::Failed));
+        assert_eq!(d.status.completion_time, Some(at(160)));
+        let ready = d.status.conditions.iter().find(|c| c.type_ == "Ready").unwrap();
+        assert_eq!(ready.reason, "Failed");
+        assert_eq!(ready.message, "failed tasks: extract");
+        // A later look keeps the time it ended.
+        let r = after(r, d);
+        assert_eq!(step(&r, &o, 500).unwrap().status.completion_time, Some(at(160)));
+    }
+
+    #[test]
+    fn marking_a_running_task_succeeded_stops_its_pod_and_starts_its_downstream() {
+        let wf = diamond();
+        let first = step(&run(&[]), &observed(Some(wf.clone())), 100).unwrap();
+        let mark: TaskRequest = TaskRequest {
+            id: "req-1".into(),
+            action: TaskAction::MarkSuccess,
+            task: "extract".into(),
+            downstream: false,
+        };
+        let mut r = after(run(&[]), first);
+        r.spec.requests = vec![mark];
+        let mut o = observed(Some(wf));
+        o.pods = vec![pod("r1-extract-1", "Running")];
+        let d = step(&r, &o, 130).unwrap();
+        assert_eq!(d.stop, ["r1-extract-1"]);
+        let names: Vec<_> = d.start.iter().map(|p| p.name_any()).collect();
+        assert_eq!(names, ["r1-clean-1", "r1-check-1"]);
+        assert_eq!(d.status.applied_requests, ["req-1"]);
+        // Applied once: the next step does not apply it again.
+        let r = after(r, d);
+        assert!(step(&r, &o, 140).unwrap().status.applied_requests == ["req-1"]);
+    }
+
+    #[test]
+    fn a_task_with_an_image_outside_the_list_makes_the_run_invalid() {
+        let wf = workflow(
+            serde_json::json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}),
+        );
+        let v = step(&run(&[]), &observed(Some(wf)), 100).unwrap_err();
+        assert!(v.is_degraded());
+        assert_eq!(v.reason(), "TaskInvalid");
+        assert!(v.message().contains("image \"zz\""), "{}", v.message());
+    }
+}

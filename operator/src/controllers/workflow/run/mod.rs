@@ -1,0 +1,68 @@
+//! WorkflowRun → one Pod per task in DAG order (independent tasks in parallel); pod outcomes,
+//! mark and clear requests drive the task states (see [`super::dag::step`]); when the run ends,
+//! an e-mail goes to the workflow's notification list.
+//!
+//! A reconcile is a pipeline: [`observe`] (the workflow, the image list, upload destinations and
+//! the run's pods) → [`validate`] (pure: the workflow exists and its tasks form a DAG) →
+//! [`build`] (pure: the next step of the run — the pods to start and to stop, and the status) →
+//! [`apply`] (create and stop pods) → [`status`] (write it; the end-of-run e-mail).
+
+pub mod apply;
+pub mod build;
+#[cfg(test)]
+mod fixtures;
+pub mod observe;
+pub mod status;
+pub mod task_pod;
+pub mod validate;
+
+use std::sync::Arc;
+
+use futures::Stream;
+use k8s_openapi::{api::core::v1::Pod, apimachinery::pkg::apis::meta::v1::Time, jiff::Timestamp};
+use kube::{
+    Api,
+    core::DeserializeGuard,
+    runtime::{Controller, controller::Action, watcher},
+};
+use ludis_crds::{LABEL_TASK, WorkflowRun};
+
+use crate::{context::Context, error::Result};
+
+const CONTROLLER: &str = "workflowrun";
+
+pub fn controller(
+    ctx: Arc<Context>,
+    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+) -> impl Stream<Item = ()> {
+    let client = ctx.client.clone();
+    crate::controllers::drive(
+        Controller::new(
+            Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()),
+            watcher::Config::default().any_semantic(),
+        )
+        .owns(
+            Api::<Pod>::all(client.clone()),
+            watcher::Config::default().labels(LABEL_TASK),
+        ),
+        CONTROLLER,
+        reconcile,
+        ctx,
+        shutdown,
+    )
+}
+
+async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
+    let observed = observe::observe(&run, &ctx).await?;
+    let valid = match validate::validate(&run, &observed) {
+        Ok(valid) => valid,
+        Err(verdict) => return status::degrade(&ctx, &run, verdict).await,
+    };
+    let now = Time(Timestamp::now());
+    let desired = match build::build(&run, &valid, &observed, &ctx.config, now) {
+        Ok(desired) => desired,
+        Err(verdict) => return status::degrade(&ctx, &run, verdict).await,
+    };
+    apply::apply(&ctx, &run, &desired, &observed).await?;
+    status::update(&ctx, &run, valid.workflow, desired.status).await
+}

@@ -1,0 +1,206 @@
+//! Status (IO): the run's status, written when it changed; once the run is over, the end-of-run
+//! e-mail (after the status, so a failing mail server delays only the e-mail, never the run's
+//! state), then `notified`.
+
+use std::time::Duration;
+
+use kube::{ResourceExt as _, runtime::controller::Action, runtime::events::EventType};
+use ludis_crds::{
+    Workflow, WorkflowRun, WorkflowRunStatus,
+    workflow::{NotifyOn, RunPhase, TaskStatus},
+};
+
+use crate::{
+    context::Context,
+    error::{Error, Result},
+    k8s::{apply::update_status, children::RESYNC},
+    notify,
+    verdict::Verdict,
+};
+
+/// How often a running run is looked at again without a change of its pods.
+const RUNNING_RESYNC: Duration = Duration::from_secs(30);
+
+/// Writes `status`; once the run is over, sends its e-mail and records that it did.
+pub async fn update(
+    ctx: &Context,
+    run: &WorkflowRun,
+    wf: &Workflow,
+    status: WorkflowRunStatus,
+) -> Result<Action> {
+    update_status(&ctx.client, run, run.status.as_ref(), &status)
+        .await
+        .map_err(Error::PatchStatus)?;
+    let Some(phase @ (RunPhase::Succeeded | RunPhase::Failed)) = status.phase else {
+        return Ok(Action::requeue(RUNNING_RESYNC));
+    };
+    if status.notified != Some(true) {
+        if let Some(email) = email(run, wf, phase, &status.tasks) {
+            send(ctx, run, &email).await?;
+        }
+        let notified = WorkflowRunStatus {
+            notified: Some(true),
+            ..status
+        };
+        crate::k8s::apply::patch_status(&ctx.client, run, &notified)
+            .await
+            .map_err(Error::PatchStatus)?;
+    }
+    Ok(Action::requeue(RESYNC))
+}
+
+/// A run that cannot go on: Failed, with the verdict's reason; nothing else changes.
+pub async fn degrade(ctx: &Context, run: &WorkflowRun, verdict: Verdict) -> Result<Action> {
+    update_status(&ctx.client, run, run.status.as_ref(), &degraded(run, &verdict))
+        .await
+        .map_err(Error::PatchStatus)?;
+    Ok(Action::await_change())
+}
+
+/// Pure: the status of a run that cannot go on.
+pub fn degraded(run: &WorkflowRun, verdict: &Verdict) -> WorkflowRunStatus {
+    let old = run.status.clone().unwrap_or_default();
+    WorkflowRunStatus {
+        observed_generation: run.metadata.generation,
+        phase: Some(RunPhase::Failed),
+        conditions: verdict.conditions(&old.conditions, run.metadata.generation),
+        ..old
+    }
+}
+
+/// An e-mail about a run.
+#[derive(Debug, PartialEq)]
+pub struct Email {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+}
+
+/// Pure: the end-of-run e-mail, when the workflow asks for one for a run ending in `phase`.
+pub fn email(run: &WorkflowRun, wf: &Workflow, phase: RunPhase, tasks: &[TaskStatus]) -> Option<Email> {
+    let n = wf.spec.notification.as_ref().filter(|n| n.enabled)?;
+    let due = match n.on {
+        NotifyOn::Both => true,
+        NotifyOn::Success => phase == RunPhase::Succeeded,
+        NotifyOn::Failure => phase == RunPhase::Failed,
+    };
+    if !due {
+        return None;
+    }
+    let outcome = if phase == RunPhase::Succeeded {
+        "succeeded"
+    } else {
+        "failed"
+    };
+    let subject = format!(
+        "Workflow {} {outcome} (run {})",
+        wf.spec.display_name,
+        run.name_any()
+    );
+    let mut body = format!(
+        "The run {} of the workflow {} {outcome}.\n\nTasks:\n",
+        run.name_any(),
+        wf.spec.display_name
+    );
+    for t in tasks {
+        body.push_str(&format!(
+            "  {:<24} {:?} (try {})\n",
+            t.name, t.state, t.try_number
+        ));
+    }
+    Some(Email {
+        to: n.emails.clone(),
+        subject,
+        body,
+    })
+}
+
+/// Sends `email` over SMTP (with an event on the run either way); without an SMTP server, an
+/// event says that none was sent.
+async fn send(ctx: &Context, run: &WorkflowRun, email: &Email) -> Result<()> {
+    let reference = kube::Resource::object_ref(run, &());
+    let Some(smtp) = ctx.config.smtp.as_ref() else {
+        ctx.event(
+            &reference,
+            EventType::Warning,
+            "NotificationNotSent",
+            "Notify",
+            "no SMTP server is configured".into(),
+        )
+        .await;
+        return Ok(());
+    };
+    notify::send(smtp, &email.to, &email.subject, &email.body)
+        .await
+        .map_err(Error::Notify)?;
+    ctx.event(
+        &reference,
+        EventType::Normal,
+        "NotificationSent",
+        "Notify",
+        format!("e-mailed {}", email.to.join(", ")),
+    )
+    .await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use ludis_crds::workflow::TaskState;
+    use serde_json::json;
+
+    use super::{super::fixtures::*, *};
+    use crate::verdict::Reason;
+
+    fn tasks() -> Vec<TaskStatus> {
+        vec![TaskStatus {
+            name: "extract".into(),
+            state: TaskState::Failed,
+            try_number: 2,
+            start_time: None,
+            duration: None,
+            pod: None,
+        }]
+    }
+
+    #[test]
+    fn the_end_of_run_email_goes_out_when_the_workflow_asks_for_it() {
+        let on = |when: &str| {
+            workflow(json!({"notification": {"enabled": true, "emails": ["ann@acme.example"], "on": when}}))
+        };
+        let mail = email(&run(&[]), &on("failure"), RunPhase::Failed, &tasks()).unwrap();
+        assert_eq!(mail.to, ["ann@acme.example"]);
+        assert_eq!(mail.subject, "Workflow Nightly failed (run r1)");
+        assert!(
+            mail.body
+                .starts_with("The run r1 of the workflow Nightly failed.\n\nTasks:\n")
+        );
+        assert!(mail.body.contains("extract") && mail.body.contains("(try 2)"));
+        assert_eq!(email(&run(&[]), &on("failure"), RunPhase::Succeeded, &[]), None);
+        assert!(email(&run(&[]), &on("success"), RunPhase::Succeeded, &[]).is_some());
+        assert!(email(&run(&[]), &on("both"), RunPhase::Failed, &[]).is_some());
+        let off = workflow(json!({"notification": {"enabled": false, "emails": ["a@b.c"], "on": "both"}}));
+        assert_eq!(email(&run(&[]), &off, RunPhase::Failed, &[]), None);
+        assert_eq!(
+            email(&run(&[]), &workflow(json!({})), RunPhase::Failed, &[]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_run_that_cannot_go_on_fails_and_keeps_its_tasks() {
+        let mut r = run(&[]);
+        r.status = Some(WorkflowRunStatus {
+            tasks: tasks(),
+            ..Default::default()
+        });
+        let s = degraded(&r, &Verdict::degraded(Reason::WorkflowNotFound, "gone"));
+        assert_eq!(s.phase, Some(RunPhase::Failed));
+        assert_eq!(s.tasks, tasks());
+        let d = s.conditions.iter().find(|c| c.type_ == "Degraded").unwrap();
+        assert_eq!(
+            (d.status.as_str(), d.reason.as_str(), d.message.as_str()),
+            ("True", "WorkflowNotFound", "gone")
+        );
+    }
+}

@@ -1,0 +1,295 @@
+//! The pod of one try of a task (pure), and what became of it.
+
+use k8s_openapi::api::core::v1::{
+    Container, EnvFromSource, EnvVar, Pod, PodSpec, SecretEnvSource, VolumeMount,
+};
+use kube::{ResourceExt as _, api::ObjectMeta};
+use ludis_crds::{
+    LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, Workflow, WorkflowRun, common::Language,
+    workflow::WorkflowTask,
+};
+
+use super::{
+    super::dag::{PodOutcome, pod_name},
+    observe::Destinations,
+};
+use crate::{
+    context::Config,
+    controllers::pods,
+    images::ImageCatalog,
+    k8s::{apply::owner_ref, labels::child_labels},
+};
+
+/// A pod's outcome and how long it ran, in seconds.
+pub fn outcome(pod: &Pod) -> Option<(PodOutcome, Option<f64>)> {
+    let status = pod.status.as_ref()?;
+    let terminated = status
+        .container_statuses
+        .iter()
+        .flatten()
+        .filter_map(|c| c.state.as_ref()?.terminated.as_ref())
+        .next();
+    let duration = terminated.and_then(|t| {
+        let (s, f) = (t.started_at.as_ref()?, t.finished_at.as_ref()?);
+        Some((f.0.as_millisecond() - s.0.as_millisecond()) as f64 / 1000.0)
+    });
+    match status.phase.as_deref()? {
+        "Succeeded" => Some((PodOutcome::Succeeded, duration)),
+        "Failed" => Some((PodOutcome::Failed, duration)),
+        _ => Some((PodOutcome::Running, None)),
+    }
+}
+
+/// The pod of one try of a task (Err: why the task cannot run).
+pub fn build_pod(
+    run: &WorkflowRun,
+    wf: &Workflow,
+    task: &WorkflowTask,
+    try_number: i32,
+    images: &ImageCatalog,
+    destinations: &Destinations,
+    config: &Config,
+) -> Result<Pod, String> {
+    let run_name = run.name_any();
+    let mut labels = child_labels(LABEL_WORKFLOW_RUN, &run_name, "task");
+    labels.insert(LABEL_TASK.to_owned(), task.name.clone());
+    labels.insert(LABEL_TRY.to_owned(), try_number.to_string());
+    labels.insert(LABEL_WORKFLOW.to_owned(), wf.name_any());
+    let mut env = vec![
+        EnvVar {
+            name: "LUDIS_RUN".into(),
+            value: Some(run_name.clone()),
+            ..Default::default()
+        },
+        EnvVar {
+            name: "LUDIS_TASK".into(),
+            value: Some(task.name.clone()),
+            ..Default::default()
+        },
+        EnvVar {
+            name: "LUDIS_TRY".into(),
+            value: Some(try_number.to_string()),
+            ..Default::default()
+        },
+    ];
+    let (image, command, env_from) = if let Some(script) = &task.script {
+        let image = images.resolve(&script.image).ok_or_else(|| {
+            format!(
+                "task {:?}: image {:?} is not in the administrator's image list",
+                task.name, script.image
+            )
+        })?;
+        env.push(EnvVar {
+            name: "LUDIS_TASK_FILE".into(),
+            value: Some(script.file.clone()),
+            ..Default::default()
+        });
+        let language = if script.file.to_ascii_lowercase().ends_with(".py") {
+            Language::Python
+        } else {
+            Language::R
+        };
+        let mut command = pods::run_command(language, &script.file);
+        if let Some(install) = &script.install_script {
+            env.push(EnvVar {
+                name: "LUDIS_INSTALL_SCRIPT".into(),
+                value: Some(install.clone()),
+                ..Default::default()
+            });
+            let mut wrapped = vec![
+                "sh".into(),
+                "-c".into(),
+                "sh \"$LUDIS_INSTALL_SCRIPT\" && exec \"$@\"".into(),
+                "--".into(),
+            ];
+            wrapped.append(&mut command);
+            command = wrapped;
+        }
+        (image.to_owned(), command, None)
+    } else if let Some(upload) = &task.upload {
+        let dest = destinations.get(&upload.dataset).ok_or_else(|| {
+            format!(
+                "task {:?}: the dataset {:?} does not exist or is not ready",
+                task.name, upload.dataset
+            )
+        })?;
+        let folder = upload.destination_path.trim_matches('/');
+        let dest = if folder.is_empty() {
+            dest.clone()
+        } else {
+            format!("{dest}{folder}/")
+        };
+        env.push(EnvVar {
+            name: "LUDIS_TASK_FILE".into(),
+            value: Some(upload.file.clone()),
+            ..Default::default()
+        });
+        env.push(EnvVar {
+            name: "LUDIS_DESTINATION".into(),
+            value: Some(dest),
+            ..Default::default()
+        });
+        let command = vec![
+            "sh".into(),
+            "-c".into(),
+            "aws s3 cp \"/workspace/$LUDIS_TASK_FILE\" \"$LUDIS_DESTINATION\" ${AWS_ENDPOINT_URL:+--endpoint-url \"$AWS_ENDPOINT_URL\"}".into(),
+        ];
+        let from = vec![EnvFromSource {
+            secret_ref: Some(SecretEnvSource {
+                name: pods::STORAGE_SECRET.into(),
+                optional: Some(true),
+            }),
+            ..Default::default()
+        }];
+        (config.upload_image.clone(), command, Some(from))
+    } else {
+        return Err(format!("task {:?} is neither a script nor an upload", task.name));
+    };
+    Ok(Pod {
+        metadata: ObjectMeta {
+            name: Some(pod_name(&run_name, &task.name, try_number)),
+            namespace: run.namespace(),
+            labels: Some(labels),
+            owner_references: Some(vec![owner_ref(run)]),
+            ..Default::default()
+        },
+        spec: Some(PodSpec {
+            containers: vec![Container {
+                name: "task".into(),
+                image: Some(image),
+                args: Some(command),
+                working_dir: Some("/workspace".into()),
+                env: Some(env),
+                env_from,
+                resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
+                security_context: Some(pods::container_security_context()),
+                volume_mounts: Some(vec![VolumeMount {
+                    name: "workspace".into(),
+                    mount_path: "/workspace".into(),
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            }],
+            restart_policy: Some("Never".into()),
+            volumes: Some(vec![pods::pvc_volume(
+                "workspace",
+                format!("{}-workspace", wf.spec.project),
+                false,
+            )]),
+            ..pods::restricted(config)
+        }),
+        status: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{super::fixtures::*, *};
+
+    /// The pod of the try `try_number` of the diamond's task `name` in the run `r1`, with the
+    /// fixture's images and these upload destinations (None: the fixture's).
+    fn pod_of(name: &str, try_number: i32, destinations: Option<&Destinations>) -> Result<Pod, String> {
+        let wf = diamond();
+        let o = observed(Some(wf.clone()));
+        let task = wf.spec.tasks.iter().find(|t| t.name == name).unwrap();
+        let destinations = destinations.unwrap_or(&o.destinations);
+        build_pod(
+            &run(&[]),
+            &wf,
+            task,
+            try_number,
+            &o.images,
+            destinations,
+            &config(),
+        )
+    }
+
+    fn config() -> Config {
+        Config::for_tests("ludis-system")
+    }
+
+    fn env(pod: &Pod, name: &str) -> Option<String> {
+        pod.spec.as_ref().unwrap().containers[0]
+            .env
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|e| e.name == name)
+            .and_then(|e| e.value.clone())
+    }
+
+    #[test]
+    fn a_script_task_runs_its_file_with_an_allowed_image_in_a_restricted_pod() {
+        let pod = pod_of("clean", 2, None).unwrap();
+        assert_eq!(pod.metadata.name.as_deref(), Some("r1-clean-2"));
+        let labels = pod.metadata.labels.as_ref().unwrap();
+        assert_eq!(labels["ludis.dev/task"], "clean");
+        assert_eq!(labels["ludis.dev/try"], "2");
+        assert_eq!(labels["ludis.dev/workflow"], "nightly");
+        assert_eq!(labels["ludis.dev/workflowrun"], "r1");
+        assert_eq!(pod.metadata.owner_references.as_ref().unwrap()[0].uid, "run-uid");
+        let spec = pod.spec.as_ref().unwrap();
+        assert_eq!(spec.restart_policy.as_deref(), Some("Never"));
+        assert_eq!(spec.automount_service_account_token, Some(false));
+        let main = &spec.containers[0];
+        assert_eq!(main.image.as_deref(), Some("python:3.12-slim"));
+        // The install script runs first, then the file.
+        let command = main.args.as_ref().unwrap();
+        assert_eq!(
+            command[..4],
+            ["sh", "-c", "sh \"$LUDIS_INSTALL_SCRIPT\" && exec \"$@\"", "--"]
+        );
+        assert_eq!(command[4], "python");
+        assert_eq!(env(&pod, "LUDIS_INSTALL_SCRIPT").as_deref(), Some("setup.sh"));
+        assert_eq!(env(&pod, "LUDIS_TRY").as_deref(), Some("2"));
+        assert_eq!(
+            spec.volumes.as_ref().unwrap()[0]
+                .persistent_volume_claim
+                .as_ref()
+                .unwrap()
+                .claim_name,
+            "demo-workspace"
+        );
+        // An R file runs with Rscript.
+        let r = pod_of("check", 1, None).unwrap();
+        assert_eq!(
+            r.spec.unwrap().containers[0].image.as_deref(),
+            Some("rocker/r-ver:4.4")
+        );
+    }
+
+    #[test]
+    fn an_upload_task_copies_its_file_into_the_dataset_folder() {
+        let pod = pod_of("load", 1, None).unwrap();
+        assert_eq!(
+            env(&pod, "LUDIS_DESTINATION").as_deref(),
+            Some("s3://acme/datasets/ludis-acme/42/daily/")
+        );
+        assert_eq!(env(&pod, "LUDIS_TASK_FILE").as_deref(), Some("out/sales.csv"));
+        let main = &pod.spec.as_ref().unwrap().containers[0];
+        assert_eq!(main.image.as_deref(), Some(config().upload_image.as_str()));
+        let from = &main.env_from.as_ref().unwrap()[0];
+        assert_eq!(from.secret_ref.as_ref().unwrap().name, "ludis-storage");
+        // A dataset that is not ready: the task cannot run.
+        let why = pod_of("load", 1, Some(&Destinations::new())).unwrap_err();
+        assert_eq!(
+            why,
+            "task \"load\": the dataset \"sales\" does not exist or is not ready"
+        );
+    }
+
+    #[test]
+    fn a_finished_pod_tells_its_outcome_and_how_long_it_ran() {
+        let done: Pod = serde_json::from_value(json!({"status": {"phase": "Succeeded",
+            "containerStatuses": [{"name": "task", "image": "x", "imageID": "", "ready": false,
+                "restartCount": 0, "state": {"terminated": {"exitCode": 0,
+                "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:02Z"}}}]}}))
+        .unwrap();
+        assert_eq!(outcome(&done), Some((PodOutcome::Succeeded, Some(2.0))));
+        assert_eq!(outcome(&pod("x", "Failed")), Some((PodOutcome::Failed, None)));
+        assert_eq!(outcome(&pod("x", "Pending")), Some((PodOutcome::Running, None)));
+        assert_eq!(outcome(&Pod::default()), None);
+    }
+}
