@@ -152,9 +152,12 @@ pub async fn start_operator() {
 /// The administrator's image list of the local platform (seeds/ludis-images.json): id → the
 /// reference of the image built here.
 pub fn image_list() -> std::collections::BTreeMap<String, String> {
-    ludis_operator::images::ImageCatalog::from_seed(include_str!("../../../seeds/ludis-images.json"), node::image)
-        .expect("seeds/ludis-images.json parses")
-        .0
+    ludis_operator::images::ImageCatalog::from_seed(
+        include_str!("../../../seeds/ludis-images.json"),
+        node::image,
+    )
+    .expect("seeds/ludis-images.json parses")
+    .0
 }
 
 /// The administrator's image list used by the tests.
