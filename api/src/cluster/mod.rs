@@ -6,4 +6,5 @@
 
 pub mod datasets;
 pub mod insights;
+pub mod services;
 pub mod watcher;

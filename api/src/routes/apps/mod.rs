@@ -41,7 +41,7 @@ use axum::{
     Router,
     body::Body,
     extract::{ConnectInfo, FromRequestParts as _, Request, State},
-    http::{HeaderValue, StatusCode, header, request::Parts},
+    http::{HeaderValue, StatusCode, Uri, header, request::Parts},
     response::{IntoResponse, Response},
     routing::any,
 };
@@ -289,6 +289,9 @@ async fn proxy(state: AppState, req: Request) -> Result<Response> {
     *out.method_mut() = parts.method.clone();
     *out.uri_mut() = target;
     *out.headers_mut() = headers;
+    if state.settings.resolve_services_via_api {
+        to_cluster_address(&state, &mut out).await?;
+    }
 
     let mut res = match client().request(out).await {
         Ok(res) => res,
@@ -326,6 +329,32 @@ async fn proxy(state: AppState, req: Request) -> Result<Response> {
         head.headers.insert(header::LOCATION, v);
     }
     Ok(Response::from_parts(head, Body::new(incoming)))
+}
+
+/// Sends a request for a Service name to the Service's cluster address (the name stays its
+/// `Host`); a name of no Service is an app that does not run.
+async fn to_cluster_address(state: &AppState, req: &mut Request) -> Result<()> {
+    let (Some(kube), Some(authority)) = (&state.kube, req.uri().authority().cloned()) else {
+        return Ok(());
+    };
+    let address = crate::cluster::services::cluster_address(kube, authority.host())
+        .await
+        .map_err(ApiError::internal)?;
+    let Some(address) = address else {
+        if crate::cluster::services::service_of_host(authority.host()).is_some() {
+            return Err(not_running());
+        }
+        return Ok(());
+    };
+    let socket = SocketAddr::new(address, authority.port_u16().unwrap_or(80));
+    let mut parts = req.uri().clone().into_parts();
+    parts.authority = Some(socket.to_string().parse().map_err(ApiError::internal)?);
+    *req.uri_mut() = Uri::from_parts(parts).map_err(ApiError::internal)?;
+    req.headers_mut().insert(
+        header::HOST,
+        HeaderValue::from_str(authority.as_str()).map_err(ApiError::internal)?,
+    );
+    Ok(())
 }
 
 /// Pipes an upgraded connection both ways until either side closes, access or the session is
