@@ -8,4 +8,5 @@ pub mod apply;
 pub mod datasets;
 pub mod insights;
 pub mod organizations;
+pub mod services;
 pub mod watcher;

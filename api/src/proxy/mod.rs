@@ -88,6 +88,8 @@ pub enum ForwardError {
     UpgradeUnsupported,
     #[error("no URI for this path: {0}")]
     Uri(#[from] axum::http::Error),
+    #[error("not a header value: {0}")]
+    Header(#[from] axum::http::header::InvalidHeaderValue),
 }
 
 /// Sends a request (its head `parts` and `body`) to `target` and brings the answer back.
@@ -103,6 +105,10 @@ pub async fn forward(mut parts: Parts, body: Body, target: &Target<'_>) -> Resul
         target.client_ip.as_deref(),
         upgrade.as_ref(),
     );
+    if let Some(host) = target.upstream.host_header() {
+        out.headers_mut()
+            .insert(header::HOST, HeaderValue::from_str(host)?);
+    }
 
     let mut res = client().request(out).await?;
 

@@ -1,13 +1,17 @@
 //! An upstream's base URL (`http://host:port[/base]`): the URI of a path under the proxy's prefix,
 //! and redirects to the upstream itself moved under the prefix.
 
-use axum::http::Uri;
+use std::net::SocketAddr;
 
-/// An app's base URL: `http://host:port[/base]`.
+use axum::http::{Uri, uri::Authority};
+
+/// An app's base URL: `http://host:port[/base]`, and where to connect for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upstream {
-    authority: String,
+    authority: Authority,
     base_path: String,
+    /// The address to connect to instead of resolving the host (which stays the `Host` header).
+    connect_to: Option<SocketAddr>,
 }
 
 impl Upstream {
@@ -17,9 +21,33 @@ impl Upstream {
             return None;
         }
         Some(Self {
-            authority: uri.authority()?.to_string(),
+            authority: uri.authority()?.clone(),
             base_path: uri.path().trim_end_matches('/').to_owned(),
+            connect_to: None,
         })
+    }
+
+    /// The host the URL names.
+    pub fn host(&self) -> &str {
+        self.authority.host()
+    }
+
+    /// The port the URL names (80 when it names none).
+    pub fn port(&self) -> u16 {
+        self.authority.port_u16().unwrap_or(80)
+    }
+
+    /// The same upstream, reached at `address` (its host name stays the `Host` header).
+    pub fn connecting_to(self, address: SocketAddr) -> Self {
+        Self {
+            connect_to: Some(address),
+            ..self
+        }
+    }
+
+    /// The `Host` header the upstream expects when it is reached at another address.
+    pub fn host_header(&self) -> Option<&str> {
+        self.connect_to.map(|_| self.authority.as_str())
     }
 
     /// The app's URI of a path under the prefix (`/…`, still percent-encoded) and a query.
@@ -28,9 +56,13 @@ impl Upstream {
         if !query.is_empty() {
             path_and_query = format!("{path_and_query}?{query}");
         }
+        let authority = match self.connect_to {
+            Some(address) => address.to_string(),
+            None => self.authority.to_string(),
+        };
         Uri::builder()
             .scheme("http")
-            .authority(self.authority.as_str())
+            .authority(authority)
             .path_and_query(path_and_query)
             .build()
     }
@@ -85,5 +117,27 @@ mod tests {
         assert_eq!(u.rewrite_location("http://svc:80001/x", "/apps/a"), None);
         assert_eq!(u.rewrite_location("https://elsewhere.example/", "/apps/a"), None);
         assert_eq!(u.rewrite_location("/relative", "/apps/a"), None);
+    }
+
+    #[test]
+    fn an_upstream_reached_at_an_address_keeps_its_name_as_host() {
+        let u = Upstream::parse("http://sales.ludis-acme.svc:8000/base").unwrap();
+        assert_eq!(
+            (u.host(), u.port(), u.host_header()),
+            ("sales.ludis-acme.svc", 8000, None)
+        );
+        let at = u.connecting_to("10.96.0.12:8000".parse().unwrap());
+        assert_eq!(
+            at.uri("/a", "x=1").unwrap().to_string(),
+            "http://10.96.0.12:8000/base/a?x=1"
+        );
+        assert_eq!(at.host_header(), Some("sales.ludis-acme.svc:8000"));
+        // Its own redirects are still recognised by name.
+        assert_eq!(
+            at.rewrite_location("http://sales.ludis-acme.svc:8000/base/login", "/apps/a")
+                .as_deref(),
+            Some("/apps/a/login")
+        );
+        assert_eq!(Upstream::parse("http://svc.ns.svc").unwrap().port(), 80);
     }
 }

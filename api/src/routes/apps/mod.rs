@@ -265,10 +265,13 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
         (Some(url), AppType::Application, InsightStatus::Running) => url.clone(),
         _ => return Err(not_running()),
     };
-    let Some(base) = Upstream::parse(&upstream) else {
+    let Some(mut base) = Upstream::parse(&upstream) else {
         tracing::warn!(app = %app_id, %upstream, "the application's upstream URL is not a plain http URL");
         return Err(not_running());
     };
+    if state.settings.resolve_services_via_api {
+        base = to_cluster_address(&state, base).await?;
+    }
     let client_ip = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
@@ -308,7 +311,26 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
             "upgrade_unsupported",
             "This connection cannot be upgraded",
         )),
-        Err(e @ ForwardError::Uri(_)) => Err(ApiError::internal(e)),
+        Err(e @ (ForwardError::Uri(_) | ForwardError::Header(_))) => Err(ApiError::internal(e)),
+    }
+}
+
+/// An upstream named by a Service name, reached at the Service's cluster address (the name stays
+/// its `Host`); a name of no Service is an app that does not run.
+async fn to_cluster_address(state: &AppState, base: Upstream) -> Result<Upstream> {
+    let Some(kube) = &state.kube else {
+        return Ok(base);
+    };
+    let address = crate::cluster::services::cluster_address(kube, base.host())
+        .await
+        .map_err(ApiError::internal)?;
+    match address {
+        Some(address) => {
+            let port = base.port();
+            Ok(base.connecting_to(SocketAddr::new(address, port)))
+        }
+        None if crate::cluster::services::service_of_host(base.host()).is_some() => Err(not_running()),
+        None => Ok(base),
     }
 }
 

@@ -128,7 +128,7 @@ export type EnvVar = { id: string; key: string; value: string | null; project_ui
 export type EnvVarsAnswer = { success: boolean; envVariables: EnvVar[] };
 export type EnvVarAnswer = { success: boolean; envVariable: EnvVar };
 
-/** From seeds/images.yaml (the administrator's image list). */
+/** From seeds/ludis-images.json (the administrator's image list). */
 export type DockerImage = { id: string; name: string; language: string; purpose: string };
 export type DockerImagesAnswer = { success: boolean; dockerImages: DockerImage[] };
 
