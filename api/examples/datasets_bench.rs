@@ -451,7 +451,7 @@ async fn listing(
             password_hash: &hash,
             first_name: "Bench",
             last_name: "Owner",
-            role: "developer",
+            role: ludis_api::domain::Role::Developer,
             organization_id: &org,
             cluster_id: None,
             timezone: "UTC",
@@ -460,12 +460,12 @@ async fn listing(
         now,
     )
     .await?;
-    db::datasets::insert(
+    db::details::insert(
         &state.db,
         &db::datasets::Dataset {
             asset: db::assets::AssetRow {
                 id: id.clone(),
-                kind: db::assets::KIND_DATASET.into(),
+                kind: ludis_api::domain::AssetKind::Dataset,
                 organization_id: org.clone(),
                 owner_uid: Some(uid.clone()),
                 name: format!("Bench {objects}"),
@@ -473,7 +473,7 @@ async fn listing(
                 img_path: None,
                 namespace: None,
                 resource_name: None,
-                origin: db::assets::ORIGIN_API.into(),
+                origin: ludis_api::domain::Origin::Api,
                 views: 0,
                 created_at: now,
                 updated_at: now,
@@ -482,8 +482,8 @@ async fn listing(
                 id: id.clone(),
                 bucket: BUCKET.into(),
                 prefix: prefix.clone(),
-                deletion_policy: db::datasets::RETAIN.into(),
-                status: db::datasets::READY.into(),
+                deletion_policy: ludis_api::domain::DeletionPolicy::Retain,
+                status: ludis_api::domain::DatasetStatus::Ready,
                 ..Default::default()
             },
         },

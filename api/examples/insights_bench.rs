@@ -361,7 +361,7 @@ async fn seed(db: &AnyPool, password_hash: &str) -> anyhow::Result<Seeded> {
 
 fn query(filter: Filter, search: &str) -> ListQuery {
     ListQuery {
-        kind: db::assets::KIND_APPLICATION,
+        kind: ludis_api::domain::AssetKind::Insight,
         filter,
         sort_by: SortBy::UpdatedAt,
         descending: true,
@@ -412,7 +412,7 @@ async fn plan(db: &AnyPool, postgres: bool, s: &Seeded, search: &str) -> anyhow:
     let rows = sqlx::query(sqlx::AssertSqlSafe(explain))
         .bind(s.target_uid.as_str())
         .bind(s.target_org.as_str())
-        .bind(db::assets::KIND_APPLICATION)
+        .bind(ludis_api::domain::AssetKind::Insight.as_str())
         .bind(db::assets::search_pattern(search))
         .fetch_all(db)
         .await?;

@@ -50,6 +50,9 @@ pub struct ErrorBody {
     pub message: String,
     /// A stable snake_case code for programs.
     pub code: String,
+    /// Only on 'Limit Reached' (no free seat in the organization): `true`.
+    #[serde(rename = "limitExceded", skip_serializing_if = "Option::is_none")]
+    pub limit_exceded: Option<bool>,
 }
 
 impl ApiError {
@@ -96,6 +99,30 @@ impl ApiError {
             Self::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+}
+
+impl ApiError {
+    /// A failed cluster write: 409 when another tool owns a field the API would change
+    /// ([`crate::cluster::apply::Conflict`]), else 502 with the API server's words.
+    pub fn cluster(e: anyhow::Error) -> Self {
+        tracing::warn!(error = format!("{e:#}"), "the cluster refused a change");
+        if let Some(conflict) = e.downcast_ref::<crate::cluster::apply::Conflict>() {
+            return ApiError::conflict("resource_conflict", conflict.message.clone());
+        }
+        // The API server's own words when it answered (e.g. a validation rule), else the cause.
+        let detail = e
+            .chain()
+            .find_map(|c| match c.downcast_ref::<kube::Error>() {
+                Some(kube::Error::Api(s)) => Some(s.message.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| e.to_string());
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "cluster_error",
+            format!("The cluster refused the change: {detail}"),
+        )
     }
 }
 

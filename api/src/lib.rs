@@ -1,22 +1,26 @@
 //! The Ludis API: an axum application built with [`App::build`] and served with
 //! [`App::run_until_stopped`], so tests can start it on port 0.
 
-pub mod access;
 mod app;
+pub mod assets;
 pub mod auth;
 pub mod cluster;
 pub mod crypto;
 pub mod db;
+pub mod domain;
 pub mod error;
-pub mod k8s;
 pub mod openapi;
 pub mod policy;
+pub mod proxy;
 mod routes;
 pub mod samples;
 pub mod seeds;
 mod settings;
+pub mod state;
 pub mod telemetry;
 pub mod views;
 
-pub use app::{App, AppState, BODY_LIMIT};
+pub use app::App;
+pub use routes::BODY_LIMIT;
 pub use settings::{AppsOrigin, AppsPlacement, Origin, Secret, Settings};
+pub use state::AppState;

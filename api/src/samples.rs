@@ -6,13 +6,14 @@
 use anyhow::Context as _;
 
 use crate::{
-    app::AppState,
-    cluster,
+    assets, cluster,
     db::{
         self,
-        assets::{self, AssetRow, KIND_DATASET},
+        assets::AssetRow,
         datasets::{self, Dataset, DatasetRow},
     },
+    domain::{AssetKind, DeletionPolicy},
+    state::AppState,
 };
 
 /// One seeded sample: its slug, name, description and files.
@@ -96,46 +97,35 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
         }
         let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;
         let has_resource = placement.is_some();
-        let (namespace, resource_name) = placement.unzip();
         let now = db::now();
         let dataset = Dataset {
-            asset: AssetRow {
-                id: id.clone(),
-                kind: KIND_DATASET.into(),
-                organization_id: organization_id.to_owned(),
-                owner_uid: None,
-                name: sample.name.into(),
-                description: sample.description.into(),
-                img_path: None,
-                namespace,
-                resource_name,
-                origin: assets::ORIGIN_API.into(),
-                views: 0,
-                created_at: now,
-                updated_at: now,
-            },
             details: DatasetRow {
-                id: id.clone(),
-                bucket,
-                prefix,
                 // Each organization has its own copy: deleting it removes the copy.
-                deletion_policy: datasets::DELETE.into(),
-                status: if has_resource {
-                    datasets::PENDING
-                } else {
-                    datasets::READY
-                }
-                .into(),
-                status_message: None,
+                deletion_policy: DeletionPolicy::Delete,
                 object_count: sample.files.len() as i64,
                 bytes,
                 sample: Some(sample.slug.into()),
+                ..DatasetRow::new(id.clone(), (bucket, prefix), has_resource)
             },
+            asset: AssetRow {
+                description: sample.description.into(),
+                ..AssetRow::new(
+                    AssetKind::Dataset,
+                    id,
+                    organization_id.to_owned(),
+                    sample.name.into(),
+                    now,
+                )
+            }
+            .placed(placement),
         };
-        cluster::datasets::apply(state, &dataset)
-            .await
-            .with_context(|| format!("failed to apply the sample dataset {}", sample.slug))?;
-        datasets::insert_shared_with_organization(&state.db, &dataset, now).await?;
+        assets::create(
+            state,
+            &dataset,
+            db::details::insert_shared_with_organization(&state.db, &dataset, now),
+        )
+        .await
+        .with_context(|| format!("failed to add the sample dataset {}", sample.slug))?;
         datasets::record_sample_seed(&state.db, organization_id, sample.slug, now).await?;
         added += 1;
     }

@@ -6,11 +6,12 @@
 use anyhow::Context as _;
 
 use crate::{
-    app::AppState,
     auth::password,
-    crypto,
+    cluster, crypto,
     db::{self, flighting, organizations, users},
-    k8s, policy,
+    domain::Role,
+    policy,
+    state::AppState,
 };
 
 pub const DEMO_ORGANIZATION: &str = "Demo";
@@ -99,7 +100,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
             let o = organizations::OrganizationRow {
                 id: db::new_id(),
                 name: DEMO_ORGANIZATION.into(),
-                slug: k8s::slugify(DEMO_ORGANIZATION),
+                slug: cluster::organizations::slugify(DEMO_ORGANIZATION),
                 admin_email: s.admin_email.clone(),
                 description: "Demonstration organization created on first start".into(),
                 tier: "free".into(),
@@ -120,15 +121,10 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
         flighting::upsert_all(&state.db, &org.id, &policy::flags::defaults()).await?;
     }
     if let Some(client) = &state.kube {
-        let namespace = ludis_crds::organization_namespace(&org.slug);
-        let bucket = crate::cluster::datasets::bucket_of_organization(state, &org).await?;
-        k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await?;
+        cluster::organizations::ensure_namespace_of(state, client, &org).await?;
     }
 
-    let superadmins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")
-        .bind(policy::SUPERADMIN)
-        .fetch_one(&state.db)
-        .await?;
+    let superadmins = users::count_with_role(&state.db, Role::Superadmin).await?;
     if superadmins == 0 && users::by_email(&state.db, &s.admin_email).await?.is_none() {
         let (password, generated) = if s.admin_password.is_empty() {
             (crypto::random_token(12), true)
@@ -145,7 +141,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
                 password_hash: &hash,
                 first_name: "Ludis",
                 last_name: "Admin",
-                role: policy::SUPERADMIN,
+                role: Role::Superadmin,
                 organization_id: &org.id,
                 cluster_id: None,
                 timezone: "UTC",

@@ -7,10 +7,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
     crypto::Keyring,
     db::{self, insights::Insight, organizations::OrganizationRow, users::UserRow},
-    policy::sharing::Level,
+    domain::{AccessLevel, AppType, InsightStatus, Language, Role, Template, UserStatus},
+    state::AppState,
 };
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -21,10 +21,8 @@ pub struct UserView {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// developer, management, administrator or superadmin.
-    pub role: String,
-    /// active or inactive.
-    pub status: String,
+    pub role: Role,
+    pub status: UserStatus,
     /// Organization id.
     pub organization: String,
     pub cluster_id: Option<String>,
@@ -57,8 +55,8 @@ impl UserView {
             email: u.email.clone(),
             first_name: u.first_name.clone(),
             last_name: u.last_name.clone(),
-            role: u.role.clone(),
-            status: u.status.clone(),
+            role: u.role,
+            status: u.status,
             organization: u.organization_id.clone(),
             cluster_id: u.cluster_id.clone(),
             timezone: u.timezone.clone(),
@@ -78,7 +76,7 @@ impl UserView {
 
     /// The user as they see themself in a fully authenticated session (password, and the 2FA
     /// code where enabled): with their API key. Never for a pending-2FA answer or an API-key
-    /// caller (DESIGN.md "Security decisions").
+    /// caller (docs/design.md "Security decisions").
     pub fn own(u: &UserRow, org_requires_2fa: bool, keyring: &Keyring) -> Self {
         let api_key = u.api_key_enc.as_deref().and_then(|v| match keyring.decrypt(v) {
             Ok(k) => Some(k),
@@ -104,7 +102,7 @@ impl UserView {
     }
 }
 
-/// How long a presigned download address is valid (DESIGN.md "Security decisions").
+/// How long a presigned download address is valid (docs/design.md "Security decisions").
 pub const DOWNLOAD_URL_TTL: Duration = Duration::from_secs(3600);
 
 /// A presigned GET of one object of the assets bucket, valid one hour; `None` without object
@@ -150,10 +148,8 @@ pub struct InsightView {
     pub id: String,
     pub name: String,
     pub description: String,
-    /// application, report or user_report.
-    pub app_type: String,
-    /// running, stopped, starting, external, rendering, rendered, uploaded or failed.
-    pub status: String,
+    pub app_type: AppType,
+    pub status: InsightStatus,
     /// What is saved: a default image URL (`/v1/images/defaults/…`) or an object key.
     pub img_path: Option<String>,
     /// What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour).
@@ -165,11 +161,10 @@ pub struct InsightView {
     /// Hosted by Ludis (false for an external application).
     #[serde(rename = "isLudis")]
     pub is_ludis: bool,
-    /// cluster, slice-and-dice or campaign, for template apps.
-    pub template: Option<String>,
+    /// For template apps.
+    pub template: Option<Template>,
     pub is_template: bool,
-    /// python or r.
-    pub language: String,
+    pub language: Language,
     /// The view count.
     #[serde(rename = "userMetrics")]
     pub user_metrics: i64,
@@ -180,7 +175,7 @@ pub struct InsightView {
     /// Pinned by the caller.
     pub pinned: bool,
     /// The caller's level: view, execute or edit.
-    pub access_level: String,
+    pub access_level: AccessLevel,
     pub is_owner: bool,
     /// Applied with kubectl or GitOps: the custom resource is the source.
     pub managed: bool,
@@ -190,22 +185,28 @@ pub struct InsightView {
 
 impl InsightView {
     /// `img_url` is left empty; fill it with [`InsightView::with_img_url`].
-    pub fn new(i: &Insight, level: Level, pinned: bool, caller_uid: &str, owner: Option<&UserRow>) -> Self {
+    pub fn new(
+        i: &Insight,
+        level: AccessLevel,
+        pinned: bool,
+        caller_uid: &str,
+        owner: Option<&UserRow>,
+    ) -> Self {
         let (a, d) = (&i.asset, &i.details);
         Self {
             id: a.id.clone(),
             name: a.name.clone(),
             description: a.description.clone(),
-            app_type: d.app_type.clone(),
-            status: d.status.clone(),
+            app_type: d.app_type,
+            status: d.status,
             img_path: a.img_path.clone(),
             img_url: None,
             app_url: d.app_url.clone(),
             container_name: d.container_name.clone(),
-            is_ludis: d.status != db::insights::EXTERNAL,
-            template: d.template.clone(),
+            is_ludis: d.status != InsightStatus::External,
+            template: d.template,
             is_template: d.is_template,
-            language: d.language.clone(),
+            language: d.language,
             user_metrics: a.views,
             user_uid: a.owner_uid.clone(),
             user: owner.map(|u| OwnerName {
@@ -213,7 +214,7 @@ impl InsightView {
                 last_name: u.last_name.clone(),
             }),
             pinned,
-            access_level: level.as_str().to_owned(),
+            access_level: level,
             is_owner: a.owner_uid.as_deref() == Some(caller_uid),
             managed: a.is_managed(),
             created_at: a.created_at,

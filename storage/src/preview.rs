@@ -50,6 +50,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every previewable type.
+    pub const ALL: [Format; 6] = [
+        Format::Csv,
+        Format::Json,
+        Format::Xml,
+        Format::Txt,
+        Format::Xlsx,
+        Format::Xls,
+    ];
+
     /// `"csv"`, `"json"`, ...: the extension, and the `format` of a [`Preview`].
     pub fn name(self) -> &'static str {
         match self {
@@ -97,8 +107,10 @@ pub fn format_of(key: &str) -> Option<Format> {
 
 /// A preview as the API returns it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = FilePreview))]
 pub struct Preview {
     /// `"csv"`, `"json"`, `"xml"`, `"txt"`, `"xlsx"` or `"xls"`.
+    #[cfg_attr(feature = "openapi", schema(schema_with = format_schema))]
     pub format: &'static str,
     /// The header of a table (csv, a JSON array of objects or arrays, a sheet's first row); else empty.
     pub columns: Vec<String>,
@@ -110,6 +122,16 @@ pub struct Preview {
     pub sheet: Option<String>,
     /// More rows, lines, columns or bytes exist than are shown.
     pub truncated: bool,
+}
+
+/// The schema of [`Preview::format`]: one of the [`Format`] names.
+#[cfg(feature = "openapi")]
+fn format_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(Format::ALL.map(Format::name)))
+        .build()
 }
 
 impl Preview {
@@ -839,17 +861,10 @@ pub fn preview_in_worker(
         Answer::Ok(wire) => wire,
         Answer::Err(e) => return Err(refused(e)),
     };
-    let format = [
-        Format::Csv,
-        Format::Json,
-        Format::Xml,
-        Format::Txt,
-        Format::Xlsx,
-        Format::Xls,
-    ]
-    .into_iter()
-    .find(|f| f.name() == wire.format)
-    .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
+    let format = Format::ALL
+        .into_iter()
+        .find(|f| f.name() == wire.format)
+        .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
     Ok(Preview {
         format: format.name(),
         columns: wire.columns,

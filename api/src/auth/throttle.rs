@@ -8,12 +8,12 @@
 //! window, however many arrive at once.
 
 use crate::{
-    app::AppState,
     db::{
         self,
         throttle::{self, Reservation},
     },
     error::{ApiError, Result},
+    state::AppState,
 };
 
 /// Failures per account within the window before it is locked.

@@ -2,7 +2,7 @@
 //! `ludis-api`, never forced, with only the fields the API decides (`displayName`,
 //! `description`, `deletionPolicy`, the `ludis.dev/id` label and the `ludis.dev/owner`
 //! annotation). `spec.sharing` and anything else set with kubectl stay with whoever set them; a
-//! field the API owns that another manager changed since is a [`Conflict`] (409), not an
+//! field the API owns that another manager changed since is a [`apply::Conflict`] (409), not an
 //! overwrite.
 //!
 //! A dataset applied with kubectl or GitOps (`origin = resource`) belongs to its resource: the
@@ -11,147 +11,76 @@
 //!
 //! The operator finds the dataset's objects in the bucket named by the namespace's
 //! `ludis.dev/bucket` annotation ([`ludis_crds::ANNOTATION_BUCKET`], written by
-//! [`crate::k8s::ensure_namespace`] with [`bucket_of`]) under `datasets/<namespace>/<ludis.dev/id>/`, and its
-//! finalizer deletes them with the resource when `deletionPolicy` is `Delete`.
+//! [`organizations::ensure_namespace`] with [`organizations::bucket_of`]) under
+//! `datasets/<namespace>/<ludis.dev/id>/`, and its finalizer deletes them with the resource when
+//! `deletionPolicy` is `Delete`.
 
-use anyhow::Context as _;
-use kube::{Api, api::DeleteParams};
-use ludis_crds::{ANNOTATION_OWNER, Dataset as DatasetCr, LABEL_ID, dataset::DeletionPolicy};
+use ludis_crds::{Dataset as DatasetCr, dataset::DeletionPolicy};
 use serde_json::{Value, json};
 
-pub use super::insights::Conflict;
+use super::{
+    apply::{self, truncate},
+    organizations,
+};
 use crate::{
-    app::AppState,
-    db::{
-        self,
-        assets::KIND_DATASET,
-        datasets::{self as rows, Dataset},
-        organizations::OrganizationRow,
-    },
+    db::datasets::{self as rows, Dataset, DatasetRow},
+    domain::AssetKind,
+    state::AppState,
 };
 
 /// The CRD's limits on `displayName` and `description` (characters).
 const MAX_NAME: usize = 128;
 const MAX_DESCRIPTION: usize = 2000;
 
-/// Where a new dataset's CR goes: `(namespace, resource name)` to store in the asset row (the
-/// organization's namespace `ludis-<slug>`, the name `<name slug>-<id prefix>`). `None` without a
-/// cluster; such a row keeps `namespace`/`resource_name` unset.
+/// Where a new dataset's CR goes ([`apply::placement`]); `None` without a cluster.
 pub async fn placement(
     state: &AppState,
     organization_id: &str,
     id: &str,
     name: &str,
 ) -> anyhow::Result<Option<(String, String)>> {
-    if state.kube.is_none() {
-        return Ok(None);
-    }
-    let org = db::organizations::by_id(&state.db, organization_id)
-        .await?
-        .with_context(|| format!("no organization {organization_id}"))?;
-    Ok(Some((
-        ludis_crds::organization_namespace(&org.slug),
-        resource_name(name, id),
-    )))
-}
-
-/// A readable, unique CR name: the name's slug and the id's first 8 hex digits
-/// (`sales-2024-1a2b3c4d`; `dataset-…` for a name without letters or digits).
-pub fn resource_name(name: &str, id: &str) -> String {
-    super::insights::resource_name_or(name, id, "dataset")
-}
-
-/// The bucket of an organization's datasets: its bucket's name, else the API's `s3_bucket`.
-pub async fn bucket_of(state: &AppState, organization_id: &str) -> anyhow::Result<String> {
-    let org = db::organizations::by_id(&state.db, organization_id)
-        .await?
-        .with_context(|| format!("no organization {organization_id}"))?;
-    bucket_of_organization(state, &org).await
+    apply::placement(state, AssetKind::Dataset, organization_id, id, name).await
 }
 
 /// Where a new dataset of an organization keeps its objects: the organization's bucket and
 /// `datasets/<the organization's namespace>/<id>/` (the operator's rule, with or without a
 /// cluster).
 pub async fn location(state: &AppState, organization_id: &str, id: &str) -> anyhow::Result<(String, String)> {
-    let org = db::organizations::by_id(&state.db, organization_id)
-        .await?
-        .with_context(|| format!("no organization {organization_id}"))?;
-    let bucket = bucket_of_organization(state, &org).await?;
+    let org = organizations::by_id(state, organization_id).await?;
+    let bucket = organizations::bucket_of_organization(state, &org).await?;
     let namespace = ludis_crds::organization_namespace(&org.slug);
     Ok((bucket, ludis_storage::dataset_prefix(&namespace, id)))
-}
-
-/// [`bucket_of`] for an organization already read (a `bucket_id` naming no bucket falls back to
-/// the default too).
-pub async fn bucket_of_organization(state: &AppState, org: &OrganizationRow) -> anyhow::Result<String> {
-    let bucket = match &org.bucket_id {
-        Some(id) => db::organizations::bucket(&state.db, id).await?.map(|b| b.name),
-        None => None,
-    };
-    Ok(bucket.unwrap_or_else(|| state.settings.s3_bucket.clone()))
 }
 
 /// Applies the Dataset CR of `d` (creating it, or updating the fields the API owns). Does
 /// nothing for a dataset applied with kubectl/GitOps (its resource is the source), without a
 /// cluster, or for a row without a resource. Another manager owning a field the API would change
-/// is a [`Conflict`] (`err.downcast_ref::<Conflict>()`).
+/// is a [`apply::Conflict`] (`err.downcast_ref::<Conflict>()`).
 pub async fn apply(state: &AppState, d: &Dataset) -> anyhow::Result<()> {
     if d.asset.is_managed() {
         tracing::debug!(dataset = %d.asset.id, "not applied: the dataset's resource is its source");
         return Ok(());
     }
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(d)) else {
+    let Some((namespace, name)) = d.asset.resource() else {
         return Ok(());
     };
-    if d.asset.kind != KIND_DATASET {
-        anyhow::bail!("asset {} is not a dataset", d.asset.id);
-    }
-    let api = Api::<DatasetCr>::namespaced(client.clone(), namespace);
-    let body = object(d, namespace, name);
-    match super::insights::apply_body(
-        state,
-        client,
-        &api,
-        namespace,
-        name,
-        &d.asset.organization_id,
-        &body,
-    )
-    .await
-    {
-        Err(kube::Error::Api(e)) if e.code == 409 => Err(Conflict {
-            message: super::insights::conflict_message_of("dataset", &e.message),
-            detail: e.message.clone(),
-        }
-        .into()),
-        Err(e) => Err(e).with_context(|| format!("failed to apply dataset {namespace}/{name}")),
-        Ok(()) => Ok(()),
-    }
+    apply::apply::<DatasetCr>(state, &d.asset, &object(d, namespace, name)).await
 }
 
 /// Deletes the Dataset CR. A CR that is already gone is fine. The operator's finalizer deals
 /// with the objects (deleted with `deletionPolicy: Delete`, kept with `Retain`) before the
 /// resource goes; the watcher shows the row `deleting` meanwhile and removes it then.
 pub async fn delete(state: &AppState, d: &Dataset) -> anyhow::Result<()> {
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(d)) else {
-        return Ok(());
-    };
-    match Api::<DatasetCr>::namespaced(client.clone(), namespace)
-        .delete(name, &DeleteParams::background())
-        .await
-    {
-        Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("failed to delete dataset {namespace}/{name}")),
+    apply::delete::<DatasetCr>(state, &d.asset).await
+}
+
+impl apply::Written for DatasetRow {
+    async fn apply(state: &AppState, d: &Dataset) -> anyhow::Result<()> {
+        apply(state, d).await
     }
-}
-
-fn resource_of(d: &Dataset) -> Option<(&str, &str)> {
-    Some((d.asset.namespace.as_deref()?, d.asset.resource_name.as_deref()?))
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
+    async fn delete(state: &AppState, d: &Dataset) -> anyhow::Result<()> {
+        delete(state, d).await
+    }
 }
 
 /// Pure: the `deletionPolicy` of a row's policy (`Delete`, anything else `Retain`).
@@ -166,37 +95,30 @@ pub fn deletion_policy(row: &rows::DatasetRow) -> DeletionPolicy {
 /// Pure: the applied object: identity, the id label, the owner annotation (when the dataset has
 /// an owner) and the spec fields the API decides.
 pub fn object(d: &Dataset, namespace: &str, name: &str) -> Value {
-    let mut metadata = json!({
-        "name": name,
-        "namespace": namespace,
-        "labels": {LABEL_ID: d.asset.id},
+    let spec = json!({
+        "displayName": truncate(&d.asset.name, MAX_NAME),
+        "description": truncate(&d.asset.description, MAX_DESCRIPTION),
+        "deletionPolicy": deletion_policy(&d.details),
     });
-    if let Some(owner) = &d.asset.owner_uid {
-        metadata["annotations"] = json!({ANNOTATION_OWNER: owner});
-    }
-    json!({
-        "apiVersion": format!("{}/{}", ludis_crds::GROUP, ludis_crds::VERSION),
-        "kind": "Dataset",
-        "metadata": metadata,
-        "spec": {
-            "displayName": truncate(&d.asset.name, MAX_NAME),
-            "description": truncate(&d.asset.description, MAX_DESCRIPTION),
-            "deletionPolicy": deletion_policy(&d.details),
-        },
-    })
+    apply::object(&d.asset, namespace, name, spec, true)
 }
 
 #[cfg(test)]
 mod tests {
+    use ludis_crds::{ANNOTATION_OWNER, LABEL_ID};
+
     use super::*;
-    use crate::db::assets::{AssetRow, ORIGIN_API};
+    use crate::{
+        db::assets::AssetRow,
+        domain::{DatasetStatus, DeletionPolicy as Policy, Origin},
+    };
 
     fn dataset() -> Dataset {
         let id = "1a2b3c4d-0000-4000-8000-000000000000";
         Dataset {
             asset: AssetRow {
                 id: id.into(),
-                kind: KIND_DATASET.into(),
+                kind: AssetKind::Dataset,
                 organization_id: "org".into(),
                 owner_uid: Some("u1".into()),
                 name: "Sales".into(),
@@ -204,7 +126,7 @@ mod tests {
                 img_path: None,
                 namespace: Some("ludis-acme".into()),
                 resource_name: Some("sales-1a2b3c4d".into()),
-                origin: ORIGIN_API.into(),
+                origin: Origin::Api,
                 views: 0,
                 created_at: 0,
                 updated_at: 0,
@@ -213,8 +135,8 @@ mod tests {
                 id: id.into(),
                 bucket: "ludis".into(),
                 prefix: ludis_storage::dataset_prefix("ludis-acme", id),
-                deletion_policy: rows::DELETE.into(),
-                status: rows::PENDING.into(),
+                deletion_policy: Policy::Delete,
+                status: DatasetStatus::Pending,
                 ..rows::DatasetRow::default()
             },
         }
@@ -244,11 +166,11 @@ mod tests {
     fn an_ownerless_dataset_has_no_owner_annotation_and_retains_by_default() {
         let mut d = dataset();
         d.asset.owner_uid = None;
-        d.details.deletion_policy = "something else".into();
+        d.details.deletion_policy = Policy::Retain;
         let o = object(&d, "ns", "n");
         assert!(o["metadata"].get("annotations").is_none(), "{o}");
         assert_eq!(o["spec"]["deletionPolicy"], "Retain");
-        d.details.deletion_policy = rows::RETAIN.into();
+        d.details.deletion_policy = Policy::Retain;
         assert_eq!(object(&d, "ns", "n")["spec"]["deletionPolicy"], "Retain");
     }
 
@@ -260,36 +182,5 @@ mod tests {
         let o = object(&d, "ns", "n");
         assert_eq!(o["spec"]["displayName"].as_str().unwrap().chars().count(), 128);
         assert_eq!(o["spec"]["description"].as_str().unwrap().len(), 2000);
-    }
-
-    #[test]
-    fn resource_names_are_dns_labels_with_the_id() {
-        assert_eq!(
-            resource_name("Sales 2024!", "1A2B3C4D-5e6f"),
-            "sales-2024-1a2b3c4d"
-        );
-        assert_eq!(resource_name("***", "abc"), "dataset-abc");
-        assert_eq!(resource_name("", "12345678-9"), "dataset-12345678");
-        // Insights keep their own fallback.
-        assert_eq!(super::super::insights::resource_name("***", "abc"), "insight-abc");
-        let long = resource_name(&"x".repeat(100), "12345678-aaaa");
-        assert!(long.len() <= 63, "{long}");
-        assert!(
-            long.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
-            "{long}"
-        );
-    }
-
-    #[test]
-    fn conflicts_speak_of_the_dataset() {
-        let m = super::super::insights::conflict_message_of(
-            "dataset",
-            "Apply failed with 1 conflict: conflict with \"gitops-e2e\" using ludis.dev/v1alpha1: .spec.displayName",
-        );
-        assert_eq!(
-            m,
-            "The dataset's resource is managed outside Ludis: .spec.displayName (gitops-e2e) is set by another tool; change it there"
-        );
     }
 }

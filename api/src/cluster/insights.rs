@@ -6,46 +6,30 @@
 //!   `source`, `datasets`, `template`, `reportObject`, plus the id label and the owner annotation.
 //!   Fields the API does not set (`port`, `image`, `resources`, `sharing`, anything added with
 //!   kubectl) are left to whoever set them; a field the API owns that another manager changed
-//!   since is a conflict ([`Conflict`]), not an overwrite.
+//!   since is a conflict ([`apply::Conflict`]), not an overwrite.
 //! - An insight applied with kubectl or GitOps (`origin = resource`) belongs to its resource: the
 //!   API applies nothing of the console's edits ([`apply`] does nothing), and stop/restart and
 //!   redeploy apply only `spec.running` / `spec.redeployToken` (with the other fields the API
 //!   already owns there). When the resource's manager declares `running` itself, stopping it from
-//!   the console is a [`Conflict`]: the manifest wins, nothing is forced.
+//!   the console is a [`apply::Conflict`]: the manifest wins, nothing is forced.
 //!
 //! Without a cluster (`state.kube == None`) or for a row without a resource (`namespace` /
 //! `resource_name` unset) every call does nothing.
 
-use std::collections::BTreeMap;
-
 use anyhow::Context as _;
-use kube::{
-    Api, Client,
-    api::{DeleteParams, Patch, PatchParams},
-};
-use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight as InsightCr, LABEL_ID};
+use kube::Api;
+use ludis_crds::{FIELD_MANAGER_API, Insight as InsightCr};
 use serde_json::{Map, Value, json};
 
+use super::apply::{self, truncate};
 use crate::{
-    app::AppState,
     db::{
-        self,
-        assets::{self, KIND_APPLICATION},
-        insights::{self as rows, Insight},
+        assets,
+        insights::{self as rows, Insight, InsightRow},
     },
+    domain::{AppType, AssetKind, InsightStatus, Language},
+    state::AppState,
 };
-
-/// An apply refused because another field manager (kubectl, a GitOps tool) owns a field the API
-/// would change. Routes answer 409 with [`Conflict::message`]
-/// (`err.downcast_ref::<Conflict>()`).
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{message}")]
-pub struct Conflict {
-    /// For people: which manager owns which field.
-    pub message: String,
-    /// The API server's own message (`Apply failed with 1 conflict: conflict with "kubectl" …`).
-    pub detail: String,
-}
 
 /// What the API changes besides the database rows.
 #[derive(Debug, Clone, Copy, Default)]
@@ -67,6 +51,15 @@ pub async fn apply(state: &AppState, insight: &Insight, owner_email: Option<&str
         return Ok(());
     }
     write(state, insight, Change::default()).await
+}
+
+impl apply::Written for InsightRow {
+    async fn apply(state: &AppState, a: &Insight) -> anyhow::Result<()> {
+        apply(state, a, None).await
+    }
+    async fn delete(state: &AppState, a: &Insight) -> anyhow::Result<()> {
+        delete(state, a).await
+    }
 }
 
 /// Sets `spec.running` (stop/restart).
@@ -98,28 +91,17 @@ pub async fn redeploy(state: &AppState, insight: &Insight) -> anyhow::Result<()>
 
 /// Deletes the Insight CR (its children go with it). A CR that is already gone is fine.
 pub async fn delete(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
-        return Ok(());
-    };
-    match Api::<InsightCr>::namespaced(client.clone(), namespace)
-        .delete(name, &DeleteParams::background())
-        .await
-    {
-        Ok(_) => Ok(()),
-        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("failed to delete insight {namespace}/{name}")),
-    }
+    apply::delete::<InsightCr>(state, &insight.asset).await
 }
 
 /// Whether the insight can be expressed as a custom resource: an external application (its
 /// `appUrl`), an application or report published from a project, or an uploaded report. A
 /// template app without a source project has none (the CRD requires a source or an appUrl).
 pub fn has_resource(details: &rows::InsightRow) -> bool {
-    match details.app_type.as_str() {
-        rows::APPLICATION => is_external(details) || details.project_id.is_some(),
-        rows::REPORT => details.project_id.is_some(),
-        rows::USER_REPORT => true,
-        _ => false,
+    match details.app_type {
+        AppType::Application => is_external(details) || details.project_id.is_some(),
+        AppType::Report => details.project_id.is_some(),
+        AppType::UserReport => true,
     }
 }
 
@@ -134,49 +116,15 @@ pub async fn placement(
     name: &str,
     details: &rows::InsightRow,
 ) -> anyhow::Result<Option<(String, String)>> {
-    if state.kube.is_none() || !has_resource(details) {
+    if !has_resource(details) {
         return Ok(None);
     }
-    let org = db::organizations::by_id(&state.db, organization_id)
-        .await?
-        .with_context(|| format!("no organization {organization_id}"))?;
-    Ok(Some((
-        ludis_crds::organization_namespace(&org.slug),
-        resource_name(name, id),
-    )))
+    apply::placement(state, AssetKind::Insight, organization_id, id, name).await
 }
 
-/// A readable, unique CR name: the display name's slug and the id's first 8 hex digits
-/// (`sales-dashboard-1a2b3c4d`), a valid DNS label.
+/// A readable, unique CR name ([`apply::resource_name`]: `sales-dashboard-1a2b3c4d`).
 pub fn resource_name(name: &str, id: &str) -> String {
-    resource_name_or(name, id, "insight")
-}
-
-/// [`resource_name`] with `fallback` as the slug when the name has no letter or digit (each kind
-/// its own: `insight`, `dataset`).
-pub fn resource_name_or(name: &str, id: &str, fallback: &str) -> String {
-    let mut slug = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c);
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let mut slug: String = slug.chars().take(40).collect();
-    while slug.ends_with('-') {
-        slug.pop();
-    }
-    if slug.is_empty() {
-        slug.push_str(fallback);
-    }
-    let suffix: String = id
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .take(8)
-        .collect::<String>()
-        .to_lowercase();
-    format!("{slug}-{suffix}")
+    apply::resource_name(AssetKind::Insight, name, id)
 }
 
 fn redeploy_token(at: std::time::SystemTime) -> String {
@@ -184,21 +132,14 @@ fn redeploy_token(at: std::time::SystemTime) -> String {
     format!("{}.{:03}", d.as_secs(), d.subsec_millis())
 }
 
-fn resource_of(insight: &Insight) -> Option<(&str, &str)> {
-    Some((
-        insight.asset.namespace.as_deref()?,
-        insight.asset.resource_name.as_deref()?,
-    ))
-}
-
 fn is_external(details: &rows::InsightRow) -> bool {
-    details.app_type == rows::APPLICATION && details.app_url.is_some() && !details.runs_in_cluster()
+    details.app_type == AppType::Application && details.app_url.is_some() && !details.runs_in_cluster()
 }
 
 /// The names of the insight's source project and datasets in its namespace (their assets'
 /// resource names; an id without an asset row is taken as the name itself).
 async fn references(state: &AppState, d: &rows::InsightRow) -> anyhow::Result<References> {
-    async fn name_of(state: &AppState, kind: &str, id: &str) -> anyhow::Result<Option<String>> {
+    async fn name_of(state: &AppState, kind: AssetKind, id: &str) -> anyhow::Result<Option<String>> {
         let row = assets::by_id(&state.db, id).await?.filter(|a| a.kind == kind);
         Ok(match row {
             Some(a) => a.resource_name,
@@ -206,12 +147,12 @@ async fn references(state: &AppState, d: &rows::InsightRow) -> anyhow::Result<Re
         })
     }
     let project = match &d.project_id {
-        Some(id) => name_of(state, assets::KIND_PROJECT, id).await?,
+        Some(id) => name_of(state, AssetKind::ProjectV2, id).await?,
         None => None,
     };
     let mut datasets = Vec::new();
     for id in &d.dataset_ids {
-        if let Some(n) = name_of(state, assets::KIND_DATASET, id).await? {
+        if let Some(n) = name_of(state, AssetKind::Dataset, id).await? {
             datasets.push(n);
         }
     }
@@ -246,18 +187,22 @@ pub fn console_spec(
     spec.insert("displayName".into(), json!(truncate(&a.name, 128)));
     spec.insert("description".into(), json!(truncate(&a.description, 2000)));
     spec.insert("type".into(), json!(d.app_type));
-    spec.insert(
-        "language".into(),
-        json!(if d.language == "r" { "r" } else { "python" }),
-    );
+    spec.insert("language".into(), json!(d.language));
     spec.insert("running".into(), json!(running));
     if is_external(d) {
         spec.insert("appUrl".into(), json!(d.app_url));
-    } else if d.app_type != rows::USER_REPORT
+    } else if d.app_type != AppType::UserReport
         && let Some(project) = &refs.project
     {
         let files = if d.publish_filenames.is_empty() {
-            vec![if d.language == "r" { "app.R" } else { "app.py" }.to_owned()]
+            vec![
+                if d.language == Language::R {
+                    "app.R"
+                } else {
+                    "app.py"
+                }
+                .to_owned(),
+            ]
         } else {
             d.publish_filenames.clone()
         };
@@ -270,7 +215,7 @@ pub fn console_spec(
     if let Some(t) = &d.template {
         spec.insert("template".into(), json!(t));
     }
-    if d.app_type == rows::USER_REPORT
+    if d.app_type == AppType::UserReport
         && let Some(key) = &d.report_object
     {
         spec.insert("reportObject".into(), json!(key));
@@ -281,10 +226,6 @@ pub fn console_spec(
     spec
 }
 
-fn truncate(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
-}
-
 /// Pure: the applied object (identity, the id label, the owner annotation and `spec`).
 pub fn object(
     insight: &Insight,
@@ -293,19 +234,7 @@ pub fn object(
     spec: Map<String, Value>,
     whole: bool,
 ) -> Value {
-    let mut metadata = json!({"name": name, "namespace": namespace});
-    if whole {
-        metadata["labels"] = json!({LABEL_ID: insight.asset.id});
-        if let Some(owner) = &insight.asset.owner_uid {
-            metadata["annotations"] = json!({ANNOTATION_OWNER: owner});
-        }
-    }
-    json!({
-        "apiVersion": format!("{}/{}", ludis_crds::GROUP, ludis_crds::VERSION),
-        "kind": "Insight",
-        "metadata": metadata,
-        "spec": spec,
-    })
+    apply::object(&insight.asset, namespace, name, Value::Object(spec), whole)
 }
 
 /// Pure: the top-level `spec` fields a manager owns through Apply on a live object, from its
@@ -350,16 +279,15 @@ pub fn resource_spec(live: &InsightCr, change: Change<'_>) -> Map<String, Value>
 }
 
 async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyhow::Result<()> {
-    let (Some(client), Some((namespace, name))) = (&state.kube, resource_of(insight)) else {
+    let (Some(client), Some((namespace, name))) = (&state.kube, insight.asset.resource()) else {
         return Ok(());
     };
-    if insight.asset.kind != KIND_APPLICATION {
-        anyhow::bail!("asset {} is not an insight", insight.asset.id);
-    }
-    let api = Api::<InsightCr>::namespaced(client.clone(), namespace);
-    let live = match api.get_opt(name).await {
+    let live = match Api::<InsightCr>::namespaced(client.clone(), namespace)
+        .get_opt(name)
+        .await
+    {
         Ok(live) => live,
-        // No namespace yet: the apply below creates it.
+        // No namespace yet: the apply creates it.
         Err(kube::Error::Api(e)) if e.code == 404 => None,
         Err(e) => return Err(e).with_context(|| format!("failed to read insight {namespace}/{name}")),
     };
@@ -383,7 +311,7 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
         let refs = references(state, &insight.details).await?;
         let running = change.running.unwrap_or_else(|| match &live {
             Some(l) => l.spec.running,
-            None => insight.details.status != rows::STOPPED,
+            None => insight.details.status != InsightStatus::Stopped,
         });
         // A redeploy token the API set before is kept (dropping it would roll the app).
         let token = change.redeploy_token.map(str::to_owned).or_else(|| {
@@ -398,115 +326,22 @@ async fn write(state: &AppState, insight: &Insight, change: Change<'_>) -> anyho
         let spec = console_spec(insight, &refs, running, token.as_deref());
         object(insight, namespace, name, spec, true)
     };
-    match apply_body(
-        state,
-        client,
-        &api,
-        namespace,
-        name,
-        &insight.asset.organization_id,
-        &body,
-    )
-    .await
-    {
-        Err(kube::Error::Api(e)) if e.code == 409 => Err(Conflict {
-            message: conflict_message(&e.message),
-            detail: e.message.clone(),
-        }
-        .into()),
-        Err(e) => Err(e).with_context(|| format!("failed to apply insight {namespace}/{name}")),
-        Ok(()) => Ok(()),
-    }
-}
-
-/// Applies `body` under the API's field manager, never forced (a field owned by another manager
-/// is a 409); a missing namespace is created (the organization's, labelled, with its bucket) and
-/// the apply retried. Shared by every kind the API applies.
-pub(crate) async fn apply_body<K>(
-    state: &AppState,
-    client: &Client,
-    api: &Api<K>,
-    namespace: &str,
-    name: &str,
-    organization_id: &str,
-    body: &Value,
-) -> Result<(), kube::Error>
-where
-    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
-{
-    let params = PatchParams::apply(FIELD_MANAGER_API);
-    let no_namespace = |e: &kube::Error| matches!(e, kube::Error::Api(r) if r.code == 404 && r.message.contains("namespace"));
-    match api.patch(name, &params, &Patch::Apply(body)).await {
-        Ok(_) => Ok(()),
-        Err(e) if no_namespace(&e) => {
-            let ensured = match super::datasets::bucket_of(state, organization_id).await {
-                Ok(bucket) => crate::k8s::ensure_namespace(client, namespace, organization_id, &bucket).await,
-                Err(err) => Err(err),
-            };
-            if let Err(err) = ensured {
-                tracing::warn!(%namespace, error = %format!("{err:#}"), "the organization namespace could not be created");
-                return Err(e);
-            }
-            // A namespace created a moment ago may not have reached every admission cache yet.
-            let mut attempt = 0;
-            loop {
-                match api.patch(name, &params, &Patch::Apply(body)).await {
-                    Err(e) if no_namespace(&e) && attempt < 5 => {
-                        attempt += 1;
-                        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-                    }
-                    done => return done.map(|_| ()),
-                }
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Pure: a message for people from the API server's conflict message
-/// (`Apply failed with 1 conflict: conflict with "kubectl" using ludis.dev/v1alpha1: .spec.running`).
-pub fn conflict_message(detail: &str) -> String {
-    conflict_message_of("application", detail)
-}
-
-/// [`conflict_message`] about a `what` (`application`, `dataset`).
-pub fn conflict_message_of(what: &str, detail: &str) -> String {
-    let mut owners: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for part in detail.split("conflict with \"").skip(1) {
-        let Some((manager, rest)) = part.split_once('"') else {
-            continue;
-        };
-        let field = rest
-            .rsplit_once(": ")
-            .map(|(_, f)| f.trim().trim_end_matches(',').to_owned())
-            .unwrap_or_default();
-        owners.entry(manager.to_owned()).or_default().push(field);
-    }
-    if owners.is_empty() {
-        return format!("The {what}'s resource was changed by another tool; change it there");
-    }
-    let who: Vec<String> = owners
-        .iter()
-        .map(|(m, f)| format!("{} ({m})", f.join(", ")))
-        .collect();
-    format!(
-        "The {what}'s resource is managed outside Ludis: {} is set by another tool; change it there",
-        who.join("; ")
-    )
+    apply::apply::<InsightCr>(state, &insight.asset, &body).await
 }
 
 #[cfg(test)]
 mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{FieldsV1, ManagedFieldsEntry};
+    use ludis_crds::{ANNOTATION_OWNER, LABEL_ID};
 
     use super::*;
     use crate::db::{assets::AssetRow, insights::InsightRow};
 
-    fn insight(app_type: &str, status: &str) -> Insight {
+    fn insight(app_type: AppType, status: InsightStatus) -> Insight {
         Insight {
             asset: AssetRow {
                 id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
-                kind: KIND_APPLICATION.into(),
+                kind: AssetKind::Insight,
                 organization_id: "org".into(),
                 owner_uid: Some("u1".into()),
                 name: "Sales".into(),
@@ -514,35 +349,24 @@ mod tests {
                 img_path: None,
                 namespace: Some("ludis-acme".into()),
                 resource_name: Some("sales-1a2b3c4d".into()),
-                origin: assets::ORIGIN_API.into(),
+                origin: crate::domain::Origin::Api,
                 views: 0,
                 created_at: 0,
                 updated_at: 0,
             },
             details: InsightRow {
                 id: "1a2b3c4d-0000-4000-8000-000000000000".into(),
-                app_type: app_type.into(),
-                status: status.into(),
-                language: "python".into(),
+                app_type,
+                status,
+                language: Language::Python,
                 ..InsightRow::default()
             },
         }
     }
 
     #[test]
-    fn resource_names_are_dns_labels_with_the_id() {
-        assert_eq!(
-            resource_name("Sales Dashboard!", "1A2B3C4D-5e6f"),
-            "sales-dashboard-1a2b3c4d"
-        );
-        assert_eq!(resource_name("***", "abc"), "insight-abc");
-        let long = resource_name(&"x".repeat(100), "12345678-aaaa");
-        assert!(long.len() <= 63 && is_dns_name(&long), "{long}");
-    }
-
-    #[test]
     fn an_external_app_applies_its_url_and_no_source() {
-        let mut i = insight(rows::APPLICATION, rows::EXTERNAL);
+        let mut i = insight(AppType::Application, InsightStatus::External);
         i.details.app_url = Some("https://example.com/x".into());
         i.details.project_id = Some("p".into());
         let spec = console_spec(&i, &References::default(), true, None);
@@ -555,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_published_app_applies_its_source_and_datasets() {
-        let mut i = insight(rows::APPLICATION, rows::STARTING);
+        let mut i = insight(AppType::Application, InsightStatus::Starting);
         i.details.project_id = Some("p1".into());
         i.details.publish_filenames = vec!["dash.py".into()];
         let refs = References {
@@ -575,16 +399,20 @@ mod tests {
 
     #[test]
     fn a_template_app_without_a_project_has_no_resource() {
-        let mut i = insight(rows::APPLICATION, rows::STARTING);
-        i.details.template = Some("cluster".into());
+        let mut i = insight(AppType::Application, InsightStatus::Starting);
+        i.details.template = Some(crate::domain::Template::Cluster);
         assert!(!has_resource(&i.details));
-        assert!(has_resource(&insight(rows::USER_REPORT, rows::UPLOADED).details));
-        assert!(!has_resource(&insight(rows::REPORT, rows::RENDERING).details));
+        assert!(has_resource(
+            &insight(AppType::UserReport, InsightStatus::Uploaded).details
+        ));
+        assert!(!has_resource(
+            &insight(AppType::Report, InsightStatus::Rendering).details
+        ));
     }
 
     #[test]
     fn the_object_carries_the_id_label_and_owner_only_when_whole() {
-        let i = insight(rows::USER_REPORT, rows::UPLOADED);
+        let i = insight(AppType::UserReport, InsightStatus::Uploaded);
         let whole = object(&i, "ns", "n", Map::new(), true);
         assert_eq!(whole["metadata"]["labels"][LABEL_ID], i.asset.id);
         assert_eq!(whole["metadata"]["annotations"][ANNOTATION_OWNER], "u1");
@@ -638,15 +466,6 @@ mod tests {
             Value::Object(spec),
             json!({"redeployToken": "7", "running": false})
         );
-    }
-
-    #[test]
-    fn conflicts_name_the_fields_and_their_managers() {
-        let m = conflict_message(
-            "Apply failed with 2 conflicts: conflict with \"kubectl\" using ludis.dev/v1alpha1: .spec.running, conflict with \"argocd\" using ludis.dev/v1alpha1: .spec.displayName",
-        );
-        assert!(m.contains(".spec.running (kubectl)"), "{m}");
-        assert!(m.contains(".spec.displayName (argocd)"), "{m}");
     }
 
     #[test]

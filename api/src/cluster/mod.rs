@@ -4,7 +4,9 @@
 //! `assets`/`insights`/`datasets`, `spec.sharing` as managed share entries) and the operator's
 //! observations (status) reach the database.
 
+pub mod apply;
 pub mod datasets;
 pub mod insights;
+pub mod organizations;
 pub mod services;
 pub mod watcher;

@@ -1,40 +1,119 @@
 //! Sign-in events and the activity log, recorded as they happen and queried by the metrics
-//! routes. Other modules call [`record`] for every create/update/delete they perform.
+//! routes. Other modules record an [`Activity`] for every create/update/delete they perform.
+
+use std::borrow::Cow;
 
 use sqlx::AnyPool;
 
-/// One activity: who did what to which entity.
+use super::{assets::AssetRow, organizations::OrganizationRow, users::UserRow};
+use crate::domain::{ActivityEntity, AssetKind};
+
+/// One activity: who did what to which entity. Made by one of the constructors, which say how
+/// each entity is named in the log (the metrics read it).
+#[derive(Debug, Clone)]
 pub struct Activity<'a> {
     pub user_uid: Option<&'a str>,
     pub organization_id: Option<&'a str>,
-    /// `applications`, `projects`, `datasets`, `workflows`, `users`, `organizations`, `flighting`…
-    pub entity_type: &'a str,
+    pub entity_type: ActivityEntity,
     pub entity_id: &'a str,
-    pub entity_name: &'a str,
+    pub entity_name: Cow<'a, str>,
     /// `created`, `updated`, `deleted`, `shared`, …
     pub action: &'a str,
 }
 
-/// Records an activity. Failures are logged and never fail the caller's request.
-pub async fn record(db: &AnyPool, a: Activity<'_>) {
-    let now = super::now();
-    let result = sqlx::query(
-        "INSERT INTO activity (id, user_uid, organization_id, entity_type, entity_id, entity_name, action, at, day) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(super::new_id())
-    .bind(a.user_uid)
-    .bind(a.organization_id)
-    .bind(a.entity_type)
-    .bind(a.entity_id)
-    .bind(a.entity_name)
-    .bind(a.action)
-    .bind(now)
-    .bind(super::day(now))
-    .execute(db)
-    .await;
-    if let Err(e) = result {
-        tracing::error!(error = %e, entity_type = a.entity_type, action = a.action, "failed to record activity");
+impl<'a> Activity<'a> {
+    fn new(
+        by: &'a UserRow,
+        organization_id: &'a str,
+        (entity_type, entity_id, entity_name): (ActivityEntity, &'a str, Cow<'a, str>),
+        action: &'a str,
+    ) -> Self {
+        Self {
+            user_uid: Some(&by.uid),
+            organization_id: Some(organization_id),
+            entity_type,
+            entity_id,
+            entity_name,
+            action,
+        }
+    }
+
+    /// `by` did `action` to an asset (of its organization).
+    pub fn on_asset(by: &'a UserRow, asset: &'a AssetRow, action: &'a str) -> Self {
+        let entity = (
+            asset.kind.activity_entity(),
+            asset.id.as_str(),
+            Cow::Borrowed(asset.name.as_str()),
+        );
+        Self::new(by, &asset.organization_id, entity, action)
+    }
+
+    /// `by` did `action` to a user (named by e-mail, in the user's organization).
+    pub fn on_user(by: &'a UserRow, user: &'a UserRow, action: &'a str) -> Self {
+        let entity = (
+            ActivityEntity::Users,
+            user.uid.as_str(),
+            Cow::Borrowed(user.email.as_str()),
+        );
+        Self::new(by, &user.organization_id, entity, action)
+    }
+
+    /// `by` did `action` to an organization.
+    pub fn on_organization(by: &'a UserRow, org: &'a OrganizationRow, action: &'a str) -> Self {
+        let entity = (
+            ActivityEntity::Organizations,
+            org.id.as_str(),
+            Cow::Borrowed(org.name.as_str()),
+        );
+        Self::new(by, &org.id, entity, action)
+    }
+
+    /// `by` changed an organization's flighting.
+    pub fn on_flighting(by: &'a UserRow, organization_id: &'a str) -> Self {
+        let entity = (
+            ActivityEntity::Flighting,
+            organization_id,
+            Cow::Borrowed("flighting"),
+        );
+        Self::new(by, organization_id, entity, "updated")
+    }
+
+    /// `by` moved the assets of a kind from one owner to another in their organization.
+    pub fn owners_moved(by: &'a UserRow, kind: AssetKind, from: &'a UserRow, to: &UserRow) -> Self {
+        let moved = Cow::Owned(format!("{} -> {}", from.email, to.email));
+        let entity = (kind.activity_entity(), from.uid.as_str(), moved);
+        Self::new(by, &from.organization_id, entity, "owner_migrated")
+    }
+
+    /// Recorded outside any organization (the organization itself is gone).
+    pub fn outside_organization(self) -> Self {
+        Self {
+            organization_id: None,
+            ..self
+        }
+    }
+
+    /// Records the activity. Failures are logged and never fail the caller's request.
+    pub async fn record(self, db: &AnyPool) {
+        let now = super::now();
+        let result = sqlx::query(
+            "INSERT INTO activity (id, user_uid, organization_id, entity_type, entity_id, entity_name, action, at, day) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(super::new_id())
+        .bind(self.user_uid)
+        .bind(self.organization_id)
+        .bind(self.entity_type.as_str())
+        .bind(self.entity_id)
+        .bind(self.entity_name.as_ref())
+        .bind(self.action)
+        .bind(now)
+        .bind(super::day(now))
+        .execute(db)
+        .await;
+        if let Err(e) = result {
+            tracing::error!(error = %e, entity_type = %self.entity_type, action = self.action, "failed to record activity");
+        }
     }
 }
 

@@ -5,23 +5,13 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use crate::policy::sharing::Level;
-
-/// The kinds of asset (the `kind` column).
-pub const KIND_APPLICATION: &str = "application";
-pub const KIND_PROJECT: &str = "project";
-pub const KIND_DATASET: &str = "dataset";
-pub const KIND_WORKFLOW: &str = "workflow";
-
-/// `origin`: made in the console or through the API.
-pub const ORIGIN_API: &str = "api";
-/// `origin`: applied with kubectl or a GitOps tool (the custom resource is the source).
-pub const ORIGIN_RESOURCE: &str = "resource";
+use super::named;
+use crate::domain::{AccessLevel, AssetKind, Origin};
 
 #[derive(Debug, Clone)]
 pub struct AssetRow {
     pub id: String,
-    pub kind: String,
+    pub kind: AssetKind,
     pub organization_id: String,
     pub owner_uid: Option<String>,
     pub name: String,
@@ -29,7 +19,7 @@ pub struct AssetRow {
     pub img_path: Option<String>,
     pub namespace: Option<String>,
     pub resource_name: Option<String>,
-    pub origin: String,
+    pub origin: Origin,
     pub views: i64,
     pub created_at: i64,
     pub updated_at: i64,
@@ -39,10 +29,40 @@ pub const COLUMNS: &str = "a.id, a.kind, a.organization_id, a.owner_uid, a.name,
     a.namespace, a.resource_name, a.origin, a.views, a.created_at, a.updated_at";
 
 impl AssetRow {
+    /// A new row of `kind` made through the API at `now`: no owner, description, image or
+    /// resource yet (set them with struct update syntax and [`AssetRow::placed`]).
+    pub fn new(kind: AssetKind, id: String, organization_id: String, name: String, now: i64) -> Self {
+        Self {
+            id,
+            kind,
+            organization_id,
+            owner_uid: None,
+            name,
+            description: String::new(),
+            img_path: None,
+            namespace: None,
+            resource_name: None,
+            origin: Origin::Api,
+            views: 0,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    /// The row with its resource's place, `(namespace, name)`, when it has one.
+    pub fn placed(self, at: Option<(String, String)>) -> Self {
+        let (namespace, resource_name) = at.unzip();
+        Self {
+            namespace,
+            resource_name,
+            ..self
+        }
+    }
+
     pub fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             id: r.try_get("id")?,
-            kind: r.try_get("kind")?,
+            kind: named(r, "kind")?,
             organization_id: r.try_get("organization_id")?,
             owner_uid: r.try_get("owner_uid")?,
             name: r.try_get("name")?,
@@ -50,16 +70,21 @@ impl AssetRow {
             img_path: r.try_get("img_path")?,
             namespace: r.try_get("namespace")?,
             resource_name: r.try_get("resource_name")?,
-            origin: r.try_get("origin")?,
+            origin: named(r, "origin")?,
             views: r.try_get("views")?,
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
         })
     }
 
+    /// The custom resource it mirrors: `(namespace, name)`, when it has one.
+    pub fn resource(&self) -> Option<(&str, &str)> {
+        Some((self.namespace.as_deref()?, self.resource_name.as_deref()?))
+    }
+
     /// Applied with kubectl or GitOps: the custom resource is the source of its fields.
     pub fn is_managed(&self) -> bool {
-        self.origin == ORIGIN_RESOURCE
+        self.origin == Origin::Resource
     }
 }
 
@@ -78,7 +103,7 @@ where
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(&a.id)
-    .bind(&a.kind)
+    .bind(a.kind.as_str())
     .bind(&a.organization_id)
     .bind(&a.owner_uid)
     .bind(&a.name)
@@ -87,7 +112,7 @@ where
     .bind(&a.img_path)
     .bind(&a.namespace)
     .bind(&a.resource_name)
-    .bind(&a.origin)
+    .bind(a.origin.as_str())
     .bind(a.views)
     .bind(a.created_at)
     .bind(a.updated_at)
@@ -113,7 +138,7 @@ where
     .bind(&a.img_path)
     .bind(&a.namespace)
     .bind(&a.resource_name)
-    .bind(&a.origin)
+    .bind(a.origin.as_str())
     .bind(a.updated_at)
     .execute(exec)
     .await?;
@@ -133,7 +158,7 @@ pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<AssetRow>, sqlx::Err
 /// The asset mirroring a custom resource.
 pub async fn by_resource(
     db: &AnyPool,
-    kind: &str,
+    kind: AssetKind,
     namespace: &str,
     name: &str,
 ) -> Result<Option<AssetRow>, sqlx::Error> {
@@ -141,7 +166,7 @@ pub async fn by_resource(
         "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace = $2 AND a.resource_name = $3"
     );
     sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(namespace)
         .bind(name)
         .fetch_optional(db)
@@ -186,7 +211,7 @@ pub async fn caller_shares(
     .bind(organization_id)
     .fetch_one(db)
     .await?;
-    let level = |v: Option<i64>| v.map(Level::from_rank);
+    let level = |v: Option<i64>| v.map(AccessLevel::from_rank);
     Ok(crate::policy::sharing::Shares {
         user: level(row.try_get("user_level")?),
         organization: level(row.try_get("org_level")?),
@@ -263,7 +288,7 @@ pub enum SortBy {
 
 #[derive(Debug, Clone)]
 pub struct ListQuery {
-    pub kind: &'static str,
+    pub kind: AssetKind,
     pub filter: Filter,
     pub sort_by: SortBy,
     pub descending: bool,
@@ -273,15 +298,50 @@ pub struct ListQuery {
     pub offset: i64,
     /// Extra conditions on the kind's details table (aliased `d`, joined on `d.id = a.id`), with
     /// their string parameters numbered from `$100`: e.g. `d.app_type IN ($100, $101)`.
-    pub details: Option<(&'static str, String, Vec<String>)>,
+    pub details: Option<(String, Vec<String>)>,
 }
 
 /// One listed asset with the caller's level and pin.
 #[derive(Debug, Clone)]
 pub struct Listed {
     pub asset: AssetRow,
-    pub level: Level,
+    pub level: AccessLevel,
     pub pinned: bool,
+}
+
+/// Whether the caller sees `a` (the rule of [`crate::policy::sharing::access`] above none), as a
+/// condition on `assets a` with `$1` the caller's uid and `$2` their organization.
+pub fn visible_sql(v: Viewer<'_>) -> String {
+    if v.is_superadmin {
+        return "1 = 1".to_owned();
+    }
+    format!(
+        "(a.owner_uid = $1{} OR (a.organization_id = $2 AND EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id \
+         AND s.level > 0 AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2)))))",
+        if v.is_admin {
+            " OR a.organization_id = $2"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The caller's level on `a` (its rank), by the rule of [`crate::policy::sharing::access`], with
+/// `$1` the caller's uid and `$2` their organization.
+pub fn level_sql(v: Viewer<'_>) -> String {
+    if v.is_superadmin {
+        return "3".to_owned();
+    }
+    format!(
+        "CASE WHEN a.owner_uid = $1{} THEN 3 WHEN a.organization_id <> $2 THEN 0 ELSE \
+         COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id AND \
+         ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))), 0) END",
+        if v.is_admin {
+            " OR a.organization_id = $2"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The SQL of [`list`] (also printed by the benchmark with its query plan), for this caller: one
@@ -303,19 +363,7 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
          AND a.organization_id = $2";
     let not_owned = "(a.owner_uid IS NULL OR a.owner_uid <> $1)";
     // Visible, for the few rows of a pinned list.
-    let visible = if v.is_superadmin {
-        "1 = 1".to_owned()
-    } else {
-        format!(
-            "(a.owner_uid = $1{} OR (a.organization_id = $2 AND EXISTS (SELECT 1 FROM shares s WHERE s.asset_id = a.id \
-             AND s.level > 0 AND ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2)))))",
-            if v.is_admin {
-                " OR a.organization_id = $2"
-            } else {
-                ""
-            }
-        )
-    };
+    let visible = visible_sql(v);
     let parts: Vec<String> = match q.filter {
         Filter::Owned => vec!["a.owner_uid = $1".into()],
         Filter::Shared => vec![
@@ -341,8 +389,8 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
         },
     ];
     let mut join = String::new();
-    if let Some((table, cond, params)) = &q.details {
-        join = format!(" JOIN {table} d ON d.id = a.id");
+    if let Some((cond, params)) = &q.details {
+        join = format!(" JOIN {} d ON d.id = a.id", q.kind.details_table());
         let mut cond = cond.clone();
         for i in (0..params.len()).rev() {
             cond = cond.replace(&format!("${}", 100 + i), &format!("${}", 5 + i));
@@ -382,21 +430,8 @@ pub fn list_sql(q: &ListQuery, v: Viewer<'_>, count: bool) -> String {
     }
     let dir = if q.descending { "DESC" } else { "ASC" };
     let (limit, offset) = (q.limit.max(0), q.offset.max(0));
-    // The caller's level, by the rule of `policy::sharing::access`, for the page's rows only.
-    let access = if v.is_superadmin {
-        "3".to_owned()
-    } else {
-        format!(
-            "CASE WHEN a.owner_uid = $1{} THEN 3 WHEN a.organization_id <> $2 THEN 0 ELSE \
-             COALESCE((SELECT MAX(s.level) FROM shares s WHERE s.asset_id = a.id AND \
-             ((s.to_type = 'user' AND s.to_id = $1) OR (s.to_type = 'organization' AND s.to_id = $2))), 0) END",
-            if v.is_admin {
-                " OR a.organization_id = $2"
-            } else {
-                ""
-            }
-        )
-    };
+    // The caller's level, for the page's rows only.
+    let access = level_sql(v);
     let (with, page) = if ordered {
         let first = limit.saturating_add(offset);
         let heads = parts
@@ -440,9 +475,9 @@ fn bind_list<'q>(
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(v.uid)
         .bind(v.organization_id)
-        .bind(q.kind)
+        .bind(q.kind.as_str())
         .bind(search);
-    if let Some((_, _, params)) = &q.details {
+    if let Some((_, params)) = &q.details {
         for p in params {
             query = query.bind(p.as_str());
         }
@@ -471,7 +506,7 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
         total = r.try_get::<i64, _>("total")?;
         items.push(Listed {
             asset: AssetRow::from_row(r)?,
-            level: Level::from_rank(r.try_get("access")?),
+            level: AccessLevel::from_rank(r.try_get("access")?),
             pinned: r.try_get::<i64, _>("pinned")? != 0,
         });
     }
@@ -489,7 +524,7 @@ pub async fn list(db: &AnyPool, v: Viewer<'_>, q: &ListQuery) -> Result<(Vec<Lis
 /// Returns how many moved.
 pub async fn move_owner(
     db: &AnyPool,
-    kind: &str,
+    kind: AssetKind,
     organization_id: &str,
     from_uid: &str,
     to_uid: &str,
@@ -499,7 +534,7 @@ pub async fn move_owner(
         "UPDATE assets SET owner_uid = $4, updated_at = $5 \
          WHERE kind = $1 AND organization_id = $2 AND owner_uid = $3",
     )
-    .bind(kind)
+    .bind(kind.as_str())
     .bind(organization_id)
     .bind(from_uid)
     .bind(to_uid)
@@ -511,12 +546,12 @@ pub async fn move_owner(
 
 /// Every asset of a kind that mirrors a custom resource (`namespace` and `resource_name` set),
 /// for the resource watcher's sweep after a (re)list. (Added by the cluster work.)
-pub async fn with_resources(db: &AnyPool, kind: &str) -> Result<Vec<AssetRow>, sqlx::Error> {
+pub async fn with_resources(db: &AnyPool, kind: AssetKind) -> Result<Vec<AssetRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {COLUMNS} FROM assets a WHERE a.kind = $1 AND a.namespace IS NOT NULL AND a.resource_name IS NOT NULL"
     );
     sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(kind)
+        .bind(kind.as_str())
         .fetch_all(db)
         .await?
         .iter()

@@ -5,24 +5,17 @@
 
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
-use crate::policy::sharing::Level;
-
-pub const TO_USER: &str = "user";
-pub const TO_ORGANIZATION: &str = "organization";
-/// A user declared by e-mail in `spec.sharing` who has no account yet.
-pub const TO_EMAIL: &str = "email";
-
-pub const ORIGIN_CONSOLE: &str = "console";
-pub const ORIGIN_RESOURCE: &str = "resource";
+use super::{assets::AssetRow, named};
+use crate::domain::{AccessLevel, ShareOrigin, StoredTarget};
 
 #[derive(Debug, Clone)]
 pub struct ShareRow {
     pub id: String,
     pub asset_id: String,
-    pub to_type: String,
+    pub to_type: StoredTarget,
     pub to_id: String,
-    pub level: Level,
-    pub origin: String,
+    pub level: AccessLevel,
+    pub origin: ShareOrigin,
     pub from_user_uid: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -35,10 +28,10 @@ impl ShareRow {
         Ok(Self {
             id: r.try_get("id")?,
             asset_id: r.try_get("asset_id")?,
-            to_type: r.try_get("to_type")?,
+            to_type: named(r, "to_type")?,
             to_id: r.try_get("to_id")?,
-            level: Level::from_rank(r.try_get("level")?),
-            origin: r.try_get("origin")?,
+            level: AccessLevel::from_rank(r.try_get("level")?),
+            origin: named(r, "origin")?,
             from_user_uid: r.try_get("from_user_uid")?,
             created_at: r.try_get("created_at")?,
             updated_at: r.try_get("updated_at")?,
@@ -46,7 +39,7 @@ impl ShareRow {
     }
 
     pub fn is_managed(&self) -> bool {
-        self.origin == ORIGIN_RESOURCE
+        self.origin == ShareOrigin::Resource
     }
 }
 
@@ -75,9 +68,9 @@ pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<ShareRow>, sqlx::Err
 /// One entry to set.
 #[derive(Debug, Clone)]
 pub struct Entry<'a> {
-    pub to_type: &'a str,
+    pub to_type: StoredTarget,
     pub to_id: &'a str,
-    pub level: Level,
+    pub level: AccessLevel,
 }
 
 /// Sets console entries (insert or update the level), in one transaction.
@@ -95,14 +88,14 @@ pub async fn set_console(
 pub async fn delete_console(
     db: &AnyPool,
     asset_id: &str,
-    to_type: &str,
+    to_type: StoredTarget,
     to_id: &str,
 ) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(
         "DELETE FROM shares WHERE asset_id = $1 AND to_type = $2 AND to_id = $3 AND origin = 'console'",
     )
     .bind(asset_id)
-    .bind(to_type)
+    .bind(to_type.as_str())
     .bind(to_id)
     .execute(db)
     .await?
@@ -129,7 +122,7 @@ pub async fn replace_resource<'c>(
         )
         .bind(super::new_id())
         .bind(asset_id)
-        .bind(e.to_type)
+        .bind(e.to_type.as_str())
         .bind(e.to_id)
         .bind(e.level.rank())
         .bind(now)
@@ -164,7 +157,7 @@ where
 }
 
 /// One target of a console change: `(to_type, to_id)`.
-pub type Target<'a> = (&'a str, &'a str);
+pub type Target<'a> = (StoredTarget, &'a str);
 
 /// Sets and revokes console entries of one asset in one transaction (a share request is
 /// all-or-nothing): `sets` are inserted or have their level updated, `revokes` are deleted.
@@ -182,7 +175,7 @@ pub async fn apply_console(
             "DELETE FROM shares WHERE asset_id = $1 AND to_type = $2 AND to_id = $3 AND origin = 'console'",
         )
         .bind(asset_id)
-        .bind(*to_type)
+        .bind(to_type.as_str())
         .bind(*to_id)
         .execute(&mut *tx)
         .await?;
@@ -196,7 +189,7 @@ pub async fn apply_console(
         )
         .bind(super::new_id())
         .bind(asset_id)
-        .bind(e.to_type)
+        .bind(e.to_type.as_str())
         .bind(e.to_id)
         .bind(e.level.rank())
         .bind(from_uid)
@@ -210,6 +203,28 @@ pub async fn apply_console(
         .execute(&mut *tx)
         .await?;
     tx.commit().await
+}
+
+/// A console entry sharing `asset` with its whole organization at view (no one shared it: the
+/// asset's own organization reads it, e.g. a sample dataset).
+pub async fn insert_organization_view<'e, E>(exec: E, asset: &AssetRow, now: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO shares (id, asset_id, to_type, to_id, level, origin, from_user_uid, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $7)",
+    )
+    .bind(super::new_id())
+    .bind(&asset.id)
+    .bind(StoredTarget::Organization.as_str())
+    .bind(&asset.organization_id)
+    .bind(AccessLevel::View.rank())
+    .bind(ShareOrigin::Console.as_str())
+    .bind(now)
+    .execute(exec)
+    .await?;
+    Ok(())
 }
 
 /// Deletes one console entry by id. Returns whether it existed.

@@ -8,68 +8,69 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ADMINISTRATOR, DEVELOPER, MANAGEMENT, SUPERADMIN};
+use crate::domain::{Feature, Role};
 
-/// The feature keys and their display names, in display order.
-pub const FEATURES: [(&str, &str); 5] = [
-    ("insights", "Insights"),
-    ("projects", "Projects"),
-    ("workflows", "Workflows"),
-    ("datasets", "Datasets"),
-    ("notebooks", "Notebooks"),
-];
-
+/// A feature's flag in an organization.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Flag {
-    /// One of insights, projects, workflows, datasets, notebooks.
-    pub key: String,
+    pub key: Feature,
     pub name: String,
     pub active: bool,
     /// Roles that see the feature (developer, management, administrator).
+    pub user_roles: Vec<Role>,
+}
+
+/// A flag as a client asks to set it (its key and roles are checked).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FlagChange {
+    #[schema(value_type = Feature)]
+    pub key: String,
+    /// Ignored: the name is the feature's.
+    #[serde(default)]
+    pub name: String,
+    pub active: bool,
+    /// Roles that see the feature: developer, management, administrator.
+    #[schema(value_type = Vec<Role>)]
     pub user_roles: Vec<String>,
+}
+
+impl Flag {
+    /// The flag of `key` with every flighted role.
+    fn default_of(key: Feature) -> Self {
+        Flag {
+            key,
+            name: key.name().into(),
+            active: true,
+            user_roles: Role::FLIGHTED.to_vec(),
+        }
+    }
 }
 
 /// The flighting of a new organization: every feature active for every role.
 pub fn defaults() -> Vec<Flag> {
-    FEATURES
-        .iter()
-        .map(|(key, name)| Flag {
-            key: (*key).into(),
-            name: (*name).into(),
-            active: true,
-            user_roles: vec![DEVELOPER.into(), MANAGEMENT.into(), ADMINISTRATOR.into()],
-        })
-        .collect()
+    Feature::ALL.iter().copied().map(Flag::default_of).collect()
 }
 
+/// Display order: the features' own.
 pub fn sort(flags: &mut [Flag]) {
-    flags.sort_by_key(|f| {
-        FEATURES
-            .iter()
-            .position(|(k, _)| *k == f.key)
-            .unwrap_or(usize::MAX)
-    });
-}
-
-pub fn feature_name(key: &str) -> Option<&'static str> {
-    FEATURES.iter().find(|(k, _)| *k == key).map(|(_, n)| *n)
+    flags.sort_by_key(|f| Feature::ALL.iter().position(|k| *k == f.key));
 }
 
 /// Whether a role may use a feature, given its flag (None: no flag restricts it).
-pub fn allowed(role: &str, flag: Option<&Flag>) -> bool {
-    if role == SUPERADMIN {
+pub fn allowed(role: Role, flag: Option<&Flag>) -> bool {
+    if role == Role::Superadmin {
         return true;
     }
     match flag {
         None => true,
-        Some(f) => f.active && f.user_roles.iter().any(|r| r == role),
+        Some(f) => f.active && f.user_roles.contains(&role),
     }
 }
 
 /// The feature an API path belongs to, for the flighting gate on every route of that area.
 /// Sharing (`/v1/applications/share…`, shared by every asset kind) and comments are not gated by
 /// path: the share calls check the feature of the shared asset's kind themselves.
-pub fn feature_for_path(path: &str) -> Option<&'static str> {
+pub fn feature_for_path(path: &str) -> Option<Feature> {
     const UNGATED: [&str; 1] = ["/v1/applications/share"];
     let under = |path: &str, prefix: &str| {
         path.strip_prefix(prefix)
@@ -78,16 +79,16 @@ pub fn feature_for_path(path: &str) -> Option<&'static str> {
     if UNGATED.iter().any(|p| under(path, p)) {
         return None;
     }
-    const AREAS: [(&str, &str); 9] = [
-        ("/v1/applications", "insights"),
-        ("/v2/applications", "insights"),
-        ("/v1/templates", "insights"),
-        ("/v1/projects", "projects"),
-        ("/v2/projects", "projects"),
-        ("/v2/workflows", "workflows"),
-        ("/v1/datasets", "datasets"),
-        ("/v1/notebook", "notebooks"),
-        ("/v1/notebooks", "notebooks"),
+    const AREAS: [(&str, Feature); 9] = [
+        ("/v1/applications", Feature::Insights),
+        ("/v2/applications", Feature::Insights),
+        ("/v1/templates", Feature::Insights),
+        ("/v1/projects", Feature::Projects),
+        ("/v2/projects", Feature::Projects),
+        ("/v2/workflows", Feature::Workflows),
+        ("/v1/datasets", Feature::Datasets),
+        ("/v1/notebook", Feature::Notebooks),
+        ("/v1/notebooks", Feature::Notebooks),
     ];
     AREAS
         .iter()
@@ -96,10 +97,10 @@ pub fn feature_for_path(path: &str) -> Option<&'static str> {
 }
 
 /// Roles whose membership the caller may change.
-pub fn editable_roles(caller_role: &str) -> &'static [&'static str] {
+pub fn editable_roles(caller_role: Role) -> &'static [Role] {
     match caller_role {
-        SUPERADMIN => &[DEVELOPER, MANAGEMENT, ADMINISTRATOR],
-        ADMINISTRATOR => &[DEVELOPER, MANAGEMENT],
+        Role::Superadmin => &Role::FLIGHTED,
+        Role::Administrator => &[Role::Developer, Role::Management],
         _ => &[],
     }
 }
@@ -123,63 +124,61 @@ pub enum FlagError {
 /// The flags after `caller_role` applies `requested` to `current`. Keys not in `requested` stay
 /// as they are; changes to roles or `active` the caller may not make are refused (not ignored),
 /// so a console mistake is visible.
-pub fn apply_update(caller_role: &str, current: &[Flag], requested: &[Flag]) -> Result<Vec<Flag>, FlagError> {
+pub fn apply_update(
+    caller_role: Role,
+    current: &[Flag],
+    requested: &[FlagChange],
+) -> Result<Vec<Flag>, FlagError> {
     let editable = editable_roles(caller_role);
     if editable.is_empty() {
         return Err(FlagError::NotAllowed);
     }
-    let mut out: Vec<Flag> = FEATURES
+    let mut out: Vec<Flag> = Feature::ALL
         .iter()
-        .map(|(key, _)| {
+        .map(|key| {
             current
                 .iter()
                 .find(|f| f.key == *key)
                 .cloned()
-                .unwrap_or_else(|| {
-                    defaults()
-                        .into_iter()
-                        .find(|f| f.key == *key)
-                        .expect("a default per key")
-                })
+                .unwrap_or_else(|| Flag::default_of(*key))
         })
         .collect();
     let mut seen = Vec::new();
     for req in requested {
-        let Some(name) = feature_name(&req.key) else {
+        let Ok(key) = req.key.parse::<Feature>() else {
             return Err(FlagError::UnknownKey(req.key.clone()));
         };
-        if seen.contains(&req.key) {
+        if seen.contains(&key) {
             return Err(FlagError::Duplicate(req.key.clone()));
         }
-        seen.push(req.key.clone());
+        seen.push(key);
+        let mut wanted = Vec::new();
         for r in &req.user_roles {
-            if ![DEVELOPER, MANAGEMENT, ADMINISTRATOR].contains(&r.as_str()) {
-                return Err(FlagError::UnknownRole(r.clone()));
+            match r.parse::<Role>() {
+                Ok(role) if Role::FLIGHTED.contains(&role) => wanted.push(role),
+                _ => return Err(FlagError::UnknownRole(r.clone())),
             }
         }
         let slot = out
             .iter_mut()
-            .find(|f| f.key == req.key)
+            .find(|f| f.key == key)
             .expect("every key has a slot");
-        if req.active != slot.active && caller_role != SUPERADMIN {
+        if req.active != slot.active && caller_role != Role::Superadmin {
             return Err(FlagError::Active);
         }
-        let had_admin = slot.user_roles.iter().any(|r| r == ADMINISTRATOR);
-        let wants_admin = req.user_roles.iter().any(|r| r == ADMINISTRATOR);
-        if had_admin != wants_admin && !editable.contains(&ADMINISTRATOR) {
+        let had_admin = slot.user_roles.contains(&Role::Administrator);
+        let wants_admin = wanted.contains(&Role::Administrator);
+        if had_admin != wants_admin && !editable.contains(&Role::Administrator) {
             return Err(FlagError::AdministratorRole);
         }
-        let mut roles: Vec<String> = [DEVELOPER, MANAGEMENT, ADMINISTRATOR]
-            .iter()
-            .filter(|r| req.user_roles.iter().any(|x| x == *r))
-            .map(|r| (*r).to_owned())
-            .collect();
-        roles.dedup();
         *slot = Flag {
-            key: req.key.clone(),
-            name: name.to_owned(),
+            key,
+            name: key.name().to_owned(),
             active: req.active,
-            user_roles: roles,
+            user_roles: Role::FLIGHTED
+                .into_iter()
+                .filter(|r| wanted.contains(r))
+                .collect(),
         };
     }
     Ok(out)
@@ -188,20 +187,35 @@ pub fn apply_update(caller_role: &str, current: &[Flag], requested: &[Flag]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::Role::{
+        Administrator as ADMINISTRATOR, Developer as DEVELOPER, Management as MANAGEMENT,
+        Superadmin as SUPERADMIN,
+    };
 
-    fn flag(key: &str, active: bool, roles: &[&str]) -> Flag {
-        Flag {
+    /// A requested flag.
+    fn flag(key: &str, active: bool, roles: &[Role]) -> FlagChange {
+        FlagChange {
             key: key.into(),
-            name: feature_name(key).unwrap_or("?").into(),
+            name: key.into(),
             active,
-            user_roles: roles.iter().map(|r| (*r).to_owned()).collect(),
+            user_roles: roles.iter().map(|r| r.to_string()).collect(),
+        }
+    }
+
+    /// A stored flag.
+    fn stored(key: Feature, active: bool, roles: &[Role]) -> Flag {
+        Flag {
+            key,
+            name: key.name().into(),
+            active,
+            user_roles: roles.to_vec(),
         }
     }
 
     #[test]
     fn who_may_use_a_feature() {
-        let dev_only = flag("projects", true, &[DEVELOPER]);
-        let off = flag("projects", false, &[DEVELOPER, ADMINISTRATOR]);
+        let dev_only = stored(Feature::Projects, true, &[DEVELOPER]);
+        let off = stored(Feature::Projects, false, &[DEVELOPER, ADMINISTRATOR]);
         let cases = [
             (DEVELOPER, Some(&dev_only), true),
             (MANAGEMENT, Some(&dev_only), false),
@@ -220,21 +234,21 @@ mod tests {
     #[test]
     fn paths_map_to_features() {
         let cases = [
-            ("/v1/applications/insights", Some("insights")),
-            ("/v2/applications/create", Some("insights")),
-            ("/v1/projects", Some("projects")),
-            ("/v2/projects/12", Some("projects")),
-            ("/v2/workflows/run/1", Some("workflows")),
-            ("/v1/datasets/listdatasets", Some("datasets")),
-            ("/v1/notebook/3", Some("notebooks")),
+            ("/v1/applications/insights", Some(Feature::Insights)),
+            ("/v2/applications/create", Some(Feature::Insights)),
+            ("/v1/projects", Some(Feature::Projects)),
+            ("/v2/projects/12", Some(Feature::Projects)),
+            ("/v2/workflows/run/1", Some(Feature::Workflows)),
+            ("/v1/datasets/listdatasets", Some(Feature::Datasets)),
+            ("/v1/notebook/3", Some(Feature::Notebooks)),
             ("/v1/projectsfoo", None),
             ("/v1/users", None),
             ("/v1/flighting", None),
-            ("/v1/applications/pin/list", Some("insights")),
-            ("/v2/applications/redeploy/1", Some("insights")),
+            ("/v1/applications/pin/list", Some(Feature::Insights)),
+            ("/v2/applications/redeploy/1", Some(Feature::Insights)),
             ("/v1/applications/share", None),
             ("/v1/applications/share/1", None),
-            ("/v1/applications/shared", Some("insights")),
+            ("/v1/applications/shared", Some(Feature::Insights)),
             ("/v1/shares/sharedwith/1", None),
             ("/v1/comment/list", None),
             ("/v1/directory/share", None),
@@ -248,7 +262,7 @@ mod tests {
     fn update_rules_by_caller() {
         let current = defaults();
         let all = [DEVELOPER, MANAGEMENT, ADMINISTRATOR];
-        let cases: Vec<(&str, Vec<Flag>, Result<(), FlagError>)> = vec![
+        let cases: Vec<(Role, Vec<FlagChange>, Result<(), FlagError>)> = vec![
             // an administrator takes management off projects
             (
                 ADMINISTRATOR,
@@ -280,7 +294,7 @@ mod tests {
             (
                 SUPERADMIN,
                 vec![flag("projects", true, &[SUPERADMIN])],
-                Err(FlagError::UnknownRole(SUPERADMIN.into())),
+                Err(FlagError::UnknownRole("superadmin".into())),
             ),
             (
                 SUPERADMIN,
@@ -308,7 +322,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.len(), 5);
-        assert_eq!(out[3], flag("datasets", true, &[DEVELOPER, ADMINISTRATOR]));
+        assert_eq!(
+            out[3],
+            stored(Feature::Datasets, true, &[DEVELOPER, ADMINISTRATOR])
+        );
         assert_eq!(out[0], defaults()[0]);
     }
 

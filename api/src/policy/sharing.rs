@@ -1,140 +1,18 @@
-//! The one access rule for every asset kind (DESIGN.md "One access rule", spec 000 §4 and 001 §6):
+//! The one access rule for every asset kind (docs/design.md "The one access rule", spec 000 §4 and 001 §6):
 //! the owner has edit; an administrator of the asset's organization, or a superadmin, has edit;
 //! a member of the asset's organization has the highest of their own share and the
 //! organization's share; anyone else, or a member with neither, does not see the asset (404,
 //! never 403, so ids cannot be probed). Shares never reach outside the asset's organization.
 //! Pure functions over loaded facts, used by every route and websocket that takes an asset.
 
-use std::fmt;
-
-use super::{SUPERADMIN, is_admin};
-
-/// Access levels, ordered `none < view < execute < edit`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    None,
-    /// Read only.
-    View,
-    /// Run, logs, terminal, web view.
-    Execute,
-    /// Everything, including share and delete.
-    Edit,
-}
-
-impl Level {
-    /// The spec's wire names: `view`, `execute`, `edit` (and `none`).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "none" => Some(Level::None),
-            "view" => Some(Level::View),
-            "execute" => Some(Level::Execute),
-            "edit" => Some(Level::Edit),
-            _ => None,
-        }
-    }
-
-    /// The stored form: 0 none, 1 view, 2 execute, 3 edit (higher is more).
-    pub fn rank(self) -> i64 {
-        self as i64
-    }
-
-    /// From the stored form; out-of-range values are clamped.
-    pub fn from_rank(rank: i64) -> Self {
-        match rank {
-            i64::MIN..=0 => Level::None,
-            1 => Level::View,
-            2 => Level::Execute,
-            _ => Level::Edit,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::None => "none",
-            Level::View => "view",
-            Level::Execute => "execute",
-            Level::Edit => "edit",
-        }
-    }
-
-    /// The console's names: Viewer, Executor, Editor.
-    pub fn role_name(self) -> &'static str {
-        match self {
-            Level::None => "None",
-            Level::View => "Viewer",
-            Level::Execute => "Executor",
-            Level::Edit => "Editor",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The entity types of spec 001 §9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EntityType {
-    Application,
-    Project,
-    ProjectV2,
-    Dataset,
-    Workflow,
-    Insight,
-    Designer,
-}
-
-impl EntityType {
-    pub const ALL: [EntityType; 7] = [
-        EntityType::Application,
-        EntityType::Project,
-        EntityType::ProjectV2,
-        EntityType::Dataset,
-        EntityType::Workflow,
-        EntityType::Insight,
-        EntityType::Designer,
-    ];
-
-    /// The spec's names: `Application`, `Project`, `Project_V2`, `Dataset`, `Workflow`,
-    /// `Insight`, `Designer`.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s.trim())
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EntityType::Application => "Application",
-            EntityType::Project => "Project",
-            EntityType::ProjectV2 => "Project_V2",
-            EntityType::Dataset => "Dataset",
-            EntityType::Workflow => "Workflow",
-            EntityType::Insight => "Insight",
-            EntityType::Designer => "Designer",
-        }
-    }
-
-    /// Whether `execute` may be granted: a dataset has nothing to run.
-    pub fn offers_execute(self) -> bool {
-        self != EntityType::Dataset
-    }
-
-    /// The levels a share of this type may grant.
-    pub fn grantable(self) -> Vec<Level> {
-        [Level::View, Level::Execute, Level::Edit]
-            .into_iter()
-            .filter(|l| *l != Level::Execute || self.offers_execute())
-            .collect()
-    }
-}
+use crate::domain::{AccessLevel, AssetKind, Role};
 
 /// Who asks.
 #[derive(Clone, Copy, Debug)]
 pub struct Caller<'a> {
     pub uid: &'a str,
     pub organization_id: &'a str,
-    pub role: &'a str,
+    pub role: Role,
 }
 
 /// The asset, as far as access goes.
@@ -145,29 +23,28 @@ pub struct Asset<'a> {
 }
 
 /// The shares that concern the caller: their own entry and the asset's organization entry
-/// (`None`: no entry; an `unshare` entry is `Some(Level::None)`).
+/// (`None`: no entry; an `unshare` entry is `Some(AccessLevel::None)`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Shares {
-    pub user: Option<Level>,
-    pub organization: Option<Level>,
+    pub user: Option<AccessLevel>,
+    pub organization: Option<AccessLevel>,
 }
 
 /// The caller's level on the asset.
-pub fn access(caller: Caller<'_>, asset: Asset<'_>, shares: Shares) -> Level {
+pub fn access(caller: Caller<'_>, asset: Asset<'_>, shares: Shares) -> AccessLevel {
     if caller.uid == asset.owner_uid {
-        return Level::Edit;
+        return AccessLevel::Edit;
     }
-    if caller.role == SUPERADMIN || (is_admin(caller.role) && caller.organization_id == asset.organization_id)
-    {
-        return Level::Edit;
+    if administers(caller, asset) {
+        return AccessLevel::Edit;
     }
     // Shares stay inside the asset's organization: its organization entry reaches its members,
     // and a personal entry only a member too (one made before this rule, or left by someone who
     // moved to another organization, grants nothing).
     if caller.organization_id != asset.organization_id {
-        return Level::None;
+        return AccessLevel::None;
     }
-    shares.user.max(shares.organization).unwrap_or(Level::None)
+    shares.user.max(shares.organization).unwrap_or(AccessLevel::None)
 }
 
 /// Why an action on an asset is refused.
@@ -189,8 +66,8 @@ impl Denied {
 }
 
 /// Whether `have` allows what needs `need`: no access at all is a 404, too little a 403.
-pub fn require(have: Level, need: Level) -> Result<(), Denied> {
-    if have == Level::None {
+pub fn require(have: AccessLevel, need: AccessLevel) -> Result<(), Denied> {
+    if have == AccessLevel::None {
         Err(Denied::NotFound)
     } else if have < need {
         Err(Denied::Forbidden)
@@ -211,7 +88,7 @@ pub enum ShareDenied {
     /// The owner's entry is fixed.
     OwnerEntry,
     /// `execute` on a dataset, or `none` as a grant.
-    LevelNotOffered(Level),
+    LevelNotOffered(AccessLevel),
     /// An entry declared in the resource's `spec.sharing` is managed there (GitOps).
     ManagedByResource,
 }
@@ -232,19 +109,19 @@ impl ShareDenied {
 }
 
 /// A share entry to be set (`grant`, or `None` to revoke) for `target_uid`, by a caller with
-/// level `caller_level` on an asset of type `entity` owned by `owner_uid`.
+/// level `caller_level` on an asset of `kind` owned by `owner_uid`.
 pub fn check_share(
     caller_uid: &str,
-    caller_level: Level,
-    entity: EntityType,
+    caller_level: AccessLevel,
+    kind: AssetKind,
     owner_uid: &str,
     target_uid: &str,
-    grant: Level,
+    grant: AccessLevel,
     managed_by_resource: bool,
 ) -> Result<(), ShareDenied> {
     match caller_level {
-        Level::None => return Err(ShareDenied::NotFound),
-        Level::Edit => {}
+        AccessLevel::None => return Err(ShareDenied::NotFound),
+        AccessLevel::Edit => {}
         _ => return Err(ShareDenied::NotAnEditor),
     }
     if target_uid == caller_uid {
@@ -256,7 +133,7 @@ pub fn check_share(
     if managed_by_resource {
         return Err(ShareDenied::ManagedByResource);
     }
-    if grant != Level::None && !entity.grantable().contains(&grant) {
+    if grant != AccessLevel::None && !kind.grantable().contains(&grant) {
         return Err(ShareDenied::LevelNotOffered(grant));
     }
     Ok(())
@@ -265,7 +142,13 @@ pub fn check_share(
 /// Whether the caller may move the asset to another owner: only the owner's organization
 /// administrators, or a superadmin.
 pub fn may_move_ownership(caller: Caller<'_>, asset: Asset<'_>) -> bool {
-    caller.role == SUPERADMIN || (is_admin(caller.role) && caller.organization_id == asset.organization_id)
+    administers(caller, asset)
+}
+
+/// An administrator of the asset's organization, or a superadmin.
+fn administers(caller: Caller<'_>, asset: Asset<'_>) -> bool {
+    caller.role == Role::Superadmin
+        || (caller.role.is_admin() && caller.organization_id == asset.organization_id)
 }
 
 /// The spec's share input: e-mails separated by commas, trimmed, empty ones dropped,
@@ -288,17 +171,20 @@ pub fn shared_message(entity_label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        Level::{Edit, Execute, View},
+        AccessLevel::{Edit, Execute, View},
         *,
     };
-    use crate::policy::{ADMINISTRATOR, DEVELOPER, MANAGEMENT};
+    use crate::domain::Role::{
+        Administrator as ADMINISTRATOR, Developer as DEVELOPER, Management as MANAGEMENT,
+        Superadmin as SUPERADMIN,
+    };
 
     const ASSET: Asset<'static> = Asset {
         owner_uid: "owner",
         organization_id: "acme",
     };
 
-    fn caller<'a>(uid: &'a str, org: &'a str, role: &'a str) -> Caller<'a> {
+    fn caller<'a>(uid: &'a str, org: &'a str, role: Role) -> Caller<'a> {
         Caller {
             uid,
             organization_id: org,
@@ -315,19 +201,19 @@ mod tests {
             ("owner", "acme", DEVELOPER, None, None, Edit),
             ("owner", "acme", DEVELOPER, Some(View), None, Edit), // nothing lowers the owner
             ("admin", "acme", ADMINISTRATOR, None, None, Edit),
-            ("admin", "other", ADMINISTRATOR, None, None, Level::None), // another organization's admin
+            ("admin", "other", ADMINISTRATOR, None, None, AccessLevel::None), // another organization's admin
             ("root", "other", SUPERADMIN, None, None, Edit),
-            ("dev", "acme", DEVELOPER, None, None, Level::None), // no share: does not exist
+            ("dev", "acme", DEVELOPER, None, None, AccessLevel::None), // no share: does not exist
             ("dev", "acme", DEVELOPER, Some(View), None, View),
             ("dev", "acme", MANAGEMENT, Some(Execute), None, Execute),
             ("dev", "acme", DEVELOPER, None, Some(View), View),
             ("dev", "acme", DEVELOPER, Some(View), Some(Edit), Edit), // the highest wins
             ("dev", "acme", DEVELOPER, Some(Edit), Some(View), Edit),
-            ("dev", "acme", DEVELOPER, Some(Level::None), None, Level::None), // unshared
-            ("dev", "acme", DEVELOPER, Some(Level::None), Some(View), View),
-            ("dev", "other", DEVELOPER, None, Some(Edit), Level::None), // org share is for members only
-            ("dev", "other", DEVELOPER, Some(View), Some(Edit), Level::None), // nor a personal one
-            ("admin", "other", ADMINISTRATOR, Some(Edit), None, Level::None),
+            ("dev", "acme", DEVELOPER, Some(AccessLevel::None), None, AccessLevel::None), // unshared
+            ("dev", "acme", DEVELOPER, Some(AccessLevel::None), Some(View), View),
+            ("dev", "other", DEVELOPER, None, Some(Edit), AccessLevel::None), // org share is for members only
+            ("dev", "other", DEVELOPER, Some(View), Some(Edit), AccessLevel::None), // nor a personal one
+            ("admin", "other", ADMINISTRATOR, Some(Edit), None, AccessLevel::None),
         ];
         for (uid, org, role, user, organization, want) in cases {
             assert_eq!(
@@ -340,8 +226,11 @@ mod tests {
 
     #[test]
     fn no_access_is_not_found_and_too_little_is_forbidden() {
-        assert_eq!(require(Level::None, View), Err(Denied::NotFound));
-        assert_eq!(require(Level::None, Level::None), Err(Denied::NotFound));
+        assert_eq!(require(AccessLevel::None, View), Err(Denied::NotFound));
+        assert_eq!(
+            require(AccessLevel::None, AccessLevel::None),
+            Err(Denied::NotFound)
+        );
         assert_eq!(require(View, Execute), Err(Denied::Forbidden));
         assert_eq!(require(Execute, Edit), Err(Denied::Forbidden));
         assert_eq!(require(Execute, Execute), Ok(()));
@@ -352,23 +241,19 @@ mod tests {
 
     #[test]
     fn who_may_share_what() {
-        use EntityType::*;
-        let ok =
-            |level, entity, target, grant| check_share("me", level, entity, "owner", target, grant, false);
-        assert_eq!(ok(Edit, Application, "bob", Edit), Ok(()));
-        assert_eq!(ok(Edit, Application, "bob", Level::None), Ok(())); // revoke
+        use AssetKind::{Dataset, Insight};
+        let ok = |level, kind, target, grant| check_share("me", level, kind, "owner", target, grant, false);
+        assert_eq!(ok(Edit, Insight, "bob", Edit), Ok(()));
+        assert_eq!(ok(Edit, Insight, "bob", AccessLevel::None), Ok(())); // revoke
+        assert_eq!(ok(Execute, Insight, "bob", View), Err(ShareDenied::NotAnEditor));
+        assert_eq!(ok(View, Insight, "bob", View), Err(ShareDenied::NotAnEditor));
         assert_eq!(
-            ok(Execute, Application, "bob", View),
-            Err(ShareDenied::NotAnEditor)
-        );
-        assert_eq!(ok(View, Application, "bob", View), Err(ShareDenied::NotAnEditor));
-        assert_eq!(
-            ok(Level::None, Application, "bob", View),
+            ok(AccessLevel::None, Insight, "bob", View),
             Err(ShareDenied::NotFound)
         );
-        assert_eq!(ok(Edit, Application, "me", View), Err(ShareDenied::SelfShare));
+        assert_eq!(ok(Edit, Insight, "me", View), Err(ShareDenied::SelfShare));
         assert_eq!(
-            ok(Edit, Application, "owner", Level::None),
+            ok(Edit, Insight, "owner", AccessLevel::None),
             Err(ShareDenied::OwnerEntry)
         );
         assert_eq!(
@@ -390,25 +275,6 @@ mod tests {
         assert!(may_move_ownership(caller("r", "x", SUPERADMIN), ASSET));
         assert!(!may_move_ownership(caller("a", "other", ADMINISTRATOR), ASSET));
         assert!(!may_move_ownership(caller("owner", "acme", DEVELOPER), ASSET));
-    }
-
-    #[test]
-    fn levels_and_types_parse_the_spec_names() {
-        for l in [Level::None, View, Execute, Edit] {
-            assert_eq!(Level::parse(l.as_str()), Some(l));
-        }
-        assert_eq!(Level::parse(" Edit "), Some(Edit));
-        assert_eq!(Level::parse("owner"), None);
-        for l in [Level::None, View, Execute, Edit] {
-            assert_eq!(Level::from_rank(l.rank()), l);
-        }
-        assert!(View.rank() < Execute.rank() && Execute.rank() < Edit.rank());
-        for t in EntityType::ALL {
-            assert_eq!(EntityType::parse(t.as_str()), Some(t));
-        }
-        assert_eq!(EntityType::parse("Project_V2"), Some(EntityType::ProjectV2));
-        assert_eq!(EntityType::Dataset.grantable(), [View, Edit]);
-        assert_eq!(EntityType::Workflow.grantable(), [View, Execute, Edit]);
     }
 
     #[test]

@@ -4,13 +4,13 @@
 //! superadmin, or an administrator editing a non-superadmin. Changes a caller may not make are
 //! refused, never silently applied, so extra fields cannot raise a role or move a user.
 
-use super::{ADMINISTRATOR, SUPERADMIN, is_admin, is_role};
+use crate::domain::{Role, UserStatus};
 
 /// The facts about a person the rules need.
 #[derive(Debug, Clone, Copy)]
 pub struct Person<'a> {
     pub uid: &'a str,
-    pub role: &'a str,
+    pub role: Role,
     pub organization_id: &'a str,
 }
 
@@ -82,62 +82,61 @@ impl Denied {
     }
 }
 
-pub const STATUSES: [&str; 2] = ["active", "inactive"];
-
 /// Whether `actor` may know that `target` exists: same organization, or a superadmin.
 pub fn can_see(actor: Person<'_>, target: Person<'_>) -> bool {
-    actor.role == SUPERADMIN || actor.organization_id == target.organization_id
+    actor.role == Role::Superadmin || actor.organization_id == target.organization_id
 }
 
 /// Whether `actor` may see an organization at all.
 pub fn can_see_org(actor: Person<'_>, organization_id: &str) -> bool {
-    actor.role == SUPERADMIN || actor.organization_id == organization_id
+    actor.role == Role::Superadmin || actor.organization_id == organization_id
 }
 
 /// Whether `actor` administers an organization.
 pub fn administers(actor: Person<'_>, organization_id: &str) -> bool {
-    actor.role == SUPERADMIN || (actor.role == ADMINISTRATOR && actor.organization_id == organization_id)
+    actor.role == Role::Superadmin
+        || (actor.role == Role::Administrator && actor.organization_id == organization_id)
 }
 
 /// Roles `actor` may assign.
-pub fn assignable_roles(actor_role: &str) -> Vec<&'static str> {
+pub fn assignable_roles(actor_role: Role) -> Vec<Role> {
     match actor_role {
-        SUPERADMIN => super::ROLES.to_vec(),
-        ADMINISTRATOR => super::ROLES
+        Role::Superadmin => Role::ALL.to_vec(),
+        Role::Administrator => Role::ALL
             .iter()
             .copied()
-            .filter(|r| *r != SUPERADMIN)
+            .filter(|r| *r != Role::Superadmin)
             .collect(),
         _ => vec![],
     }
 }
 
-pub fn check_create(actor: Person<'_>, role: &str, organization_id: &str) -> Result<(), Denied> {
+/// The role a new user gets, when `actor` may create them with it.
+pub fn check_create(actor: Person<'_>, role: &str, organization_id: &str) -> Result<Role, Denied> {
     if !can_see_org(actor, organization_id) {
         return Err(Denied::OrganizationNotFound);
     }
-    if !is_admin(actor.role) {
+    if !actor.role.is_admin() {
         return Err(Denied::NotAdmin);
     }
     check_role(actor, role)
 }
 
-fn check_role(actor: Person<'_>, role: &str) -> Result<(), Denied> {
-    if !is_role(role) {
-        return Err(Denied::InvalidRole(role.to_owned()));
-    }
-    if role == SUPERADMIN && actor.role != SUPERADMIN {
+/// A requested role, when it is one and `actor` may assign it.
+fn check_role(actor: Person<'_>, role: &str) -> Result<Role, Denied> {
+    let role: Role = role.parse().map_err(|_| Denied::InvalidRole(role.to_owned()))?;
+    if role == Role::Superadmin && actor.role != Role::Superadmin {
         return Err(Denied::SuperadminRole);
     }
-    Ok(())
+    Ok(role)
 }
 
 /// The password field on edit: a superadmin, or an administrator of the user's organization
 /// editing a non-superadmin.
 pub fn may_set_password(actor: Person<'_>, target: Person<'_>) -> bool {
-    actor.role == SUPERADMIN
-        || (actor.role == ADMINISTRATOR
-            && target.role != SUPERADMIN
+    actor.role == Role::Superadmin
+        || (actor.role == Role::Administrator
+            && target.role != Role::Superadmin
             && actor.organization_id == target.organization_id)
 }
 
@@ -147,10 +146,10 @@ pub fn check_update(actor: Person<'_>, target: Person<'_>, changes: Changes<'_>)
     }
     let is_self = actor.uid == target.uid;
     if !is_self {
-        if !is_admin(actor.role) {
+        if !actor.role.is_admin() {
             return Err(Denied::NotAdmin);
         }
-        if target.role == SUPERADMIN && actor.role != SUPERADMIN {
+        if target.role == Role::Superadmin && actor.role != Role::Superadmin {
             return Err(Denied::TargetIsSuperadmin);
         }
     }
@@ -160,18 +159,18 @@ pub fn check_update(actor: Person<'_>, target: Person<'_>, changes: Changes<'_>)
             return Err(Denied::OwnRole);
         }
     }
-    if changes.organization_id.is_some() && actor.role != SUPERADMIN {
+    if changes.organization_id.is_some() && actor.role != Role::Superadmin {
         return Err(Denied::Organization);
     }
     if let Some(status) = changes.status {
-        if !STATUSES.contains(&status) {
+        if status.parse::<UserStatus>().is_err() {
             return Err(Denied::InvalidStatus(status.to_owned()));
         }
-        if !is_admin(actor.role) || is_self {
+        if !actor.role.is_admin() || is_self {
             return Err(Denied::Status);
         }
     }
-    if changes.email && !is_admin(actor.role) {
+    if changes.email && !actor.role.is_admin() {
         return Err(Denied::Email);
     }
     if changes.password && !may_set_password(actor, target) {
@@ -187,10 +186,10 @@ pub fn check_delete(actor: Person<'_>, target: Person<'_>) -> Result<(), Denied>
     if actor.uid == target.uid {
         return Err(Denied::DeleteSelf);
     }
-    if !is_admin(actor.role) {
+    if !actor.role.is_admin() {
         return Err(Denied::NotAdmin);
     }
-    if target.role == SUPERADMIN && actor.role != SUPERADMIN {
+    if target.role == Role::Superadmin && actor.role != Role::Superadmin {
         return Err(Denied::TargetIsSuperadmin);
     }
     Ok(())
@@ -204,45 +203,45 @@ pub fn seat_available(max_seats: i64, active_users: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{DEVELOPER, MANAGEMENT};
+    use crate::domain::Role::{Administrator, Developer, Management, Superadmin};
 
     const SUPER: Person<'static> = Person {
         uid: "s",
-        role: SUPERADMIN,
+        role: Superadmin,
         organization_id: "o1",
     };
     const ADMIN1: Person<'static> = Person {
         uid: "a1",
-        role: ADMINISTRATOR,
+        role: Administrator,
         organization_id: "o1",
     };
     const ADMIN2: Person<'static> = Person {
         uid: "a2",
-        role: ADMINISTRATOR,
+        role: Administrator,
         organization_id: "o2",
     };
     const DEV1: Person<'static> = Person {
         uid: "d1",
-        role: DEVELOPER,
+        role: Developer,
         organization_id: "o1",
     };
     const DEV2: Person<'static> = Person {
         uid: "d2",
-        role: DEVELOPER,
+        role: Developer,
         organization_id: "o2",
     };
 
     #[test]
     fn create_rules() {
         let cases = [
-            (SUPER, DEVELOPER, "o2", Ok(())),
-            (SUPER, SUPERADMIN, "o2", Ok(())),
-            (ADMIN1, MANAGEMENT, "o1", Ok(())),
-            (ADMIN1, ADMINISTRATOR, "o1", Ok(())),
-            (ADMIN1, SUPERADMIN, "o1", Err(Denied::SuperadminRole)),
-            (ADMIN1, DEVELOPER, "o2", Err(Denied::OrganizationNotFound)),
-            (DEV1, DEVELOPER, "o1", Err(Denied::NotAdmin)),
-            (DEV1, DEVELOPER, "o2", Err(Denied::OrganizationNotFound)),
+            (SUPER, "developer", "o2", Ok(Developer)),
+            (SUPER, "superadmin", "o2", Ok(Superadmin)),
+            (ADMIN1, "management", "o1", Ok(Management)),
+            (ADMIN1, "administrator", "o1", Ok(Administrator)),
+            (ADMIN1, "superadmin", "o1", Err(Denied::SuperadminRole)),
+            (ADMIN1, "developer", "o2", Err(Denied::OrganizationNotFound)),
+            (DEV1, "developer", "o1", Err(Denied::NotAdmin)),
+            (DEV1, "developer", "o2", Err(Denied::OrganizationNotFound)),
             (ADMIN1, "king", "o1", Err(Denied::InvalidRole("king".into()))),
         ];
         for (actor, role, org, expected) in cases {
@@ -253,8 +252,8 @@ mod tests {
     #[test]
     fn update_rules() {
         let none = Changes::default();
-        let role = |r| Changes {
-            role: Some(r),
+        let role = |r: crate::domain::Role| Changes {
+            role: Some(r.as_str()),
             ..Changes::default()
         };
         let org = Changes {
@@ -273,8 +272,8 @@ mod tests {
             // profile edits of oneself
             (DEV1, DEV1, none, Ok(())),
             // extra fields cannot raise a role or move a user
-            (DEV1, DEV1, role(SUPERADMIN), Err(Denied::SuperadminRole)),
-            (DEV1, DEV1, role(ADMINISTRATOR), Err(Denied::OwnRole)),
+            (DEV1, DEV1, role(Superadmin), Err(Denied::SuperadminRole)),
+            (DEV1, DEV1, role(Administrator), Err(Denied::OwnRole)),
             (DEV1, DEV1, org, Err(Denied::Organization)),
             (ADMIN1, ADMIN1, org, Err(Denied::Organization)),
             (ADMIN1, DEV1, org, Err(Denied::Organization)),
@@ -282,20 +281,20 @@ mod tests {
             (DEV1, DEV1, password, Err(Denied::Password)),
             // colleagues
             (DEV1, ADMIN1, none, Err(Denied::NotAdmin)),
-            (ADMIN1, DEV1, role(MANAGEMENT), Ok(())),
-            (ADMIN1, DEV1, role(SUPERADMIN), Err(Denied::SuperadminRole)),
+            (ADMIN1, DEV1, role(Management), Ok(())),
+            (ADMIN1, DEV1, role(Superadmin), Err(Denied::SuperadminRole)),
             (ADMIN1, DEV1, password, Ok(())),
             (ADMIN1, DEV1, status, Ok(())),
             (ADMIN1, SUPER, none, Err(Denied::TargetIsSuperadmin)),
             (ADMIN1, SUPER, password, Err(Denied::TargetIsSuperadmin)),
             // other organizations do not exist for administrators
             (ADMIN1, DEV2, none, Err(Denied::UserNotFound)),
-            (ADMIN2, DEV1, role(DEVELOPER), Err(Denied::UserNotFound)),
+            (ADMIN2, DEV1, role(Developer), Err(Denied::UserNotFound)),
             // superadmins do everything, except change their own role
             (SUPER, DEV2, org, Ok(())),
-            (SUPER, DEV2, role(SUPERADMIN), Ok(())),
+            (SUPER, DEV2, role(Superadmin), Ok(())),
             (SUPER, DEV2, password, Ok(())),
-            (SUPER, SUPER, role(DEVELOPER), Err(Denied::OwnRole)),
+            (SUPER, SUPER, role(Developer), Err(Denied::OwnRole)),
         ];
         for (actor, target, changes, expected) in cases {
             assert_eq!(
@@ -347,10 +346,10 @@ mod tests {
         assert!(!seat_available(2, 2));
         assert!(!seat_available(0, 0));
         assert_eq!(
-            assignable_roles(ADMINISTRATOR),
-            vec![DEVELOPER, MANAGEMENT, ADMINISTRATOR]
+            assignable_roles(Administrator),
+            vec![Developer, Management, Administrator]
         );
-        assert_eq!(assignable_roles(SUPERADMIN).len(), 4);
-        assert!(assignable_roles(DEVELOPER).is_empty());
+        assert_eq!(assignable_roles(Superadmin).len(), 4);
+        assert!(assignable_roles(Developer).is_empty());
     }
 }

@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    app::AppState,
     auth::{
         self, AuthUser,
         extract::{ClientIp, bearer},
@@ -16,8 +15,13 @@ use crate::{
         throttle::{Guard, Scope},
     },
     crypto,
-    db::{self, activity, organizations, tokens, users},
+    db::{
+        self,
+        activity::{self, Activity},
+        organizations, tokens, users,
+    },
     error::{ApiError, AppJson, ErrorBody, Result},
+    state::AppState,
     views::{Done, UserView},
 };
 
@@ -130,7 +134,7 @@ async fn login(
         return Err(ApiError::unauthorized("invalid_credentials", INVALID_CREDENTIALS));
     };
     attempt.succeeded().await?;
-    if user.status != "active" {
+    if !user.is_active() {
         activity::record_login(&state.db, event(Some(&user), &email, &ip, false, "inactive")).await;
         return Err(ApiError::forbidden(
             "account_inactive",
@@ -251,7 +255,7 @@ async fn refresh_token(
             "Invalid refresh token",
         ));
     };
-    if user.status != "active" {
+    if !user.is_active() {
         return Err(ApiError::forbidden(
             "account_inactive",
             "Your account is inactive",
@@ -355,24 +359,10 @@ async fn change_password(
     auth::confirm_password(&state, &caller.user, &ip, &req.current_password).await?;
     let hash = password::hash(req.new_password, state.auth.hash).await?;
     let now = db::now();
-    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")
-        .bind(hash)
-        .bind(now)
-        .bind(&caller.user.uid)
-        .execute(&state.db)
-        .await?;
+    db::users::set_password_hash(&state.db, &caller.user.uid, &hash, now).await?;
     auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&caller.user.organization_id),
-            entity_type: "users",
-            entity_id: &caller.user.uid,
-            entity_name: &caller.user.email,
-            action: "password_changed",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &caller.user, "password_changed")
+        .record(&state.db)
+        .await;
     Ok(Done::new("Password Updated"))
 }

@@ -8,12 +8,11 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    access,
-    app::AppState,
+    assets,
     auth::AuthUser,
-    db::{self, assets, comments},
+    db::{self, assets::AssetRow, comments},
     error::{ApiError, AppJson, ErrorBody, Result},
-    policy::sharing::Level,
+    state::AppState,
     views::CommentView,
 };
 
@@ -29,12 +28,10 @@ pub const COMMENT_MAX: usize = 5000;
 pub const CONVERSATION_MAX: i64 = 500;
 
 /// The asset, when the caller can view it (any kind); one 404 otherwise.
-async fn viewable(state: &AppState, caller: &AuthUser, id: &str) -> Result<assets::AssetRow> {
-    let not_found = || access::not_found("");
-    let asset = assets::by_id(&state.db, id.trim()).await?.ok_or_else(not_found)?;
-    if access::level(state, &caller.user, &asset).await? < Level::View {
-        return Err(not_found());
-    }
+async fn viewable(state: &AppState, caller: &AuthUser, id: &str) -> Result<AssetRow> {
+    let (asset, _) = assets::visible(state, &caller.user, id.trim(), None)
+        .await?
+        .ok_or_else(|| assets::not_found(None))?;
     Ok(asset)
 }
 

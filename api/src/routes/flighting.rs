@@ -6,20 +6,21 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    app::AppState,
     auth::AuthUser,
-    db::{activity, flighting, organizations},
+    db::{activity::Activity, flighting, organizations},
+    domain::{AccessLevel, EntityType, Feature, Role},
     error::{ApiError, AppJson, AppQuery, ErrorBody, Result},
     policy::{
         self,
-        flags::{Flag, FlagError},
+        flags::{Flag, FlagChange, FlagError},
     },
+    state::AppState,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_flighting, update_flighting))
-        .routes(routes!(get_config))
+        .routes(routes!(get_client_config))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -36,7 +37,7 @@ pub struct FlightingResponse {
     pub organization: String,
     pub flightings: Vec<Flag>,
     /// Roles whose features the caller may switch (the role selector's choices).
-    pub editable_roles: Vec<String>,
+    pub editable_roles: Vec<Role>,
 }
 
 async fn target_org(state: &AppState, caller: &AuthUser, q: OrgQuery) -> Result<String> {
@@ -61,10 +62,7 @@ fn response(caller: &AuthUser, org: String, flags: Vec<Flag>, message: &str) -> 
         message: message.into(),
         organization: org,
         flightings: flags,
-        editable_roles: policy::flags::editable_roles(&caller.user.role)
-            .iter()
-            .map(|r| (*r).to_owned())
-            .collect(),
+        editable_roles: policy::flags::editable_roles(caller.user.role).to_vec(),
     })
 }
 
@@ -84,7 +82,7 @@ async fn get_flighting(
 
 #[derive(Deserialize, ToSchema)]
 pub struct FlightingUpdate {
-    pub flightings: Vec<Flag>,
+    pub flightings: Vec<FlagChange>,
 }
 
 /// Change flighting: an administrator for their own organization (developer and management
@@ -106,7 +104,7 @@ async fn update_flighting(
     let org = target_org(&state, &caller, q).await?;
     let current = flighting::for_org(&state.db, &org).await?;
     let flags =
-        policy::flags::apply_update(&caller.user.role, &current, &req.flightings).map_err(|e| match e {
+        policy::flags::apply_update(caller.user.role, &current, &req.flightings).map_err(|e| match e {
             FlagError::UnknownKey(_) | FlagError::UnknownRole(_) | FlagError::Duplicate(_) => {
                 ApiError::bad_request("invalid_flighting", e.to_string())
             }
@@ -116,18 +114,7 @@ async fn update_flighting(
             }
         })?;
     flighting::upsert_all(&state.db, &org, &flags).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org),
-            entity_type: "flighting",
-            entity_id: &org,
-            entity_name: "flighting",
-            action: "updated",
-        },
-    )
-    .await;
+    Activity::on_flighting(&caller.user, &org).record(&state.db).await;
     Ok(response(&caller, org, flags, "Flighting configuration updated!"))
 }
 
@@ -137,11 +124,11 @@ pub struct ClientConfig {
     pub environment: String,
     pub support_email: String,
     pub documentation_url: String,
-    pub roles: Vec<String>,
-    pub feature_keys: Vec<String>,
+    pub roles: Vec<Role>,
+    pub feature_keys: Vec<Feature>,
     pub date_formats: Vec<String>,
-    pub access_levels: Vec<String>,
-    pub entity_types: Vec<String>,
+    pub access_levels: Vec<AccessLevel>,
+    pub entity_types: Vec<EntityType>,
     pub min_password_length: usize,
     pub two_factor_code_length: u32,
     /// Whether profile photos can be uploaded (object storage is configured).
@@ -149,37 +136,28 @@ pub struct ClientConfig {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct ConfigResponse {
+pub struct ClientConfigResponse {
     pub success: bool,
     pub config: ClientConfig,
 }
 
 /// Client configuration (no sign-in needed).
-#[utoipa::path(get, path = "/v1/config", tag = "flighting", responses((status = 200, body = ConfigResponse)))]
-async fn get_config(State(state): State<AppState>) -> Json<ConfigResponse> {
-    let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
-    Json(ConfigResponse {
+#[utoipa::path(get, path = "/v1/config", tag = "flighting", responses((status = 200, body = ClientConfigResponse)))]
+async fn get_client_config(State(state): State<AppState>) -> Json<ClientConfigResponse> {
+    Json(ClientConfigResponse {
         success: true,
         config: ClientConfig {
             environment: "production".into(),
             support_email: state.settings.support_email.clone(),
             documentation_url: state.settings.docs_url.clone(),
-            roles: s(&policy::ROLES),
-            feature_keys: policy::flags::FEATURES
+            roles: Role::ALL.to_vec(),
+            feature_keys: Feature::ALL.to_vec(),
+            date_formats: super::users::DATE_FORMATS
                 .iter()
-                .map(|(k, _)| (*k).to_owned())
+                .map(|f| (*f).to_owned())
                 .collect(),
-            date_formats: s(&super::users::DATE_FORMATS),
-            access_levels: s(&["none", "view", "execute", "edit"]),
-            entity_types: s(&[
-                "Application",
-                "Project",
-                "Project_V2",
-                "Dataset",
-                "Workflow",
-                "Insight",
-                "Designer",
-            ]),
+            access_levels: AccessLevel::ALL.to_vec(),
+            entity_types: EntityType::ALL.to_vec(),
             min_password_length: super::auth::MIN_PASSWORD,
             two_factor_code_length: crate::auth::totp::DIGITS.into(),
             photo_upload: state.s3.is_some(),

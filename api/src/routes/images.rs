@@ -6,9 +6,9 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    app::AppState,
     error::{ApiError, AppPath, ErrorBody, Result},
     seeds::DEFAULT_IMAGES,
+    state::AppState,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {

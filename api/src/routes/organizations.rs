@@ -10,13 +10,13 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::users::paging;
 use crate::{
-    app::AppState,
     auth::AuthUser,
     cluster,
-    db::{self, activity, flighting, organizations, users},
+    db::{self, activity::Activity, flighting, organizations, users},
+    domain::Role,
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
-    k8s,
-    policy::{self, flags::Flag},
+    policy::{self, flags::FlagChange},
+    state::AppState,
     views::{Done, OrganizationView, valid_email},
 };
 
@@ -43,7 +43,7 @@ fn org_not_found() -> ApiError {
 }
 
 fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
-    if caller.user.role != policy::SUPERADMIN {
+    if caller.user.role != Role::Superadmin {
         return Err(ApiError::forbidden(
             "superadmin_required",
             format!("Only a superadmin can {what} organizations"),
@@ -53,7 +53,7 @@ fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
 }
 
 fn admin_only(caller: &AuthUser) -> Result<()> {
-    if !policy::is_admin(&caller.user.role) {
+    if !caller.user.role.is_admin() {
         return Err(ApiError::forbidden(
             "admin_required",
             "Only administrators can do this",
@@ -104,7 +104,7 @@ async fn list_organizations(
     AppQuery(q): AppQuery<PageQuery>,
 ) -> Result<Json<OrganizationList>> {
     let (page, limit, offset) = paging(q.page, q.limit, 10);
-    let only = (caller.user.role != policy::SUPERADMIN).then_some(caller.user.organization_id.as_str());
+    let only = (caller.user.role != Role::Superadmin).then_some(caller.user.organization_id.as_str());
     let (rows, total) = organizations::list(&state.db, only, limit, offset).await?;
     let mut list = Vec::with_capacity(rows.len());
     for o in &rows {
@@ -162,7 +162,7 @@ pub struct OrganizationFields {
     pub bucket_id: Option<String>,
     pub is_2fa_required: Option<bool>,
     /// Flighting to apply (the defaults otherwise).
-    pub flightings: Option<Vec<Flag>>,
+    pub flightings: Option<Vec<FlagChange>>,
 }
 
 struct Valid {
@@ -296,7 +296,7 @@ async fn create_organization(
     let f = req.organization;
     let v = validate(&state, &f, None).await?;
     let flags = policy::flags::apply_update(
-        policy::SUPERADMIN,
+        Role::Superadmin,
         &policy::flags::defaults(),
         f.flightings.as_deref().unwrap_or(&[]),
     )
@@ -304,7 +304,7 @@ async fn create_organization(
     if organizations::by_name(&state.db, &v.name).await?.is_some() {
         return Err(name_taken());
     }
-    let base = k8s::slugify(&v.name);
+    let base = cluster::organizations::slugify(&v.name);
     let mut slug = base.clone();
     let mut n = 2;
     while organizations::slug_taken(&state.db, &slug).await? {
@@ -330,11 +330,7 @@ async fn create_organization(
     let namespace = ludis_crds::organization_namespace(&org.slug);
     let namespace_created = match &state.kube {
         Some(client) => {
-            let ensured = match cluster::datasets::bucket_of_organization(&state, &org).await {
-                Ok(bucket) => k8s::ensure_namespace(client, &namespace, &org.id, &bucket).await,
-                Err(e) => Err(e),
-            };
-            if let Err(e) = ensured {
+            if let Err(e) = cluster::organizations::ensure_namespace_of(&state, client, &org).await {
                 tracing::error!(error = format!("{e:#}"), %namespace, "namespace creation failed; undoing the organization");
                 organizations::delete(&state.db, &org.id).await?;
                 return Err(ApiError::new(
@@ -352,18 +348,9 @@ async fn create_organization(
     };
     // The sample datasets, in the background (they need object storage, not the answer).
     crate::samples::spawn_for(&state, &org.id);
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: "created",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &org, "created")
+        .record(&state.db)
+        .await;
     Ok((
         StatusCode::CREATED,
         Json(CreatedOrganization {
@@ -401,7 +388,7 @@ async fn update_organization(
     let v = validate(&state, &f, Some(&current)).await?;
     if let Some(requested) = &f.flightings {
         let now = flighting::for_org(&state.db, &id).await?;
-        let flags = policy::flags::apply_update(policy::SUPERADMIN, &now, requested)
+        let flags = policy::flags::apply_update(Role::Superadmin, &now, requested)
             .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
         flighting::upsert_all(&state.db, &id, &flags).await?;
     }
@@ -420,11 +407,7 @@ async fn update_organization(
     // refused change leaves both as they were.
     if bucket_changed && let Some(client) = &state.kube {
         let namespace = ludis_crds::organization_namespace(&updated.slug);
-        let ensured = match cluster::datasets::bucket_of_organization(&state, &updated).await {
-            Ok(bucket) => k8s::ensure_namespace(client, &namespace, &updated.id, &bucket).await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = ensured {
+        if let Err(e) = cluster::organizations::ensure_namespace_of(&state, client, &updated).await {
             tracing::error!(error = format!("{e:#}"), %namespace, "the namespace's bucket could not be set");
             return Err(ApiError::new(
                 StatusCode::BAD_GATEWAY,
@@ -436,18 +419,9 @@ async fn update_organization(
     organizations::update(&state.db, &updated)
         .await
         .on_unique("organizations_name_key", name_taken)?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&updated.id),
-            entity_type: "organizations",
-            entity_id: &updated.id,
-            entity_name: &updated.name,
-            action: "updated",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &updated, "updated")
+        .record(&state.db)
+        .await;
     Ok(Json(OrganizationResponse {
         success: true,
         message: "Organization updated successfully!".into(),
@@ -478,10 +452,10 @@ async fn delete_organization(
         owned.push(format!("{people} user{}", if people == 1 { "" } else { "s" }));
     }
     if let Some(client) = &state.kube {
-        let assets = k8s::count_assets(client, &namespace)
+        let assets = cluster::organizations::count_assets(client, &namespace)
             .await
             .map_err(ApiError::Internal)?;
-        owned.extend(assets.into_iter().map(|(kind, n)| kind.plural_label(n)));
+        owned.extend(assets.into_iter().map(|(kind, n)| kind.count(n)));
     }
     if !owned.is_empty() {
         return Err(ApiError::conflict(
@@ -494,23 +468,15 @@ async fn delete_organization(
         ));
     }
     if let Some(client) = &state.kube {
-        k8s::delete_namespace(client, &namespace)
+        cluster::organizations::delete_namespace(client, &namespace)
             .await
             .map_err(ApiError::Internal)?;
     }
     organizations::delete(&state.db, &org.id).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: None,
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: "deleted",
-        },
-    )
-    .await;
+    Activity::on_organization(&caller.user, &org, "deleted")
+        .outside_organization()
+        .record(&state.db)
+        .await;
     Ok(Done::new("Organization Deleted!"))
 }
 
@@ -561,27 +527,15 @@ async fn set_2fa_required(
 ) -> Result<Json<Done>> {
     let org = visible(&state, &caller, &id).await?;
     admin_only(&caller)?;
-    sqlx::query("UPDATE organizations SET is_2fa_required = $1 WHERE id = $2")
-        .bind(i64::from(req.new2fa_required_status))
-        .bind(&org.id)
-        .execute(&state.db)
-        .await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&org.id),
-            entity_type: "organizations",
-            entity_id: &org.id,
-            entity_name: &org.name,
-            action: if req.new2fa_required_status {
-                "2fa_required"
-            } else {
-                "2fa_not_required"
-            },
-        },
-    )
-    .await;
+    organizations::set_2fa_required(&state.db, &org.id, req.new2fa_required_status).await?;
+    let action = if req.new2fa_required_status {
+        "2fa_required"
+    } else {
+        "2fa_not_required"
+    };
+    Activity::on_organization(&caller.user, &org, action)
+        .record(&state.db)
+        .await;
     Ok(Done::new("2FA Status Updated Successfully!"))
 }
 
@@ -607,7 +561,7 @@ async fn active_user_counts(
     caller: AuthUser,
 ) -> Result<Json<ActiveUserCounts>> {
     admin_only(&caller)?;
-    let only = (caller.user.role != policy::SUPERADMIN).then_some(caller.user.organization_id.as_str());
+    let only = (caller.user.role != Role::Superadmin).then_some(caller.user.organization_id.as_str());
     let rows = organizations::active_user_counts(&state.db, only).await?;
     Ok(Json(ActiveUserCounts {
         success: true,

@@ -1,4 +1,4 @@
-//! Sharing, for every asset kind (spec 000 §4–§5, DESIGN.md "One access rule"): who has access
+//! Sharing, for every asset kind (spec 000 §4–§5, docs/design.md "The one access rule"): who has access
 //! (`GET /v1/shares/sharedwith/{entityId}`), share and unshare (`POST /v1/applications/share`,
 //! generic over `entity_type`), removing an entry or leaving a shared app
 //! (`DELETE /v1/applications/share/{id}`), and the dataset folder share (issue 6).
@@ -19,21 +19,20 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    access,
-    app::AppState,
+    assets::{self, require_feature},
     auth::AuthUser,
     db::{
-        self, activity,
-        assets::{self, AssetRow},
+        self,
+        activity::Activity,
+        assets::AssetRow,
         organizations,
         shares::{self, Entry, ShareRow},
         users::{self, UserRow},
     },
+    domain::{AccessLevel, AssetKind, EntityType, ShareTarget, ShareType, StoredTarget},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
-    policy::{
-        self,
-        sharing::{self, EntityType, Level, ShareDenied},
-    },
+    policy::sharing::{self, ShareDenied},
+    state::AppState,
     views::{Done, presign_get, valid_email},
 };
 
@@ -48,77 +47,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Members listed in the share dialog at most.
 const MEMBERS_MAX: i64 = 1000;
 
-/// The spec's entity type names, case-insensitively (`application`, `Project_V2`, …).
-pub fn parse_entity_type(s: &str) -> Option<EntityType> {
-    let s = s.trim();
-    EntityType::ALL
-        .into_iter()
-        .find(|t| t.as_str().eq_ignore_ascii_case(s))
-}
-
-/// The `assets.kind` an entity type is stored as.
-pub fn kind_of(t: EntityType) -> &'static str {
-    match t {
-        EntityType::Application | EntityType::Insight => assets::KIND_APPLICATION,
-        EntityType::Project | EntityType::ProjectV2 => assets::KIND_PROJECT,
-        EntityType::Dataset => assets::KIND_DATASET,
-        EntityType::Workflow | EntityType::Designer => assets::KIND_WORKFLOW,
-    }
-}
-
-/// The entity type of a stored kind, when the request does not name one.
-fn entity_of(kind: &str) -> EntityType {
-    match kind {
-        assets::KIND_PROJECT => EntityType::Project,
-        assets::KIND_DATASET => EntityType::Dataset,
-        assets::KIND_WORKFLOW => EntityType::Workflow,
-        _ => EntityType::Application,
-    }
-}
-
-/// How the type is named in messages ('Application shared!', 'Project shared!').
-fn label_of(t: EntityType) -> &'static str {
-    match t {
-        EntityType::Application => "Application",
-        EntityType::Insight => "Insight",
-        EntityType::Project | EntityType::ProjectV2 => "Project",
-        EntityType::Dataset => "Dataset",
-        EntityType::Workflow | EntityType::Designer => "Workflow",
-    }
-}
-
-/// The flighting feature of a kind.
-fn feature_of(kind: &str) -> &'static str {
-    match kind {
-        assets::KIND_PROJECT => "projects",
-        assets::KIND_DATASET => "datasets",
-        assets::KIND_WORKFLOW => "workflows",
-        _ => "insights",
-    }
-}
-
-/// The feature of the asset's kind must be on for the caller's role (as the path gate says for
-/// the kinds' own routes).
-pub(crate) async fn require_feature(state: &AppState, user: &UserRow, kind: &str) -> Result<()> {
-    let key = feature_of(kind);
-    let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
-    if policy::flags::allowed(&user.role, flag.as_ref()) {
-        return Ok(());
-    }
-    Err(ApiError::forbidden(
-        "feature_disabled",
-        format!(
-            "The {} feature is not enabled for your role",
-            policy::flags::feature_name(key).unwrap_or(key)
-        ),
-    ))
-}
-
 /// A refused share entry as an error: 400 for what the request asks, 403 for a non-editor.
-fn denied(d: ShareDenied, kind: &str) -> ApiError {
+fn denied(d: ShareDenied, kind: AssetKind) -> ApiError {
     let message = d.message();
     match d {
-        ShareDenied::NotFound => access::not_found(kind),
+        ShareDenied::NotFound => assets::not_found(Some(kind)),
         ShareDenied::NotAnEditor => ApiError::forbidden("not_an_editor", message),
         ShareDenied::SelfShare => ApiError::bad_request("share_to_self", message),
         ShareDenied::OwnerEntry => ApiError::bad_request("owner_entry", message),
@@ -127,17 +60,17 @@ fn denied(d: ShareDenied, kind: &str) -> ApiError {
     }
 }
 
-/// An asset of `kind` the caller sees, with their level (404 otherwise).
-async fn visible(state: &AppState, user: &UserRow, kind: &str, id: &str) -> Result<(AssetRow, Level)> {
-    let asset = assets::by_id(&state.db, id.trim())
+/// An asset the caller sees (of `kind`, or of any kind), with their level; the kind's 404
+/// otherwise (an item's for any kind).
+async fn visible(
+    state: &AppState,
+    user: &UserRow,
+    kind: Option<AssetKind>,
+    id: &str,
+) -> Result<(AssetRow, AccessLevel)> {
+    assets::visible(state, user, id.trim(), kind)
         .await?
-        .filter(|a| a.kind == kind)
-        .ok_or_else(|| access::not_found(kind))?;
-    let level = access::level(state, user, &asset).await?;
-    if level == Level::None {
-        return Err(access::not_found(kind));
-    }
-    Ok((asset, level))
+        .ok_or_else(|| assets::not_found(kind))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,8 +80,8 @@ async fn visible(state: &AppState, user: &UserRow, kind: &str, id: &str) -> Resu
 #[serde(rename_all = "camelCase", default)]
 #[into_params(parameter_in = Query)]
 pub struct SharedWithQuery {
-    /// application, insight, project, project_v2, dataset, workflow (any case); default: the
-    /// asset's own kind.
+    /// An entity type in any case (application, insight, project, project_v2, dataset,
+    /// workflow, designer); default: the asset's own kind.
     pub entity_type: Option<String>,
 }
 
@@ -169,7 +102,7 @@ pub struct ShareEntryView {
     /// The share id (`DELETE /v1/applications/share/{id}` revokes it).
     pub id: String,
     /// User.
-    pub to_entity_type: String,
+    pub to_entity_type: ShareTarget,
     /// The user's uid (empty for an e-mail declared in spec.sharing that has no account yet).
     pub to_entity_id: String,
     pub to_entity_uid: Option<String>,
@@ -178,7 +111,7 @@ pub struct ShareEntryView {
     pub last_name: String,
     pub photo_url: Option<String>,
     /// view, execute or edit.
-    pub access_level: String,
+    pub access_level: AccessLevel,
     /// Declared in the resource's spec.sharing: cannot be changed or revoked in the console.
     pub managed: bool,
 }
@@ -189,7 +122,7 @@ pub struct OrganizationShare {
     pub id: String,
     pub name: String,
     /// The organization's level, or null when not shared with it.
-    pub access_level: Option<String>,
+    pub access_level: Option<AccessLevel>,
     pub managed: bool,
 }
 
@@ -202,21 +135,20 @@ pub struct MemberView {
     pub last_name: String,
     pub photo_url: Option<String>,
     /// Their own share's level, or null.
-    pub access_level: Option<String>,
+    pub access_level: Option<AccessLevel>,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SharedWithResponse {
     pub success: bool,
     pub entity_id: String,
-    /// Application, Insight, Project, Project_V2, Dataset, Workflow or Designer.
-    pub entity_type: String,
+    pub entity_type: EntityType,
     /// The caller's level.
-    pub access_level: String,
+    pub access_level: AccessLevel,
     /// The caller may share (edit).
     pub can_share: bool,
     /// The levels a share may grant (datasets: view and edit).
-    pub levels: Vec<String>,
+    pub levels: Vec<AccessLevel>,
     /// The owner (fixed), or null when the asset has no known owner.
     pub owner: Option<Person>,
     pub shares: Vec<ShareEntryView>,
@@ -261,31 +193,22 @@ pub(crate) async fn shared_with(
     AppQuery(q): AppQuery<SharedWithQuery>,
 ) -> Result<Json<SharedWithResponse>> {
     let named = match q.entity_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        Some(t) => Some(parse_entity_type(t).ok_or_else(|| unknown_type(t))?),
+        Some(t) => Some(EntityType::parse_any_case(t).ok_or_else(|| unknown_type(t))?),
         None => None,
     };
-    let (asset, level) = match named {
-        Some(t) => visible(&state, &caller.user, kind_of(t), &entity_id).await?,
-        // Without a kind, one kind-neutral 404 for a missing asset and an invisible one.
-        None => {
-            let asset = assets::by_id(&state.db, entity_id.trim())
-                .await?
-                .ok_or_else(|| access::not_found(""))?;
-            let level = access::level(&state, &caller.user, &asset).await?;
-            if level == Level::None {
-                return Err(access::not_found(""));
-            }
-            (asset, level)
-        }
-    };
-    require_feature(&state, &caller.user, &asset.kind).await?;
-    let entity = named.unwrap_or_else(|| entity_of(&asset.kind));
-    let can_share = level == Level::Edit;
+    // Without a kind, one kind-neutral 404 for a missing asset and an invisible one.
+    let (asset, level) = visible(&state, &caller.user, named.map(EntityType::kind), &entity_id).await?;
+    // A kind without an entity type (a notebook) is shared with its project, not on its own.
+    let entity = named
+        .or_else(|| asset.kind.entity_type())
+        .ok_or_else(|| assets::not_found(None))?;
+    require_feature(&state, &caller.user, asset.kind).await?;
+    let can_share = level == AccessLevel::Edit;
     let entries = shares::for_asset(&state.db, &asset.id).await?;
 
     let mut uids: Vec<String> = entries
         .iter()
-        .filter(|e| e.to_type == shares::TO_USER)
+        .filter(|e| e.to_type == StoredTarget::User)
         .map(|e| e.to_id.clone())
         .collect();
     uids.extend(asset.owner_uid.clone());
@@ -300,10 +223,10 @@ pub(crate) async fn shared_with(
         None => None,
     };
     let mut shares_out = Vec::new();
-    let mut user_levels: HashMap<&str, Level> = HashMap::new();
-    for e in entries.iter().filter(|e| e.level > Level::None) {
-        match e.to_type.as_str() {
-            shares::TO_USER => {
+    let mut user_levels: HashMap<&str, AccessLevel> = HashMap::new();
+    for e in entries.iter().filter(|e| e.level > AccessLevel::None) {
+        match e.to_type {
+            StoredTarget::User => {
                 let Some(u) = people
                     .get(&e.to_id)
                     .filter(|u| u.organization_id == asset.organization_id)
@@ -314,36 +237,38 @@ pub(crate) async fn shared_with(
                 *l = (*l).max(e.level);
                 shares_out.push(ShareEntryView {
                     id: e.id.clone(),
-                    to_entity_type: "User".into(),
+                    to_entity_type: ShareTarget::User,
                     to_entity_id: u.uid.clone(),
                     to_entity_uid: Some(u.uid.clone()),
                     email: u.email.clone(),
                     first_name: u.first_name.clone(),
                     last_name: u.last_name.clone(),
                     photo_url: photo(&state, u).await,
-                    access_level: e.level.as_str().into(),
+                    access_level: e.level,
                     managed: e.is_managed(),
                 });
             }
-            shares::TO_EMAIL => shares_out.push(ShareEntryView {
+            StoredTarget::Email => shares_out.push(ShareEntryView {
                 id: e.id.clone(),
-                to_entity_type: "User".into(),
+                to_entity_type: ShareTarget::User,
                 to_entity_id: String::new(),
                 to_entity_uid: None,
                 email: e.to_id.clone(),
                 first_name: String::new(),
                 last_name: String::new(),
                 photo_url: None,
-                access_level: e.level.as_str().into(),
+                access_level: e.level,
                 managed: e.is_managed(),
             }),
-            _ => {}
+            StoredTarget::Organization => {}
         }
     }
     let org_entries: Vec<&ShareRow> = entries
         .iter()
         .filter(|e| {
-            e.to_type == shares::TO_ORGANIZATION && e.to_id == asset.organization_id && e.level > Level::None
+            e.to_type == StoredTarget::Organization
+                && e.to_id == asset.organization_id
+                && e.level > AccessLevel::None
         })
         .collect();
     let organization = organizations::by_id(&state.db, &asset.organization_id)
@@ -351,11 +276,7 @@ pub(crate) async fn shared_with(
         .map(|o| OrganizationShare {
             id: o.id,
             name: o.name,
-            access_level: org_entries
-                .iter()
-                .map(|e| e.level)
-                .max()
-                .map(|l| l.as_str().to_owned()),
+            access_level: org_entries.iter().map(|e| e.level).max(),
             managed: org_entries.iter().any(|e| e.is_managed()),
         });
     let mut members = Vec::new();
@@ -365,7 +286,7 @@ pub(crate) async fn shared_with(
                 continue;
             }
             members.push(MemberView {
-                access_level: user_levels.get(u.uid.as_str()).map(|l| l.as_str().to_owned()),
+                access_level: user_levels.get(u.uid.as_str()).copied(),
                 photo_url: photo(&state, &u).await,
                 uid: u.uid,
                 email: u.email,
@@ -377,10 +298,10 @@ pub(crate) async fn shared_with(
     Ok(Json(SharedWithResponse {
         success: true,
         entity_id: asset.id.clone(),
-        entity_type: entity.as_str().into(),
-        access_level: level.as_str().into(),
+        entity_type: entity,
+        access_level: level,
         can_share,
-        levels: entity.grantable().iter().map(|l| l.as_str().to_owned()).collect(),
+        levels: entity.kind().grantable(),
         owner,
         shares: shares_out,
         organization,
@@ -402,6 +323,7 @@ pub struct ShareBody {
     /// The asset's id.
     pub entity_id: String,
     /// Application, Insight, Project, Project_V2, Dataset, Workflow or Designer (any case).
+    #[schema(value_type = EntityType)]
     pub entity_type: String,
     /// The changes, applied together or not at all.
     pub shares: Vec<ShareChange>,
@@ -413,12 +335,15 @@ pub struct ShareBody {
 #[serde(default)]
 pub struct ShareChange {
     /// share (default) or unshare.
+    #[schema(value_type = ShareType)]
     pub share_type: String,
     /// Users by e-mail, comma separated (or use to_entity_uid).
     pub email: String,
     /// view (default), execute or edit; `none` unshares.
+    #[schema(value_type = AccessLevel)]
     pub access_level: String,
     /// User (default) or Organization (always the asset's own organization).
+    #[schema(value_type = ShareTarget)]
     pub to_entity_type: String,
     /// A user's uid, instead of an e-mail.
     pub to_entity_uid: Option<String>,
@@ -442,47 +367,49 @@ fn member(user: Option<UserRow>, asset: &AssetRow) -> Option<UserRow> {
 async fn plan(
     state: &AppState,
     caller: &UserRow,
-    entity: EntityType,
+    kind: AssetKind,
     asset: &AssetRow,
-    level: Level,
+    level: AccessLevel,
     changes: &[ShareChange],
-) -> Result<BTreeMap<(String, String), Level>> {
-    let kind = kind_of(entity);
-    if level < Level::Edit {
+) -> Result<BTreeMap<(StoredTarget, String), AccessLevel>> {
+    if level < AccessLevel::Edit {
         return Err(denied(ShareDenied::NotAnEditor, kind));
     }
     if changes.is_empty() {
         return Err(ApiError::bad_request("nothing_to_share", "Nothing to share"));
     }
-    let managed: HashSet<(String, String)> = shares::for_asset(&state.db, &asset.id)
+    let managed: HashSet<(StoredTarget, String)> = shares::for_asset(&state.db, &asset.id)
         .await?
         .into_iter()
         .filter(ShareRow::is_managed)
         .map(|e| (e.to_type, e.to_id))
         .collect();
     let owner = asset.owner_uid.as_deref().unwrap_or_default();
-    let mut out: BTreeMap<(String, String), Level> = BTreeMap::new();
+    let mut out: BTreeMap<(StoredTarget, String), AccessLevel> = BTreeMap::new();
     for c in changes {
-        let grant = match c.share_type.trim().to_lowercase().as_str() {
-            "" | "share" => {
+        let share_type = match c.share_type.trim().to_lowercase().as_str() {
+            "" => ShareType::Share,
+            t => t.parse().map_err(|_| {
+                ApiError::bad_request(
+                    "unknown_share_type",
+                    format!("Unknown share type: {t} (share or unshare)"),
+                )
+            })?,
+        };
+        let grant = match share_type {
+            ShareType::Share => {
                 let l = c.access_level.trim();
                 let l = if l.is_empty() { "view" } else { l };
-                Level::parse(l).ok_or_else(|| {
+                AccessLevel::parse(l).ok_or_else(|| {
                     ApiError::bad_request(
                         "unknown_access_level",
                         format!("Unknown access level: {l} (view, execute or edit)"),
                     )
                 })?
             }
-            "unshare" => Level::None,
-            other => {
-                return Err(ApiError::bad_request(
-                    "unknown_share_type",
-                    format!("Unknown share type: {other} (share or unshare)"),
-                ));
-            }
+            ShareType::Unshare => AccessLevel::None,
         };
-        let targets: Vec<(String, String)> = match c.to_entity_type.trim().to_lowercase().as_str() {
+        let targets: Vec<(StoredTarget, String)> = match c.to_entity_type.trim().to_lowercase().as_str() {
             "" | "user" => {
                 let mut uids = Vec::new();
                 let emails = sharing::split_emails(&c.email);
@@ -509,11 +436,9 @@ async fn plan(
                 } else {
                     return Err(ApiError::bad_request("invalid_email", "Email is invalid!"));
                 }
-                uids.into_iter()
-                    .map(|u| (shares::TO_USER.to_owned(), u))
-                    .collect()
+                uids.into_iter().map(|u| (StoredTarget::User, u)).collect()
             }
-            "organization" => vec![(shares::TO_ORGANIZATION.to_owned(), asset.organization_id.clone())],
+            "organization" => vec![(StoredTarget::Organization, asset.organization_id.clone())],
             other => {
                 return Err(ApiError::bad_request(
                     "unknown_target_type",
@@ -525,7 +450,7 @@ async fn plan(
             sharing::check_share(
                 &caller.uid,
                 level,
-                entity,
+                kind,
                 owner,
                 &target.1,
                 grant,
@@ -555,9 +480,12 @@ pub(crate) async fn share(
 ) -> Result<Json<Done>> {
     let body = req.share;
     let t = body.entity_type.trim();
-    let entity =
-        parse_entity_type(if t.is_empty() { "Application" } else { t }).ok_or_else(|| unknown_type(t))?;
-    let kind = kind_of(entity);
+    let entity = if t.is_empty() {
+        EntityType::Application
+    } else {
+        EntityType::parse_any_case(t).ok_or_else(|| unknown_type(t))?
+    };
+    let kind = entity.kind();
     if body.entity_id.trim().is_empty() {
         return Err(ApiError::bad_request(
             "entity_id_required",
@@ -565,45 +493,27 @@ pub(crate) async fn share(
         ));
     }
     require_feature(&state, &caller.user, kind).await?;
-    let (asset, level) = visible(&state, &caller.user, kind, &body.entity_id).await?;
-    let changes = plan(&state, &caller.user, entity, &asset, level, &body.shares).await?;
+    let (asset, level) = visible(&state, &caller.user, Some(kind), &body.entity_id).await?;
+    let changes = plan(&state, &caller.user, kind, &asset, level, &body.shares).await?;
     let sets: Vec<Entry<'_>> = changes
         .iter()
-        .filter(|(_, l)| **l > Level::None)
+        .filter(|(_, l)| **l > AccessLevel::None)
         .map(|((to_type, to_id), l)| Entry {
-            to_type,
+            to_type: *to_type,
             to_id,
             level: *l,
         })
         .collect();
     let revokes: Vec<shares::Target<'_>> = changes
         .iter()
-        .filter(|(_, l)| **l == Level::None)
-        .map(|((to_type, to_id), _)| (to_type.as_str(), to_id.as_str()))
+        .filter(|(_, l)| **l == AccessLevel::None)
+        .map(|((to_type, to_id), _)| (*to_type, to_id.as_str()))
         .collect();
     shares::apply_console(&state.db, &asset.id, &sets, &revokes, &caller.user.uid, db::now()).await?;
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: activity_type(kind),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action: "shared",
-        },
-    )
-    .await;
-    Ok(Done::new(sharing::shared_message(label_of(entity))))
-}
-
-fn activity_type(kind: &str) -> &'static str {
-    match kind {
-        assets::KIND_PROJECT => "projects",
-        assets::KIND_DATASET => "datasets",
-        assets::KIND_WORKFLOW => "workflows",
-        _ => "applications",
-    }
+    Activity::on_asset(&caller.user, &asset, "shared")
+        .record(&state.db)
+        .await;
+    Ok(Done::new(sharing::shared_message(entity.label())))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -617,6 +527,7 @@ pub struct DirectoryShareBody {
     /// The dataset's id.
     pub entity_id: String,
     /// Dataset.
+    #[schema(value_type = EntityType)]
     pub entity_type: String,
     /// The folder of the dataset to share.
     pub directory_id: String,
@@ -628,6 +539,7 @@ pub struct DirectoryShareBody {
 /// (404 without access, 403 without edit), this answers 400 and points to the dataset share.
 #[utoipa::path(put, path = "/v1/directory/share", tag = "sharing", request_body = DirectoryShareRequest,
     responses(
+        (status = 200, description = "Not answered: after the access checks a folder share is always refused (400)", body = Done),
         (status = 400, description = "Folders are not shared on their own: share the dataset", body = ErrorBody),
         (status = 403, description = "Only editors can share this item", body = ErrorBody),
         (status = 404, description = "Dataset not found", body = ErrorBody),
@@ -638,10 +550,16 @@ async fn share_directory(
     caller: AuthUser,
     AppJson(req): AppJson<DirectoryShareRequest>,
 ) -> Result<Json<Done>> {
-    require_feature(&state, &caller.user, assets::KIND_DATASET).await?;
-    let (_, level) = visible(&state, &caller.user, assets::KIND_DATASET, &req.share.entity_id).await?;
-    if level < Level::Edit {
-        return Err(denied(ShareDenied::NotAnEditor, assets::KIND_DATASET));
+    require_feature(&state, &caller.user, AssetKind::Dataset).await?;
+    let (_, level) = visible(
+        &state,
+        &caller.user,
+        Some(AssetKind::Dataset),
+        &req.share.entity_id,
+    )
+    .await?;
+    if level < AccessLevel::Edit {
+        return Err(denied(ShareDenied::NotAnEditor, AssetKind::Dataset));
     }
     Err(ApiError::bad_request(
         "folder_share_unsupported",
@@ -668,95 +586,46 @@ async fn remove_share(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<Done>> {
-    let not_found = || access::not_found(assets::KIND_APPLICATION);
     let me = &caller.user;
     if let Some(entry) = shares::by_id(&state.db, id.trim()).await? {
-        let asset = assets::by_id(&state.db, &entry.asset_id)
+        let (asset, level) = assets::visible(&state, me, &entry.asset_id, None)
             .await?
-            .ok_or_else(not_found)?;
-        let level = access::level(&state, me, &asset).await?;
-        if level == Level::None {
-            return Err(not_found());
-        }
-        require_feature(&state, me, &asset.kind).await?;
-        let own = entry.to_type == shares::TO_USER && entry.to_id == me.uid;
+            .ok_or_else(|| assets::not_found(Some(AssetKind::Insight)))?;
+        require_feature(&state, me, asset.kind).await?;
+        let own = entry.to_type == StoredTarget::User && entry.to_id == me.uid;
         if entry.is_managed() {
-            return Err(denied(ShareDenied::ManagedByResource, &asset.kind));
+            return Err(denied(ShareDenied::ManagedByResource, asset.kind));
         }
         if !own {
             let owner = asset.owner_uid.as_deref().unwrap_or_default();
             sharing::check_share(
                 &me.uid,
                 level,
-                entity_of(&asset.kind),
+                asset.kind,
                 owner,
                 &entry.to_id,
-                Level::None,
+                AccessLevel::None,
                 false,
             )
-            .map_err(|d| denied(d, &asset.kind))?;
+            .map_err(|d| denied(d, asset.kind))?;
         }
         shares::delete_console_by_id(&state.db, &entry.id).await?;
-        record_unshare(&state, me, &asset).await;
+        Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
         return Ok(Done::new("Access removed"));
     }
-    let (asset, _) = visible(&state, me, assets::KIND_APPLICATION, &id).await?;
+    let (asset, _) = visible(&state, me, Some(AssetKind::Insight), &id).await?;
     if asset.owner_uid.as_deref() == Some(me.uid.as_str()) {
         return Err(ApiError::bad_request(
             "owner_cannot_leave",
             "You own this application: delete it instead",
         ));
     }
-    if !shares::delete_console(&state.db, &asset.id, shares::TO_USER, &me.uid).await? {
+    if !shares::delete_console(&state.db, &asset.id, StoredTarget::User, &me.uid).await? {
         return Err(ApiError::conflict(
             "access_not_removable",
             "Your access comes from your organization, your role or the application's resource, not from a share of your own; it cannot be removed here",
         ));
     }
-    record_unshare(&state, me, &asset).await;
+    Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
     Ok(Done::new("Access removed"))
-}
-
-async fn record_unshare(state: &AppState, me: &UserRow, asset: &AssetRow) {
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&me.uid),
-            organization_id: Some(&asset.organization_id),
-            entity_type: activity_type(&asset.kind),
-            entity_id: &asset.id,
-            entity_name: &asset.name,
-            action: "unshared",
-        },
-    )
-    .await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entity_types_map_to_kinds() {
-        for (name, kind) in [
-            ("Application", assets::KIND_APPLICATION),
-            ("application", assets::KIND_APPLICATION),
-            ("INSIGHT", assets::KIND_APPLICATION),
-            ("project_v2", assets::KIND_PROJECT),
-            ("Dataset", assets::KIND_DATASET),
-            ("designer", assets::KIND_WORKFLOW),
-        ] {
-            assert_eq!(parse_entity_type(name).map(kind_of), Some(kind), "{name}");
-        }
-        assert_eq!(parse_entity_type("notebook"), None);
-        assert_eq!(label_of(EntityType::ProjectV2), "Project");
-        for kind in [
-            assets::KIND_APPLICATION,
-            assets::KIND_PROJECT,
-            assets::KIND_DATASET,
-            assets::KIND_WORKFLOW,
-        ] {
-            assert_eq!(kind_of(entity_of(kind)), kind);
-        }
-    }
 }

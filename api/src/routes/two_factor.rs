@@ -8,7 +8,6 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::auth::SessionResponse;
 use crate::{
-    app::AppState,
     auth::{
         self, TwoFactorCaller,
         extract::ClientIp,
@@ -16,9 +15,15 @@ use crate::{
         throttle::{Guard, Scope},
         totp,
     },
-    db::{self, activity, users},
+    db::{
+        self,
+        activity::{self, Activity},
+        users,
+    },
+    domain::Role,
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     policy::{self, users::Person},
+    state::AppState,
     views::UserView,
 };
 
@@ -88,7 +93,7 @@ async fn enable_2fa(
     } else {
         let actor = Person {
             uid: &caller.user.uid,
-            role: &caller.user.role,
+            role: caller.user.role,
             organization_id: &caller.user.organization_id,
         };
         let target = users::by_uid(&state.db, &uid).await?;
@@ -99,7 +104,7 @@ async fn enable_2fa(
                         actor,
                         Person {
                             uid: &t.uid,
-                            role: &t.role,
+                            role: t.role,
                             organization_id: &t.organization_id,
                         },
                     )
@@ -111,7 +116,7 @@ async fn enable_2fa(
                 "Only the user can enable two-factor authentication; administrators may only switch it off",
             ));
         }
-        if target.role == policy::SUPERADMIN && caller.user.role != policy::SUPERADMIN {
+        if target.role == Role::Superadmin && caller.user.role != Role::Superadmin {
             return Err(ApiError::forbidden(
                 "superadmin_target",
                 "Only a superadmin can change a superadmin",
@@ -131,15 +136,7 @@ async fn enable_2fa(
         let uri = totp::otpauth_url(&target.email, &secret)
             .map_err(|e| ApiError::internal(format!("failed to build the otpauth URI: {e}")))?;
         let qr = totp::qr_data_url(&uri)?;
-        sqlx::query(
-            "UPDATE users SET enabled_2fa = 1, confirmed_2fa = 0, secret_2fa_enc = $1, last_totp_step = 0, \
-             updated_at = $2 WHERE uid = $3",
-        )
-        .bind(state.auth.keyring.encrypt(&secret))
-        .bind(now)
-        .bind(&target.uid)
-        .execute(&state.db)
-        .await?;
+        users::begin_2fa(&state.db, &target.uid, &state.auth.keyring.encrypt(&secret), now).await?;
         return Ok(Json(Enable2faResponse {
             success: true,
             message: "Scan the QR code, then enter a code to finish".into(),
@@ -155,29 +152,14 @@ async fn enable_2fa(
         ));
     }
     reauthenticate(&state, &caller.user, &ip, &req).await?;
-    sqlx::query(
-        "UPDATE users SET enabled_2fa = 0, confirmed_2fa = 0, secret_2fa_enc = NULL, updated_at = $1 WHERE uid = $2",
-    )
-    .bind(now)
-    .bind(&target.uid)
-    .execute(&state.db)
-    .await?;
+    users::disable_2fa(&state.db, &target.uid, now).await?;
     if !is_self {
         // An administrator's reset: whoever holds the user's sessions or key starts over.
         auth::revoke_credentials(&state, &target.uid, None, "2FA reset by an administrator").await?;
     }
-    activity::record(
-        &state.db,
-        activity::Activity {
-            user_uid: Some(&caller.user.uid),
-            organization_id: Some(&target.organization_id),
-            entity_type: "users",
-            entity_id: &target.uid,
-            entity_name: &target.email,
-            action: "2fa_disabled",
-        },
-    )
-    .await;
+    Activity::on_user(&caller.user, &target, "2fa_disabled")
+        .record(&state.db)
+        .await;
     Ok(Json(Enable2faResponse {
         success: true,
         message: "2FA Status Updated Successfully!".into(),
@@ -271,11 +253,7 @@ async fn verify_2fa(
         return Err(ApiError::unauthorized("invalid_2fa_code", INVALID_CODE));
     }
     attempt.succeeded().await?;
-    sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
-        .bind(db::now())
-        .bind(&user.uid)
-        .execute(&state.db)
-        .await?;
+    users::confirm_2fa(&state.db, &user.uid, db::now()).await?;
     let user = users::by_uid(&state.db, &user.uid)
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "Invalid token"))?;

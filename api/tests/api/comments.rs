@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, apps};
 use ludis_api::db;
+use ludis_api::domain::AssetKind;
 
 #[tokio::test]
 async fn comments_on_assets_the_caller_can_view() {
@@ -89,7 +90,7 @@ async fn comments_on_assets_the_caller_can_view() {
         }
         // Any kind of asset.
         let project = app
-            .asset(db::assets::KIND_PROJECT, &org, Some(&eve.uid), "Eve's project")
+            .asset(AssetKind::ProjectV2, &org, Some(&eve.uid), "Eve's project")
             .await;
         let (s, _) = create(&eve.token, "on a project", &project).await;
         assert_eq!(s, 201);

@@ -139,7 +139,7 @@ async fn stored(app: &TestApp, bucket: &str, prefix: &str) -> Vec<String> {
 
 /// The dataset's folder in its bucket (`datasets/<namespace>/<id>/`).
 async fn prefix_of(app: &TestApp, id: &str) -> String {
-    db::datasets::by_id(&app.state.db, id)
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
         .await
         .unwrap()
         .unwrap()
@@ -148,7 +148,7 @@ async fn prefix_of(app: &TestApp, id: &str) -> String {
 }
 
 async fn bucket_of(app: &TestApp, id: &str) -> String {
-    db::datasets::by_id(&app.state.db, id)
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
         .await
         .unwrap()
         .unwrap()
@@ -398,7 +398,10 @@ async fn an_expired_presigned_url_is_refused_by_the_storage_server() {
     let d = create(&app, &w.ann, "Expiry", "Retain").await;
     let id = d["id"].as_str().unwrap();
     upload(&app, &w.ann, id, "x.txt", b"hello").await;
-    let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+    let dataset = db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap();
     let url = app
         .state
         .presigner
@@ -428,7 +431,10 @@ async fn a_folder_is_listed_page_by_page_with_tokens_bound_to_it() {
         let k = app.kind;
         let d = create(&app, &w.ann, "Pages", "Retain").await;
         let id = d["id"].as_str().unwrap();
-        let dataset = db::datasets::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let dataset = db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+            .await
+            .unwrap()
+            .unwrap();
         let s3 = app.state.s3.as_ref().unwrap();
         let mut expected = Vec::new();
         for i in 0..25 {
@@ -1017,7 +1023,7 @@ async fn the_datasets_feature_switched_off_for_a_role_is_refused_with_a_token_or
         let mut flags = ludis_api::policy::flags::defaults();
         for f in &mut flags {
             if f.key == "datasets" {
-                f.user_roles = vec!["administrator".into()];
+                f.user_roles = vec!["administrator".parse().unwrap()];
             }
         }
         db::flighting::upsert_all(&app.state.db, &org, &flags)

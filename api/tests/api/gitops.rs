@@ -10,6 +10,7 @@ use kube::{
     api::{DeleteParams, Patch, PatchParams},
 };
 use ludis_api::db;
+use ludis_api::domain::AssetKind;
 use ludis_crds::{ANNOTATION_OWNER, FIELD_MANAGER_API, Insight, LABEL_ID};
 use serde_json::{Value, json};
 
@@ -40,9 +41,14 @@ pub(crate) async fn organization(
     let org = app.org(&name, 20).await;
     let slug = name.to_lowercase().replace(' ', "-");
     let namespace = ludis_crds::organization_namespace(&slug);
-    ludis_api::k8s::ensure_namespace(client, &namespace, &org, &app.state.settings.s3_bucket)
-        .await
-        .unwrap();
+    ludis_api::cluster::organizations::ensure_namespace(
+        client,
+        &namespace,
+        &org,
+        &app.state.settings.s3_bucket,
+    )
+    .await
+    .unwrap();
     (org, slug, namespace)
 }
 
@@ -70,7 +76,7 @@ where
 /// The row of a resource, once the watcher wrote it (10 s at most).
 pub(crate) async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::assets::AssetRow {
     for _ in 0..100 {
-        if let Some(row) = db::assets::by_resource(&app.state.db, "application", namespace, name)
+        if let Some(row) = db::assets::by_resource(&app.state.db, AssetKind::Insight, namespace, name)
             .await
             .unwrap()
         {
@@ -93,7 +99,7 @@ fn ids_of(list: &Value) -> Vec<String> {
 }
 
 pub(crate) async fn delete_namespace(client: &kube::Client, namespace: &str) {
-    let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
+    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]
@@ -186,9 +192,8 @@ async fn a_gitops_insight_appears_for_its_owner_and_the_people_its_sharing_names
         assert_eq!(b["organization"]["managed"], true);
         let rows = db::shares::for_asset(&app.state.db, &id).await.unwrap();
         assert!(
-            rows.iter().any(|r| r.to_type == db::shares::TO_EMAIL
-                && r.to_id == "newcomer@elsewhere.example"
-                && r.is_managed()),
+            rows.iter()
+                .any(|r| r.to_type == "email" && r.to_id == "newcomer@elsewhere.example" && r.is_managed()),
             "an address without an account is kept by e-mail: {rows:?}"
         );
         assert!(rows.iter().all(|r| r.is_managed()));
@@ -209,7 +214,7 @@ async fn a_gitops_insight_appears_for_its_owner_and_the_people_its_sharing_names
             .await
             .unwrap();
         eventually("the status reaches the row", || async {
-            let d = db::insights::by_id(&app.state.db, &id)
+            let d = db::details::by_id::<db::insights::InsightRow>(&app.state.db, &id)
                 .await
                 .unwrap()
                 .unwrap()
@@ -540,7 +545,7 @@ async fn after_a_relist_rows_whose_resource_is_gone_are_removed() {
         let row = |name: &str, updated_at: i64| db::insights::Insight {
             asset: db::assets::AssetRow {
                 id: db::new_id(),
-                kind: "application".into(),
+                kind: "application".parse().unwrap(),
                 organization_id: org.clone(),
                 owner_uid: None,
                 name: name.into(),
@@ -548,17 +553,17 @@ async fn after_a_relist_rows_whose_resource_is_gone_are_removed() {
                 img_path: None,
                 namespace: Some(namespace.clone()),
                 resource_name: Some(name.into()),
-                origin: "api".into(),
+                origin: "api".parse().unwrap(),
                 views: 0,
                 created_at: updated_at,
                 updated_at,
             },
             details: db::insights::InsightRow {
                 id: String::new(),
-                app_type: "application".into(),
-                status: "external".into(),
+                app_type: "application".parse().unwrap(),
+                status: "external".parse().unwrap(),
                 app_url: Some("https://gone.example".into()),
-                language: "python".into(),
+                language: "python".parse().unwrap(),
                 ..Default::default()
             },
         };
@@ -566,8 +571,8 @@ async fn after_a_relist_rows_whose_resource_is_gone_are_removed() {
         gone.details.id = gone.asset.id.clone();
         let mut fresh = row("fresh", db::now());
         fresh.details.id = fresh.asset.id.clone();
-        db::insights::insert(&app.state.db, &gone).await.unwrap();
-        db::insights::insert(&app.state.db, &fresh).await.unwrap();
+        db::details::insert(&app.state.db, &gone).await.unwrap();
+        db::details::insert(&app.state.db, &fresh).await.unwrap();
 
         // A watcher (re)starting lists every resource, then sweeps.
         let watcher = ludis_api::cluster::watcher::spawn(app.state.clone()).unwrap();
@@ -629,16 +634,21 @@ async fn resources_in_a_namespace_without_an_organization_wait_for_one() {
         .await;
         tokio::time::sleep(Duration::from_secs(1)).await;
         assert!(
-            db::assets::by_resource(&app.state.db, "application", &namespace, "early")
+            db::assets::by_resource(&app.state.db, AssetKind::Insight, &namespace, "early")
                 .await
                 .unwrap()
                 .is_none(),
             "no organization, no row"
         );
         // The namespace is given to the organization: its resources are mirrored then.
-        ludis_api::k8s::ensure_namespace(&client, &namespace, &org, &app.state.settings.s3_bucket)
-            .await
-            .unwrap();
+        ludis_api::cluster::organizations::ensure_namespace(
+            &client,
+            &namespace,
+            &org,
+            &app.state.settings.s3_bucket,
+        )
+        .await
+        .unwrap();
         let row = mirrored(&app, &namespace, "early").await;
         assert_eq!(row.organization_id, org);
         delete_namespace(&client, &namespace).await;

@@ -12,6 +12,7 @@ use kube::{
     Api, ResourceExt as _,
     api::{DeleteParams, ListParams, Patch, PatchParams},
 };
+use ludis_api::domain::AssetKind;
 use ludis_api::{cluster, db};
 use ludis_crds::{ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, LABEL_ID};
 use serde_json::{Value, json};
@@ -41,8 +42,8 @@ async fn organization_with_namespace(
     prefix: &str,
 ) -> (String, String, String) {
     let (org, slug, namespace) = organization(app, prefix).await;
-    let bucket = cluster::datasets::bucket_of(&app.state, &org).await.unwrap();
-    ludis_api::k8s::ensure_namespace(client, &namespace, &org, &bucket)
+    let bucket = cluster::organizations::bucket_of(&app.state, &org).await.unwrap();
+    ludis_api::cluster::organizations::ensure_namespace(client, &namespace, &org, &bucket)
         .await
         .unwrap();
     (org, slug, namespace)
@@ -67,11 +68,14 @@ fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Value {
 /// The dataset row of a resource, once the watcher wrote it (10 s at most).
 async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::Dataset {
     for _ in 0..100 {
-        if let Some(a) = db::assets::by_resource(&app.state.db, "dataset", namespace, name)
+        if let Some(a) = db::assets::by_resource(&app.state.db, AssetKind::Dataset, namespace, name)
             .await
             .unwrap()
         {
-            return db::datasets::by_id(&app.state.db, &a.id).await.unwrap().unwrap();
+            return db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, &a.id)
+                .await
+                .unwrap()
+                .unwrap();
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -79,7 +83,9 @@ async fn mirrored(app: &TestApp, namespace: &str, name: &str) -> db::datasets::D
 }
 
 async fn row(app: &TestApp, id: &str) -> Option<db::datasets::Dataset> {
-    db::datasets::by_id(&app.state.db, id).await.unwrap()
+    db::details::by_id::<db::datasets::DatasetRow>(&app.state.db, id)
+        .await
+        .unwrap()
 }
 
 /// Pure: the row's observed columns as the resource's status says they should be (once it has
@@ -105,7 +111,7 @@ async fn follows_status(app: &TestApp, api: &Api<Dataset>, name: &str, id: &str)
             return false;
         };
         let d = row(app, id).await.unwrap().details;
-        want.0 == "ready" && (d.status, d.object_count, d.bytes) == want
+        want.0 == "ready" && (d.status.to_string(), d.object_count, d.bytes) == want
     })
     .await;
 }
@@ -151,7 +157,7 @@ async fn delete_namespace(client: &kube::Client, namespace: &str) {
                 .await;
         }
     }
-    let _ = ludis_api::k8s::delete_namespace(client, namespace).await;
+    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]
@@ -332,7 +338,7 @@ async fn a_dataset_resource_being_deleted_never_makes_a_row_and_a_copied_id_is_n
         gitops_apply(&datasets, GITOPS, &manifest("later", json!({}), json!([]))).await;
         mirrored(&app, &namespace, "later").await;
         for name in ["copy", "leaving"] {
-            let found = db::assets::by_resource(&app.state.db, "dataset", &namespace, name)
+            let found = db::assets::by_resource(&app.state.db, AssetKind::Dataset, &namespace, name)
                 .await
                 .unwrap();
             if name == "leaving" {
@@ -377,7 +383,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
         let mut d = db::datasets::Dataset {
             asset: db::assets::AssetRow {
                 id: id.clone(),
-                kind: "dataset".into(),
+                kind: "dataset".parse().unwrap(),
                 organization_id: org.clone(),
                 owner_uid: Some(dev.clone()),
                 name: "Sales Q3".into(),
@@ -385,21 +391,21 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
                 img_path: None,
                 namespace: Some(ns.clone()),
                 resource_name: Some(name.clone()),
-                origin: "api".into(),
+                origin: "api".parse().unwrap(),
                 views: 0,
                 created_at: now,
                 updated_at: now,
             },
             details: db::datasets::DatasetRow {
                 id: id.clone(),
-                bucket: cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
+                bucket: cluster::organizations::bucket_of(&app.state, &org).await.unwrap(),
                 prefix: ludis_storage::dataset_prefix(&ns, &id),
-                deletion_policy: "Delete".into(),
-                status: "pending".into(),
+                deletion_policy: "Delete".parse().unwrap(),
+                status: "pending".parse().unwrap(),
                 ..Default::default()
             },
         };
-        db::datasets::insert(&app.state.db, &d).await.unwrap();
+        db::details::insert(&app.state.db, &d).await.unwrap();
         cluster::datasets::apply(&app.state, &d).await.unwrap();
 
         let ns_obj = Api::<Namespace>::all(client.clone())
@@ -483,7 +489,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
             .await
             .expect_err("a field of another manager is not overwritten");
         let conflict = err
-            .downcast_ref::<cluster::datasets::Conflict>()
+            .downcast_ref::<cluster::apply::Conflict>()
             .unwrap_or_else(|| panic!("a Conflict: {err:#}"));
         assert!(conflict.message.contains(GITOPS), "{}", conflict.message);
         assert!(
@@ -503,7 +509,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
 
         // A resource-managed row is never applied by the API.
         let mut managed = d.clone();
-        managed.asset.origin = "resource".into();
+        managed.asset.origin = "resource".parse().unwrap();
         managed.asset.resource_name = Some("never-applied".into());
         cluster::datasets::apply(&app.state, &managed).await.unwrap();
         assert!(datasets.get_opt("never-applied").await.unwrap().is_none());
@@ -569,7 +575,7 @@ async fn an_organizations_namespace_names_its_bucket() {
         let ns = namespaces.get(&namespace).await.unwrap();
         assert_eq!(bucket_of(&ns).as_deref(), Some("acme-data"));
         assert_eq!(
-            cluster::datasets::bucket_of(&app.state, &org).await.unwrap(),
+            cluster::organizations::bucket_of(&app.state, &org).await.unwrap(),
             "acme-data"
         );
 
@@ -625,7 +631,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
             db::datasets::Dataset {
                 asset: db::assets::AssetRow {
                     id: id.clone(),
-                    kind: "dataset".into(),
+                    kind: "dataset".parse().unwrap(),
                     organization_id: org.clone(),
                     owner_uid: None,
                     name: name.into(),
@@ -633,7 +639,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
                     img_path: None,
                     namespace: Some(namespace.clone()),
                     resource_name: Some(name.into()),
-                    origin: origin.into(),
+                    origin: origin.parse().unwrap(),
                     views: 0,
                     created_at: updated_at,
                     updated_at,
@@ -642,8 +648,8 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
                     id: id.clone(),
                     bucket: "ludis".into(),
                     prefix: ludis_storage::dataset_prefix(&namespace, &id),
-                    deletion_policy: "Retain".into(),
-                    status: "ready".into(),
+                    deletion_policy: "Retain".parse().unwrap(),
+                    status: "ready".parse().unwrap(),
                     ..Default::default()
                 },
             }
@@ -654,7 +660,7 @@ async fn after_a_relist_dataset_rows_whose_resource_is_gone_are_removed() {
         let gone_resource = dataset("gone-resource", "resource", db::now() - 600);
         let fresh = dataset("fresh", "api", db::now());
         for d in [&gone_api, &gone_resource, &fresh] {
-            db::datasets::insert(&app.state.db, d).await.unwrap();
+            db::details::insert(&app.state.db, d).await.unwrap();
         }
         let watcher = ludis_api::cluster::watcher::spawn(app.state.clone()).unwrap();
         eventually("the rows whose resource is gone are removed", || async {

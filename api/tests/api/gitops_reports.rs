@@ -65,7 +65,7 @@ async fn a_user_report_names_only_its_own_report_folder() {
         let row = mirrored(&app, &namespace, "q3").await;
         assert_eq!(row.id, id, "{k}");
         let report_object = || async {
-            db::insights::by_id(&app.state.db, &id)
+            db::details::by_id::<db::insights::InsightRow>(&app.state.db, &id)
                 .await
                 .unwrap()
                 .unwrap()

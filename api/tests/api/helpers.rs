@@ -1,6 +1,11 @@
 use std::path::PathBuf;
 
-use ludis_api::{App, AppState, Settings, auth::password, db};
+use ludis_api::{
+    App, AppState, Settings,
+    auth::password,
+    db,
+    domain::{AccessLevel, AppType, AssetKind, DatasetStatus, DeletionPolicy, InsightStatus, Origin, Role},
+};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -93,7 +98,7 @@ impl TestApp {
                 password_hash: &hash,
                 first_name: "Test",
                 last_name: role,
-                role,
+                role: role.parse::<Role>().unwrap(),
                 organization_id: org,
                 cluster_id: None,
                 timezone: "UTC",
@@ -344,13 +349,13 @@ pub struct Person {
 pub struct InsightSeed {
     pub name: String,
     pub description: String,
-    pub app_type: &'static str,
-    pub status: &'static str,
+    pub app_type: AppType,
+    pub status: InsightStatus,
     pub container_name: Option<String>,
     pub app_url: Option<String>,
     pub template: Option<String>,
     pub report_object: Option<String>,
-    pub origin: &'static str,
+    pub origin: Origin,
     pub created_at: i64,
 }
 
@@ -360,19 +365,19 @@ impl InsightSeed {
         Self {
             name: name.into(),
             description: format!("{name} description"),
-            app_type: db::insights::APPLICATION,
-            status: db::insights::RUNNING,
+            app_type: AppType::Application,
+            status: InsightStatus::Running,
             container_name: Some(format!("{}-c", name.to_lowercase().replace(' ', "-"))),
             app_url: None,
             template: None,
             report_object: None,
-            origin: db::assets::ORIGIN_API,
+            origin: Origin::Api,
             created_at: db::now(),
         }
     }
     pub fn external(name: &str) -> Self {
         Self {
-            status: db::insights::EXTERNAL,
+            status: InsightStatus::External,
             container_name: None,
             app_url: Some("https://example.com/app".into()),
             ..Self::app(name)
@@ -380,16 +385,16 @@ impl InsightSeed {
     }
     pub fn report(name: &str) -> Self {
         Self {
-            app_type: db::insights::REPORT,
-            status: db::insights::RENDERED,
+            app_type: AppType::Report,
+            status: InsightStatus::Rendered,
             container_name: None,
             ..Self::app(name)
         }
     }
     pub fn user_report(name: &str) -> Self {
         Self {
-            app_type: db::insights::USER_REPORT,
-            status: db::insights::UPLOADED,
+            app_type: AppType::UserReport,
+            status: InsightStatus::Uploaded,
             container_name: None,
             report_object: Some(format!("reports/{}/r.pdf", db::new_id())),
             ..Self::app(name)
@@ -400,7 +405,7 @@ impl InsightSeed {
         self
     }
     pub fn managed(mut self) -> Self {
-        self.origin = db::assets::ORIGIN_RESOURCE;
+        self.origin = Origin::Resource;
         self
     }
 }
@@ -432,33 +437,29 @@ impl TestApp {
     pub async fn insight(&self, org: &str, owner: Option<&str>, seed: InsightSeed) -> String {
         let id = db::new_id();
         let asset = db::assets::AssetRow {
-            id: id.clone(),
-            kind: db::assets::KIND_APPLICATION.into(),
-            organization_id: org.into(),
             owner_uid: owner.map(str::to_owned),
-            name: seed.name,
             description: seed.description,
-            img_path: None,
-            namespace: None,
-            resource_name: None,
-            origin: seed.origin.into(),
-            views: 0,
-            created_at: seed.created_at,
-            updated_at: seed.created_at,
+            origin: seed.origin,
+            ..db::assets::AssetRow::new(
+                AssetKind::Insight,
+                id.clone(),
+                org.into(),
+                seed.name,
+                seed.created_at,
+            )
         };
         let details = db::insights::InsightRow {
             id: id.clone(),
-            app_type: seed.app_type.into(),
-            status: seed.status.into(),
+            app_type: seed.app_type,
+            status: seed.status,
             app_url: seed.app_url,
             container_name: seed.container_name,
             is_template: seed.template.is_some(),
-            template: seed.template,
-            language: "python".into(),
+            template: seed.template.map(|t| t.parse().unwrap()),
             report_object: seed.report_object,
             ..Default::default()
         };
-        db::insights::insert(&self.state.db, &db::insights::Insight { asset, details })
+        db::details::insert(&self.state.db, &db::insights::Insight { asset, details })
             .await
             .unwrap();
         id
@@ -466,7 +467,7 @@ impl TestApp {
 
     /// An asset of another kind (project, dataset, workflow), inserted directly, named like its
     /// resource would be (`<name>-<id prefix>`); returns its id.
-    pub async fn asset(&self, kind: &str, org: &str, owner: Option<&str>, name: &str) -> String {
+    pub async fn asset(&self, kind: AssetKind, org: &str, owner: Option<&str>, name: &str) -> String {
         let id = db::new_id();
         let now = db::now();
         let resource = format!(
@@ -480,19 +481,9 @@ impl TestApp {
         db::assets::insert(
             &self.state.db,
             &db::assets::AssetRow {
-                id: id.clone(),
-                kind: kind.into(),
-                organization_id: org.into(),
                 owner_uid: owner.map(str::to_owned),
-                name: name.into(),
-                description: String::new(),
-                img_path: None,
-                namespace: None,
                 resource_name: Some(resource),
-                origin: db::assets::ORIGIN_API.into(),
-                views: 0,
-                created_at: now,
-                updated_at: now,
+                ..db::assets::AssetRow::new(kind, id.clone(), org.into(), name.into(), now)
             },
         )
         .await
@@ -505,30 +496,19 @@ impl TestApp {
     pub async fn dataset(&self, org: &str, owner: Option<&str>, name: &str) -> String {
         let id = db::new_id();
         let now = db::now();
-        db::datasets::insert(
+        db::details::insert(
             &self.state.db,
             &db::datasets::Dataset {
                 asset: db::assets::AssetRow {
-                    id: id.clone(),
-                    kind: db::assets::KIND_DATASET.into(),
-                    organization_id: org.into(),
                     owner_uid: owner.map(str::to_owned),
-                    name: name.into(),
-                    description: String::new(),
-                    img_path: None,
-                    namespace: None,
-                    resource_name: None,
-                    origin: db::assets::ORIGIN_API.into(),
-                    views: 0,
-                    created_at: now,
-                    updated_at: now,
+                    ..db::assets::AssetRow::new(AssetKind::Dataset, id.clone(), org.into(), name.into(), now)
                 },
                 details: db::datasets::DatasetRow {
                     id: id.clone(),
                     bucket: self.state.settings.s3_bucket.clone(),
                     prefix: ludis_storage::dataset_prefix("ludis-test", &id),
-                    deletion_policy: db::datasets::RETAIN.into(),
-                    status: db::datasets::READY.into(),
+                    deletion_policy: DeletionPolicy::Retain,
+                    status: DatasetStatus::Ready,
                     ..Default::default()
                 },
             },
@@ -540,12 +520,12 @@ impl TestApp {
 
     /// A console share entry (as if made in the console).
     pub async fn share(&self, asset: &str, to_type: &str, to_id: &str, level: &str, from: &str) {
-        let level = ludis_api::policy::sharing::Level::parse(level).unwrap();
+        let level = AccessLevel::parse(level).unwrap();
         db::shares::apply_console(
             &self.state.db,
             asset,
             &[db::shares::Entry {
-                to_type,
+                to_type: to_type.parse().unwrap(),
                 to_id,
                 level,
             }],
@@ -562,9 +542,9 @@ impl TestApp {
         let entries: Vec<db::shares::Entry<'_>> = entries
             .iter()
             .map(|(to_type, to_id, level)| db::shares::Entry {
-                to_type,
+                to_type: to_type.parse().unwrap(),
                 to_id,
-                level: ludis_api::policy::sharing::Level::parse(level).unwrap(),
+                level: AccessLevel::parse(level).unwrap(),
             })
             .collect();
         let mut tx = self.state.db.begin().await.unwrap();

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, Part, Person, TestApp, apps, apps_with, s3_settings};
 use ludis_api::db;
+use ludis_api::domain::AssetKind;
 
 /// An organization with its administrator and three developers.
 struct World {
@@ -46,15 +47,15 @@ async fn creating_an_insight_checks_every_field() {
         let w = world(&app).await;
         let k = app.kind;
         let project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.ann.uid), "Proj")
+            .asset(AssetKind::ProjectV2, &w.org, Some(&w.ann.uid), "Proj")
             .await;
         let bobs_project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.bob.uid), "Bob's")
+            .asset(AssetKind::ProjectV2, &w.org, Some(&w.bob.uid), "Bob's")
             .await;
         app.share(&bobs_project, "user", &w.ann.uid, "view", &w.bob.uid)
             .await;
         let hidden_dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.bob.uid), "Hidden")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.bob.uid), "Hidden")
             .await;
         let cases = [
             (json!({"name": "  "}), 400, "Empty name not allowed"),
@@ -155,7 +156,7 @@ async fn creating_an_insight_checks_every_field() {
 
         // An application from a project: it starts, and runs under its resource's name.
         let visible_dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.ann.uid), "Mine")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.ann.uid), "Mine")
             .await;
         let (s, b) = app
             .post(
@@ -175,7 +176,10 @@ async fn creating_an_insight_checks_every_field() {
         let container = a["container_name"].as_str().unwrap();
         let id = a["id"].as_str().unwrap();
         assert_eq!(container, format!("sales-dashboard-{}", &id[..8]), "{k}");
-        let row = db::insights::by_id(&app.state.db, id).await.unwrap().unwrap();
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, id)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(row.details.project_id.as_deref(), Some(project.as_str()));
         assert_eq!(row.details.publish_filenames, ["app.py"]);
         assert_eq!(row.details.dataset_ids, std::slice::from_ref(&visible_dataset));
@@ -218,10 +222,10 @@ async fn the_template_wizard_checks_its_steps() {
     for app in apps().await {
         let w = world(&app).await;
         let dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.ann.uid), "Sales data")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.ann.uid), "Sales data")
             .await;
         let hidden = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.bob.uid), "Hidden")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.bob.uid), "Hidden")
             .await;
         let body = |name: &str, datasets: Value, template: &str| json!({"application": {"name": name, "description": "d", "template": template, "dataset_ids": datasets}});
         for (req, status, message) in [
@@ -271,7 +275,7 @@ async fn the_template_wizard_checks_its_steps() {
         assert_eq!(a["status"], "running");
         assert_eq!(a["container_name"], Value::Null);
         // A template app never has a resource (the console renders it).
-        let row = db::insights::by_id(&app.state.db, a["id"].as_str().unwrap())
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, a["id"].as_str().unwrap())
             .await
             .unwrap()
             .unwrap();
@@ -582,7 +586,7 @@ async fn getting_an_insight_counts_a_view_once_per_ten_minutes() {
         let (_, b) = app.get(&format!("/v1/applications/{ext}"), &w.ann.token).await;
         assert_eq!(b["open_url"], "https://example.com/app");
         let mut stopped = InsightSeed::app("Stopped");
-        stopped.status = "stopped";
+        stopped.status = "stopped".parse().unwrap();
         let stopped = app.insight(&w.org, Some(&w.ann.uid), stopped).await;
         let (_, b) = app
             .get(&format!("/v1/applications/{stopped}"), &w.ann.token)
@@ -599,7 +603,7 @@ async fn getting_an_insight_counts_a_view_once_per_ten_minutes() {
         }
         // Another kind's id is not an insight.
         let project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.ann.uid), "P")
+            .asset(AssetKind::ProjectV2, &w.org, Some(&w.ann.uid), "P")
             .await;
         let r = app
             .get(&format!("/v1/applications/{project}"), &w.ann.token)
@@ -1039,7 +1043,10 @@ async fn an_imported_report_is_stored_and_read_through_a_presigned_url() {
             (&json!("user_report"), &json!("uploaded"), &Value::Null)
         );
         let id = a["id"].as_str().unwrap().to_owned();
-        let row = db::insights::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        let row = db::details::by_id::<db::insights::InsightRow>(&app.state.db, &id)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             row.details.report_object.as_deref(),
             Some(format!("reports/{id}/Q3_report.pdf").as_str())
@@ -1100,13 +1107,11 @@ async fn flighting_gates_the_insights_routes_but_not_sharing_of_other_kinds_or_c
         let id = app
             .insight(&w.org, Some(&w.ann.uid), InsightSeed::app("Gated"))
             .await;
-        let project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.ann.uid), "P")
-            .await;
+        let project = app.asset(AssetKind::Project, &w.org, Some(&w.ann.uid), "P").await;
         let mut flags = ludis_api::policy::flags::defaults();
         for f in &mut flags {
             if f.key == "insights" {
-                f.user_roles = vec!["administrator".into()];
+                f.user_roles = vec!["administrator".parse().unwrap()];
             }
         }
         db::flighting::upsert_all(&app.state.db, &w.org, &flags)

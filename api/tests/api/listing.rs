@@ -6,13 +6,15 @@
 
 use std::collections::{HashMap, HashSet};
 
+use ludis_api::domain::AssetKind;
 use ludis_api::{
     db::{
         self,
         assets::{Filter, ListQuery, SortBy, Viewer},
         shares::Entry,
     },
-    policy::sharing::{self, Asset, Caller, Level, Shares},
+    domain::AccessLevel as Level,
+    policy::sharing::{self, Asset, Caller, Shares},
 };
 
 use crate::helpers::{InsightSeed, apps};
@@ -125,7 +127,9 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
             let console_entries: Vec<Entry<'_>> = console
                 .iter()
                 .map(|(uid, level)| Entry {
-                    to_type: if uid.is_empty() { "organization" } else { "user" },
+                    to_type: if uid.is_empty() { "organization" } else { "user" }
+                        .parse()
+                        .unwrap(),
                     to_id: if uid.is_empty() { &orgs[o] } else { uid },
                     level: *level,
                 })
@@ -136,7 +140,7 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
             let resource_entries: Vec<Entry<'_>> = resource
                 .iter()
                 .map(|(uid, level)| Entry {
-                    to_type: "user",
+                    to_type: "user".parse().unwrap(),
                     to_id: uid,
                     level: *level,
                 })
@@ -174,7 +178,7 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
             let caller = Caller {
                 uid: &who.uid,
                 organization_id: &who.org,
-                role: who.role,
+                role: who.role.parse().unwrap(),
             };
             let level_of = |r: &Row| {
                 let max =
@@ -229,7 +233,7 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
                         let mut totals = HashSet::new();
                         for page in 0..20 {
                             let q = ListQuery {
-                                kind: db::assets::KIND_APPLICATION,
+                                kind: AssetKind::Insight,
                                 filter,
                                 sort_by,
                                 descending,

@@ -13,7 +13,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, Person, TestApp, apps, apps_with, s3_settings};
-use ludis_api::policy::sharing::Level;
+use ludis_api::domain::AccessLevel as Level;
 
 /// Path parameters that name an asset, and body fields that do.
 const ASSET_PARAMS: [&str; 2] = ["{id}", "{entityId}"];

@@ -19,7 +19,7 @@ use axum::{
 use futures::{SinkExt as _, StreamExt as _};
 use ludis_api::{
     db::{self, assets::AssetRow, insights::InsightRow},
-    policy::sharing::Level,
+    domain::AccessLevel as Level,
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
@@ -102,12 +102,12 @@ pub(crate) async fn upstream() -> String {
 pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream: &str) -> String {
     let id = db::new_id();
     let now = db::now();
-    db::insights::insert(
+    db::details::insert(
         &app.state.db,
         &db::insights::Insight {
             asset: AssetRow {
                 id: id.clone(),
-                kind: "application".into(),
+                kind: "application".parse().unwrap(),
                 organization_id: org.into(),
                 owner_uid: Some(owner.into()),
                 name: "Echo".into(),
@@ -115,17 +115,17 @@ pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream:
                 img_path: None,
                 namespace: None,
                 resource_name: None,
-                origin: "api".into(),
+                origin: "api".parse().unwrap(),
                 views: 0,
                 created_at: now,
                 updated_at: now,
             },
             details: InsightRow {
                 id: id.clone(),
-                app_type: "application".into(),
-                status: "starting".into(),
+                app_type: "application".parse().unwrap(),
+                status: "starting".parse().unwrap(),
                 container_name: Some("echo".into()),
-                language: "python".into(),
+                language: "python".parse().unwrap(),
                 ..InsightRow::default()
             },
         },
@@ -133,9 +133,15 @@ pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream:
     .await
     .unwrap();
     // As the watcher writes what the operator observed.
-    db::insights::set_observed(&app.state.db, &id, "running", Some(upstream), None)
-        .await
-        .unwrap();
+    db::insights::set_observed(
+        &app.state.db,
+        &id,
+        "running".parse().unwrap(),
+        Some(upstream),
+        None,
+    )
+    .await
+    .unwrap();
     id
 }
 
@@ -295,7 +301,7 @@ async fn access_is_checked_on_every_request() {
             &app.state.db,
             &id,
             &[db::shares::Entry {
-                to_type: db::shares::TO_USER,
+                to_type: "user".parse().unwrap(),
                 to_id: &viewer,
                 level: Level::View,
             }],
@@ -321,7 +327,7 @@ async fn access_is_checked_on_every_request() {
         let unused = ticket(&app, &viewer_token, &id).await;
 
         // Revoked: the very next request is refused, cookie or not.
-        db::shares::delete_console(&app.state.db, &id, db::shares::TO_USER, &viewer)
+        db::shares::delete_console(&app.state.db, &id, "user".parse().unwrap(), &viewer)
             .await
             .unwrap();
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &cookie).await;
@@ -337,7 +343,7 @@ async fn access_is_checked_on_every_request() {
 
         // The owner's app stopped: 503 with the spec's message.
         let owner_cookie = open(&app, &team.dev_token, &id, "/").await;
-        db::insights::set_observed(&app.state.db, &id, "stopped", None, None)
+        db::insights::set_observed(&app.state.db, &id, "stopped".parse().unwrap(), None, None)
             .await
             .unwrap();
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
@@ -346,9 +352,15 @@ async fn access_is_checked_on_every_request() {
         assert_eq!(body["message"], "The application is not running");
 
         // Running but unreachable: 502.
-        db::insights::set_observed(&app.state.db, &id, "running", Some("http://127.0.0.1:9"), None)
-            .await
-            .unwrap();
+        db::insights::set_observed(
+            &app.state.db,
+            &id,
+            "running".parse().unwrap(),
+            Some("http://127.0.0.1:9"),
+            None,
+        )
+        .await
+        .unwrap();
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
         assert_eq!(res.status(), StatusCode::BAD_GATEWAY);
 

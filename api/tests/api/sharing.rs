@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, Person, TestApp, apps};
 use ludis_api::db;
+use ludis_api::domain::AssetKind;
 
 struct World {
     org: String,
@@ -101,7 +102,7 @@ async fn every_refusal_of_the_sharing_rule() {
         app.share(&id, "user", &w.cid.uid, "execute", &w.ann.uid).await;
         app.resource_shares(&id, &[("user", &w.dee.uid, "view")]).await;
         let dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.ann.uid), "Data")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.ann.uid), "Data")
             .await;
         let stranger = app.person(&w.org, "developer", "Eve").await;
         let missing = db::new_id();
@@ -256,7 +257,7 @@ async fn sharing_by_a_comma_separated_list_and_editors_sharing_up_to_edit() {
         assert_eq!(msg(&r), (400, "No user with the id nobody"));
         // Other kinds use the same call.
         let project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.ann.uid), "Proj")
+            .asset(AssetKind::ProjectV2, &w.org, Some(&w.ann.uid), "Proj")
             .await;
         let r = share(
             &app,
@@ -268,7 +269,7 @@ async fn sharing_by_a_comma_separated_list_and_editors_sharing_up_to_edit() {
         .await;
         assert_eq!(msg(&r), (200, "Project shared!"), "{k}");
         let dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.ann.uid), "Data")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.ann.uid), "Data")
             .await;
         let r = share(
             &app,
@@ -824,7 +825,7 @@ async fn who_has_access() {
         assert_eq!(r.0, 400);
         // A dataset offers view and edit only.
         let dataset = app
-            .asset(db::assets::KIND_DATASET, &w.org, Some(&w.ann.uid), "Data")
+            .asset(AssetKind::Dataset, &w.org, Some(&w.ann.uid), "Data")
             .await;
         let (_, b) = app
             .get(
@@ -971,7 +972,7 @@ async fn ownership_moves_only_by_the_organizations_administrators_or_a_superadmi
             .insight(&w.org, Some(&w.ann.uid), InsightSeed::report("Two"))
             .await;
         let project = app
-            .asset(db::assets::KIND_PROJECT, &w.org, Some(&w.ann.uid), "Stays")
+            .asset(AssetKind::ProjectV2, &w.org, Some(&w.ann.uid), "Stays")
             .await;
         let body = |t: &str, from: &Person, to: &Person| json!({"entityType": t, "sourceUserId": from.uid, "destinationUserId": to.uid});
         for (who, status) in [(&w.ann, 403), (&w.bob, 403), (&other_admin, 404)] {

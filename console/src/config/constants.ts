@@ -1,4 +1,5 @@
 /** Business constants from spec 000 §9 and spec 001 §9. */
+import type { AccessLevel, EntityType, FeatureKey, GrantedLevel, Role } from '@/lib/api/types';
 
 /** Success toasts: 3000 ms (spec 000 §9). */
 export const TOAST_DURATION_MS = 3000;
@@ -18,8 +19,7 @@ export const CAROUSEL_CARDS = 4;
 export const LOGIN_CHART_LIMIT = 5;
 export const PROJECT_METRICS_LIMIT = 10;
 
-export const ROLES = ['developer', 'management', 'administrator', 'superadmin'] as const;
-export type Role = (typeof ROLES)[number];
+export const ROLES = ['developer', 'management', 'administrator', 'superadmin'] as const satisfies readonly Role[];
 export const ROLE_LABELS: Record<string, string> = {
   developer: 'Developer',
   management: 'Manager',
@@ -27,8 +27,7 @@ export const ROLE_LABELS: Record<string, string> = {
   superadmin: 'Superadmin',
 };
 
-export const FEATURE_KEYS = ['insights', 'projects', 'workflows', 'datasets', 'notebooks'] as const;
-export type FeatureKey = (typeof FEATURE_KEYS)[number];
+export const FEATURE_KEYS = ['insights', 'projects', 'workflows', 'datasets', 'notebooks'] as const satisfies readonly FeatureKey[];
 
 export const DATE_FORMATS = ['MM/DD/YY', 'DD/MM/YY', 'MMMM/DD/YY', 'DD/MMMM/YY'] as const;
 export const DEFAULT_DATE_FORMAT = 'MM/DD/YY';
@@ -96,14 +95,12 @@ export const MAX_REPORT_BYTES = 50 * 1024 * 1024;
 
 /* ---- Sharing (spec 000 §3–§6, §9) ---- */
 
-export const ACCESS_LEVELS = ['view', 'execute', 'edit'] as const;
-export type AccessLevel = (typeof ACCESS_LEVELS)[number];
-export const DEFAULT_ACCESS_LEVEL: AccessLevel = 'view';
-export const ACCESS_LEVEL_LABELS: Record<AccessLevel, string> = { view: 'Viewer', execute: 'Executor', edit: 'Editor' };
+export const ACCESS_LEVELS = ['view', 'execute', 'edit'] as const satisfies readonly GrantedLevel[];
+export const DEFAULT_ACCESS_LEVEL: GrantedLevel = 'view';
+export const ACCESS_LEVEL_LABELS: Record<AccessLevel, string> = { none: 'None', view: 'Viewer', execute: 'Executor', edit: 'Editor' };
 export const REVOKE_ACCESS_LABEL = 'Revoke Access';
 /** Entity types as the API names them (spec 000 §9). */
-export const ENTITY_TYPES = ['Application', 'Insight', 'Project', 'Project_V2', 'Dataset', 'Workflow'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+export const ENTITY_TYPES = ['Application', 'Insight', 'Project', 'Project_V2', 'Dataset', 'Workflow'] as const satisfies readonly EntityType[];
 
 /* ---- Datasets (spec 001 §2, §5, §6, §9; issue 6 contract) ---- */
 

@@ -16,7 +16,7 @@ export function makeDataset(patch: Partial<DatasetView> = {}): DatasetView {
     user: { first_name: 'Ada', last_name: 'Lovelace', photo_path: { original: null } },
     repo_author: 'ada@example.com',
     shareIcons: [],
-    access_level: 'owner',
+    access_level: 'edit',
     is_owner: true,
     sample: false,
     managed: false,

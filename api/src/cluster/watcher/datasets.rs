@@ -17,139 +17,133 @@
 //! - **Not adopted**: a seeded sample's row, even when a resource carries its id.
 
 use kube::ResourceExt as _;
-use ludis_crds::{Dataset as DatasetCr, common::AccessLevel};
-
-use super::{
-    Mirror, Mirrored, Owner, ROW_GRACE_SECS, age_secs, applied_by_api, entries, key, label_id,
-    managed_shares, resource_shares,
+use ludis_crds::{
+    Dataset as DatasetCr,
+    common::{AccessLevel as DeclaredLevel, Sharing},
 };
+
+use super::mirror::{Mirror, Mirrored, Reading, follow, resource_row, same_apart_from};
 use crate::{
+    cluster::organizations,
     db::{
-        self,
-        assets::{self, AssetRow, KIND_DATASET, ORIGIN_API, ORIGIN_RESOURCE},
+        assets::AssetRow,
         datasets::{self as rows, Dataset, DatasetRow},
     },
-    policy::sharing::Level,
+    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, Origin},
 };
 
 impl Mirrored for DatasetCr {
-    const KIND: &'static str = KIND_DATASET;
-    const NOUN: &'static str = "dataset";
-    async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
-        let key = key(&cr.metadata);
-        let done = mirror.mirror_dataset(cr).await;
-        if done.is_err() {
-            // Written again at the next event.
-            mirror.dataset_usage.remove(&key);
-        }
-        done
-    }
-}
+    type Details = DatasetRow;
+    type Seen = Seen;
 
-impl Mirror {
-    async fn mirror_dataset(&mut self, cr: &DatasetCr) -> anyhow::Result<()> {
-        let (namespace, name) = key(&cr.metadata);
-        let Owner::Organization(org) = self.organization(&namespace).await? else {
-            return Ok(());
+    fn level_of(level: DeclaredLevel) -> AccessLevel {
+        level_of(level)
+    }
+
+    /// The label's id, else the resource's uid (so the prefix ends in `<id>/` whenever it can).
+    fn id_candidates(cr: &Self) -> Vec<String> {
+        [cr.labels().get(ludis_crds::LABEL_ID).cloned(), cr.uid()]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    async fn new_rows(
+        m: &mut Mirror,
+        cr: &Self,
+        seen: &Seen,
+        row: AssetRow,
+    ) -> anyhow::Result<Option<Dataset>> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+        let (bucket, prefix) = match &seen.location {
+            Some(at) => at.clone(),
+            None => (
+                organizations::bucket_of(&m.state, &row.organization_id).await?,
+                operator_prefix(cr),
+            ),
         };
-        let db = &self.state.db;
-        let existing = match self.row_of(cr, &org).await? {
-            Some(a) => rows::by_id(db, &a.id)
-                .await?
-                // A sample is never given to a resource.
-                .filter(|d| d.asset.namespace.is_some() || d.details.sample.is_none()),
-            None => None,
-        };
-        let seen = Seen::of(cr);
+        if let Some(other) = rows::at_location(&m.state.db, &bucket, &prefix).await? {
+            tracing::warn!(%namespace, %name, %other, location = %format!("s3://{bucket}/{prefix}"),
+                "a Dataset resource names another dataset's objects (a copied ludis.dev/id label?); not mirrored");
+            return Ok(None);
+        }
+        if let Some(usage) = seen.observed.usage {
+            m.dataset_usage.insert((namespace.clone(), name.clone()), usage);
+        }
+        let mut d = new_dataset(
+            seen,
+            (&row.id, &row.organization_id),
+            row.owner_uid.clone(),
+            (&namespace, &name),
+            (bucket, prefix),
+            row.created_at,
+        );
+        d.asset.origin = row.origin;
+        Ok(Some(d))
+    }
+
+    async fn updated(
+        m: &mut Mirror,
+        cr: &Self,
+        old: &Dataset,
+        seen: &Seen,
+        owner: Option<String>,
+    ) -> anyhow::Result<Dataset> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
         // The operator's numbers, when they changed since last seen.
         let usage = seen
             .observed
             .usage
-            .filter(|u| self.dataset_usage.insert((namespace.clone(), name.clone()), *u) != Some(*u));
+            .filter(|u| m.dataset_usage.insert((namespace.clone(), name.clone()), *u) != Some(*u));
+        Ok(updated_dataset(old, seen, owner, (&namespace, &name), usage))
+    }
 
-        if cr.metadata.deletion_timestamp.is_some() {
-            if let Some(old) = existing
-                && old.details.status != rows::DELETING
-            {
-                rows::set_observed(db, &old.asset.id, rows::DELETING, None, None).await?;
-                tracing::info!(%namespace, %name, id = %old.asset.id, "a dataset resource is being deleted");
-            }
-            return Ok(());
-        }
+    fn same_fields(a: &Dataset, b: &Dataset) -> bool {
+        same_fields(a, b)
+    }
 
-        let owner = self.owner(&cr.metadata, &org).await?;
-        let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref(), level_of).await?;
-        let now = db::now();
-
-        let Some(old) = existing else {
-            // A young resource of the API's is left to the row the API writes (as for insights).
-            let by_api = applied_by_api(&cr.metadata);
-            if by_api && age_secs(&cr.metadata).is_some_and(|age| age < ROW_GRACE_SECS) {
-                tracing::debug!(%namespace, %name, "a new dataset resource of the API's; its row is on its way");
-                return Ok(());
-            }
-            let mut id = db::new_id();
-            for candidate in [label_id(&cr.metadata), cr.metadata.uid.as_deref()]
-                .into_iter()
-                .flatten()
-                .filter(|c| super::is_uuid(c))
-            {
-                if assets::by_id(db, candidate).await?.is_none() {
-                    id = candidate.to_lowercase();
-                    break;
-                }
-            }
-            let (bucket, prefix) = match &seen.location {
-                Some(at) => at.clone(),
-                None => (
-                    crate::cluster::datasets::bucket_of(&self.state, &org).await?,
-                    operator_prefix(cr),
-                ),
-            };
-            if let Some(other) = dataset_at(db, &bucket, &prefix).await? {
-                tracing::warn!(%namespace, %name, %other, location = %format!("s3://{bucket}/{prefix}"),
-                    "a Dataset resource names another dataset's objects (a copied ludis.dev/id label?); not mirrored");
-                return Ok(());
-            }
-            let mut d = new_dataset(&seen, &id, &org, owner, &namespace, &name, (bucket, prefix), now);
-            if by_api {
-                d.asset.origin = ORIGIN_API.into();
-            }
-            rows::upsert_with_resource_shares(db, &d, false, &entries(&shares), now).await?;
-            tracing::info!(%namespace, %name, id = %d.asset.id, "a new dataset resource is mirrored");
-            return Ok(());
-        };
-
-        let new = updated_dataset(&old, &seen, owner, &namespace, &name, usage);
-        let old_shares = managed_shares(db, &old.asset.id).await?;
-        if !same_fields(&old, &new) || old_shares != shares {
-            let mut new = new;
-            if !same_fields(&old, &new) {
-                new.asset.updated_at = now;
-            }
-            rows::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
-        } else if observed(&old.details) != observed(&new.details) {
-            let d = &new.details;
-            rows::set_observed(db, &d.id, &d.status, d.status_message.as_deref(), usage).await?;
+    async fn write_observed(db: &sqlx::AnyPool, old: &Dataset, new: &Dataset) -> anyhow::Result<()> {
+        let (o, d) = (&old.details, &new.details);
+        if observed(o) != observed(d) {
+            let usage =
+                ((o.object_count, o.bytes) != (d.object_count, d.bytes)).then_some((d.object_count, d.bytes));
+            rows::set_observed(db, &d.id, d.status, d.status_message.as_deref(), usage).await?;
         }
         Ok(())
     }
-}
 
-/// The dataset whose objects are at `bucket`/`prefix`, if any.
-async fn dataset_at(db: &sqlx::AnyPool, bucket: &str, prefix: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM datasets WHERE bucket = $1 AND prefix = $2 LIMIT 1")
-        .bind(bucket)
-        .bind(prefix)
-        .fetch_optional(db)
-        .await
+    /// A resource being deleted (the operator's finalizer is dealing with the objects) shows
+    /// `deleting` and never makes a row.
+    async fn handled(m: &mut Mirror, cr: &Self, existing: Option<&Dataset>) -> anyhow::Result<bool> {
+        if cr.metadata.deletion_timestamp.is_none() {
+            return Ok(false);
+        }
+        if let Some(old) = existing
+            && old.details.status != DatasetStatus::Deleting
+        {
+            rows::set_observed(&m.state.db, &old.asset.id, DatasetStatus::Deleting, None, None).await?;
+            let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+            tracing::info!(%namespace, %name, id = %old.asset.id, "a dataset resource is being deleted");
+        }
+        Ok(true)
+    }
+
+    /// A sample is never given to a resource.
+    fn adoptable(row: &Dataset) -> bool {
+        row.asset.namespace.is_some() || row.details.sample.is_none()
+    }
+
+    /// The usage last read is written again at the next event.
+    fn forget(m: &mut Mirror, key: &(String, String)) {
+        m.dataset_usage.remove(key);
+    }
 }
 
 /// Datasets have view and edit only: a declared `execute` is `view`.
-fn level_of(level: AccessLevel) -> Level {
+fn level_of(level: DeclaredLevel) -> AccessLevel {
     match level {
-        AccessLevel::View | AccessLevel::Execute => Level::View,
-        AccessLevel::Edit => Level::Edit,
+        DeclaredLevel::View | DeclaredLevel::Execute => AccessLevel::View,
+        DeclaredLevel::Edit => AccessLevel::Edit,
     }
 }
 
@@ -168,7 +162,7 @@ pub fn operator_prefix(cr: &DatasetCr) -> String {
 /// Pure: what the operator observed, in the database's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {
-    pub status: &'static str,
+    pub status: DatasetStatus,
     /// Why it failed (`failed` only).
     pub message: Option<String>,
     /// `(objects, bytes)`, when the status has them.
@@ -190,18 +184,18 @@ impl Observed {
         // The storage does not depend on the fields a spec change touches (names, sharing), so
         // a status of an older generation still says where the objects are and how many.
         let (status, message) = if cr.metadata.deletion_timestamp.is_some() {
-            (rows::DELETING, None)
+            (DatasetStatus::Deleting, None)
         } else if let Some(c) = condition("Degraded") {
             let message = if c.message.trim().is_empty() {
                 c.reason.clone()
             } else {
                 c.message.clone()
             };
-            (rows::FAILED, Some(message))
+            (DatasetStatus::Failed, Some(message))
         } else if condition("Ready").is_some() {
-            (rows::READY, None)
+            (DatasetStatus::Ready, None)
         } else {
-            (rows::PENDING, None)
+            (DatasetStatus::Pending, None)
         };
         Self {
             status,
@@ -216,15 +210,19 @@ impl Observed {
 pub struct Seen {
     pub name: String,
     pub description: String,
-    pub deletion_policy: String,
+    pub deletion_policy: DeletionPolicy,
     pub sharing: Option<ludis_crds::common::Sharing>,
     /// Where the operator keeps the objects (status `bucket` and `prefix`), once it said.
     pub location: Option<(String, String)>,
     pub observed: Observed,
 }
 
-impl Seen {
-    pub fn of(cr: &DatasetCr) -> Self {
+impl Reading<DatasetCr> for Seen {
+    fn sharing(&self) -> Option<&Sharing> {
+        self.sharing.as_ref()
+    }
+
+    fn of(cr: &DatasetCr) -> Self {
         let location = cr
             .status
             .as_ref()
@@ -233,10 +231,9 @@ impl Seen {
             name: cr.spec.display_name.clone(),
             description: cr.spec.description.clone(),
             deletion_policy: match cr.spec.deletion_policy {
-                ludis_crds::dataset::DeletionPolicy::Retain => rows::RETAIN,
-                ludis_crds::dataset::DeletionPolicy::Delete => rows::DELETE,
-            }
-            .to_owned(),
+                ludis_crds::dataset::DeletionPolicy::Retain => DeletionPolicy::Retain,
+                ludis_crds::dataset::DeletionPolicy::Delete => DeletionPolicy::Delete,
+            },
             sharing: cr.spec.sharing.clone(),
             location,
             observed: Observed::of(cr),
@@ -245,40 +242,31 @@ impl Seen {
 }
 
 /// Pure: the rows of a resource seen for the first time.
-#[allow(clippy::too_many_arguments)]
 pub fn new_dataset(
     seen: &Seen,
-    id: &str,
-    organization_id: &str,
+    ids: (&str, &str),
     owner_uid: Option<String>,
-    namespace: &str,
-    name: &str,
+    at: (&str, &str),
     (bucket, prefix): (String, String),
     now: i64,
 ) -> Dataset {
+    let (id, _) = ids;
     let (object_count, bytes) = seen.observed.usage.unwrap_or((0, 0));
     Dataset {
-        asset: AssetRow {
-            id: id.to_owned(),
-            kind: KIND_DATASET.into(),
-            organization_id: organization_id.to_owned(),
+        asset: resource_row(
+            AssetKind::Dataset,
+            ids,
             owner_uid,
-            name: seen.name.clone(),
-            description: seen.description.clone(),
-            img_path: None,
-            namespace: Some(namespace.to_owned()),
-            resource_name: Some(name.to_owned()),
-            origin: ORIGIN_RESOURCE.into(),
-            views: 0,
-            created_at: now,
-            updated_at: now,
-        },
+            at,
+            (&seen.name, &seen.description),
+            now,
+        ),
         details: DatasetRow {
             id: id.to_owned(),
             bucket,
             prefix,
-            deletion_policy: seen.deletion_policy.clone(),
-            status: seen.observed.status.to_owned(),
+            deletion_policy: seen.deletion_policy,
+            status: seen.observed.status,
             status_message: seen.observed.message.clone(),
             object_count,
             bytes,
@@ -296,27 +284,19 @@ pub fn updated_dataset(
     old: &Dataset,
     seen: &Seen,
     owner_uid: Option<String>,
-    namespace: &str,
-    name: &str,
+    at: (&str, &str),
     usage: Option<(i64, i64)>,
 ) -> Dataset {
-    let mut new = old.clone();
-    let (a, d) = (&mut new.asset, &mut new.details);
-    a.name = seen.name.clone();
-    a.description = seen.description.clone();
-    a.namespace = Some(namespace.to_owned());
-    a.resource_name = Some(name.to_owned());
-    if owner_uid.is_some() || a.origin == ORIGIN_RESOURCE {
-        a.owner_uid = owner_uid;
-    }
-    d.deletion_policy = seen.deletion_policy.clone();
-    if a.origin == ORIGIN_RESOURCE
+    let mut new = follow(old, (&seen.name, &seen.description), owner_uid, at);
+    let d = &mut new.details;
+    d.deletion_policy = seen.deletion_policy;
+    if new.asset.origin == Origin::Resource
         && let Some((bucket, prefix)) = &seen.location
     {
         d.bucket = bucket.clone();
         d.prefix = prefix.clone();
     }
-    d.status = seen.observed.status.to_owned();
+    d.status = seen.observed.status;
     d.status_message = seen.observed.message.clone();
     if let Some((count, bytes)) = usage {
         d.object_count = count;
@@ -327,20 +307,16 @@ pub fn updated_dataset(
 
 /// Pure: whether the fields a resource decides are the same (the observed ones aside).
 fn same_fields(a: &Dataset, b: &Dataset) -> bool {
-    let strip = |d: &Dataset| {
-        let mut d = d.clone();
-        d.details.status.clear();
-        d.details.status_message = None;
-        d.details.object_count = 0;
-        d.details.bytes = 0;
-        d.asset.updated_at = 0;
-        format!("{:?}|{:?}", d.asset, d.details)
-    };
-    strip(a) == strip(b)
+    same_apart_from(a, b, |d| {
+        d.status = DatasetStatus::default();
+        d.status_message = None;
+        d.object_count = 0;
+        d.bytes = 0;
+    })
 }
 
-fn observed(d: &DatasetRow) -> (&str, Option<&str>, i64, i64) {
-    (&d.status, d.status_message.as_deref(), d.object_count, d.bytes)
+fn observed(d: &DatasetRow) -> (DatasetStatus, Option<&str>, i64, i64) {
+    (d.status, d.status_message.as_deref(), d.object_count, d.bytes)
 }
 
 #[cfg(test)]
@@ -376,7 +352,7 @@ mod tests {
     fn the_operators_conditions_become_the_rows_status() {
         let spec = json!({"displayName": "Sales"});
         let none = Observed::of(&cr(META(), spec.clone(), None));
-        assert_eq!((none.status, none.usage), (rows::PENDING, None));
+        assert_eq!((none.status, none.usage), (DatasetStatus::Pending, None));
 
         let ready = Observed::of(&cr(
             META(),
@@ -390,7 +366,7 @@ mod tests {
         assert_eq!(
             ready,
             Observed {
-                status: rows::READY,
+                status: DatasetStatus::Ready,
                 message: None,
                 usage: Some((3, 1234))
             }
@@ -406,7 +382,7 @@ mod tests {
         ));
         assert_eq!(
             (failed.status, failed.message.as_deref()),
-            (rows::FAILED, Some("no storage"))
+            (DatasetStatus::Failed, Some("no storage"))
         );
         let no_message = Observed::of(&cr(
             META(),
@@ -420,7 +396,7 @@ mod tests {
             spec.clone(),
             Some(json!({"conditions": [condition("Ready", "False", "Waiting", "soon")]})),
         ));
-        assert_eq!(progressing.status, rows::PENDING);
+        assert_eq!(progressing.status, DatasetStatus::Pending);
 
         let mut deleting = META();
         deleting["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
@@ -430,7 +406,7 @@ mod tests {
             spec,
             Some(json!({"conditions": [condition("Ready", "True", "Available", "")]})),
         ));
-        assert_eq!(d.status, rows::DELETING);
+        assert_eq!(d.status, DatasetStatus::Deleting);
     }
 
     #[test]
@@ -443,7 +419,7 @@ mod tests {
         ));
         assert_eq!(seen.name, "Sales");
         assert_eq!(seen.description, "Q3");
-        assert_eq!(seen.deletion_policy, rows::DELETE);
+        assert_eq!(seen.deletion_policy, DeletionPolicy::Delete);
         assert_eq!(seen.location, Some(("acme".into(), "datasets/abc/".into())));
         assert!(seen.sharing.is_some());
         let partial = Seen::of(&cr(
@@ -452,14 +428,14 @@ mod tests {
             Some(json!({"bucket": "acme"})),
         ));
         assert_eq!(partial.location, None, "a location needs both");
-        assert_eq!(partial.deletion_policy, rows::RETAIN);
+        assert_eq!(partial.deletion_policy, DeletionPolicy::Retain);
     }
 
     #[test]
     fn execute_is_view_for_datasets() {
-        assert_eq!(level_of(AccessLevel::Execute), Level::View);
-        assert_eq!(level_of(AccessLevel::View), Level::View);
-        assert_eq!(level_of(AccessLevel::Edit), Level::Edit);
+        assert_eq!(level_of(DeclaredLevel::Execute), AccessLevel::View);
+        assert_eq!(level_of(DeclaredLevel::View), AccessLevel::View);
+        assert_eq!(level_of(DeclaredLevel::Edit), AccessLevel::Edit);
     }
 
     #[test]
@@ -488,31 +464,25 @@ mod tests {
         ));
         let new = new_dataset(
             &seen,
-            "id-1",
-            "org",
+            ("id-1", "org"),
             Some("u1".into()),
-            "ludis-acme",
-            "sales",
+            ("ludis-acme", "sales"),
             ("acme".into(), "datasets/x/".into()),
             5,
         );
-        assert_eq!(new.asset.kind, KIND_DATASET);
-        assert_eq!(new.asset.origin, ORIGIN_RESOURCE);
+        assert_eq!(new.asset.kind, AssetKind::Dataset);
+        assert_eq!(new.asset.origin, Origin::Resource);
         assert_eq!(new.asset.img_path, None);
         assert_eq!(
-            (
-                new.details.status.as_str(),
-                new.details.object_count,
-                new.details.bytes
-            ),
-            (rows::READY, 2, 10)
+            (new.details.status, new.details.object_count, new.details.bytes),
+            (DatasetStatus::Ready, 2, 10)
         );
-        assert_eq!(new.details.deletion_policy, rows::DELETE);
+        assert_eq!(new.details.deletion_policy, DeletionPolicy::Delete);
 
         // A console row keeps its location and its owner when the annotation names nobody;
         // usage changes only when given.
         let mut console = new.clone();
-        console.asset.origin = ORIGIN_API.into();
+        console.asset.origin = Origin::Api;
         console.details.bucket = "ludis".into();
         console.details.prefix = "datasets/id-1/".into();
         console.details.object_count = 7;
@@ -521,7 +491,7 @@ mod tests {
             json!({"displayName": "Renamed"}),
             Some(json!({"bucket": "other", "prefix": "datasets/y/"})),
         ));
-        let up = updated_dataset(&console, &renamed, None, "ludis-acme", "sales", None);
+        let up = updated_dataset(&console, &renamed, None, ("ludis-acme", "sales"), None);
         assert_eq!(up.asset.name, "Renamed");
         assert_eq!(up.asset.owner_uid.as_deref(), Some("u1"));
         assert_eq!(
@@ -529,12 +499,12 @@ mod tests {
             ("ludis", "datasets/id-1/")
         );
         assert_eq!(up.details.object_count, 7);
-        assert_eq!(up.details.status, rows::PENDING);
-        assert_eq!(up.details.deletion_policy, rows::RETAIN);
+        assert_eq!(up.details.status, DatasetStatus::Pending);
+        assert_eq!(up.details.deletion_policy, DeletionPolicy::Retain);
         assert!(!same_fields(&console, &up));
 
         // A resource row follows the operator's location and loses an owner nobody names.
-        let up = updated_dataset(&new, &renamed, None, "ludis-acme", "sales", Some((1, 1)));
+        let up = updated_dataset(&new, &renamed, None, ("ludis-acme", "sales"), Some((1, 1)));
         assert_eq!(
             (up.details.bucket.as_str(), up.details.prefix.as_str()),
             ("other", "datasets/y/")
@@ -546,14 +516,21 @@ mod tests {
     #[test]
     fn status_only_changes_are_told_apart() {
         let seen = Seen::of(&cr(META(), json!({"displayName": "S"}), None));
-        let old = new_dataset(&seen, "id", "org", None, "ns", "s", ("b".into(), "p/".into()), 5);
+        let old = new_dataset(
+            &seen,
+            ("id", "org"),
+            None,
+            ("ns", "s"),
+            ("b".into(), "p/".into()),
+            5,
+        );
         let mut new = old.clone();
-        new.details.status = rows::FAILED.into();
+        new.details.status = DatasetStatus::Failed;
         new.details.status_message = Some("x".into());
         new.details.object_count = 9;
         assert!(same_fields(&old, &new));
         assert_ne!(observed(&old.details), observed(&new.details));
-        new.details.deletion_policy = rows::DELETE.into();
+        new.details.deletion_policy = DeletionPolicy::Delete;
         assert!(!same_fields(&old, &new));
     }
 }

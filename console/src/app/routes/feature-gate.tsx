@@ -3,7 +3,7 @@ import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import type { FeatureKey } from '@/config/constants';
+import type { FeatureKey } from '@/lib/api/types';
 import { paths } from '@/config/paths';
 import { useFlighting } from '@/features/flighting/api/get-flighting';
 import { useSession } from '@/lib/auth';

@@ -62,7 +62,7 @@ describe('the signed-in shell', () => {
   it.each([
     ['superadmin', '/organizations/9/flight-settings', '/organizations/9/users'],
     ['administrator', '/flight-settings', '/manage-organizations'],
-  ])("flight settings for a %s at %s: 'Admin Page' goes to %s", async (role, url, back) => {
+  ] as const)("flight settings for a %s at %s: 'Admin Page' goes to %s", async (role, url, back) => {
     signIn({ role }, true);
     const calls = api();
     renderAt(url);

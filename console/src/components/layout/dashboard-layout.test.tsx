@@ -4,12 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { DashboardLayout } from '@/components/layout/dashboard-layout';
 import { visibleSections } from '@/components/layout/nav-items';
 import { NOTEBOOKS_DEPRECATION } from '@/config/constants';
-import type { Flighting } from '@/lib/api/types';
+import type { Flighting, Role } from '@/lib/api/types';
 import { renderWithProviders } from '@/testing/render';
 import { makeUser } from '@/testing/session';
 import { user } from '@/testing/user';
 
-const all = ['developer', 'management', 'administrator', 'superadmin'];
+const all: Role[] = ['developer', 'management', 'administrator', 'superadmin'];
 const flags: Flighting[] = [
   { key: 'insights', name: 'Insights', active: true, user_roles: all },
   { key: 'projects', name: 'Projects', active: true, user_roles: ['administrator'] },
@@ -22,7 +22,7 @@ describe('sidebar filtering', () => {
   it.each([
     ['developer', ['Home', 'Insights', 'Datasets', 'Notebooks']],
     ['administrator', ['Home', 'Insights', 'Projects', 'Datasets', 'Notebooks']],
-  ])('%s sees %j', (role, labels) => {
+  ] as const)('%s sees %j', (role, labels) => {
     expect(visibleSections(flags, makeUser({ role })).map((s) => s.label)).toEqual(labels);
   });
 
@@ -42,7 +42,7 @@ describe('sidebar filtering', () => {
     ]);
   });
 
-  function renderLayout(role: string, onLogout = vi.fn()) {
+  function renderLayout(role: Role, onLogout = vi.fn()) {
     renderWithProviders(
       <DashboardLayout
         user={makeUser({ role })}

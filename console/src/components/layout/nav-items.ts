@@ -1,4 +1,4 @@
-import type { FeatureKey } from '@/config/constants';
+import type { FeatureKey } from '@/lib/api/types';
 import { paths } from '@/config/paths';
 import type { Flighting, User } from '@/lib/api/types';
 import { isAdmin } from '@/lib/auth';

@@ -431,7 +431,7 @@ export interface paths {
             cookie?: never;
         };
         /** Client configuration (no sign-in needed). */
-        get: operations["get_config"];
+        get: operations["get_client_config"];
         put?: never;
         post?: never;
         delete?: never;
@@ -547,7 +547,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** What the console needs to know about dataset storage (never a secret). */
-        post: operations["get_config"];
+        post: operations["get_datasets_config"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1200,6 +1200,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What a caller may do with an asset: `none < view < execute < edit` (stored as a rank, 0 to
+         *     3).
+         * @enum {string}
+         */
+        AccessLevel: "none" | "view" | "execute" | "edit";
         AccessUrlResponse: {
             success: boolean;
             /** @description Anyone with it can download the file for 7 days; no key needed. */
@@ -1227,9 +1233,14 @@ export interface components {
             success: boolean;
             counts: components["schemas"]["ActiveUserCount"][];
         };
+        /**
+         * @description What an activity-log entry is about (`activity.entity_type`); the metrics name these.
+         * @enum {string}
+         */
+        ActivityEntity: "applications" | "projects" | "datasets" | "workflows" | "notebooks" | "users" | "organizations" | "flighting";
         ActivityPage: {
             success: boolean;
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             rows: components["schemas"]["ActivityRow"][];
             /** Format: int64 */
             total: number;
@@ -1256,6 +1267,11 @@ export interface components {
             /** @description Send as the `x-api-key` header. */
             api_key: string;
         };
+        /**
+         * @description What an insight is.
+         * @enum {string}
+         */
+        AppType: "application" | "report" | "user_report";
         Bucket: {
             id: string;
             name: string;
@@ -1282,16 +1298,20 @@ export interface components {
             environment: string;
             supportEmail: string;
             documentationUrl: string;
-            roles: string[];
-            featureKeys: string[];
+            roles: components["schemas"]["Role"][];
+            featureKeys: components["schemas"]["Feature"][];
             dateFormats: string[];
-            accessLevels: string[];
-            entityTypes: string[];
+            accessLevels: components["schemas"]["AccessLevel"][];
+            entityTypes: components["schemas"]["EntityType"][];
             minPasswordLength: number;
             /** Format: int32 */
             twoFactorCodeLength: number;
             /** @description Whether profile photos can be uploaded (object storage is configured). */
             photoUpload: boolean;
+        };
+        ClientConfigResponse: {
+            success: boolean;
+            config: components["schemas"]["ClientConfig"];
         };
         CommentResponse: {
             success: boolean;
@@ -1315,10 +1335,6 @@ export interface components {
              */
             reference_id?: string;
         };
-        ConfigResponse: {
-            success: boolean;
-            config: components["schemas"]["ClientConfig"];
-        };
         Conversation: {
             success: boolean;
             /** @description Oldest first (the newest 500). */
@@ -1329,10 +1345,15 @@ export interface components {
         };
         CreateDirectoryRequest: {
             /**
-             * @description The dataset's id (also accepted as `id`).
-             * @default
+             * @description The dataset's id (or send it as `id`).
+             * @default null
              */
-            dataset_id?: string;
+            dataset_id?: string | null;
+            /**
+             * @description The dataset's id, when `dataset_id` is not sent.
+             * @default null
+             */
+            id?: string | null;
             /**
              * @description The current folder ('' for the top).
              * @default
@@ -1372,12 +1393,8 @@ export interface components {
             name?: string;
             /** @default  */
             description?: string;
-            /**
-             * @description Retain (default) or Delete: what happens to the files when the dataset is deleted
-             *     (create only).
-             * @default null
-             */
-            deletion_policy?: string | null;
+            /** @default null */
+            deletion_policy?: null | components["schemas"]["DeletionPolicy"];
         };
         DatasetMessage: {
             success: boolean;
@@ -1390,6 +1407,19 @@ export interface components {
             last_name: string;
             photo_path: components["schemas"]["PhotoPath"];
         };
+        DatasetPresignResponse: {
+            success: boolean;
+            /** @description The address, good for this one method and this one file. */
+            url: string;
+            method: components["schemas"]["PresignMethod"];
+            /** @description The file, relative to the dataset. */
+            key: string;
+            /**
+             * Format: int64
+             * @description Seconds the address is valid.
+             */
+            expires_in: number;
+        };
         DatasetRequest: {
             dataset: components["schemas"]["DatasetFields"];
         };
@@ -1397,6 +1427,11 @@ export interface components {
             success: boolean;
             dataset: components["schemas"]["DatasetView"];
         };
+        /**
+         * @description Where a dataset's storage stands.
+         * @enum {string}
+         */
+        DatasetStatus: "pending" | "ready" | "deleting" | "failed";
         /** @description One dataset as the caller sees it. */
         DatasetView: {
             id: string;
@@ -1411,7 +1446,7 @@ export interface components {
             repo_author?: string | null;
             shareIcons: components["schemas"]["ShareIcon"][];
             /** @description view or edit (the owner has edit). */
-            access_level: string;
+            access_level: components["schemas"]["AccessLevel"];
             is_owner: boolean;
             /** @description A seeded sample (read-only for members). */
             sample: boolean;
@@ -1421,10 +1456,8 @@ export interface components {
             object_count: number;
             /** Format: int64 */
             bytes: number;
-            /** @description Retain or Delete. */
-            deletion_policy: string;
-            /** @description pending, ready, deleting or failed. */
-            status: string;
+            deletion_policy: components["schemas"]["DeletionPolicy"];
+            status: components["schemas"]["DatasetStatus"];
             status_message?: string | null;
             /** Format: int64 */
             created_at: number;
@@ -1449,6 +1482,10 @@ export interface components {
             preview_rows: number;
             /** @description Whether object storage is configured (uploads and downloads work). */
             storage: boolean;
+        };
+        DatasetsConfigResponse: {
+            success: boolean;
+            config: components["schemas"]["DatasetsConfig"];
         };
         DatasetsPage: {
             success: boolean;
@@ -1492,17 +1529,19 @@ export interface components {
              */
             deleted: number;
         };
+        /**
+         * @description What happens to a dataset's objects when it is deleted (the resource's `deletionPolicy`).
+         * @enum {string}
+         */
+        DeletionPolicy: "Retain" | "Delete";
         DirectoryShareBody: {
             /**
              * @description The dataset's id.
              * @default
              */
             entity_id?: string;
-            /**
-             * @description Dataset.
-             * @default
-             */
-            entity_type?: string;
+            /** @default  */
+            entity_type?: components["schemas"]["EntityType"];
             /**
              * @description The folder of the dataset to share.
              * @default
@@ -1537,10 +1576,15 @@ export interface components {
             otpauth_url?: string | null;
         };
         EntityCount: {
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             /** Format: int64 */
             count: number;
         };
+        /**
+         * @description The spec's entity types (spec 000 §9), as the sharing calls name an asset's kind.
+         * @enum {string}
+         */
+        EntityType: "Application" | "Project" | "Project_V2" | "Dataset" | "Workflow" | "Insight" | "Designer";
         /** @description The JSON body of every error. */
         ErrorBody: {
             /** @description Always `false`. */
@@ -1549,7 +1593,14 @@ export interface components {
             message: string;
             /** @description A stable snake_case code for programs. */
             code: string;
+            /** @description Only on 'Limit Reached' (no free seat in the organization): `true`. */
+            limitExceded?: boolean | null;
         };
+        /**
+         * @description A flighting feature key (spec 001 §9).
+         * @enum {string}
+         */
+        Feature: "insights" | "projects" | "workflows" | "datasets" | "notebooks";
         FileEntry: {
             /** @description Relative to the dataset. */
             Key: string;
@@ -1581,13 +1632,37 @@ export interface components {
              */
             KeyCount: number;
         };
+        /** @description A preview as the API returns it. */
+        FilePreview: {
+            /** @enum {string} */
+            format: "csv" | "json" | "xml" | "txt" | "xlsx" | "xls";
+            /** @description The header of a table (csv, a JSON array of objects or arrays, a sheet's first row); else empty. */
+            columns: string[];
+            /** @description The first [`PREVIEW_ROWS`] rows of a table, cells as text, as many cells as columns. */
+            rows: string[][];
+            /** @description For text (txt, xml, JSON that is not a table): the first lines. */
+            text?: string | null;
+            /** @description For a spreadsheet: the name of the first sheet. */
+            sheet?: string | null;
+            /** @description More rows, lines, columns or bytes exist than are shown. */
+            truncated: boolean;
+        };
+        /** @description A feature's flag in an organization. */
         Flag: {
-            /** @description One of insights, projects, workflows, datasets, notebooks. */
-            key: string;
+            key: components["schemas"]["Feature"];
             name: string;
             active: boolean;
             /** @description Roles that see the feature (developer, management, administrator). */
-            user_roles: string[];
+            user_roles: components["schemas"]["Role"][];
+        };
+        /** @description A flag as a client asks to set it (its key and roles are checked). */
+        FlagChange: {
+            key: components["schemas"]["Feature"];
+            /** @description Ignored: the name is the feature's. */
+            name?: string;
+            active: boolean;
+            /** @description Roles that see the feature: developer, management, administrator. */
+            user_roles: components["schemas"]["Role"][];
         };
         FlightingResponse: {
             success: boolean;
@@ -1595,10 +1670,10 @@ export interface components {
             organization: string;
             flightings: components["schemas"]["Flag"][];
             /** @description Roles whose features the caller may switch (the role selector's choices). */
-            editable_roles: string[];
+            editable_roles: components["schemas"]["Role"][];
         };
         FlightingUpdate: {
-            flightings: components["schemas"]["Flag"][];
+            flightings: components["schemas"]["FlagChange"][];
         };
         FolderEntry: {
             /** @description Relative to the dataset, ending in '/'. */
@@ -1616,11 +1691,8 @@ export interface components {
             name?: string;
             /** @default  */
             description?: string;
-            /**
-             * @description application.
-             * @default
-             */
-            app_type?: string;
+            /** @default  */
+            app_type?: components["schemas"]["AppType"];
             /** @default  */
             app_url?: string;
             /** @default null */
@@ -1679,15 +1751,18 @@ export interface components {
              */
             open_error?: string | null;
         };
+        /**
+         * @description An insight's status: the spec's `running` and `external`, and the operator's phases.
+         * @enum {string}
+         */
+        InsightStatus: "running" | "stopped" | "starting" | "external" | "rendering" | "rendered" | "uploaded" | "failed";
         /** @description What every insight call returns (issue 5 contract "InsightView"). */
         InsightView: {
             id: string;
             name: string;
             description: string;
-            /** @description application, report or user_report. */
-            app_type: string;
-            /** @description running, stopped, starting, external, rendering, rendered, uploaded or failed. */
-            status: string;
+            app_type: components["schemas"]["AppType"];
+            status: components["schemas"]["InsightStatus"];
             /** @description What is saved: a default image URL (`/v1/images/defaults/…`) or an object key. */
             img_path?: string | null;
             /** @description What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour). */
@@ -1698,11 +1773,9 @@ export interface components {
             container_name?: string | null;
             /** @description Hosted by Ludis (false for an external application). */
             isLudis: boolean;
-            /** @description cluster, slice-and-dice or campaign, for template apps. */
-            template?: string | null;
+            template?: null | components["schemas"]["Template"];
             is_template: boolean;
-            /** @description python or r. */
-            language: string;
+            language: components["schemas"]["Language"];
             /**
              * Format: int64
              * @description The view count.
@@ -1714,7 +1787,7 @@ export interface components {
             /** @description Pinned by the caller. */
             pinned: boolean;
             /** @description The caller's level: view, execute or edit. */
-            access_level: string;
+            access_level: components["schemas"]["AccessLevel"];
             is_owner: boolean;
             /** @description Applied with kubectl or GitOps: the custom resource is the source. */
             managed: boolean;
@@ -1738,6 +1811,11 @@ export interface components {
             /** Format: int64 */
             totalPages: number;
         };
+        /**
+         * @description The language of an insight's code.
+         * @enum {string}
+         */
+        Language: "python" | "r";
         ListCommentsRequest: {
             comments: components["schemas"]["CommentsOf"];
         };
@@ -1771,7 +1849,7 @@ export interface components {
         };
         LoginSeries: {
             success: boolean;
-            period: string;
+            period: components["schemas"]["Period"];
             logins: components["schemas"]["LoginPoint"][];
         };
         /** @description A member of the caller's organization, for "Select from Organization". */
@@ -1781,8 +1859,7 @@ export interface components {
             first_name: string;
             last_name: string;
             photo_url?: string | null;
-            /** @description Their own share's level, or null. */
-            access_level?: string | null;
+            access_level?: null | components["schemas"]["AccessLevel"];
         };
         MigrateRequest: {
             /**
@@ -1819,11 +1896,8 @@ export interface components {
             name?: string;
             /** @default  */
             description?: string;
-            /**
-             * @description application or report (an imported PDF goes to `POST /v1/applications/importreport`).
-             * @default
-             */
-            app_type?: string;
+            /** @default  */
+            app_type?: components["schemas"]["AppType"];
             /**
              * @description A default image URL or an uploaded image's key.
              * @default null
@@ -1834,11 +1908,8 @@ export interface components {
              * @default null
              */
             app_url?: string | null;
-            /**
-             * @description python (default) or r.
-             * @default null
-             */
-            language?: string | null;
+            /** @default null */
+            language?: null | components["schemas"]["Language"];
             /**
              * @description The project published from (edit access needed); required unless app_url is given.
              * @default null
@@ -1861,11 +1932,8 @@ export interface components {
             name?: string;
             /** @default  */
             description?: string;
-            /**
-             * @description cluster, slice-and-dice or campaign.
-             * @default
-             */
-            template?: string;
+            /** @default  */
+            template?: components["schemas"]["Template"];
             /** @default [] */
             dataset_ids?: string[];
             /** @default null */
@@ -1881,7 +1949,7 @@ export interface components {
             /** @default  */
             last_name?: string;
             /** @default  */
-            role?: string;
+            role?: components["schemas"]["Role"];
             /** @default  */
             timezone?: string;
             /**
@@ -1920,7 +1988,7 @@ export interface components {
              * @description Flighting to apply (the defaults otherwise).
              * @default null
              */
-            flightings?: components["schemas"]["Flag"][] | null;
+            flightings?: components["schemas"]["FlagChange"][] | null;
         };
         OrganizationList: {
             success: boolean;
@@ -1944,8 +2012,7 @@ export interface components {
         OrganizationShare: {
             id: string;
             name: string;
-            /** @description The organization's level, or null when not shared with it. */
-            access_level?: string | null;
+            access_level?: null | components["schemas"]["AccessLevel"];
             managed: boolean;
         };
         OrganizationView: {
@@ -1991,7 +2058,7 @@ export interface components {
         };
         OverviewResponse: {
             success: boolean;
-            period: string;
+            period: components["schemas"]["Period"];
             /** Format: int64 */
             from: number;
             /** Format: int64 */
@@ -2010,6 +2077,11 @@ export interface components {
              */
             path?: string;
         };
+        /**
+         * @description The span of time a metrics call covers, ending now.
+         * @enum {string}
+         */
+        Period: "day" | "week" | "month" | "year";
         /** @description A person in the share dialog. */
         Person: {
             uid: string;
@@ -2022,6 +2094,10 @@ export interface components {
         PhotoPath: {
             /** @description A presigned address of the photo (one hour), or null. */
             original?: string | null;
+        };
+        PhotoUploadResponse: {
+            success: boolean;
+            urls: components["schemas"]["PresignedPhoto"][];
         };
         PinChange: {
             /** @default  */
@@ -2051,21 +2127,19 @@ export interface components {
             success: boolean;
             applicationPinInfo: components["schemas"]["PinInfo"];
         };
+        /**
+         * @description The method a presigned address is good for.
+         * @enum {string}
+         */
+        PresignMethod: "PUT" | "GET";
         PresignRequest: {
             /**
              * @description The file, relative to the dataset.
              * @default
              */
             path?: string;
-            /**
-             * @description PUT (upload, edit access) or GET (download, view access); also `upload`/`download`.
-             * @default
-             */
-            method?: string;
-        };
-        PresignResponse: {
-            success: boolean;
-            urls: components["schemas"]["PresignedPhoto"][];
+            /** @default  */
+            method?: components["schemas"]["PresignMethod"];
         };
         PresignedPhoto: {
             /** @description PUT the image here within 15 minutes. */
@@ -2082,7 +2156,7 @@ export interface components {
              * @description Its size in bytes.
              */
             size: number;
-            preview: Record<string, never>;
+            preview: components["schemas"]["FilePreview"];
         };
         Readiness: {
             ready: boolean;
@@ -2091,6 +2165,11 @@ export interface components {
         RefreshRequest: {
             refresh_token?: string | null;
         };
+        /**
+         * @description A user's role.
+         * @enum {string}
+         */
+        Role: "developer" | "management" | "administrator" | "superadmin";
         RunRequest: {
             /** @default  */
             application_id?: string;
@@ -2129,11 +2208,8 @@ export interface components {
              * @default
              */
             entity_id?: string;
-            /**
-             * @description Application, Insight, Project, Project_V2, Dataset, Workflow or Designer (any case).
-             * @default
-             */
-            entity_type?: string;
+            /** @default  */
+            entity_type?: components["schemas"]["EntityType"];
             /**
              * @description The changes, applied together or not at all.
              * @default []
@@ -2145,26 +2221,17 @@ export interface components {
          *     asset's organization.
          */
         ShareChange: {
-            /**
-             * @description share (default) or unshare.
-             * @default
-             */
-            share_type?: string;
+            /** @default  */
+            share_type?: components["schemas"]["ShareType"];
             /**
              * @description Users by e-mail, comma separated (or use to_entity_uid).
              * @default
              */
             email?: string;
-            /**
-             * @description view (default), execute or edit; `none` unshares.
-             * @default
-             */
-            access_level?: string;
-            /**
-             * @description User (default) or Organization (always the asset's own organization).
-             * @default
-             */
-            to_entity_type?: string;
+            /** @default  */
+            access_level?: components["schemas"]["AccessLevel"];
+            /** @default  */
+            to_entity_type?: components["schemas"]["ShareTarget"];
             /**
              * @description A user's uid, instead of an e-mail.
              * @default null
@@ -2176,7 +2243,7 @@ export interface components {
             /** @description The share id (`DELETE /v1/applications/share/{id}` revokes it). */
             id: string;
             /** @description User. */
-            to_entity_type: string;
+            to_entity_type: components["schemas"]["ShareTarget"];
             /** @description The user's uid (empty for an e-mail declared in spec.sharing that has no account yet). */
             to_entity_id: string;
             to_entity_uid?: string | null;
@@ -2185,7 +2252,7 @@ export interface components {
             last_name: string;
             photo_url?: string | null;
             /** @description view, execute or edit. */
-            access_level: string;
+            access_level: components["schemas"]["AccessLevel"];
             /** @description Declared in the resource's spec.sharing: cannot be changed or revoked in the console. */
             managed: boolean;
         };
@@ -2197,23 +2264,37 @@ export interface components {
         ShareRequest: {
             share: components["schemas"]["ShareBody"];
         };
+        /**
+         * @description Who a share entry names, as the share dialog says it.
+         * @enum {string}
+         */
+        ShareTarget: "User" | "Organization";
+        /**
+         * @description What a share change does.
+         * @enum {string}
+         */
+        ShareType: "share" | "unshare";
         SharedWithResponse: {
             success: boolean;
             entity_id: string;
-            /** @description Application, Insight, Project, Project_V2, Dataset, Workflow or Designer. */
-            entity_type: string;
+            entity_type: components["schemas"]["EntityType"];
             /** @description The caller's level. */
-            access_level: string;
+            access_level: components["schemas"]["AccessLevel"];
             /** @description The caller may share (edit). */
             can_share: boolean;
             /** @description The levels a share may grant (datasets: view and edit). */
-            levels: string[];
+            levels: components["schemas"]["AccessLevel"][];
             owner?: null | components["schemas"]["Person"];
             shares: components["schemas"]["ShareEntryView"][];
             organization?: null | components["schemas"]["OrganizationShare"];
             /** @description The caller's organization without the owner and the caller; only when `can_share`. */
             members: components["schemas"]["MemberView"][];
         };
+        /**
+         * @description The app templates (spec 000 §9).
+         * @enum {string}
+         */
+        Template: "cluster" | "slice-and-dice" | "campaign";
         TemplateAppRequest: {
             application: components["schemas"]["NewTemplateApp"];
         };
@@ -2233,7 +2314,7 @@ export interface components {
         };
         UsageResponse: {
             success: boolean;
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             usage: components["schemas"]["UsageRow"][];
         };
         UsageRow: {
@@ -2272,16 +2353,10 @@ export interface components {
              * @default null
              */
             email?: string | null;
-            /**
-             * @description Administrators only (superadmin only for `superadmin`).
-             * @default null
-             */
-            role?: string | null;
-            /**
-             * @description active or inactive; administrators only.
-             * @default null
-             */
-            status?: string | null;
+            /** @default null */
+            role?: null | components["schemas"]["Role"];
+            /** @default null */
+            status?: null | components["schemas"]["UserStatus"];
             /**
              * @description Superadmins only.
              * @default null
@@ -2310,6 +2385,11 @@ export interface components {
             message: string;
             user: components["schemas"]["UserView"];
         };
+        /**
+         * @description Whether an account may sign in.
+         * @enum {string}
+         */
+        UserStatus: "active" | "inactive";
         UserView: {
             uid: string;
             /** @description Same as `uid`. */
@@ -2317,10 +2397,8 @@ export interface components {
             email: string;
             first_name: string;
             last_name: string;
-            /** @description developer, management, administrator or superadmin. */
-            role: string;
-            /** @description active or inactive. */
-            status: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["UserStatus"];
             /** @description Organization id. */
             organization: string;
             cluster_id?: string | null;
@@ -3487,7 +3565,7 @@ export interface operations {
             };
         };
     };
-    get_config: {
+    get_client_config: {
         parameters: {
             query?: never;
             header?: never;
@@ -3501,7 +3579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigResponse"];
+                    "application/json": components["schemas"]["ClientConfigResponse"];
                 };
             };
         };
@@ -3748,7 +3826,7 @@ export interface operations {
             };
         };
     };
-    get_config: {
+    get_datasets_config: {
         parameters: {
             query?: never;
             header?: never;
@@ -3762,7 +3840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigResponse"];
+                    "application/json": components["schemas"]["DatasetsConfigResponse"];
                 };
             };
         };
@@ -3863,7 +3941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PresignResponse"];
+                    "application/json": components["schemas"]["DatasetPresignResponse"];
                 };
             };
             /** @description An invalid path or method */
@@ -4184,6 +4262,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Not answered: after the access checks a folder share is always refused (400) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
             /** @description Folders are not shared on their own: share the dataset */
             400: {
                 headers: {
@@ -4967,8 +5054,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description application, insight, project, project_v2, dataset, workflow (any case); default: the
-                 *     asset's own kind.
+                 * @description An entity type in any case (application, insight, project, project_v2, dataset,
+                 *     workflow, designer); default: the asset's own kind.
                  */
                 entityType?: string;
             };
@@ -5134,7 +5221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PresignResponse"];
+                    "application/json": components["schemas"]["PhotoUploadResponse"];
                 };
             };
             /** @description Only png, jpg and jpeg images are allowed */

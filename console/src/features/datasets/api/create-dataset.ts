@@ -6,7 +6,7 @@ import type { DatasetFields, DatasetMessageResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/createdataset with `dataset` {name, description}: 201 and the new dataset. */
 export function createDataset(dataset: DatasetFields) {
-  return unwrap(api.POST('/v1/datasets/createdataset', { body: { dataset } })) as Promise<DatasetMessageResponse>;
+  return unwrap(api.POST('/v1/datasets/createdataset', { body: { dataset } }));
 }
 
 export function useCreateDataset(options: { onSuccess?: (r: DatasetMessageResponse) => void } = {}) {

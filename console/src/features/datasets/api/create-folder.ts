@@ -5,7 +5,7 @@ import { api, unwrap } from '@/lib/api-client';
 import type { CreateFolderRequest, CreateFolderResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/createdatasetdirectory {id, path, name}: the folder `path + name + '/'`. */
-export function createFolder(request: CreateFolderRequest) {
+export function createFolder(request: CreateFolderRequest & { id: string }) {
   return unwrap(api.POST('/v1/datasets/createdatasetdirectory', { body: request }));
 }
 

@@ -2,11 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { datasetKeys } from '@/features/datasets/api/keys';
 import { api, unwrap } from '@/lib/api-client';
-import type { DatasetResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/getdatasetdetails/{id}: the dataset as the caller sees it (view access). */
 export function getDataset(id: string) {
-  return unwrap(api.POST('/v1/datasets/getdatasetdetails/{id}', { params: { path: { id } } })) as Promise<DatasetResponse>;
+  return unwrap(api.POST('/v1/datasets/getdatasetdetails/{id}', { params: { path: { id } } }));
 }
 
 export function getDatasetQueryOptions(id: string) {

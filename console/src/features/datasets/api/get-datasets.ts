@@ -3,7 +3,6 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { DATASETS_PAGE_SIZE } from '@/config/constants';
 import { datasetKeys, type DatasetsQuery } from '@/features/datasets/api/keys';
 import { api, unwrap } from '@/lib/api-client';
-import type { DatasetsPage } from '@/lib/api/types';
 
 /** GET /v1/datasets/listdatasets with filter, page, pageSize and search (newest change first). */
 export function getDatasets(q: DatasetsQuery, signal?: AbortSignal) {
@@ -12,7 +11,7 @@ export function getDatasets(q: DatasetsQuery, signal?: AbortSignal) {
       params: { query: { filter: q.filter, page: q.page, pageSize: DATASETS_PAGE_SIZE, search: q.search } },
       signal,
     }),
-  ) as Promise<DatasetsPage>;
+  );
 }
 
 export function getDatasetsQueryOptions(q: DatasetsQuery) {

@@ -5,10 +5,8 @@ import { api, unwrap } from '@/lib/api-client';
 import type { FilePreviewResponse } from '@/lib/api/types';
 
 /** POST /v1/datasets/getfilepreview/{id} {path}: the file's first rows or lines. */
-export async function getFilePreview(id: string, path: string): Promise<FilePreviewResponse> {
-  const answer = await unwrap(api.POST('/v1/datasets/getfilepreview/{id}', { params: { path: { id } }, body: { path } }));
-  // GAP (lib/api/types.ts): the document has `preview` as an untyped object.
-  return answer as Omit<typeof answer, 'preview'> as FilePreviewResponse;
+export function getFilePreview(id: string, path: string): Promise<FilePreviewResponse> {
+  return unwrap(api.POST('/v1/datasets/getfilepreview/{id}', { params: { path: { id } }, body: { path } }));
 }
 
 export function getFilePreviewQueryOptions(id: string, path: string) {

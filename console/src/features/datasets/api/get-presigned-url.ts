@@ -7,8 +7,6 @@ export type PresignMethod = DatasetPresignResponse['method'];
  * POST /v1/datasets/getpresignedurl/{id} {path, method}: an address for exactly one PUT (edit
  * access, 15 minutes) or GET (view access, 1 hour) of the file `path`, straight to object storage.
  */
-export async function getPresignedUrl(id: string, path: string, method: PresignMethod): Promise<DatasetPresignResponse> {
-  const answer: unknown = await unwrap(api.POST('/v1/datasets/getpresignedurl/{id}', { params: { path: { id } }, body: { path, method } }));
-  // GAP (lib/api/types.ts): the document gives this route the users' `PresignResponse`.
-  return answer as DatasetPresignResponse;
+export function getPresignedUrl(id: string, path: string, method: PresignMethod): Promise<DatasetPresignResponse> {
+  return unwrap(api.POST('/v1/datasets/getpresignedurl/{id}', { params: { path: { id } }, body: { path, method } }));
 }

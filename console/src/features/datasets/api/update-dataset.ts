@@ -8,7 +8,7 @@ import type { DatasetFields, DatasetMessageResponse } from '@/lib/api/types';
 export function updateDataset(id: string, dataset: DatasetFields) {
   return unwrap(
     api.PUT('/v1/datasets/updatedataset/{id}', { params: { path: { id } }, body: { dataset } }),
-  ) as Promise<DatasetMessageResponse>;
+  );
 }
 
 export function useUpdateDataset(options: { onSuccess?: (r: DatasetMessageResponse) => void; onError?: (e: Error) => void } = {}) {

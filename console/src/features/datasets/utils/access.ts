@@ -5,7 +5,7 @@ export const EDIT_ACCESS_NEEDED = 'You need edit access';
 
 /** Upload, new folder, delete, edit and share need edit access (the owner has it). */
 export function canEdit(d: Pick<DatasetView, 'access_level'>): boolean {
-  return d.access_level === 'owner' || d.access_level === 'edit';
+  return d.access_level === 'edit';
 }
 
 /**
@@ -37,6 +37,6 @@ export function ownershipLine(d: Pick<DatasetView, 'is_owner' | 'sample' | 'user
 }
 
 /** The access a list row shows: owner, edit or view. */
-export function accessLabel(d: Pick<DatasetView, 'access_level'>): string {
-  return d.access_level;
+export function accessLabel(d: Pick<DatasetView, 'access_level' | 'is_owner'>): string {
+  return d.is_owner ? 'owner' : d.access_level;
 }

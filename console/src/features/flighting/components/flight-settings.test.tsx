@@ -2,13 +2,13 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { FlightSettings, selectableRoles } from '@/features/flighting/components/flight-settings';
-import type { Flighting } from '@/lib/api/types';
+import type { Flighting, Role } from '@/lib/api/types';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
-const roles = ['developer', 'management', 'administrator', 'superadmin'];
+const roles: Role[] = ['developer', 'management', 'administrator', 'superadmin'];
 const flags: Flighting[] = [
   { key: 'insights', name: 'Insights', active: true, user_roles: ['developer', 'administrator'] },
   { key: 'projects', name: 'Projects', active: true, user_roles: ['administrator'] },

@@ -6,20 +6,20 @@ import { QueryError } from '@/components/ui/query-error';
 import { ROLE_LABELS } from '@/config/constants';
 import { useFlighting } from '@/features/flighting/api/get-flighting';
 import { useUpdateFlighting } from '@/features/flighting/api/update-flighting';
-import type { Flighting, Id } from '@/lib/api/types';
+import type { FeatureKey, Flighting, Id, Role } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 /**
  * Roles the selector offers: the server's roles except administrator and superadmin; a
  * superadmin also gets administrator (spec 000 §6).
  */
-export function selectableRoles(serverRoles: readonly string[], superadmin: boolean): string[] {
+export function selectableRoles(serverRoles: readonly Role[], superadmin: boolean): Role[] {
   const roles = serverRoles.filter((r) => r !== 'administrator' && r !== 'superadmin');
   return superadmin && serverRoles.includes('administrator') ? [...roles, 'administrator'] : roles;
 }
 
 /** Adds or removes `role` from one feature's user_roles. */
-export function toggleRole(flightings: Flighting[], key: string, role: string, on: boolean): Flighting[] {
+export function toggleRole(flightings: Flighting[], key: FeatureKey, role: Role, on: boolean): Flighting[] {
   return flightings.map((f) => {
     if (f.key !== key) return f;
     const roles = f.user_roles.filter((r) => r !== role);
@@ -27,7 +27,7 @@ export function toggleRole(flightings: Flighting[], key: string, role: string, o
   });
 }
 
-type Props = { organizationId: Id; superadmin: boolean; serverRoles: readonly string[] };
+type Props = { organizationId: Id; superadmin: boolean; serverRoles: readonly Role[] };
 
 /** Flighting configuration: a role selector, one checkbox per active feature, Apply Changes. */
 export function FlightSettings({ organizationId, superadmin, serverRoles }: Props) {
@@ -38,8 +38,8 @@ export function FlightSettings({ organizationId, superadmin, serverRoles }: Prop
     () => (editable?.length ? editable : selectableRoles(serverRoles, superadmin)),
     [editable, serverRoles, superadmin],
   );
-  const [picked, setRole] = useState<string | null>(null);
-  const role = picked && roles.includes(picked) ? picked : (roles[0] ?? null);
+  const [picked, setPicked] = useState<string | null>(null);
+  const role = roles.find((r) => r === picked) ?? roles[0] ?? null;
   const [draft, setDraft] = useState<Flighting[] | null>(null);
   const update = useUpdateFlighting({ onSuccess: () => notify.success('Flighting configuration updated!') });
 
@@ -63,7 +63,7 @@ export function FlightSettings({ organizationId, superadmin, serverRoles }: Prop
           label="Role"
           data={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] ?? r }))}
           value={role}
-          onChange={setRole}
+          onChange={setPicked}
           allowDeselect={false}
         />
         {active.length === 0 ? (

@@ -4,7 +4,7 @@ import type { InsightMessageResponse, NewInsightFields } from '@/lib/api/types';
 
 /** POST /v1/applications: a new insight. */
 export function createInsight(application: NewInsightFields) {
-  return unwrap(api.POST('/v1/applications', { body: { application } })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications', { body: { application } }));
 }
 
 export function useCreateInsight(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {

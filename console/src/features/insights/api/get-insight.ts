@@ -2,11 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { insightKeys } from '@/features/insights/api/keys';
 import { api, unwrap } from '@/lib/api-client';
-import type { InsightResponse } from '@/lib/api/types';
 
 /** GET /v1/applications/{id}: the insight, a presigned `report_url` and the `open_url` (counts a view). */
 export function getInsight(id: string, signal?: AbortSignal) {
-  return unwrap(api.GET('/v1/applications/{id}', { params: { path: { id } }, signal })) as Promise<InsightResponse>;
+  return unwrap(api.GET('/v1/applications/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getInsightQueryOptions(id: string) {

@@ -16,7 +16,7 @@ export function getInsights(q: InsightsQuery & { page: number; pageSize?: number
     search: q.search,
     screen: q.screen,
   };
-  return unwrap(api.GET('/v1/applications/insights', { params: { query }, signal })) as Promise<InsightsPage>;
+  return unwrap(api.GET('/v1/applications/insights', { params: { query }, signal }));
 }
 
 /** The next page while pages remain (spec 001 §4: infinite scroll). */

@@ -7,7 +7,7 @@ import type { PinListResponse } from '@/lib/api/types';
 /** GET /v1/applications/pin/list: the caller's pinned insights, newest pin first. */
 export async function getPinnedInsights(signal?: AbortSignal): Promise<PinListResponse> {
   try {
-    return await (unwrap(api.GET('/v1/applications/pin/list', { signal })) as Promise<PinListResponse>);
+    return await unwrap(api.GET('/v1/applications/pin/list', { signal }));
   } catch (e) {
     // An API without insights (older server) has no such route: nothing is pinned.
     if (e instanceof ApiError && e.code === 'route_not_found') return { success: true, applications: [] };

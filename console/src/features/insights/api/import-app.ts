@@ -4,7 +4,7 @@ import type { ImportAppFields, InsightMessageResponse } from '@/lib/api/types';
 
 /** POST /v1/applications/importapp: an external app by its URL. */
 export function importApp(application: ImportAppFields) {
-  return unwrap(api.POST('/v1/applications/importapp', { body: { application } })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications/importapp', { body: { application } }));
 }
 
 export function useImportApp(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {

@@ -13,7 +13,7 @@ export function importReport(fields: { name: string; description: string; file: 
   // The schema's `file` is `format: binary`, which openapi-typescript writes as a string; the form
   // itself is the body (openapi-fetch sends FormData as it is, with the browser's boundary).
   const body = form as unknown as components['schemas']['ImportReportForm'];
-  return unwrap(api.POST('/v1/applications/importreport', { body })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications/importreport', { body }));
 }
 
 export function useImportReport(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {

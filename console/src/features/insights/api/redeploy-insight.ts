@@ -4,7 +4,7 @@ import type { InsightMessageResponse } from '@/lib/api/types';
 
 /** POST /v2/applications/redeploy/{id}: the refresh control. */
 export function redeployInsight(id: string) {
-  return unwrap(api.POST('/v2/applications/redeploy/{id}', { params: { path: { id } } })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v2/applications/redeploy/{id}', { params: { path: { id } } }));
 }
 
 export function useRedeployInsight(options: { onSuccess?: (r: InsightMessageResponse) => void } = {}) {

@@ -5,13 +5,13 @@ import type { InsightMessageResponse } from '@/lib/api/types';
 /** POST /v1/applications/stop: the run switch turned off. */
 export function stopInsight(id: string) {
   const body = { application_id: id, publish_filenames: [] };
-  return unwrap(api.POST('/v1/applications/stop', { body })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications/stop', { body }));
 }
 
 /** POST /v1/applications/restart: the run switch turned on. */
 export function restartInsight(id: string) {
   const body = { application_id: id, publish_filenames: [] };
-  return unwrap(api.POST('/v1/applications/restart', { body })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications/restart', { body }));
 }
 
 /** The run switch: `running` true restarts, false stops (spec 000 §4). */

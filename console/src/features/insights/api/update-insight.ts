@@ -7,7 +7,7 @@ import type { InsightChanges, InsightMessageResponse } from '@/lib/api/types';
 
 /** PUT /v1/applications/{id} with `entity` (name, description, img_path, app_url). */
 export function updateInsight(id: string, entity: InsightChanges) {
-  return unwrap(api.PUT('/v1/applications/{id}', { params: { path: { id } }, body: { entity } })) as Promise<InsightMessageResponse>;
+  return unwrap(api.PUT('/v1/applications/{id}', { params: { path: { id } }, body: { entity } }));
 }
 
 export function useUpdateInsight(options: { onSuccess?: (r: InsightMessageResponse) => void; onError?: (e: Error) => void } = {}) {

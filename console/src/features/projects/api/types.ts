@@ -4,7 +4,7 @@
  * lib/api/schema.d.ts, these types are replaced by names in lib/api/types.ts (as the other features
  * do) and the calls in this folder move from `untyped` to the typed `api` client.
  */
-import type { AccessLevel } from '@/config/constants';
+import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
 import type { InsightView } from '@/lib/api/types';
 
 export type ProjectLanguage = 'python' | 'r';

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import type { EntityType } from '@/config/constants';
 import { api, unwrap } from '@/lib/api-client';
-import type { SharedWithResponse } from '@/lib/api/types';
+import type { EntityType } from '@/lib/api/types';
 
 export const shareKeys = {
   entity: (entityType: EntityType, entityId: string) => ['shares', entityType, entityId] as const,
@@ -15,7 +14,7 @@ export function getSharedWith(entityType: EntityType, entityId: string, signal?:
       params: { path: { entityId }, query: { entityType: entityType.toLowerCase() } },
       signal,
     }),
-  ) as Promise<SharedWithResponse>;
+  );
 }
 
 export function getSharedWithQueryOptions(entityType: EntityType, entityId: string) {

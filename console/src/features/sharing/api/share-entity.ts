@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import type { EntityType } from '@/config/constants';
 import { shareKeys } from '@/features/sharing/api/get-shared-with';
 import { api, unwrap } from '@/lib/api-client';
-import type { Done, ShareChange } from '@/lib/api/types';
+import type { Done, EntityType, ShareChange } from '@/lib/api/types';
 
 /**
  * POST /v1/applications/share serves every kind (the entity type is in the body); a dataset

@@ -19,17 +19,10 @@ import { IconBuilding, IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 
 import { QueryError } from '@/components/ui/query-error';
-import {
-  ACCESS_LEVEL_LABELS,
-  ACCESS_LEVELS,
-  type AccessLevel,
-  DEFAULT_ACCESS_LEVEL,
-  type EntityType,
-  REVOKE_ACCESS_LABEL,
-} from '@/config/constants';
+import { ACCESS_LEVEL_LABELS, ACCESS_LEVELS, DEFAULT_ACCESS_LEVEL, REVOKE_ACCESS_LABEL } from '@/config/constants';
 import { useSharedWith } from '@/features/sharing/api/get-shared-with';
 import { useShareEntity } from '@/features/sharing/api/share-entity';
-import type { ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
+import type { AccessLevel, EntityType, ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 

@@ -6,7 +6,7 @@ import { MIN_PASSWORD_LENGTH, ROLE_LABELS } from '@/config/constants';
 import { ApiError } from '@/lib/api-client';
 import { type UserInput, useCreateUser } from '@/features/users/api/create-user';
 import { useUpdateUser } from '@/features/users/api/update-user';
-import type { Id, User } from '@/lib/api/types';
+import type { Id, Role, User } from '@/lib/api/types';
 import { isSuperadmin } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 import { timeZones } from '@/lib/timezones';
@@ -30,7 +30,8 @@ export type UserFormValues = {
   first_name: string;
   last_name: string;
   email: string;
-  role: string;
+  /** Empty until one is chosen (validation asks for one). */
+  role: Role | '';
   timezone: string;
   password: string;
 };
@@ -120,7 +121,7 @@ export function UserForm({ mode, organizationId, me, user, onDone, organizationO
       first_name: values.first_name.trim(),
       last_name: values.last_name.trim(),
       email: values.email.trim(),
-      role: values.role,
+      role: values.role || undefined,
       timezone: values.timezone,
     };
     if (mode === 'create') {

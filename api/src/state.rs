@@ -1,0 +1,22 @@
+//! What every handler shares: the database pool, the cluster and object-storage clients, the
+//! settings and the authentication keys. Built once by [`crate::App::build`].
+
+use std::sync::Arc;
+
+use sqlx::AnyPool;
+
+use crate::{auth::Auth, settings::Settings};
+
+/// Shared state of every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: AnyPool,
+    /// `None` when no cluster is configured and none is required.
+    pub kube: Option<kube::Client>,
+    /// `None` when no S3 endpoint is configured.
+    pub s3: Option<aws_sdk_s3::Client>,
+    /// Presigns dataset addresses for the public S3 endpoint; `None` without object storage.
+    pub presigner: Option<ludis_storage::presign::Presigner>,
+    pub settings: Arc<Settings>,
+    pub auth: Auth,
+}
