@@ -33,7 +33,7 @@ export function OrganizationEditRoute() {
     <RequireAdmin>
       <PageHeader title={org.data?.organization.name ?? 'Organization'} crumbs={[...crumbs, { label: 'Edit' }]} />
       {org.isPending && <Skeleton h={300} />}
-      {org.isError && <QueryError error={org.error} onRetry={() => org.refetch()} />}
+      {org.isError && <QueryError error={org.error} onRetry={() => org.refetch()} back={{ label: 'Back to Organizations', href: paths.organizations.getHref() }} />}
       {org.data && (
         <OrganizationForm
           key={org.dataUpdatedAt}

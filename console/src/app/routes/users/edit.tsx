@@ -49,7 +49,7 @@ export function UserEditRoute() {
     <RequireAdmin>
       <PageHeader title="Edit user" crumbs={[{ label: 'Users', href: paths.organizationUsers.getHref(organizationId) }, { label: 'Edit' }]} />
       {target.isPending && <Skeleton h={260} />}
-      {target.isError && <QueryError error={target.error} onRetry={() => target.refetch()} />}
+      {target.isError && <QueryError error={target.error} onRetry={() => target.refetch()} back={{ label: 'Back to Users', href: paths.organizationUsers.getHref(organizationId) }} />}
       {target.data && <UserForm key={userId} mode="edit" organizationId={organizationId} me={me} user={target.data.user} onDone={back} />}
     </RequireAdmin>
   );

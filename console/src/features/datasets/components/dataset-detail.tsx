@@ -69,7 +69,7 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
         <Anchor component={Link} to={paths.datasets.getHref()} size="sm">
           Datasets
         </Anchor>
-        {query.error && <QueryError error={query.error} onRetry={() => query.refetch()} />}
+        {query.error && <QueryError error={query.error} onRetry={() => query.refetch()} back={{ label: 'Back to Datasets', href: paths.datasets.getHref() }} />}
       </Stack>
     );
   }

@@ -113,7 +113,7 @@ export function DatasetEditForm({ id }: { id: string }) {
           <Skeleton h={80} />
         </Stack>
       )}
-      {dataset.isError && <QueryError error={dataset.error} onRetry={() => dataset.refetch()} />}
+      {dataset.isError && <QueryError error={dataset.error} onRetry={() => dataset.refetch()} back={{ label: 'Back to Datasets', href: paths.datasets.getHref() }} />}
       {d && !canEdit(d) && (
         <Alert color="yellow" variant="light" role="alert">
           {EDIT_ACCESS_NEEDED}
