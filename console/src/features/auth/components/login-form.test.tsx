@@ -88,6 +88,14 @@ describe('sign in', () => {
     expect(getSession().token).toBeNull();
   });
 
+  it("links 'Forgot password?' to the public page that says who resets passwords", async () => {
+    mockFetch();
+    const router = renderApp('/login');
+    await user().click(await screen.findByRole('link', { name: 'Forgot password?' }));
+    expect(await screen.findByRole('heading', { name: 'Need an account or a new password?' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/forgot_password');
+  });
+
   it('unknown paths redirect home', async () => {
     mockFetch(
       on('GET', '/v1/flighting', { body: { flightings: [] } }),

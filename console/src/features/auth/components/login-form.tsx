@@ -1,10 +1,15 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { Link } from 'react-router';
 
+import { paths } from '@/config/paths';
 import { type LoginInput, useLogin } from '@/features/auth/api/login';
 import type { LoginResponse } from '@/lib/api/types';
 
-/** Sign In: e-mail, password and the Sign In button (spec 000 §2; no client-side checks). */
+/**
+ * Sign In: e-mail, password, a 'Forgot password?' link (the public /forgot_password page) and the
+ * Sign In button (spec 000 §2; no client-side checks).
+ */
 export function LoginForm({ onSuccess }: { onSuccess: (data: LoginResponse) => void }) {
   const form = useForm<LoginInput>({ initialValues: { email: '', password: '' } });
   const login = useLogin({ onSuccess });
@@ -14,6 +19,11 @@ export function LoginForm({ onSuccess }: { onSuccess: (data: LoginResponse) => v
       <Stack>
         <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
         <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <Group justify="flex-end" mt={-8}>
+          <Anchor component={Link} to={paths.forgotPassword.getHref()} size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
         <Button type="submit" loading={login.isPending} fullWidth>
           Sign In
         </Button>
