@@ -50,6 +50,27 @@ describe('admin portal', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
+  it.each(['/admin-portal', '/organizations/7/users', '/organizations/7', '/organizations/7/users/new', '/flight-settings', '/organizations/new'])(
+    'sends a developer home from %s before any admin-only request',
+    async (url) => {
+      signIn({ role: 'developer' }, true);
+      const calls = api();
+      const router = renderAt(url);
+      expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/');
+      const adminOnly = calls.map((c) => c.url).filter((u) => /^\/v1\/(metrics|organizations|users)/.test(u));
+      expect(adminOnly).toEqual([]);
+    },
+  );
+
+  it('keeps /organizations/new for superadmins: an administrator is sent home', async () => {
+    signIn({ role: 'administrator' }, true);
+    api();
+    const router = renderAt('/organizations/new');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('an administrator sees the five tabs, their organization card, totals and the actions for their role', async () => {
     signIn({ role: 'administrator' }, true);
     api();

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { PlatformStatus } from '@/components/platform-status';
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { DEFAULT_METRIC_PERIOD, type MetricPeriod } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -58,7 +57,7 @@ export function AdminPortalRoute() {
   const securityTarget = orgs.cards.find((o) => String(o.id) === securityOrg) ?? orgs.cards[0];
 
   return (
-    <RequireAdmin>
+    <>
       <PageHeader
         title="Admin portal"
         actions={
@@ -157,6 +156,6 @@ export function AdminPortalRoute() {
           </Stack>
         </Tabs.Panel>
       </Tabs>
-    </RequireAdmin>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { useParams } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { ROLES } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -22,7 +21,7 @@ export function FlightSettingsRoute() {
   const organizationId = (superadmin && fromRoute) || user?.organization || fromRoute || '';
   const back = superadmin ? paths.organizationUsers.getHref(organizationId) : paths.manageOrganizations.getHref();
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title="Flighting configuration" crumbs={[{ label: 'Admin Page', href: back }, { label: 'Flight settings' }]} />
       <FlightSettings
         key={organizationId}
@@ -30,6 +29,6 @@ export function FlightSettingsRoute() {
         superadmin={superadmin}
         serverRoles={config.data?.config?.roles?.length ? config.data.config.roles : ROLES}
       />
-    </RequireAdmin>
+    </>
   );
 }
