@@ -166,6 +166,22 @@ describe('share modal', () => {
     ]);
   });
 
+  it("keeps the shared item's name in the dialog's header, under the title 'Share'", async () => {
+    setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Share' });
+    const header = within(dialog).getByRole('heading', { name: 'Share' }).closest('header');
+    expect(header).not.toBeNull();
+    expect(within(header as HTMLElement).getByText('Sales board')).toHaveAttribute('title', 'Sales board');
+  });
+
+  it("shows 'Select from Organization' even when nobody else is there yet", async () => {
+    setup(sharedWith({ members: [] }));
+    expect(await screen.findByText('Select from Organization')).toBeInTheDocument();
+    expect(screen.getByText('Nobody else at Acme to pick yet.')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Select all' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+  });
+
   it("offers no Executor for a dataset; 'Done' closes", async () => {
     const { onClose } = setup(sharedWith({ entity_type: 'Dataset', levels: ['view', 'edit'] }), 'Dataset');
     const access = await screen.findByRole('combobox', { name: 'Access level' });

@@ -298,7 +298,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
         </Group>
       )}
 
-      {data.can_share && members.length > 0 && (
+      {data.can_share && (
         <>
           <Divider />
           <div>
@@ -306,11 +306,17 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
               <Title order={5}>Select from Organization</Title>
               <Checkbox
                 label="Select all"
+                disabled={selectable.length === 0}
                 checked={selectable.length > 0 && selectedCount === selectable.length}
                 indeterminate={selectedCount > 0 && selectedCount < selectable.length}
                 onChange={(e) => selectAll(e.currentTarget.checked)}
               />
             </Group>
+            {members.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {org ? `Nobody else at ${org.name} to pick yet.` : 'Nobody else in your organization to pick yet.'}
+              </Text>
+            )}
             <ScrollArea.Autosize mah={200}>
               <Stack gap={6} role="group" aria-label="Organization members">
                 {members.map((m) => (
@@ -350,24 +356,36 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
 export function ShareModal({ entityId, entityType, entityLabel, opened, onClose, directoryId }: Props) {
   const shared = useSharedWith(entityType, entityId, { enabled: opened });
   return (
-    <Modal opened={opened} onClose={onClose} title="Share" size="lg" centered>
-      <Stack gap="md">
-        <Text size="sm" c="dimmed" mt={-8}>
-          {entityLabel}
-        </Text>
-        {shared.isPending && (
-          <Stack gap="xs" role="status" aria-label="Loading access">
-            <Skeleton h={36} />
-            <Skeleton h={36} />
-            <Skeleton h={36} />
+    <Modal.Root opened={opened} onClose={onClose} size="lg" centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        {/* The name sits in the header with the title, so scrolling never hides it under the header. */}
+        <Modal.Header>
+          <Stack gap={2} miw={0} style={{ flex: 1 }}>
+            <Modal.Title fw={600}>Share</Modal.Title>
+            <Text size="sm" c="dimmed" truncate="end" title={entityLabel} data-testid="share-subtitle">
+              {entityLabel}
+            </Text>
           </Stack>
-        )}
-        {shared.isError && <QueryError error={shared.error} onRetry={() => shared.refetch()} />}
-        {shared.data && <ShareBody key={`${entityType}:${entityId}`} data={shared.data} entityType={entityType} entityId={entityId} directoryId={directoryId} />}
-        <Group justify="flex-end">
-          <Button onClick={onClose}>Done</Button>
-        </Group>
-      </Stack>
-    </Modal>
+          <Modal.CloseButton />
+        </Modal.Header>
+        <Modal.Body>
+          <Stack gap="md">
+            {shared.isPending && (
+              <Stack gap="xs" role="status" aria-label="Loading access">
+                <Skeleton h={36} />
+                <Skeleton h={36} />
+                <Skeleton h={36} />
+              </Stack>
+            )}
+            {shared.isError && <QueryError error={shared.error} onRetry={() => shared.refetch()} />}
+            {shared.data && <ShareBody key={`${entityType}:${entityId}`} data={shared.data} entityType={entityType} entityId={entityId} directoryId={directoryId} />}
+            <Group justify="flex-end">
+              <Button onClick={onClose}>Done</Button>
+            </Group>
+          </Stack>
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
   );
 }
