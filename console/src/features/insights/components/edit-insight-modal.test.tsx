@@ -89,6 +89,29 @@ describe('edit insight modal', () => {
     expect(onClose).toHaveBeenCalledTimes(2);
   });
 
+  it("asks 'You have unsaved changes' on Escape when dirty, as Cancel does; Escape on that question stays", async () => {
+    signIn();
+    mockFetch(images, config);
+    const onClose = vi.fn();
+    renderWithProviders(<EditInsightModal insight={makeInsight({ name: 'Sales' })} onClose={onClose} />);
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    await user().type(name, 'x');
+    await user().keyboard('{Escape}');
+    const question = await screen.findByRole('dialog', { name: UNSAVED_CHANGES_TITLE });
+    expect(onClose).not.toHaveBeenCalled();
+    // Escape on the question is 'Stay on this page': the edit dialog and its text stay.
+    await user().keyboard('{Escape}');
+    await vi.waitFor(() => expect(question).not.toBeInTheDocument());
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Salesx');
+    // Clean again: Escape closes at once.
+    await user().clear(screen.getByRole('textbox', { name: /^Name/ }));
+    await user().type(screen.getByRole('textbox', { name: /^Name/ }), 'Sales');
+    await user().keyboard('{Escape}');
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog', { name: UNSAVED_CHANGES_TITLE })).not.toBeInTheDocument();
+  });
+
   it('holds a navigation away while there are unsaved edits', async () => {
     signIn();
     mockFetch(images, config);
