@@ -36,6 +36,8 @@ describe('dataset edit form', () => {
     expect(name).toHaveValue('Sales');
     expect(screen.getByRole('link', { name: /Back to the dataset/ })).toHaveAttribute('href', '/datasets/d1');
     const description = screen.getByRole('textbox', { name: /^Description/ });
+    expect(description).toBeRequired();
+    expect(description).toHaveAccessibleDescription('Required to save changes: say what the dataset holds.');
     await user().clear(name);
     await user().clear(description);
     await user().type(description, '   ');

@@ -70,6 +70,7 @@ function EditForm({ dataset }: { dataset: DatasetView }) {
           />
           <Textarea
             label="Description"
+            description={DATASET_MESSAGES.descriptionOnEdit}
             required
             autosize
             minRows={3}
