@@ -1,10 +1,8 @@
-import { Anchor, Button, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { Link } from 'react-router';
 
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
-import { paths } from '@/config/paths';
 import { type ChangePasswordInput, useChangePassword } from '@/features/auth/api/change-password';
 
 export const PASSWORD_TOO_SHORT = 'Password must be at least 6 characters long';
@@ -28,8 +26,8 @@ export function validateChangePassword(values: ChangePasswordInput) {
 }
 
 /**
- * Change password (spec 000 §2, §5): current, new and confirm, Submit, a Back link to profile
- * settings; success shows the 'Password Updated' dialog, then returns to profile settings.
+ * Change password (spec 000 §2, §5): current, new and confirm, Submit (the route's breadcrumb is the
+ * Back link to profile settings); success shows the 'Password Updated' dialog, then returns to profile settings.
  */
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [updated, setUpdated] = useState(false);
@@ -42,16 +40,13 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <>
       <form noValidate onSubmit={form.onSubmit((values) => change.mutate(values))}>
-        <Stack maw={420}>
+        <Stack>
           <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('currentPassword')} />
           <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('newPassword')} />
           <PasswordInput label="Confirm password" autoComplete="new-password" required {...form.getInputProps('confirmPassword')} />
           <Button type="submit" loading={change.isPending}>
             Submit
           </Button>
-          <Anchor component={Link} to={paths.profile.getHref()} size="sm">
-            Back
-          </Anchor>
         </Stack>
       </form>
       <Modal opened={updated} onClose={onDone} title="Password Updated" centered>
