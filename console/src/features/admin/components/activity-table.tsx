@@ -9,15 +9,12 @@ import { QueryError } from '@/components/ui/query-error';
 import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
 import type { Id } from '@/lib/api/types';
+import { useDates } from '@/lib/dates';
 
-/** Activity dates are Unix seconds. */
-export function when(date: number | string) {
-  const d = typeof date === 'number' ? new Date(date * 1000) : new Date(date);
-  return Number.isNaN(d.getTime()) ? String(date) : d.toLocaleString();
-}
 
 /** Rows of who did what (user activities, or uses of one asset kind); search after 500 ms, load more. */
 export function ActivityTable({ entity, period, organizationId }: { entity: MetricEntity; period: MetricPeriod; organizationId?: Id }) {
+  const dates = useDates();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const metrics = useEntityMetrics({ entity, period, organizationId, searchTerm: debounced || undefined });
@@ -55,7 +52,7 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
                   <Table.Td>{r.email}</Table.Td>
                   {showEntity && <Table.Td>{r.entity_name}</Table.Td>}
                   <Table.Td>{r.action}</Table.Td>
-                  <Table.Td>{when(r.date)}</Table.Td>
+                  <Table.Td>{dates.dateTime(r.date)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

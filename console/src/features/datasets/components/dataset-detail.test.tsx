@@ -57,6 +57,14 @@ describe('dataset page', () => {
     expect(screen.getByRole('button', { name: 'Upload files' })).not.toHaveAttribute('aria-disabled');
   });
 
+  it("dates files in the user's date format and time zone (profile settings)", async () => {
+    setup(makeDataset({ id: 'd1' }));
+    signIn({ date_format: 'DD/MMMM/YY', timezone: 'Asia/Kolkata' });
+    await screen.findByRole('table', { name: 'Files and folders' });
+    // LastModified 2026-11-20T10:00:00Z is 3:30 pm in Kolkata.
+    expect(fileRow('a.csv')).toHaveTextContent('20/November/26 03:30 PM');
+  });
+
   it('opens the folder the address names, with clickable path segments', async () => {
     const { calls } = setup(makeDataset({ id: 'd1', name: 'Sales' }), () => listing('raw/sub/', [{ key: 'raw/sub/x.json' }]), '/datasets/d1?path=raw/sub/');
     await screen.findByRole('row', { name: /x\.json/ });

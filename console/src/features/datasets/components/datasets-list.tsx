@@ -35,7 +35,7 @@ import { accessLabel, canEdit, ownerLabel } from '@/features/datasets/utils/acce
 import { formatBytes } from '@/features/datasets/utils/files';
 import { DATASET_MESSAGES } from '@/features/datasets/utils/messages';
 import { notify } from '@/lib/notify';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { useListControls } from '@/lib/use-list-controls';
 import { truncate } from '@/lib/text';
 
@@ -76,6 +76,7 @@ function DeleteDatasetDialog({ dataset, onClose }: { dataset: DatasetView; onClo
 
 /** Edit / Share / Delete: only with edit access (spec 001 §6). */
 function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: DatasetView) => void }) {
+  const dates = useDates();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
   return (
@@ -100,7 +101,7 @@ function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: 
       <Table.Td>{formatBytes(dataset.bytes)}</Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(dataset.updated_at)}
+          {dates.relative(dataset.updated_at)}
         </Text>
       </Table.Td>
       <Table.Td>

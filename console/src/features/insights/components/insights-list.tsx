@@ -53,7 +53,7 @@ import {
   StatusBadge,
   useInsightDialogs,
 } from '@/features/insights/components/insight-card';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { readString, writeString } from '@/lib/storage';
 import { viewCountLabel } from '@/lib/text';
 
@@ -96,6 +96,7 @@ function readViewMode(): InsightViewMode {
 }
 
 function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: InsightView) => void }) {
+  const dates = useDates();
   const { dialog, open, close } = useInsightDialogs();
   return (
     <Table.Tr data-testid="insight-row" data-name={insight.name}>
@@ -123,7 +124,7 @@ function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: 
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(insight.updated_at)}
+          {dates.relative(insight.updated_at)}
         </Text>
       </Table.Td>
       <Table.Td>

@@ -34,7 +34,7 @@ import { canEdit } from '@/features/projects/utils/access';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { truncate } from '@/lib/text';
 import { useListControls } from '@/lib/use-list-controls';
 
@@ -81,6 +81,7 @@ function DeleteProjectDialog({ project, onClose }: { project: ProjectView; onClo
 type RowActions = { onEdit: (p: ProjectView) => void; onShare?: (p: ProjectView) => void; onDelete: (p: ProjectView) => void };
 
 function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView }) {
+  const dates = useDates();
   const navigate = useNavigate();
   const href = paths.project.getHref(project.id);
   return (
@@ -109,7 +110,7 @@ function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(project.updated_at)}
+          {dates.relative(project.updated_at)}
         </Text>
       </Table.Td>
       <Table.Td onClick={(e) => e.stopPropagation()}>
