@@ -4,6 +4,7 @@ import { useState } from 'react';
 
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
 import { type ChangePasswordInput, useChangePassword } from '@/features/auth/api/change-password';
+import { fieldErrors } from '@/lib/field-errors';
 
 export const PASSWORD_TOO_SHORT = 'Password must be at least 6 characters long';
 export const FIELD_REQUIRED = 'This field is required';
@@ -35,7 +36,18 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: validateChangePassword,
   });
-  const change = useChangePassword({ onSuccess: () => setUpdated(true) });
+  const change = useChangePassword({
+    onSuccess: () => setUpdated(true),
+    // The server's refusal marks its field too (the toast says it as well).
+    onError: (e) =>
+      form.setErrors(
+        fieldErrors(e, {
+          wrong_password: 'currentPassword',
+          password_too_short: 'newPassword',
+          password_mismatch: 'confirmPassword',
+        }),
+      ),
+  });
 
   return (
     <>

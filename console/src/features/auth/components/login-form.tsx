@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { type LoginInput, useLogin } from '@/features/auth/api/login';
 import type { LoginResponse } from '@/lib/api/types';
+import { fieldErrors } from '@/lib/field-errors';
 
 /**
  * Sign In: e-mail, password, a 'Forgot password?' link (the public /forgot_password page) and the
@@ -12,7 +13,15 @@ import type { LoginResponse } from '@/lib/api/types';
  */
 export function LoginForm({ onSuccess }: { onSuccess: (data: LoginResponse) => void }) {
   const form = useForm<LoginInput>({ initialValues: { email: '', password: '' } });
-  const login = useLogin({ onSuccess });
+  const login = useLogin({
+    onSuccess,
+    // The server's refusal marks the fields too: the empty ones, or the password.
+    onError: (e) => {
+      const { email, password } = form.getValues();
+      const empty = [...(email.trim() ? [] : ['email' as const]), ...(password ? [] : ['password' as const])];
+      form.setErrors(fieldErrors(e, { credentials_required: empty, invalid_credentials: 'password' }));
+    },
+  });
 
   return (
     <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>

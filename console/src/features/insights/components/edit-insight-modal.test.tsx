@@ -69,6 +69,18 @@ describe('edit insight modal', () => {
     expect(UPDATE_FAILED).toBe('Update Application failed');
   });
 
+  it('marks the App URL field when the server refuses the address', async () => {
+    signIn();
+    const invalid = 'Enter a valid URL (http:// or https://)';
+    mockFetch(images, config, on('PUT', '/v1/applications/e3', { status: 400, body: { success: false, code: 'invalid_url', message: invalid } }));
+    renderWithProviders(<EditInsightModal insight={makeInsight({ id: 'e3', name: 'External', container_name: null, app_url: 'https://a.io' })} onClose={() => undefined} />);
+    const url = await screen.findByRole('textbox', { name: /^App URL/ });
+    await user().clear(url);
+    await user().type(url, 'ftp://a.io');
+    await user().click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(url).toHaveAccessibleDescription(invalid));
+  });
+
   it("asks 'You have unsaved changes' when closed dirty; 'Stay on this page' keeps it open", async () => {
     signIn();
     mockFetch(images, config);

@@ -31,6 +31,7 @@ import { useSharedWith } from '@/features/sharing/api/get-shared-with';
 import { useShareEntity } from '@/features/sharing/api/share-entity';
 import type { ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
+import { fieldErrors } from '@/lib/field-errors';
 import { notify } from '@/lib/notify';
 
 export const SHARE_MESSAGES = {
@@ -39,6 +40,9 @@ export const SHARE_MESSAGES = {
   placeholder: 'Email, comma separated',
   managed: 'Managed by the resource',
 } as const;
+
+/** The share call's refusals that are about the e-mail box. */
+const EMAIL_CODES = { unknown_user: 'emails', invalid_email: 'emails', share_to_self: 'emails' } as const;
 
 const EMAIL_PATTERN = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 const REVOKE = 'revoke';
@@ -125,6 +129,7 @@ type Props = {
 function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWithResponse; entityType: EntityType; entityId: string; directoryId?: string }) {
   const { user } = useSession();
   const [emails, setEmails] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
   const levels = levelsFor(entityType, data.levels);
   const [addLevel, setAddLevel] = useState<AccessLevel>(DEFAULT_ACCESS_LEVEL);
   const [overrides, setOverrides] = useState<Record<string, boolean>>({});
@@ -135,6 +140,8 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
       notify.success(r.message || fallbackMessage);
       setEmails('');
     },
+    // An address the server refuses (no such user, not an address) marks the box as well.
+    onError: (e) => setEmailError(fieldErrors(e, EMAIL_CODES).emails ?? null),
   });
   const change = useShareEntity(entityType, entityId, { onSuccess: (r) => notify.success(r.message || fallbackMessage) });
   const apply = useShareEntity(entityType, entityId, {
@@ -158,6 +165,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
     const problem = emailProblem(list, user?.email);
     if (problem) {
       notify.error(problem);
+      setEmailError(problem);
       return;
     }
     add.mutate({
@@ -206,7 +214,11 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
             placeholder={SHARE_MESSAGES.placeholder}
             aria-label="Emails"
             value={emails}
-            onChange={(e) => setEmails(e.currentTarget.value)}
+            error={emailError}
+            onChange={(e) => {
+              setEmails(e.currentTarget.value);
+              setEmailError(null);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && emails.trim()) {
                 e.preventDefault();
