@@ -1,11 +1,12 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import { pivotLogins } from '@/features/admin/components/logins-chart';
+import { LoginsChart, pivotLogins } from '@/features/admin/components/logins-chart';
 import { carouselWindow, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
 import type { Organization } from '@/lib/api/types';
 import { renderWithProviders } from '@/testing/render';
-import { makeOrganization } from '@/testing/session';
+import { mockFetch, on } from '@/testing/fetch-mock';
+import { makeOrganization, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
 const org = (i: number): Organization =>
@@ -44,7 +45,23 @@ describe('organization carousel', () => {
   });
 });
 
-describe('logins chart data', () => {
+describe('logins chart', () => {
+  it('draws one day as bars with its total, two or more days as a line', async () => {
+    signIn({ role: 'superadmin' }, true);
+    let points = [
+      { date: '2026-11-02', logins: 3, orgName: 'Acme' },
+      { date: '2026-11-02', logins: 2, orgName: 'Globex' },
+    ];
+    mockFetch(on('GET', '/v1/metrics/numLogins', () => ({ body: { success: true, logins: points } })));
+    const { queryClient } = renderWithProviders(<LoginsChart period="day" />);
+    expect(await screen.findByTestId('logins-chart')).toHaveAttribute('data-kind', 'bar');
+    expect(screen.getByText('Total: 5 logins on 2026-11-02')).toBeInTheDocument();
+    points = [...points, { date: '2026-11-03', logins: 1, orgName: 'Acme' }];
+    await queryClient.invalidateQueries();
+    await vi.waitFor(() => expect(screen.getByTestId('logins-chart')).toHaveAttribute('data-kind', 'line'));
+    expect(screen.getByText('Total: 6 logins')).toBeInTheDocument();
+  });
+
   it('pivots {date, logins, orgName} into one row per date with a series per organization', () => {
     const { rows, series } = pivotLogins([
       { date: '2026-11-02', logins: 3, orgName: 'Acme' },

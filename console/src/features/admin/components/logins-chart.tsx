@@ -1,5 +1,5 @@
-import { LineChart } from '@mantine/charts';
-import { Paper, Skeleton, Text, Title } from '@mantine/core';
+import { BarChart, LineChart } from '@mantine/charts';
+import { Box, Paper, Skeleton, Text, Title } from '@mantine/core';
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
@@ -38,9 +38,17 @@ export function LoginsChart({ period, organization }: { period: MetricPeriod; or
       {logins.isSuccess && rows.length === 0 && <EmptyState title="No logins in this period" />}
       {rows.length > 0 && (
         <>
-          <LineChart h={260} data={rows} dataKey="date" series={series} curveType="monotone" withLegend={series.length > 1} />
+          {/* A line needs two days: one day is bars (one per organization), not a lone dot. */}
+          <Box data-testid="logins-chart" data-kind={rows.length > 1 ? 'line' : 'bar'}>
+            {rows.length > 1 ? (
+              <LineChart h={260} data={rows} dataKey="date" series={series} curveType="monotone" withLegend={series.length > 1} />
+            ) : (
+              <BarChart h={260} data={rows} dataKey="date" series={series} withLegend={series.length > 1} maxBarWidth={80} />
+            )}
+          </Box>
           <Text size="xs" c="dimmed" mt="xs">
             Total: {rows.reduce((n, r) => n + series.reduce((m, s) => m + Number(r[s.name] ?? 0), 0), 0)} logins
+            {rows.length === 1 && ` on ${String(rows[0].date)}`}
           </Text>
         </>
       )}
