@@ -81,7 +81,7 @@ export function AdminPortalRoute() {
         }
       />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List mb="md">
+        <Tabs.List mb="md" aria-label="Admin portal sections">
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
           <Tabs.Tab value="users">Users</Tabs.Tab>
           <Tabs.Tab value="activities">User activities</Tabs.Tab>

@@ -38,6 +38,7 @@ import { notify } from '@/lib/notify';
 import { useDates } from '@/lib/dates';
 import { useListControls } from '@/lib/use-list-controls';
 import { truncate } from '@/lib/text';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** What an empty list says, per filter (and search). */
 export function emptyDatasetsMessage(filter: DatasetFilter, search: string): { title: string; hint?: string } {
@@ -104,7 +105,7 @@ function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: 
           {dates.relative(dataset.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-row-actions>
         <Group justify="flex-end">
           {canEdit(dataset) && (
             <RowMenu
@@ -157,21 +158,24 @@ export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between">
-        <TextInput
-          placeholder="Search datasets"
-          aria-label="Search datasets"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={260}
-        />
-        {data && (
-          <Text size="sm" c="dimmed">
-            {data.total} {data.total === 1 ? 'dataset' : 'datasets'}
-          </Text>
-        )}
-      </Group>
+      <ListToolbar
+        search={
+          <TextInput
+            placeholder="Search datasets"
+            aria-label="Search datasets"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        }
+        end={
+          data && (
+            <Text size="sm" c="dimmed">
+              {data.total} {data.total === 1 ? 'dataset' : 'datasets'}
+            </Text>
+          )
+        }
+      />
 
       {datasets.isPending && (
         <Stack gap={6} role="status" aria-label="Loading datasets">
@@ -205,7 +209,7 @@ export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }
                 <Table.Th>Files</Table.Th>
                 <Table.Th>Size</Table.Th>
                 <Table.Th>Updated</Table.Th>
-                <Table.Th>
+                <Table.Th data-row-actions>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

@@ -233,7 +233,7 @@ export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder:
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Size</Table.Th>
                   <Table.Th>Last modified</Table.Th>
-                  <Table.Th>
+                  <Table.Th data-row-actions>
                     <VisuallyHidden>Actions</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
@@ -271,7 +271,7 @@ export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder:
                         {e.kind === 'file' ? dates.dateTime(e.modified) : ''}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-row-actions>
                       <Group gap={2} justify="flex-end" wrap="nowrap">
                         {e.kind === 'file' && isAcceptedFile(e.name) && (
                           <RowAction label={`Preview ${e.name}`} icon={<IconEye size={16} />} onClick={() => setDialog({ kind: 'preview', key: e.path })} />

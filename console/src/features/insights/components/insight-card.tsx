@@ -10,6 +10,7 @@ import {
   Image,
   Menu,
   Modal,
+  Paper,
   Stack,
   Switch,
   Text,
@@ -260,7 +261,16 @@ export function InsightCard({ insight, onShare }: { insight: InsightView; onShar
       onClick={openCard}
       style={{ cursor: 'pointer' }}
     >
-      <Card.Section>
+      <Card.Section pos="relative">
+        {/* Pin and menu over the picture's corner, so name and description get the card's width. */}
+        <Group gap={4} wrap="nowrap" pos="absolute" top={8} right={8} style={{ zIndex: 1 }}>
+          <Paper radius="xl" shadow="xs" p={2}>
+            <Group gap={0} wrap="nowrap">
+              <PinToggle insight={insight} />
+              <InsightMenu insight={insight} onShare={onShare} open={open} />
+            </Group>
+          </Paper>
+        </Group>
         <InsightOpener insight={insight} onPreview={() => open('preview')} label={`Open ${insight.name}`}>
           {insight.img_url ? (
             <Image src={insight.img_url} alt="" h={120} fit="cover" />
@@ -281,27 +291,21 @@ export function InsightCard({ insight, onShare }: { insight: InsightView; onShar
         </InsightOpener>
       </Card.Section>
 
-      <Group justify="space-between" mt="sm" wrap="nowrap" align="flex-start">
-        {/* One line each: the spec's cut (22 and 25 characters) and, on a narrow card, an ellipsis. */}
-        <Box miw={0} style={{ flex: 1 }}>
-          <Text fw={600} title={insight.name} truncate="end" data-testid="insight-name">
-            {truncate(insight.name, INSIGHT_NAME_MAX)}
+      {/* One line each, the card's full width: the spec's cut (22 and 25 characters), then an ellipsis. */}
+      <Box miw={0} mt="sm">
+        <Text fw={600} title={insight.name} truncate="end" data-testid="insight-name">
+          {truncate(insight.name, INSIGHT_NAME_MAX)}
+        </Text>
+        {insight.description ? (
+          <Text size="sm" c="dimmed" title={insight.description} truncate="end" data-testid="insight-description">
+            {truncate(insight.description, INSIGHT_DESCRIPTION_MAX)}
           </Text>
-          {insight.description ? (
-            <Text size="sm" c="dimmed" title={insight.description} truncate="end" data-testid="insight-description">
-              {truncate(insight.description, INSIGHT_DESCRIPTION_MAX)}
-            </Text>
-          ) : (
-            <Text size="sm" c="dimmed" fs="italic" truncate="end" data-testid="insight-description">
-              No description
-            </Text>
-          )}
-        </Box>
-        <Group gap={2} wrap="nowrap">
-          <PinToggle insight={insight} />
-          <InsightMenu insight={insight} onShare={onShare} open={open} />
-        </Group>
-      </Group>
+        ) : (
+          <Text size="sm" c="dimmed" fs="italic" truncate="end" data-testid="insight-description">
+            No description
+          </Text>
+        )}
+      </Box>
 
       <Group gap={6} mt="xs">
         <Badge size="xs" variant="outline" color="gray">

@@ -56,6 +56,7 @@ import {
 import { useDates } from '@/lib/dates';
 import { readString, writeString } from '@/lib/storage';
 import { viewCountLabel } from '@/lib/text';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** Sort choices: name, created_at, updated_at, each ascending or descending (spec 001 §9). */
 export const SORT_OPTIONS: { value: `${InsightSortField}:${SortOperator}`; label: string }[] = [
@@ -127,7 +128,7 @@ function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: 
           {dates.relative(insight.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-row-actions>
         <Group gap={4} justify="flex-end" wrap="nowrap">
           <RunControls insight={insight} />
           <PinToggle insight={insight} />
@@ -151,7 +152,7 @@ function InsightsTable({ items, onShare }: { items: InsightView[]; onShare?: (i:
             <Table.Th>Owner</Table.Th>
             <Table.Th>Views</Table.Th>
             <Table.Th>Updated</Table.Th>
-            <Table.Th>
+            <Table.Th data-row-actions>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
@@ -235,41 +236,43 @@ export function InsightsList({ onShare }: { onShare?: (i: InsightView) => void }
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between" gap="sm">
-        <Group gap="sm">
+      <ListToolbar
+        search={
           <TextInput
             placeholder="Search insights"
             aria-label="Search insights"
             leftSection={<IconSearch size={16} />}
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
-            w={240}
           />
+        }
+        filters={[
           <NativeSelect
+            key="filter"
             aria-label="Filter"
             value={filter}
             onChange={(e) => setFilter(e.currentTarget.value as InsightFilter)}
             data={INSIGHT_FILTERS.map((f) => ({ value: f.value, label: f.label }))}
-          />
-          <NativeSelect aria-label="Sort" value={sort} onChange={(e) => setSort(e.currentTarget.value)} data={SORT_OPTIONS} />
-        </Group>
-        <Group gap="sm">
-          {typeof total === 'number' && (
+          />,
+          <NativeSelect key="sort" aria-label="Sort" value={sort} onChange={(e) => setSort(e.currentTarget.value)} data={SORT_OPTIONS} />,
+        ]}
+        end={
+          <>
             <Text size="sm" c="dimmed">
-              {total} {total === 1 ? 'item' : 'items'}
+              {typeof total === 'number' ? `${total} ${total === 1 ? 'item' : 'items'}` : ''}
             </Text>
-          )}
-          <SegmentedControl
-            aria-label="View"
-            value={view}
-            onChange={chooseView}
-            data={[
-              { value: 'card', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={14} /> Cards</Group> },
-              { value: 'table', label: <Group gap={4} wrap="nowrap"><IconList size={14} /> Table</Group> },
-            ]}
-          />
-        </Group>
-      </Group>
+            <SegmentedControl
+              aria-label="View"
+              value={view}
+              onChange={chooseView}
+              data={[
+                { value: 'card', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={14} /> Cards</Group> },
+                { value: 'table', label: <Group gap={4} wrap="nowrap"><IconList size={14} /> Table</Group> },
+              ]}
+            />
+          </>
+        }
+      />
 
       {insights.isPending &&
         (view === 'card' ? (

@@ -37,6 +37,7 @@ import { notify } from '@/lib/notify';
 import { useDates } from '@/lib/dates';
 import { truncate } from '@/lib/text';
 import { useListControls } from '@/lib/use-list-controls';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** What an empty list says, per filter (and search). */
 export function emptyProjectsMessage(filter: ProjectFilter, search: string): { title: string; hint?: string } {
@@ -113,7 +114,7 @@ function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView
           {dates.relative(project.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td onClick={(e) => e.stopPropagation()}>
+      <Table.Td data-row-actions onClick={(e) => e.stopPropagation()}>
         <Group justify="flex-end">
           {/* Edit / Share / Delete: only with edit access (spec 001 §6). */}
           {canEdit(project.access_level) && (
@@ -201,21 +202,24 @@ export function ProjectsList({
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between">
-        <TextInput
-          placeholder="Search projects"
-          aria-label="Search projects"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={260}
-        />
-        {data && (
-          <Text size="sm" c="dimmed">
-            {data.total} {data.total === 1 ? 'project' : 'projects'}
-          </Text>
-        )}
-      </Group>
+      <ListToolbar
+        search={
+          <TextInput
+            placeholder="Search projects"
+            aria-label="Search projects"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        }
+        end={
+          data && (
+            <Text size="sm" c="dimmed">
+              {data.total} {data.total === 1 ? 'project' : 'projects'}
+            </Text>
+          )
+        }
+      />
 
       {projects.isPending && (
         <Stack gap={6} role="status" aria-label="Loading projects">
@@ -249,7 +253,7 @@ export function ProjectsList({
                 <Table.Th>Access</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Updated</Table.Th>
-                <Table.Th>
+                <Table.Th data-row-actions>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

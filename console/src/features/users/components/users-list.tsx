@@ -125,7 +125,7 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>2FA</Table.Th>
-                <Table.Th />
+                <Table.Th data-row-actions />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -136,7 +136,7 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
                   <Table.Td>{ROLE_LABELS[u.role] ?? u.role}</Table.Td>
                   <Table.Td>{u.status ?? ''}</Table.Td>
                   <Table.Td>{u.enabled_2fa ? <Badge color="green" variant="light">On</Badge> : <Text size="sm" c="dimmed">Off</Text>}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-row-actions>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Tooltip label="Edit">
                         <ActionIcon
