@@ -102,7 +102,12 @@ export function AdminPortalRoute() {
         </Tabs.Panel>
 
         <Tabs.Panel value="users">
-          <UsersList organizationId={scope} />
+          {/* 'Add users' is the page's; a superadmin sees every organization's users, so which one. */}
+          <UsersList
+            organizationId={scope}
+            addUser={false}
+            organizationNames={superadmin ? new Map(orgs.cards.map((o) => [String(o.id), o.name])) : undefined}
+          />
         </Tabs.Panel>
 
         <Tabs.Panel value="activities">
