@@ -9,8 +9,8 @@ import { QueryError } from '@/components/ui/query-error';
 import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
 import type { Id } from '@/lib/api/types';
+import { actorOf, describeActivity } from '@/features/admin/utils/activity';
 import { useDates } from '@/lib/dates';
-
 
 /** Rows of who did what (user activities, or uses of one asset kind); search after 500 ms, load more. */
 export function ActivityTable({ entity, period, organizationId }: { entity: MetricEntity; period: MetricPeriod; organizationId?: Id }) {
@@ -19,7 +19,6 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const metrics = useEntityMetrics({ entity, period, organizationId, searchTerm: debounced || undefined });
   const rows = metrics.data?.pages.flatMap((p) => p.rows) ?? [];
-  const showEntity = entity !== 'users';
   return (
     <Stack>
       <TextInput
@@ -38,20 +37,18 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
           <Table striped aria-label="Activity">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
+                <Table.Th>Who</Table.Th>
                 <Table.Th>Email</Table.Th>
-                {showEntity && <Table.Th>Item</Table.Th>}
-                <Table.Th>Action</Table.Th>
+                <Table.Th>What</Table.Th>
                 <Table.Th>Date</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r, i) => (
                 <Table.Tr key={`${r.email}-${r.date}-${i}`}>
-                  <Table.Td>{[r.first_name, r.last_name].filter(Boolean).join(' ')}</Table.Td>
-                  <Table.Td>{r.email}</Table.Td>
-                  {showEntity && <Table.Td>{r.entity_name}</Table.Td>}
-                  <Table.Td>{r.action}</Table.Td>
+                  <Table.Td>{actorOf(r)}</Table.Td>
+                  <Table.Td>{r.email ?? ''}</Table.Td>
+                  <Table.Td>{describeActivity(r, entity)}</Table.Td>
                   <Table.Td>{dates.dateTime(r.date)}</Table.Td>
                 </Table.Tr>
               ))}

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { ActivityTable } from '@/features/admin/components/activity-table';
 import { LoginsChart, pivotLogins } from '@/features/admin/components/logins-chart';
 import { carouselWindow, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
 import type { Organization } from '@/lib/api/types';
@@ -73,5 +74,34 @@ describe('logins chart', () => {
       { date: '2026-11-01', Acme: 1, Globex: 0 },
       { date: '2026-11-02', Acme: 3, Globex: 2 },
     ]);
+  });
+});
+
+describe('activity table', () => {
+  it('says who did what to which item in words, never a code or a blank', async () => {
+    signIn({ role: 'administrator' }, true);
+    mockFetch(
+      on('GET', '/v1/metrics/users', {
+        body: {
+          success: true,
+          entity: 'users',
+          total: 2,
+          page: 1,
+          limit: 10,
+          rows: [
+            { entity_name: 'Grace Hopper', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.io', action: '2fa_disabled', date: 1763700000 },
+            { entity_name: '', first_name: null, last_name: null, email: null, action: 'deleted', date: 1763600000 },
+          ],
+        },
+      }),
+    );
+    renderWithProviders(<ActivityTable entity="users" period="week" />);
+    const table = await screen.findByRole('table', { name: 'Activity' });
+    const [first, second] = within(table).getAllByRole('row').slice(1);
+    expect(first).toHaveTextContent('Ada Lovelace');
+    expect(first).toHaveTextContent('disabled two-factor authentication for user Grace Hopper');
+    expect(first).not.toHaveTextContent('2fa_disabled');
+    expect(second).toHaveTextContent('A removed user');
+    expect(second).toHaveTextContent('deleted an unnamed user');
   });
 });
