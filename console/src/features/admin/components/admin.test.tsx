@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { ActivityTable } from '@/features/admin/components/activity-table';
 import { LoginsChart, pivotLogins } from '@/features/admin/components/logins-chart';
+import { TILE_DEFINITIONS, UsageSummary } from '@/features/admin/components/usage-summary';
 import { carouselWindow, OrganizationCarousel } from '@/features/admin/components/organization-carousel';
 import type { Organization } from '@/lib/api/types';
 import { renderWithProviders } from '@/testing/render';
@@ -56,11 +57,16 @@ describe('logins chart', () => {
     mockFetch(on('GET', '/v1/metrics/numLogins', () => ({ body: { success: true, logins: points } })));
     const { queryClient } = renderWithProviders(<LoginsChart period="day" />);
     expect(await screen.findByTestId('logins-chart')).toHaveAttribute('data-kind', 'bar');
-    expect(screen.getByText('Total: 5 logins on 2026-11-02')).toBeInTheDocument();
+    expect(screen.getByText(/^Total: 5 logins on 2026-11-02/)).toBeInTheDocument();
     points = [...points, { date: '2026-11-03', logins: 1, orgName: 'Acme' }];
     await queryClient.invalidateQueries();
     await vi.waitFor(() => expect(screen.getByTestId('logins-chart')).toHaveAttribute('data-kind', 'line'));
-    expect(screen.getByText('Total: 6 logins')).toBeInTheDocument();
+    expect(screen.getByText(/^Total: 6 logins \(the 5 organizations with the most sign-ins;/)).toBeInTheDocument();
+  });
+
+  it("names an organization removed since 'Removed organization', not '(deleted)'", () => {
+    const { series } = pivotLogins([{ date: '2026-11-02', logins: 3, orgName: '(deleted)' }]);
+    expect(series.map((s) => s.name)).toEqual(['Removed organization']);
   });
 
   it('pivots {date, logins, orgName} into one row per date with a series per organization', () => {
@@ -103,5 +109,25 @@ describe('activity table', () => {
     expect(first).not.toHaveTextContent('2fa_disabled');
     expect(second).toHaveTextContent('A removed user');
     expect(second).toHaveTextContent('deleted an unnamed user');
+  });
+});
+
+describe('usage summary tiles', () => {
+  it('says what each figure counts, so active users above total users reads as it is', async () => {
+    signIn({ role: 'superadmin' }, true);
+    mockFetch(
+      on('GET', '/v1/metrics', {
+        body: { success: true, period: 'week', from: 0, to: 0, metrics: { logins: 9, failedLogins: 1, activeUsers: 4, totalUsers: 3, organizations: 2, activities: 5, byEntity: [] } },
+      }),
+    );
+    renderWithProviders(<UsageSummary period="week" superadmin />);
+    const totals = await screen.findByRole('list', { name: 'Totals' });
+    expect(within(totals).getAllByRole('listitem').map((t) => t.getAttribute('aria-label'))).toEqual(Object.values({
+      logins: 'Logins', failed: 'Failed logins', active: 'Active users', total: 'Total users', orgs: 'Organizations', activities: 'Activities',
+    }));
+    await user().hover(within(totals).getByRole('button', { name: 'What Active users counts' }));
+    expect(await screen.findByRole('tooltip', { hidden: true })).toHaveTextContent(TILE_DEFINITIONS.activeUsers);
+    expect(TILE_DEFINITIONS.activeUsers).toMatch(/including accounts removed since/);
+    expect(TILE_DEFINITIONS.totalUsers).toBe('Accounts that exist now.');
   });
 });

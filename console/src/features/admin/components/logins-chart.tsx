@@ -9,13 +9,22 @@ import type { Id, LoginPoint } from '@/lib/api/types';
 
 const COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'red.6'];
 
+/** The API names the sign-ins of an organization removed since '(deleted)'. */
+const DELETED_ORGANIZATION = '(deleted)';
+
+/** A series' legend: the organization, 'Removed organization' for one that is gone. */
+function seriesName(p: LoginPoint) {
+  if (p.orgName === DELETED_ORGANIZATION) return 'Removed organization';
+  return p.orgName || 'Logins';
+}
+
 /** One row per date and one series per organization, as the line chart wants them. */
 export function pivotLogins(points: readonly LoginPoint[]) {
-  const series = [...new Set(points.map((p) => p.orgName || 'Logins'))];
+  const series = [...new Set(points.map(seriesName))];
   const byDate = new Map<string, Record<string, number | string>>();
   for (const p of points) {
     const row = byDate.get(p.date) ?? { date: p.date };
-    const name = p.orgName || 'Logins';
+    const name = seriesName(p);
     row[name] = ((row[name] as number | undefined) ?? 0) + p.logins;
     byDate.set(p.date, row);
   }
@@ -49,6 +58,8 @@ export function LoginsChart({ period, organization }: { period: MetricPeriod; or
           <Text size="xs" c="dimmed" mt="xs">
             Total: {rows.reduce((n, r) => n + series.reduce((m, s) => m + Number(r[s.name] ?? 0), 0), 0)} logins
             {rows.length === 1 && ` on ${String(rows[0].date)}`}
+            {/* Across organizations the chart keeps the busiest few; the Logins tile counts everyone. */}
+            {organization === undefined && ` (the ${LOGIN_CHART_LIMIT} organizations with the most sign-ins; superadmins and smaller organizations are in the Logins tile only)`}
           </Text>
         </>
       )}
