@@ -1,4 +1,5 @@
-import { Box, Flex, Group } from '@mantine/core';
+import { Box, Flex, Group, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
 /**
@@ -6,11 +7,28 @@ import type { ReactNode } from 'react';
  * one row on a narrow screen, their own width beside the search on a wide one), and at the end the
  * count and view switches.
  */
-export function ListToolbar({ search, filters = [], end }: { search: ReactNode; filters?: ReactNode[]; end?: ReactNode }) {
+export function ListToolbar({
+  search,
+  filters = [],
+  end,
+}: {
+  /** The search box: its label (also its placeholder), value and change. */
+  search: { label: string; value: string; onChange: (value: string) => void };
+  filters?: ReactNode[];
+  end?: ReactNode;
+}) {
   return (
     <Group justify="space-between" gap="sm" data-testid="list-toolbar">
       <Flex gap="sm" wrap={{ base: 'wrap', sm: 'nowrap' }} w={{ base: '100%', sm: 'auto' }}>
-        <Box w={{ base: '100%', sm: 260 }}>{search}</Box>
+        <Box w={{ base: '100%', sm: 260 }}>
+          <TextInput
+            placeholder={search.label}
+            aria-label={search.label}
+            leftSection={<IconSearch size={16} />}
+            value={search.value}
+            onChange={(e) => search.onChange(e.currentTarget.value)}
+          />
+        </Box>
         {filters.length > 0 && (
           <Flex gap="sm" wrap="nowrap" w={{ base: '100%', sm: 'auto' }}>
             {filters.map((f, i) => (

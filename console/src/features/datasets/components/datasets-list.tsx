@@ -8,10 +8,9 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconFileImport, IconSearch } from '@tabler/icons-react';
+import { IconFileImport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -159,15 +158,7 @@ export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }
       </Tabs>
 
       <ListToolbar
-        search={
-          <TextInput
-            placeholder="Search datasets"
-            aria-label="Search datasets"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
+        search={{ label: 'Search datasets', value: search, onChange: setSearch }}
         end={
           data && (
             <Text size="sm" c="dimmed">

@@ -11,12 +11,11 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconFileImport, IconLayoutGrid, IconList, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconFileImport, IconLayoutGrid, IconList, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -237,15 +236,7 @@ export function InsightsList({ onShare }: { onShare?: (i: InsightView) => void }
       </Tabs>
 
       <ListToolbar
-        search={
-          <TextInput
-            placeholder="Search insights"
-            aria-label="Search insights"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
+        search={{ label: 'Search insights', value: search, onChange: setSearch }}
         filters={[
           <NativeSelect
             key="filter"

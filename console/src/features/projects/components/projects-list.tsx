@@ -8,10 +8,9 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconGitBranch, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconGitBranch, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -203,15 +202,7 @@ export function ProjectsList({
       </Tabs>
 
       <ListToolbar
-        search={
-          <TextInput
-            placeholder="Search projects"
-            aria-label="Search projects"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
+        search={{ label: 'Search projects', value: search, onChange: setSearch }}
         end={
           data && (
             <Text size="sm" c="dimmed">
