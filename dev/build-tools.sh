@@ -2,6 +2,9 @@
 # Builds the local platform's third-party servers from source into a version-keyed cache
 # outside the repository, rebuilding only what is missing:
 #   kubernetes  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl (k8s.io/kubernetes)
+#   kubernetes-node  kubelet and kube-proxy for the local node (the same module and wrapper)
+#   coredns     CoreDNS with the plugins cluster DNS needs (github.com/coredns/coredns)
+#   local-volumes  the volume provisioner of the local StorageClass (dev/tools/local-volumes)
 #   etcd        etcd server (go.etcd.io/etcd/server/v3)
 #   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
 #   helm        helm CLI (helm.sh/helm/v4)
@@ -19,6 +22,18 @@ build_go() {
   rm -rf "$out" && mv "$tmp" "$out"
 }
 
+# Version stamps of the Kubernetes binaries (else they report v0.0.0-master).
+k8s_ldflags() {
+  local v minor ld="-s -w"
+  v=$(gomod_version kubernetes k8s.io/kubernetes)
+  minor=$(echo "$v" | cut -d. -f2)
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    ld+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+  done
+  echo "$ld"
+}
+
 build_one() {
   local name=$1 dir log start
   dir=$(tool_dir "$name")
@@ -32,18 +47,15 @@ build_one() {
   log "building $name (first time only; log: $log)"
   case "$name" in
     kubernetes)
-      local v minor
-      v=$(gomod_version kubernetes k8s.io/kubernetes)
-      minor=$(echo "$v" | cut -d. -f2)
-      local ld="-s -w"
-      for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-        ld+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-        ld+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
-      done
       GO_PKGS="k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
                k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl" \
-        build_go kubernetes "$dir" -ldflags "$ld" >"$log" 2>&1
+        build_go kubernetes "$dir" -ldflags "$(k8s_ldflags)" >"$log" 2>&1
       ;;
+    kubernetes-node)
+      GO_PKGS="k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy" \
+        build_go kubernetes "$dir" -ldflags "$(k8s_ldflags)" >"$log" 2>&1
+      ;;
+    coredns | local-volumes) GO_PKGS=. build_go "$name" "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     etcd) GO_PKGS=. build_go etcd "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     kwok)
       local v
@@ -71,12 +83,13 @@ build_one() {
     tail -n 20 "$log" >&2
     die "building $name failed after $(elapsed "$start")s (full log: $log)"
   }
-  touch "$dir/.complete"
-  ok "$name built in $(elapsed "$start")s into $dir ($(du -sh "$dir" | cut -f1))"
+  # The marker holds the build's duration in seconds (dev/bench-node.sh prints it).
+  elapsed "$start" >"$dir/.complete"
+  ok "$name built in $(cat "$dir/.complete")s into $dir ($(du -sh "$dir" | cut -f1))"
 }
 
 components=("$@")
-[ ${#components[@]} -gt 0 ] || components=(kubernetes etcd kwok helm s3-server)
+[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm s3-server)
 command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
 command -v cargo >/dev/null || die "cargo is not installed (needed to build the S3 server)"
 for c in "${components[@]}"; do build_one "$c"; done

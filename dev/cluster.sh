@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The local Kubernetes control plane: etcd, kube-apiserver, kube-controller-manager,
-# kube-scheduler and kwok (fake nodes whose pods answer logs, exec and attach), all real
-# processes on loopback built from source by dev/build-tools.sh.
+# The local Kubernetes cluster: the control plane (etcd, kube-apiserver, kube-controller-manager,
+# kube-scheduler) on loopback, a real node where pods run (dev/node.sh: containerd, kubelet,
+# kube-proxy, CoreDNS in namespaces of their own), and kwok, fake nodes for scale tests (tainted:
+# only pods that tolerate kwok.x-k8s.io/node land there), all built from source by
+# dev/build-tools.sh.
 #
 #   dev/cluster.sh up       start (or find the running one); prints the kubeconfig path
-#   dev/cluster.sh down     stop every process; keeps the data (etcd, certificates)
+#   dev/cluster.sh down     stop every process and undo the node's changes to the machine; keeps
+#                           the data (etcd, certificates, the node's images and volumes)
 #   dev/cluster.sh purge    stop and delete the data
 #   dev/cluster.sh status   say what runs
 #   dev/cluster.sh env      print `export KUBECONFIG=…` for eval
@@ -25,7 +28,9 @@ kubectl() { "$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" "$@"; }
 
 # --- certificates ---------------------------------------------------------------------------
 make_pki() {
-  [ -f "$P/.complete" ] && return 0
+  [ -f "$P/.complete-node" ] && return 0
+  [ -f "$P/.complete" ] &&
+    die "the cluster in $D was made before it had a real node (other Service addresses and certificates): delete it with dev/cluster.sh purge (or dev/down.sh --purge) and start again"
   rm -rf "$P" && mkdir -p "$P"
   (
     cd "$P"
@@ -33,51 +38,36 @@ make_pki() {
     openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout ca.key -out ca.crt -subj /CN=ludis-local-ca
     # serving certificate of the apiserver and kwok: a leaf with serverAuth and loopback SANs
     openssl req -newkey rsa:2048 -nodes -keyout serving.key -out serving.csr -subj /CN=kube-apiserver
-    cat >serving.ext <<'EOF'
+    cat >serving.ext <<EOF
 basicConstraints=CA:FALSE
 keyUsage=digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth,clientAuth
-subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+subjectAltName=IP:127.0.0.1,IP:$NODE_SVC_IP,IP:$NODE_HOST_IP,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
 EOF
     openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile serving.ext -out serving.crt
     # the admin client (group system:masters), used by the controllers, kwok and developers
     openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=ludis-admin"
     printf 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n' >client.ext
     openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile client.ext -out admin.crt
+    # the API server's identity towards kubelets (logs, exec); bound to system:kubelet-api-admin
+    issue_cert "$P" kubelet-client /CN=kube-apiserver-kubelet-client "$CLIENT_EXT"
     # service-account token signing pair
     openssl genrsa -out sa.key 2048
     openssl rsa -in sa.key -pubout -out sa.pub
   ) || die "creating the cluster certificates failed (log: $P/openssl.log)"
-  touch "$P/.complete"
+  touch "$P/.complete-node"
 }
 
-write_kubeconfig() {
-  local b64='base64 -w0'
-  cat >"$KUBECONFIG_OUT.tmp" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: ludis-local
-  cluster:
-    server: https://127.0.0.1:$LUDIS_APISERVER_PORT
-    certificate-authority-data: $($b64 <"$P/ca.crt")
-users:
-- name: ludis-admin
-  user:
-    client-certificate-data: $($b64 <"$P/admin.crt")
-    client-key-data: $($b64 <"$P/admin.key")
-contexts:
-- name: ludis-local
-  context: {cluster: ludis-local, user: ludis-admin}
-current-context: ludis-local
-EOF
-  chmod 600 "$KUBECONFIG_OUT.tmp" && mv "$KUBECONFIG_OUT.tmp" "$KUBECONFIG_OUT"
+admin_kubeconfig() {
+  write_kubeconfig "$KUBECONFIG_OUT" "https://127.0.0.1:$LUDIS_APISERVER_PORT" "$P/ca.crt" "$P/admin.crt" \
+    "$P/admin.key" ludis-admin
 }
 
 # --- kwok configuration ---------------------------------------------------------------------
 # Stages come from the kwok module source in the Go module cache (not copied into this repo):
 # the node lifecycle with leases, and the "fast" pod stages (Running at once; pods owned by a Job
-# then Succeed). ClusterLogs/ClusterExec/ClusterAttach make logs, exec and attach work on every pod.
+# then Succeed). ClusterLogs/ClusterExec/ClusterAttach make logs, exec and attach work on every pod
+# of a KWOK node (the real node's pods have their own).
 write_kwok_config() {
   local src
   src=$(cd "$DEV_DIR/tools/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok) ||
@@ -95,8 +85,6 @@ write_kwok_config() {
       echo "---"
       cat "$src/kustomize/stage/$f"
     done
-    echo "---"
-    cat "$DEV_DIR/kwok/ludis-stages.yaml"
     cat <<EOF
 ---
 kind: ClusterLogs
@@ -150,6 +138,7 @@ any_running() {
 
 stop_all() {
   local i
+  "$DEV_DIR/node.sh" down
   for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_pidfile "$D/pids/${COMPONENTS[i]}.pid"; done
 }
 
@@ -181,20 +170,22 @@ start_components() {
 
   start_bg kube-apiserver "$D" "$bin/kube-apiserver" \
     --etcd-servers="http://127.0.0.1:$LUDIS_ETCD_PORT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$LUDIS_APISERVER_PORT" \
+    --bind-address=127.0.0.1 --secure-port="$LUDIS_APISERVER_PORT" \
+    --advertise-address="$NODE_HOST_IP" \
     --cert-dir="$D/apiserver" \
     --tls-cert-file="$P/serving.crt" --tls-private-key-file="$P/serving.key" \
     --client-ca-file="$P/ca.crt" \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$P/sa.pub" --service-account-signing-key-file="$P/sa.key" \
-    --service-cluster-ip-range=10.96.0.0/16 \
+    --service-cluster-ip-range="$NODE_SVC_CIDR" \
     --authorization-mode=Node,RBAC \
     --allow-privileged=true \
     --kubelet-preferred-address-types=InternalIP,Hostname \
-    --endpoint-reconciler-type=none \
+    --kubelet-client-certificate="$P/kubelet-client.crt" --kubelet-client-key="$P/kubelet-client.key" \
+    --kubelet-certificate-authority="$P/ca.crt" \
     --enable-priority-and-fairness=false --profiling=false --v=1
   wait_for kube-apiserver "$READY_TIMEOUT" "$D/logs/kube-apiserver.log" apiserver_ready
-  write_kubeconfig
+  admin_kubeconfig
 
   start_bg kube-controller-manager "$D" "$bin/kube-controller-manager" \
     --kubeconfig="$KUBECONFIG_OUT" \
@@ -202,7 +193,6 @@ start_components() {
     --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
     --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
     --controllers='*' --leader-elect=false \
-    --enable-hostpath-provisioner=true \
     --kube-api-qps=200 --kube-api-burst=400 \
     --bind-address=127.0.0.1 --secure-port="$LUDIS_KCM_PORT"
   start_bg kube-scheduler "$D" "$bin/kube-scheduler" \
@@ -213,7 +203,7 @@ start_components() {
   write_kwok_config
   start_bg kwok "$D" "$kwok_bin" \
     --kubeconfig="$KUBECONFIG_OUT" --config="$D/kwok.yaml" \
-    --manage-all-nodes=true \
+    --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
     --node-ip=127.0.0.1 --node-name=localhost --node-port="$LUDIS_KWOK_PORT" \
     --server-address="127.0.0.1:$LUDIS_KWOK_PORT" \
     --tls-cert-file="$P/serving.crt" --tls-private-key-file="$P/serving.key" \
@@ -242,13 +232,16 @@ metadata:
     node-role.kubernetes.io/agent: ""
   annotations:
     kwok.x-k8s.io/node: fake
+spec:
+  taints:
+  - {key: kwok.x-k8s.io/node, value: fake, effect: NoSchedule}
 EOF
   done
   for n in $NODE_NAMES; do
     wait_for "kwok node $n" 60 "$D/logs/kwok.log" \
       sh -c "'$K8S_BIN/kubectl' --kubeconfig '$KUBECONFIG_OUT' get node $n -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
   done
-  # Volumes: the controller-manager's hostPath provisioner (single machine, development only)
+  # Volumes: folders of this machine made by dev/tools/local-volumes (started with the node),
   # behind the default StorageClass, so PersistentVolumeClaims bind and their pods schedule.
   kubectl apply -f - >/dev/null <<EOF || die "creating the default StorageClass failed"
 apiVersion: storage.k8s.io/v1
@@ -257,7 +250,7 @@ metadata:
   name: standard
   annotations:
     storageclass.kubernetes.io/is-default-class: "true"
-provisioner: kubernetes.io/host-path
+provisioner: ludis.dev/local-volumes
 reclaimPolicy: Delete
 volumeBindingMode: Immediate
 EOF
@@ -269,8 +262,10 @@ up() {
     ok "using the cluster of KUBECONFIG=$KUBECONFIG (started nothing)"
     return 0
   fi
+  eval "$("$DEV_DIR/node.sh" plan)"
   if all_running; then
     ok "the local cluster is already running (KUBECONFIG=$KUBECONFIG_OUT)"
+    "$DEV_DIR/node.sh" up
     return 0
   fi
   if any_running; then
@@ -283,6 +278,7 @@ up() {
   make_pki
   start_components
   register_nodes
+  "$DEV_DIR/node.sh" up
   ok "local cluster ready in $(elapsed "$start")s: $("$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_OUT" version 2>/dev/null | grep -i server)"
   ok "export KUBECONFIG=$KUBECONFIG_OUT"
 }
@@ -300,12 +296,13 @@ status() {
   done
   echo "memory (RSS) of the control plane: $total MiB"
   if apiserver_ready; then echo "apiserver /readyz: ok (KUBECONFIG=$KUBECONFIG_OUT)"; else echo "apiserver /readyz: not answering"; fi
+  "$DEV_DIR/node.sh" status
 }
 
 case "${1:-}" in
   up) up ;;
   down) stop_all && ok "local cluster stopped (data kept in $D)" ;;
-  purge) stop_all && rm -rf "$D" && ok "local cluster stopped and its data removed" ;;
+  purge) stop_all && "$DEV_DIR/node.sh" purge && rm -rf "$D" && ok "local cluster stopped and its data removed" ;;
   status) status ;;
   env) echo "export KUBECONFIG=$KUBECONFIG_OUT" ;;
   *) die "usage: dev/cluster.sh up|down|purge|status|env" ;;

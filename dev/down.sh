@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Stops everything dev/up.sh started (data is kept; add --purge to delete it too).
+# Stops everything dev/up.sh started and undoes the node's changes to the machine (data is kept;
+# add --purge to delete it too: the cluster, the node's images and volumes, S3, the API's data).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 stop_pidfile "$LUDIS_STATE/api/pids/ludis-api.pid"
 stop_pidfile "$LUDIS_STATE/operator/pids/ludis-operator.pid"
+"$DEV_DIR/demo.sh" down
 if [ "${1:-}" = --purge ]; then
   "$DEV_DIR/s3.sh" purge
   "$DEV_DIR/cluster.sh" purge
-  rm -rf "$LUDIS_STATE/api" "$LUDIS_STATE/operator"
+  rm -rf "$LUDIS_STATE/api" "$LUDIS_STATE/operator" "$LUDIS_STATE/demo"
 else
   "$DEV_DIR/s3.sh" down
   "$DEV_DIR/cluster.sh" down

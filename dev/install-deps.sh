@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
-# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; Chromium for browser tests), the
-# console's npm packages, and the control-plane binaries (built from source into the cache,
-# dev/build-tools.sh).
+# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; containerd, runc, the CNI
+# plugins, iptables, socat and mmdebstrap for the real node; Chromium for browser tests), the
+# console's npm packages, the cluster's binaries (built from source into the cache,
+# dev/build-tools.sh) and the node's images (dev/images.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -25,6 +26,14 @@ command -v ss >/dev/null || missing+=(iproute2)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 [ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+# The real node (dev/node.sh) and its images (dev/images.sh).
+command -v containerd >/dev/null || missing+=(containerd)
+command -v runc >/dev/null || missing+=(runc)
+[ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
+command -v iptables >/dev/null || missing+=(iptables)
+command -v socat >/dev/null || missing+=(socat)
+command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+command -v jq >/dev/null || missing+=(jq)
 if $want_browser; then
   command -v chromium >/dev/null || missing+=(chromium)
 fi
@@ -50,6 +59,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
   echo "$hash" >"$stamp"
 fi
 
-# --- servers built from source (cached by version) ---
+# --- servers built from source (cached by version), and the node's images beside them (the Go
+# and Rust builds want the CPUs, the image builds mostly the network and the disk) ---
+"$DEV_DIR/images.sh" build >&2 &
+images=$!
 # shellcheck disable=SC2086 # a word list
-"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes etcd kwok s3-server helm} >&2
+"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes s3-server helm} >&2
+wait "$images" || die "building the node's images failed (logs: $LUDIS_CACHE/logs/image-*.log)"

@@ -57,8 +57,12 @@ gomod_version() {
     "$DEV_DIR/tools/$1/go.mod" | head -n 1
 }
 
-# A short hash of a wrapper module's go.mod and go.sum, so a changed pin means a new cache key.
-gomod_hash() { cat "$DEV_DIR/tools/$1/go.mod" "$DEV_DIR/tools/$1/go.sum" | sha256sum | cut -c1-10; }
+# A short hash of a wrapper module's go.mod, go.sum and main.go (when it has its own program), so
+# a changed pin or program means a new cache key.
+gomod_hash() {
+  local d=$DEV_DIR/tools/$1
+  cat "$d/go.mod" "$d/go.sum" $([ -f "$d/main.go" ] && echo "$d/main.go") | sha256sum | cut -c1-10
+}
 
 go_version() { go env GOVERSION; }
 
@@ -74,15 +78,19 @@ crate_hash() {
 # The cache folder for one built component. Every input that changes the binary is in the name.
 tool_dir() {
   case "$1" in
-    kubernetes | etcd | kwok | helm)
-      local mod
+    kubernetes | kubernetes-node | etcd | kwok | helm | coredns | local-volumes)
+      local mod wrapper=$1
       case "$1" in
         kubernetes) mod=k8s.io/kubernetes ;;
+        # kubelet and kube-proxy: the same wrapper module, a cache folder of their own
+        kubernetes-node) mod=k8s.io/kubernetes wrapper=kubernetes ;;
         etcd) mod=go.etcd.io/etcd/server/v3 ;;
         kwok) mod=sigs.k8s.io/kwok ;;
         helm) mod=helm.sh/helm/v4 ;;
+        coredns) mod=github.com/coredns/coredns ;;
+        local-volumes) mod=sigs.k8s.io/sig-storage-lib-external-provisioner/v10 ;;
       esac
-      echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$1" "$mod")-$(gomod_hash "$1")-$(go_version)"
+      echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$wrapper" "$mod")-$(gomod_hash "$wrapper")-$(go_version)"
       ;;
     s3-server) echo "$LUDIS_CACHE/bin/s3-server-$(crate_hash s3-server)-$(rustc_version)" ;;
     *) die "unknown tool $1" ;;
@@ -148,16 +156,50 @@ require_free_port() {
   fi
 }
 
-# The administrator's image list (seeds/images.yaml) as the ConfigMap ludis-images in the
-# namespace $1, rendered by the chart (the one place that turns the seeds file into a ConfigMap)
-# and applied with kubectl.
+# --- certificates and kubeconfigs of the local cluster ------------------------------------------
+# X.509 extensions of a client certificate (a leaf that may only authenticate clients).
+CLIENT_EXT='basicConstraints=CA:FALSE
+keyUsage=digitalSignature,keyEncipherment
+extendedKeyUsage=clientAuth'
+
+# issue_cert DIR NAME SUBJECT EXTENSIONS: DIR/NAME.{key,crt} signed by DIR/ca.{crt,key}.
+issue_cert() {
+  local dir=$1 name=$2 subject=$3 ext=$4
+  openssl req -newkey rsa:2048 -nodes -keyout "$dir/$name.key" -out "$dir/$name.csr" -subj "$subject" &&
+    printf '%s\n' "$ext" >"$dir/$name.ext" &&
+    openssl x509 -req -in "$dir/$name.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+      -days 3650 -extfile "$dir/$name.ext" -out "$dir/$name.crt"
+}
+
+# write_kubeconfig OUT SERVER CA CERT KEY [USER]: a kubeconfig with the certificates embedded
+# (mode 600).
+write_kubeconfig() {
+  local out=$1 server=$2 ca=$3 cert=$4 key=$5 user=${6:-user}
+  cat >"$out.tmp" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: ludis-local
+  cluster:
+    server: $server
+    certificate-authority-data: $(base64 -w0 <"$ca")
+users:
+- name: $user
+  user:
+    client-certificate-data: $(base64 -w0 <"$cert")
+    client-key-data: $(base64 -w0 <"$key")
+contexts:
+- name: ludis-local
+  context: {cluster: ludis-local, user: $user}
+current-context: ludis-local
+KUBECONFIG
+  chmod 600 "$out.tmp" && mv "$out.tmp" "$out"
+}
+
+# The administrator's image list (seeds/ludis-images.json, the images built here for the node) as
+# the ConfigMap ludis-images in the namespace $1.
 apply_image_list() {
-  local ns=$1 kubectl helm
-  kubectl="$(tool_dir kubernetes)/kubectl"
-  helm="$(tool_dir helm)/helm"
-  [ -x "$helm" ] || "$DEV_DIR/build-tools.sh" helm >&2
-  # helm notes that files/images.yaml links to seeds/images.yaml; that is intended.
-  "$helm" template ludis "$REPO_DIR/charts/ludis" --namespace "$ns" \
-    --show-only templates/operator/images.yaml 2>/dev/null |
-    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+  local ns=$1
+  "$DEV_DIR/images.sh" configmap "$ns" |
+    "$(tool_dir kubernetes)/kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
 }

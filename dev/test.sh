@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Ludis on a fresh machine: installs what is missing, starts a private local
-# control plane, S3 server and PostgreSQL (on their own ports and state, beside any running dev
-# platform), runs the Rust, console and chart tests, and stops everything it started.
+# cluster with its real node, S3 server and PostgreSQL (on their own ports, addresses and state,
+# beside any running dev platform), runs the Rust, console and chart tests, and stops everything it
+# started.
 #   dev/test.sh
 # Timings of each phase are printed at the end.
 set -euo pipefail
@@ -14,6 +15,8 @@ export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=
 export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
 export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525}
 unset LUDIS_S3_ENDPOINT
+# The tests' node forwards the API server and S3 to its pods, not the developer's API port.
+export LUDIS_NODE_FORWARD_API=false
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
@@ -56,7 +59,14 @@ start_servers() {
   "$DEV_DIR/smtp.sh" up
 }
 phase "start test servers" start_servers
-if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
+if [ -z "${KUBECONFIG:-}" ]; then
+  export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig
+  # The real node's addresses and images, for the tests of workloads (dev/node.sh writes them).
+  set -a
+  # shellcheck disable=SC1091 # written by dev/node.sh
+  source "$LUDIS_STATE/node/node.env"
+  set +a
+fi
 LUDIS_TEST_POSTGRES_URL=$("$DEV_DIR/postgres.sh" url)
 export LUDIS_TEST_POSTGRES_URL LUDIS_S3_ENDPOINT=http://127.0.0.1:$LUDIS_S3_PORT
 LUDIS_TEST_MAILDIR=$("$DEV_DIR/smtp.sh" maildir)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the whole Ludis platform locally and prints where to open it:
-# the local control plane, the S3 server, the operator, and the API (SQLite) serving the built
-# console.
+# the local cluster (control plane and a real node, dev/cluster.sh and dev/node.sh), the S3
+# server, the operator, the API (SQLite) serving the built console, and the demo
+# (seeds/k8s/demo.yaml: a Streamlit dashboard and a nightly workflow, dev/demo.sh).
 #   dev/up.sh           (stop with dev/down.sh; logs in $LUDIS_STATE/api/logs)
 # Everything missing is installed or built first; a second run finds what already runs.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,16 +20,20 @@ log "building the console"
 log "building the API and the operator"
 cargo build --locked --quiet -p ludis-api -p ludis-operator || die "the build failed"
 
-# The operator: our CRDs, the image list, then the controllers (against this cluster and S3).
+# The operator: our CRDs, the image list (seeds/ludis-images.json, the images built for the node),
+# then the controllers (against this cluster and S3) with the operator's own images.
 kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
 kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-apply_image_list ludis-system || die "installing the image list failed"
+apply_image_list ludis-system || die "applying the image list failed"
+operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
 O=$LUDIS_STATE/operator
 stop_pidfile "$O/pids/ludis-operator.pid"
 mkdir -p "$O"
 LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((LUDIS_API_PORT + 1)) \
+  LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
+  LUDIS_UPLOAD_IMAGE=$(operator_image upload) \
   start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/debug/ludis-operator"
 wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
@@ -45,6 +50,7 @@ fi
 # in the console's frame on plain http (Chromium; see api/README.md).
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
+  LUDIS_RESOLVE_SERVICES_VIA_API=true \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
   LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
@@ -53,6 +59,7 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   start_bg ludis-api "$A" "$CARGO_TARGET_DIR/debug/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
+"$DEV_DIR/demo.sh" up
 
 ok "Ludis is running (started in $(elapsed "$start")s)"
 cat >&2 <<EOF
@@ -60,7 +67,8 @@ cat >&2 <<EOF
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
   Published apps    http://<app id>.apps.localhost:$LUDIS_API_PORT/apps/<app id>/
   Sign in           admin@ludis.local / $(cat "$A/admin-password")   (superadmin)
-  Kubernetes        export KUBECONFIG=$KUBECONFIG
+  Kubernetes        export KUBECONFIG=$KUBECONFIG   (kubectl get nodes: ludis-node runs the pods)
+  Demo              kubectl get ludis -n ludis-demo; its dashboard is "Sales dashboard" in Insights
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
   Operator          http://127.0.0.1:$((LUDIS_API_PORT + 1))/metrics   (kubectl get ludis -A)
   Logs              $LUDIS_STATE/{api,operator,cluster,s3}/logs/

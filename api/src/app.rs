@@ -1,29 +1,19 @@
-//! The application: state, router and server lifecycle.
+//! The application: building the state (database, cluster, object storage, keys) and the
+//! server's lifecycle. The route table is [`crate::routes`].
 
-use std::{net::SocketAddr, sync::Arc, time::Duration};
+use std::{net::SocketAddr, sync::Arc};
 
 use anyhow::Context as _;
-use axum::{
-    Router,
-    extract::{DefaultBodyLimit, Request, State},
-    middleware::{self, Next},
-    response::{IntoResponse, Response},
-};
+use axum::Router;
 use tokio::net::TcpListener;
-use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
 
 use crate::{
-    auth::{AuthConfig, extract, jwt::TokenKind, password::HashParams},
+    auth::{AuthConfig, password::HashParams},
     crypto::Keyring,
-    db,
-    error::ApiError,
-    openapi, policy, routes, seeds,
+    db, routes, seeds,
     settings::{AppsPlacement, Secret, Settings},
     state::AppState,
 };
-
-/// JSON bodies are limited to 1 MiB; files go straight to object storage.
-pub const BODY_LIMIT: usize = 1024 * 1024;
 
 /// A built application, bound to its address but not yet serving.
 pub struct App {
@@ -163,7 +153,7 @@ impl App {
         }
         Ok(Self {
             listener,
-            router: router(state.clone()),
+            router: routes::router(state.clone()),
             state,
         })
     }
@@ -197,104 +187,6 @@ impl App {
         }
         served
     }
-}
-
-/// The route table: every resource module contributes its own router (see [`openapi::api`]).
-pub fn router(state: AppState) -> Router {
-    let console = routes::console::service(&state.settings.console_dir);
-    let (api, _) = openapi::api().split_for_parts();
-    let timed = Router::new()
-        .merge(api)
-        .route("/v1/{*rest}", axum::routing::any(not_found))
-        .route("/v2/{*rest}", axum::routing::any(not_found))
-        .fallback_service(console)
-        .layer(middleware::from_fn_with_state(state.clone(), feature_gate))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(state.settings.request_timeout),
-        ));
-    // The app proxy streams bodies and websockets: no request timeout, no body limit.
-    Router::new()
-        .merge(routes::apps::router())
-        .merge(routes::projects::git_http::router(&state))
-        .merge(routes::projects::streams::router())
-        .merge(timed)
-        .layer(middleware::from_fn_with_state(state.clone(), apps_host_gate))
-        .layer(TraceLayer::new_for_http())
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::internal("a handler panicked").into_response()
-        }))
-        .with_state(state)
-}
-
-async fn not_found() -> ApiError {
-    ApiError::not_found("route_not_found", "Not found")
-}
-
-/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy (`/apps/…`; a
-/// per-app origin only its app) and no other host serves the app proxy, so an app's scripts never
-/// share an origin with the console or `/v1`. Anything misrouted answers 404.
-async fn apps_host_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if routes::apps::misrouted(&state, req.headers(), req.uri()) {
-        return not_found().await.into_response();
-    }
-    next.run(req).await
-}
-
-/// Flighting, enforced for every route of a feature area (`policy::flags::feature_for_path`):
-/// a signed-in caller whose role the feature excludes gets 403. Unauthenticated requests pass on
-/// to the route, which answers 401 itself.
-async fn feature_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let Some(key) = policy::flags::feature_for_path(req.uri().path()) else {
-        return next.run(req).await;
-    };
-    // The caller: an access token's subject, or an API key's user (an unknown key is the
-    // route's 401).
-    let uid = if let Some(api_key) = req.headers().get("x-api-key").and_then(|v| v.to_str().ok()) {
-        match db::users::uid_by_api_key_hash(&state.db, &crate::crypto::sha256_hex(api_key.trim())).await {
-            Ok(Some(uid)) => uid,
-            Ok(None) => return next.run(req).await,
-            Err(e) => return ApiError::from(e).into_response(),
-        }
-    } else {
-        let Some(token) = extract::bearer(req.headers()) else {
-            return next.run(req).await;
-        };
-        let Ok(claims) = extract::claims(&state, token) else {
-            return next.run(req).await;
-        };
-        if claims.kind != TokenKind::Access {
-            return next.run(req).await;
-        }
-        claims.sub
-    };
-    let claims = Subject { sub: uid };
-    match gate_decision(&state, &claims.sub, key).await {
-        Ok(true) => next.run(req).await,
-        Ok(false) => {
-            tracing::info!(user = %claims.sub, feature = %key, "rejected: feature off for this role");
-            ApiError::forbidden(
-                "feature_disabled",
-                format!("The {} feature is not enabled for your role", key.name()),
-            )
-            .into_response()
-        }
-        Err(e) => e.into_response(),
-    }
-}
-
-/// Who the feature gate decides for.
-struct Subject {
-    sub: String,
-}
-
-async fn gate_decision(state: &AppState, uid: &str, key: crate::domain::Feature) -> Result<bool, ApiError> {
-    let Some(user) = db::users::by_uid(&state.db, uid).await? else {
-        return Ok(true); // the route's extractor rejects the token
-    };
-    let flag = db::flighting::one(&state.db, &user.organization_id, key).await?;
-    Ok(policy::flags::allowed(user.role, flag.as_ref()))
 }
 
 /// Fills empty JWT and encryption settings from the secrets file, generating it on first start.

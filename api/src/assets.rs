@@ -1,6 +1,6 @@
 //! The asset layer: every route, websocket and proxy that takes an asset id goes through it.
 //! [`load`] finds an asset of a kind with its details and the caller's level, by the one access
-//! rule ([`policy::sharing::access`], DESIGN "One access rule"): an asset the caller has no access
+//! rule ([`policy::sharing::access`], docs/design.md "The one access rule"): an asset the caller has no access
 //! to does not exist for them (404, the kind's own), an action above their level is a 403 with the
 //! kind's message. [`require`] is the same without details, [`visible`] for calls that take an
 //! asset of any kind; [`require_feature`] is the flighting switch of a kind.

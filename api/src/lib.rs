@@ -12,6 +12,7 @@ pub mod error;
 pub mod openapi;
 pub mod policy;
 pub mod projects;
+pub mod proxy;
 mod routes;
 pub mod samples;
 pub mod seeds;
@@ -20,6 +21,7 @@ pub mod state;
 pub mod telemetry;
 pub mod views;
 
-pub use app::{App, BODY_LIMIT};
+pub use app::App;
+pub use routes::BODY_LIMIT;
 pub use settings::{AppsOrigin, AppsPlacement, Origin, Secret, Settings};
 pub use state::AppState;

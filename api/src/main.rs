@@ -2,7 +2,7 @@ use ludis_api::{App, Settings, openapi, telemetry};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    // A spreadsheet preview runs in a child process of this binary (see routes/datasets.rs).
+    // A spreadsheet preview runs in a child process of this binary (see routes/datasets/previews.rs).
     ludis_storage::preview::run_worker_if_asked();
     if std::env::args().nth(1).as_deref() == Some("--print-openapi") {
         print!("{}", openapi::document_json());

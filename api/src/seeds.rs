@@ -124,10 +124,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
         cluster::organizations::ensure_namespace_of(state, client, &org).await?;
     }
 
-    let superadmins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")
-        .bind(Role::Superadmin.as_str())
-        .fetch_one(&state.db)
-        .await?;
+    let superadmins = users::count_with_role(&state.db, Role::Superadmin).await?;
     if superadmins == 0 && users::by_email(&state.db, &s.admin_email).await?.is_none() {
         let (password, generated) = if s.admin_password.is_empty() {
             (crypto::random_token(12), true)

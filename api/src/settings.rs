@@ -62,6 +62,12 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_REQUIRE_CLUSTER", default_value_t = true, action = clap::ArgAction::Set)]
     pub require_cluster: bool,
 
+    /// Send applications' traffic to their Service's cluster address, found through the
+    /// Kubernetes API, instead of resolving `<service>.<namespace>.svc` by DNS: for an API that
+    /// runs outside the cluster on a machine that routes to its Services (the local platform).
+    #[arg(long, env = "LUDIS_RESOLVE_SERVICES_VIA_API", default_value_t = false, action = clap::ArgAction::Set)]
+    pub resolve_services_via_api: bool,
+
     /// Log format: `text` or `json`.
     #[arg(long, env = "LUDIS_LOG_FORMAT", default_value = "text")]
     pub log_format: String,

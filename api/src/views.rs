@@ -76,7 +76,7 @@ impl UserView {
 
     /// The user as they see themself in a fully authenticated session (password, and the 2FA
     /// code where enabled): with their API key. Never for a pending-2FA answer or an API-key
-    /// caller (DESIGN.md "Security decisions").
+    /// caller (docs/design.md "Security decisions").
     pub fn own(u: &UserRow, org_requires_2fa: bool, keyring: &Keyring) -> Self {
         let api_key = u.api_key_enc.as_deref().and_then(|v| match keyring.decrypt(v) {
             Ok(k) => Some(k),
@@ -102,7 +102,7 @@ impl UserView {
     }
 }
 
-/// How long a presigned download address is valid (DESIGN.md "Security decisions").
+/// How long a presigned download address is valid (docs/design.md "Security decisions").
 pub const DOWNLOAD_URL_TTL: Duration = Duration::from_secs(3600);
 
 /// A presigned GET of one object of the assets bucket, valid one hour; `None` without object

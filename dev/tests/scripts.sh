@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests of the dev scripts' own behaviour, against the cluster that dev/test.sh started:
 # a second start, recovery from a dead component, clear failures (taken port, failed build,
-# timeout), nothing left running after stop, and the S3 server's CORS answers (a second instance
-# in a scratch state). Run by dev/test.sh as its last phase.
+# timeout), the S3 server's CORS answers (a second instance in a scratch state), and the real node
+# leaving the machine as it found it (nothing left running or mounted after stop, kernel settings
+# and iptables untouched, purge). Run by dev/test.sh as its last phase.
 set -uo pipefail
 DEV=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 passed=0 failed=0
@@ -121,10 +122,63 @@ check "the server logs its stop" "$(cat "$tmp/s3-any.log")" "server is stopped"
 left=$(pids_of "$tmp/s3-any")
 [ -z "$left" ] && pass "the second S3 server leaves no process" || fail "the second S3 server leaves no process" "$left"
 
+# 8. The real node: while it runs a pod, the machine's kernel settings and iptables rules are the
+#    ones it had before the node started (kubelet's settings are the node's own); after a stop,
+#    no process, mount, network namespace, link, route or cgroup of the node is left; a purge also
+#    removes its state and releases its address slot.
+N=$LUDIS_STATE/node
+kubectl() { "$(bash -c "source '$DEV/lib.sh'; tool_dir kubernetes")/kubectl" --kubeconfig "$C/kubeconfig" "$@"; }
+eval "$("$DEV/node.sh" plan)"
+machine() {
+  sysctl -n vm.overcommit_memory kernel.panic kernel.panic_on_oops net.ipv4.ip_forward net.ipv6.conf.all.forwarding
+  for t in filter nat mangle raw; do iptables -t "$t" -S; ip6tables -t "$t" -S; done 2>&1
+}
+node_traces() {
+  pids_of "$N/"
+  pids_of "bind=$NODE_HOST_IP"
+  ip netns list 2>/dev/null | grep -w "$NODE_NETNS"
+  ip -o link show "$NODE_VETH" 2>/dev/null
+  ip route | grep -F -e "$NODE_POD_CIDR" -e "$NODE_SVC_CIDR"
+  ls -d /sys/fs/cgroup/"$NODE_CGROUP" /sys/fs/cgroup/*/"$NODE_CGROUP" 2>/dev/null
+  grep -F "$LUDIS_STATE" /proc/self/mountinfo
+}
+"$DEV/cluster.sh" down >/dev/null 2>&1
+before=$(machine)
+"$DEV/cluster.sh" up >/dev/null 2>&1 && pass "the cluster starts again with its node" || fail "the cluster starts again with its node"
+image=$(grep -o 'git=[^ ]*' "$N/node.env" | cut -d= -f2)
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: scripts-probe, namespace: default}
+spec:
+  tolerations: [{key: ludis.dev/workloads, operator: Exists, effect: NoSchedule}]
+  containers: [{name: main, image: "$image", args: [sleep, infinity]}]
+EOF
+if kubectl wait --for=condition=Ready pod/scripts-probe --timeout=60s >/dev/null 2>&1; then
+  pass "a pod runs on the node"
+else
+  fail "a pod runs on the node" "$(kubectl describe pod scripts-probe 2>&1 | tail -n 15)"
+fi
+during=$(machine)
+[ "$during" = "$before" ] && pass "the running node leaves the machine's kernel settings and iptables rules alone" ||
+  fail "the running node leaves the machine's kernel settings and iptables rules alone" "$(diff <(echo "$before") <(echo "$during"))"
+inside=$("$DEV/node.sh" exec sh -c 'echo $(cat /proc/sys/vm/overcommit_memory) $(cat /proc/sys/kernel/panic)' 2>&1)
+check "kubelet's kernel settings are the node's own" "$inside" "1 10"
 "$DEV/cluster.sh" down >/dev/null 2>&1
 sleep 0.5
 left=$(pids_of "$C/")
 [ -z "$left" ] && pass "cluster stop leaves no process" || fail "cluster stop leaves no process" "$(ps -o pid,cmd -p ${left// /,} 2>&1)"
+left=$(node_traces)
+[ -z "$left" ] && pass "node stop leaves no process, namespace, link, route, cgroup or mount" ||
+  fail "node stop leaves no process, namespace, link, route, cgroup or mount" "$left"
+after=$(machine)
+[ "$after" = "$before" ] && pass "after the node, the machine's kernel settings and iptables rules are as before" ||
+  fail "after the node, the machine's kernel settings and iptables rules are as before" "$(diff <(echo "$before") <(echo "$after"))"
+slot=$(cat "$N/slot")
+"$DEV/node.sh" purge >/dev/null 2>&1
+[ ! -e "$N" ] && pass "purge removes the node's state and images" || fail "purge removes the node's state and images" "$(ls "$N")"
+[ "$(cat "${LUDIS_CACHE:-$HOME/.cache/ludis}/node-slots/$slot" 2>/dev/null)" != "$LUDIS_STATE" ] && pass "purge releases the node's address slot" ||
+  fail "purge releases the node's address slot"
 
 rm -rf "$tmp"
 echo "scripts: $passed passed, $failed failed"

@@ -198,7 +198,7 @@ async fn main() -> anyhow::Result<()> {
         async move {
             let name = format!("p-{i}");
             let spec: ProjectSpec =
-                serde_json::from_value(json!({"displayName": name, "image": "python-3.12"})).unwrap();
+                serde_json::from_value(json!({"displayName": name, "image": "default-python"})).unwrap();
             projects
                 .create(&PostParams::default(), &Project::new(&name, spec))
                 .await

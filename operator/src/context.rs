@@ -32,8 +32,11 @@ pub struct Config {
     pub git_image: String,
     /// Image of the workflow tick pods (they only mark a tick; the run's tasks are separate pods).
     pub tick_image: String,
-    /// Image of dataset upload tasks (copies a file to object storage).
+    /// Image of dataset upload tasks and report publishing (copies files to object storage with
+    /// the AWS CLI).
     pub upload_image: String,
+    /// Keys of the `NoSchedule` taints every workload pod tolerates (nodes set aside for Ludis).
+    pub workload_tolerations: Vec<String>,
     /// Default bucket of organizations whose namespace has no `ludis.dev/bucket` annotation.
     pub default_bucket: String,
     /// Storage class of workspace volumes (None: the cluster default).
@@ -49,9 +52,10 @@ impl Config {
         Self {
             system_namespace: system_namespace.to_owned(),
             images_configmap: "ludis-images".into(),
-            git_image: "alpine/git:2.47.2".into(),
-            tick_image: "busybox:1.37".into(),
-            upload_image: "amazon/aws-cli:2.22.0".into(),
+            git_image: "localhost/ludis/git:test".into(),
+            tick_image: "localhost/ludis/git:test".into(),
+            upload_image: "localhost/ludis/python:test".into(),
+            workload_tolerations: vec![crate::controllers::pods::WORKLOAD_TAINT.into()],
             default_bucket: "ludis".into(),
             storage_class: None,
             s3: std::env::var("LUDIS_S3_ENDPOINT")

@@ -1,6 +1,7 @@
 //! The administrator's image list: the only images Ludis pods may run. It is the ConfigMap
 //! `ludis-images` of the system namespace (`<image id>: <image reference>`), seeded from
-//! `seeds/images.yaml`, and kept in memory by a watch.
+//! `seeds/ludis-images.json` (the one list: the chart and `dev/images.sh` read it too), and kept
+//! in memory by a watch.
 
 use std::{collections::BTreeMap, sync::Arc};
 
@@ -24,10 +25,16 @@ impl ImageCatalog {
         self.0.get(id).map(String::as_str)
     }
 
-    /// The list of a seeds file (`seeds/images.yaml`).
-    pub fn from_seed(yaml: &str) -> Result<Self, serde_saphyr::Error> {
-        let seed: Seed = serde_saphyr::from_str(yaml)?;
-        Ok(Self(seed.images.into_iter().map(|i| (i.name, i.image)).collect()))
+    /// The list of the seeds file (`seeds/ludis-images.json`), each image at the reference
+    /// `reference` gives its name (a registry's, or the one the local platform built).
+    pub fn from_seed(json: &str, reference: impl Fn(&str) -> String) -> Result<Self, serde_json::Error> {
+        let seed: Seed = serde_json::from_str(json)?;
+        Ok(Self(
+            seed.images
+                .into_iter()
+                .map(|i| (i.id, reference(&i.image)))
+                .collect(),
+        ))
     }
 }
 
@@ -39,20 +46,38 @@ pub fn default_image(language: Language) -> &'static str {
     }
 }
 
-/// `seeds/images.yaml`.
+/// `seeds/ludis-images.json`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Seed {
+    /// What the file is.
+    pub description: String,
+    /// Where the local platform's images are tagged (`<registry>/<image>:<recipe hash>`).
+    pub registry: String,
     pub images: Vec<SeedImage>,
+    /// The images the operator starts itself (git checkouts, workflow ticks, uploads, the pods'
+    /// sandbox).
+    pub operator: OperatorImages,
+}
+
+/// The images the operator starts itself, by image name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorImages {
+    pub git: String,
+    pub tick: String,
+    pub upload: String,
+    pub pause: String,
 }
 
 /// One image of the seeded list.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeedImage {
-    /// The id a Project, Insight or workflow task names.
-    pub name: String,
-    /// The image reference pods run.
+    /// The id a Project, Insight or workflow task names (a ConfigMap key).
+    pub id: String,
+    /// The image pods run: the name of its recipe (`dev/images/<image>/`) and of its repository
+    /// at a registry.
     pub image: String,
     /// What the image runs.
     pub language: Language,
@@ -155,38 +180,48 @@ mod tests {
         assert_eq!(w.current().unwrap().resolve("a"), Some("img:a"));
     }
 
-    const SEED: &str = include_str!("../../seeds/images.yaml");
+    const SEED: &str = include_str!("../../seeds/ludis-images.json");
 
     #[test]
     fn the_seeded_list_has_a_default_image_for_every_language() {
-        let seed: Seed = serde_saphyr::from_str(SEED).expect("seeds/images.yaml parses");
-        let catalog = ImageCatalog::from_seed(SEED).unwrap();
+        let seed: Seed = serde_json::from_str(SEED).expect("seeds/ludis-images.json parses");
+        let catalog = ImageCatalog::from_seed(SEED, |image| format!("registry.test/{image}:1")).unwrap();
+        assert_eq!(catalog.resolve("default-python"), Some("registry.test/python:1"));
         assert_eq!(catalog.0.len(), seed.images.len(), "image names are unique");
         for language in [Language::Python, Language::R] {
             let default = seed
                 .images
                 .iter()
-                .find(|i| i.name == default_image(language))
-                .unwrap_or_else(|| panic!("no {} in seeds/images.yaml", default_image(language)));
+                .find(|i| i.id == default_image(language))
+                .unwrap_or_else(|| panic!("no {} in seeds/ludis-images.json", default_image(language)));
             assert_eq!(default.language, language);
         }
         for image in &seed.images {
             // A ConfigMap key, and a reference a container runtime accepts.
             assert!(
-                !image.name.is_empty()
-                    && image.name.len() <= 253
+                !image.id.is_empty()
+                    && image.id.len() <= 253
                     && image
-                        .name
+                        .id
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)),
                 "{}",
-                image.name
+                image.id
             );
-            assert!(!image.image.is_empty() && !image.image.contains(char::is_whitespace));
+            // A repository name a container runtime accepts, built from a recipe of dev/images/.
+            assert!(
+                !image.image.is_empty()
+                    && image
+                        .image
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-._".contains(c)),
+                "{}",
+                image.image
+            );
             assert!(
                 !image.purpose.trim().is_empty(),
                 "{}: say what it is for",
-                image.name
+                image.id
             );
         }
     }

@@ -34,9 +34,17 @@ struct Args {
     /// Image of workflow tick pods.
     #[arg(long, env = "LUDIS_TICK_IMAGE", default_value = "busybox:1.37")]
     tick_image: String,
-    /// Image of dataset upload tasks.
+    /// Image of dataset upload tasks and report publishing (runs the AWS CLI's `aws s3 cp`).
     #[arg(long, env = "LUDIS_UPLOAD_IMAGE", default_value = "amazon/aws-cli:2.22.0")]
     upload_image: String,
+    /// Keys of the NoSchedule taints every workload pod tolerates (comma-separated; empty: none).
+    #[arg(
+        long,
+        env = "LUDIS_WORKLOAD_TOLERATIONS",
+        value_delimiter = ',',
+        default_value = "ludis.dev/workloads"
+    )]
+    workload_tolerations: Vec<String>,
     /// Bucket of organizations whose namespace has no `ludis.dev/bucket` annotation.
     #[arg(long, env = "LUDIS_DEFAULT_BUCKET", default_value = "ludis")]
     default_bucket: String,
@@ -109,6 +117,11 @@ async fn main() -> anyhow::Result<()> {
         git_image: args.git_image,
         tick_image: args.tick_image,
         upload_image: args.upload_image,
+        workload_tolerations: args
+            .workload_tolerations
+            .into_iter()
+            .filter(|k| !k.is_empty())
+            .collect(),
         default_bucket: args.default_bucket,
         storage_class: args.storage_class,
         smtp: match args.smtp_server {

@@ -1,6 +1,8 @@
 //! Proof that the local control plane is a real Kubernetes: server-side apply and watches,
-//! scheduling onto a KWOK node, pod logs and exec through the API server, CronJob → Job → Pod
-//! completion under the real controller-manager, and garbage collection of owned objects.
+//! scheduling onto a KWOK node for the pods that ask for one (scale tests; their logs and exec are
+//! KWOK's fakes), CronJob → Job → Pod completion under the real controller-manager with the pod
+//! running on the real node, and garbage collection of owned objects. The real node itself:
+//! `integration_node.rs`.
 //!
 //! Needs a cluster in `KUBECONFIG` (the test command starts one: `dev/test.sh`).
 
@@ -16,20 +18,22 @@ use k8s_openapi::{
 };
 use kube::{
     Api, Client, Resource as _, ResourceExt as _,
-    api::{AttachParams, DeleteParams, ListParams, LogParams, Patch, PatchParams, PostParams},
+    api::{DeleteParams, ListParams, LogParams, Patch, PatchParams, PostParams},
     runtime::{WatchStreamExt as _, watcher},
 };
 use serde_json::json;
-use tokio::io::AsyncReadExt as _;
 
-use common::{FIELD_MANAGER, TIMEOUT, TestNamespace, client, eventually};
+use common::{FIELD_MANAGER, TIMEOUT, TestNamespace, client, eventually, node::exec};
 
 mod common;
 
-fn pod(name: &str, labels: BTreeMap<String, String>) -> Pod {
+/// A pod for a KWOK node: it tolerates their taint and asks for one.
+fn kwok_pod(name: &str, labels: BTreeMap<String, String>) -> Pod {
     serde_json::from_value(json!({
         "metadata": {"name": name, "labels": labels},
         "spec": {
+            "nodeSelector": {"type": "kwok"},
+            "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
             "containers": [{"name": "main", "image": "registry.invalid/ludis/test:1", "command": ["sleep", "infinity"]}],
             "automountServiceAccountToken": false
         }
@@ -39,7 +43,7 @@ fn pod(name: &str, labels: BTreeMap<String, String>) -> Pod {
 
 async fn running_pod(client: &Client, ns: &str, name: &str) -> Pod {
     let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
-    pods.create(&PostParams::default(), &pod(name, BTreeMap::new()))
+    pods.create(&PostParams::default(), &kwok_pod(name, BTreeMap::new()))
         .await
         .unwrap();
     eventually(&format!("pod {name} to be Running"), || async {
@@ -111,7 +115,7 @@ async fn server_side_apply_is_seen_through_a_watch() {
 }
 
 #[tokio::test]
-async fn a_pod_runs_on_the_kwok_node_and_serves_logs_and_exec() {
+async fn a_pod_that_asks_for_a_kwok_node_runs_there_with_kwok_logs_and_exec() {
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-pod").await;
     let pod = running_pod(&client, &ns.name, "worker").await;
@@ -135,57 +139,41 @@ async fn a_pod_runs_on_the_kwok_node_and_serves_logs_and_exec() {
     let logs = pods.logs("worker", &LogParams::default()).await.unwrap();
     assert!(logs.contains("ludis: container started"), "logs were {logs:?}");
 
-    // Exec: stdout, stderr and the exit status travel over the streaming protocol.
-    let (stdout, stderr, status) = exec(
+    // Exec: stdout, stderr and the exit status travel over the streaming protocol. KWOK runs the
+    // command on this machine, in the cluster's exec folder.
+    let e = exec(
         &pods,
         "worker",
-        ["sh", "-c", "echo out-$LUDIS_KWOK_EXEC; echo err >&2; pwd"],
+        &["sh", "-c", "echo out-$LUDIS_KWOK_EXEC; echo err >&2; pwd"],
     )
     .await;
-    let stdout: Vec<_> = stdout.lines().collect();
+    let stdout: Vec<_> = e.stdout.lines().collect();
     assert_eq!(stdout[0], "out-1");
     assert!(
         stdout[1].ends_with("/cluster/exec"),
         "exec ran in {:?}",
         stdout[1]
     );
-    assert_eq!(stderr.trim(), "err");
-    assert_eq!(status.status.as_deref(), Some("Success"), "status was {status:?}");
+    assert_eq!(e.stderr.trim(), "err");
+    assert_eq!(e.exit_code(), Some(0), "status was {:?}", e.status);
 
-    // A failing command reports failure. (A real kubelet names the exit code in an `ExitCode`
-    // cause; kwok reports it in the message.)
-    let (_, _, status) = exec(&pods, "worker", ["sh", "-c", "exit 3"]).await;
-    assert_eq!(status.status.as_deref(), Some("Failure"), "status was {status:?}");
+    // A failing command reports failure (kwok names the exit code in the message only).
+    let e = exec(&pods, "worker", &["sh", "-c", "exit 3"]).await;
+    assert_eq!(
+        e.status.status.as_deref(),
+        Some("Failure"),
+        "status was {:?}",
+        e.status
+    );
     assert!(
-        status
+        e.status
             .message
             .as_deref()
             .unwrap_or_default()
             .contains("exit status 3"),
-        "status was {status:?}"
+        "status was {:?}",
+        e.status
     );
-}
-
-async fn exec<const N: usize>(
-    pods: &Api<Pod>,
-    pod: &str,
-    command: [&str; N],
-) -> (
-    String,
-    String,
-    k8s_openapi::apimachinery::pkg::apis::meta::v1::Status,
-) {
-    let mut attached = pods
-        .exec(pod, command, &AttachParams::default().stdout(true).stderr(true))
-        .await
-        .unwrap();
-    let (mut stdout, mut stderr) = (String::new(), String::new());
-    let (mut out, mut err) = (attached.stdout().unwrap(), attached.stderr().unwrap());
-    let (a, b) = tokio::join!(out.read_to_string(&mut stdout), err.read_to_string(&mut stderr));
-    a.unwrap();
-    b.unwrap();
-    let status = attached.take_status().unwrap().await.expect("an exit status");
-    (stdout, stderr, status)
 }
 
 #[tokio::test]
@@ -201,7 +189,8 @@ async fn a_job_created_from_a_cronjob_runs_to_completion() {
             "jobTemplate": {"spec": {"backoffLimit": 0, "template": {"spec": {
                 "restartPolicy": "Never",
                 "automountServiceAccountToken": false,
-                "containers": [{"name": "task", "image": "registry.invalid/ludis/test:1", "command": ["true"]}]
+                "tolerations": [{"key": "ludis.dev/workloads", "operator": "Exists", "effect": "NoSchedule"}],
+                "containers": [{"name": "task", "image": common::node::image("git"), "args": ["true"]}]
             }}}}
         }
     }))
@@ -250,9 +239,24 @@ async fn a_job_created_from_a_cronjob_runs_to_completion() {
         .await
         .unwrap();
     assert_eq!(list.items.len(), 1);
+    let pod = &list.items[0];
     assert_eq!(
-        list.items[0].status.as_ref().unwrap().phase.as_deref(),
-        Some("Succeeded")
+        pod.spec.as_ref().unwrap().node_name.as_deref(),
+        Some(common::node::NODE_NAME)
+    );
+    let terminated = pod.status.as_ref().unwrap().container_statuses.as_ref().unwrap()[0]
+        .state
+        .as_ref()
+        .unwrap()
+        .terminated
+        .clone()
+        .expect("the container ran and ended");
+    assert_eq!(
+        (
+            terminated.exit_code,
+            pod.status.as_ref().unwrap().phase.as_deref()
+        ),
+        (0, Some("Succeeded"))
     );
 }
 

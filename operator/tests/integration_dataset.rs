@@ -10,35 +10,13 @@ use kube::{
 use ludis_crds::{Dataset, DatasetSpec};
 use serde_json::json;
 
-use common::{TestNamespace, client, condition, eventually, start_operator};
+use common::{
+    TestNamespace, client, condition, eventually,
+    node::{keys, s3},
+    start_operator,
+};
 
 mod common;
-
-fn s3() -> aws_sdk_s3::Client {
-    let env = |k: &str| {
-        std::env::var(k).unwrap_or_else(|_| panic!("{k} is not set: run the tests with dev/test.sh"))
-    };
-    ludis_storage::client(&ludis_storage::S3Settings {
-        endpoint: env("LUDIS_S3_ENDPOINT"),
-        region: "us-east-1".into(),
-        access_key: env("LUDIS_S3_ACCESS_KEY"),
-        secret_key: env("LUDIS_S3_SECRET_KEY"),
-    })
-}
-
-async fn keys(s3: &aws_sdk_s3::Client, bucket: &str, prefix: &str) -> Vec<String> {
-    let out = s3
-        .list_objects_v2()
-        .bucket(bucket)
-        .prefix(prefix)
-        .send()
-        .await
-        .unwrap();
-    out.contents()
-        .iter()
-        .filter_map(|o| o.key().map(str::to_owned))
-        .collect()
-}
 
 /// A namespace whose organization bucket is a fresh one.
 async fn namespace_with_bucket(client: &kube::Client, prefix: &str) -> (TestNamespace, String) {
@@ -175,7 +153,7 @@ async fn a_preview_gets_its_datasets_locations_and_a_missing_one_is_explained() 
     let datasets: Api<Dataset> = Api::namespaced(client.clone(), &ns.name);
     let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
     let spec: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Uses data", "image": "python-3.12",
+        serde_json::from_value(json!({"displayName": "Uses data", "image": "default-python",
         "datasets": [{"name": "sales-2024"}], "preview": {"running": true}}))
         .unwrap();
     projects

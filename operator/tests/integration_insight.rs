@@ -1,6 +1,10 @@
-//! The Insight controller against the local control plane: applications, reports, external apps.
+//! The Insight controller against the local control plane, its workloads on the real node: an
+//! application serving its own page, reports rendered (a Python script, R Markdown) and
+//! published to object storage, external apps.
 
-use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job, core::v1::Service};
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job, core::v1::Pod, core::v1::Service};
 use kube::{
     Api, ResourceExt as _,
     api::{DeleteParams, ListParams, Patch, PatchParams, PostParams},
@@ -8,7 +12,7 @@ use kube::{
 use ludis_crds::{Insight, InsightSpec, Project, ProjectSpec, insight::InsightPhase};
 use serde_json::json;
 
-use common::{TestNamespace, client, condition, eventually, start_operator};
+use common::{TestNamespace, client, condition, eventually, node, start_operator};
 
 mod common;
 
@@ -21,19 +25,30 @@ async fn wait_phase(api: &Api<Insight>, name: &str, phase: InsightPhase) -> Insi
     .await
 }
 
-async fn setup(prefix: &str) -> (TestNamespace, Api<Insight>, kube::Client) {
+/// The files of the insights' source project: an app, a Python report and an R Markdown report.
+const APP: &str = r#"import http.server, os
+class Page(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(f"sales app on port {os.environ['PORT']}".encode())
+http.server.HTTPServer(("", int(os.environ["PORT"])), Page).serve_forever()
+"#;
+const Q3: &str = r#"import os, statistics
+with open(os.path.join(os.environ["LUDIS_OUTPUT_DIR"], "index.html"), "w") as f:
+    f.write(f"<p>Q3 mean: {statistics.mean([3, 4, 8])}</p>")
+"#;
+const RMD: &str = "---\ntitle: Quarterly\noutput: html_document\n---\n\nThe answer is `r 6 * 7`.\n";
+
+async fn setup(prefix: &str) -> (TestNamespace, Api<Insight>, kube::Client, node::GitRepo) {
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, prefix).await;
-    let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
-    let spec: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
-    projects
-        .create(&PostParams::default(), &Project::new("demo", spec))
-        .await
-        .unwrap();
+    node::storage_secret(&client, &ns.name).await;
+    let files = BTreeMap::from([("app.py", APP), ("q3.py", Q3), ("report.Rmd", RMD)]);
+    let repo = common::project_with_files(&client, &ns.name, "demo", &files).await;
     let insights = Api::namespaced(client.clone(), &ns.name);
-    (ns, insights, client)
+    (ns, insights, client, repo)
 }
 
 fn insight(name: &str, spec: serde_json::Value) -> Insight {
@@ -42,7 +57,7 @@ fn insight(name: &str, spec: serde_json::Value) -> Insight {
 
 #[tokio::test]
 async fn an_application_runs_stops_and_redeploys() {
-    let (ns, insights, client) = setup("it-ins-app").await;
+    let (ns, insights, client, _repo) = setup("it-ins-app").await;
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), &ns.name);
     let services: Api<Service> = Api::namespaced(client.clone(), &ns.name);
     insights
@@ -72,9 +87,14 @@ async fn an_application_runs_stops_and_redeploys() {
     assert_eq!(
         dep.status.unwrap().available_replicas,
         Some(1),
-        "a pod runs on the KWOK node"
+        "a pod runs on the real node"
     );
-    assert!(services.get_opt("sales").await.unwrap().is_some());
+    // The app's own page, through its Service.
+    let ip = node::cluster_ip(&client, &ns.name, "sales").await;
+    assert_eq!(
+        node::http_body(&format!("http://{ip}:8050/")).await,
+        "sales app on port 8050"
+    );
 
     // running: false scales to zero.
     insights
@@ -90,6 +110,15 @@ async fn an_application_runs_stops_and_redeploys() {
         deployments.get("sales").await.unwrap().spec.unwrap().replicas,
         Some(0)
     );
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
+    eventually("the app's pod to go", || async {
+        let left = pods
+            .list(&ListParams::default().labels("ludis.dev/insight"))
+            .await
+            .ok()?;
+        left.items.is_empty().then_some(())
+    })
+    .await;
 
     // A redeploy token rolls the pods.
     let patch = json!({"spec": {"running": true, "redeployToken": "r1"}});
@@ -98,6 +127,10 @@ async fn an_application_runs_stops_and_redeploys() {
         .await
         .unwrap();
     wait_phase(&insights, "sales", InsightPhase::Running).await;
+    assert_eq!(
+        node::http_body(&format!("http://{ip}:8050/")).await,
+        "sales app on port 8050"
+    );
     let template = deployments
         .get("sales")
         .await
@@ -122,9 +155,21 @@ async fn an_application_runs_stops_and_redeploys() {
     .await;
 }
 
+/// The text of the one object a rendered report published, under its output URL.
+async fn published(output: &str, file: &str) -> String {
+    let (bucket, prefix) = output
+        .strip_prefix("s3://")
+        .and_then(|rest| rest.split_once('/'))
+        .unwrap();
+    let s3 = node::s3();
+    let keys = node::keys(&s3, bucket, prefix).await;
+    assert_eq!(keys, [format!("{prefix}{file}")], "what the report published");
+    node::object_text(&s3, bucket, &keys[0]).await
+}
+
 #[tokio::test]
-async fn a_report_renders_in_a_job_and_an_external_app_runs_nothing() {
-    let (ns, insights, client) = setup("it-ins-rep").await;
+async fn reports_render_in_python_and_r_markdown_and_an_external_app_runs_nothing() {
+    let (ns, insights, client, _repo) = setup("it-ins-rep").await;
     let jobs: Api<Job> = Api::namespaced(client.clone(), &ns.name);
     insights
         .create(
@@ -137,13 +182,41 @@ async fn a_report_renders_in_a_job_and_an_external_app_runs_nothing() {
         )
         .await
         .unwrap();
+    insights
+        .create(
+            &PostParams::default(),
+            &insight(
+                "quarterly",
+                json!({"displayName": "Quarterly", "type": "report", "language": "r",
+            "source": {"project": "demo", "files": ["report.Rmd"]}}),
+            ),
+        )
+        .await
+        .unwrap();
+    // Rendered by the script itself, then published to the organization's bucket (the default
+    // one here) by the AWS CLI with the organization's storage credentials.
     let q3 = wait_phase(&insights, "q3", InsightPhase::Rendered).await;
-    // Its output is published to the organization's bucket (the default one here).
     let output = q3.status.unwrap().output.unwrap();
     assert!(output.starts_with("s3://ludis/reports/"), "{output}");
-    let list = jobs.list(&ListParams::default()).await.unwrap().items;
-    assert_eq!(list.len(), 1);
-    assert!(list[0].name_any().starts_with("q3-render-"));
+    assert_eq!(published(&output, "index.html").await, "<p>Q3 mean: 5</p>");
+    // R Markdown through knitr and pandoc, in the r image.
+    let quarterly = wait_phase(&insights, "quarterly", InsightPhase::Rendered).await;
+    let html = published(&quarterly.status.unwrap().output.unwrap(), "report.html").await;
+    assert!(html.contains("The answer is 42."), "{html}");
+    assert!(html.contains("<title>Quarterly</title>"), "{html}");
+    let mut names: Vec<_> = jobs
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .map(|j| j.name_any())
+        .collect();
+    names.sort();
+    assert!(
+        names[0].starts_with("q3-render-") && names[1].starts_with("quarterly-render-"),
+        "{names:?}"
+    );
 
     insights
         .create(
@@ -174,7 +247,10 @@ async fn a_report_renders_in_a_job_and_an_external_app_runs_nothing() {
 
 #[tokio::test]
 async fn an_application_of_a_missing_project_is_degraded() {
-    let (ns, insights, client) = setup("it-ins-bad").await;
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-ins-bad").await;
+    let insights: Api<Insight> = Api::namespaced(client.clone(), &ns.name);
     insights
         .create(
             &PostParams::default(),
@@ -205,7 +281,7 @@ async fn an_application_of_a_missing_project_is_degraded() {
     // When the project appears, the insight is looked at again without any change of its own.
     let projects: Api<Project> = Api::namespaced(client.clone(), &ns.name);
     let spec: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Nowhere", "image": "python-3.12"})).unwrap();
+        serde_json::from_value(json!({"displayName": "Nowhere", "image": "default-python"})).unwrap();
     projects
         .create(&PostParams::default(), &Project::new("nowhere", spec))
         .await

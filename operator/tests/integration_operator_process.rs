@@ -1,6 +1,7 @@
 //! The operator binary as it runs in a cluster: leader election between two replicas (only the
 //! leader reconciles; the standby takes over when the leader stops or dies), and a crash in the
-//! middle of reconciling that converges after restart with no duplicate children.
+//! middle of reconciling that converges after restart with no duplicate children (the previews
+//! run on the KWOK node: the point is the reconciles, at a scale the real node is not for).
 
 use std::{
     process::{Child, Command, Stdio},
@@ -45,6 +46,9 @@ impl Operator {
                 lease,
             ])
             .args(["--lease-seconds", "4", "--system-namespace", SYSTEM_NAMESPACE])
+            // Convergence of many previews is about reconciles, not workloads: they go to the
+            // KWOK node (its taint tolerated, the real node's not).
+            .args(["--workload-tolerations", "kwok.x-k8s.io/node"])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -90,7 +94,7 @@ async fn holder(leases: &Api<Lease>, name: &str) -> Option<String> {
 
 fn project(name: &str, running: bool) -> Project {
     let spec: ProjectSpec = serde_json::from_value(
-        json!({"displayName": name, "image": "python-3.12", "preview": {"running": running}}),
+        json!({"displayName": name, "image": "default-python", "preview": {"running": running}}),
     )
     .unwrap();
     Project::new(name, spec)

@@ -1,5 +1,8 @@
 //! The Project controller against the local control plane: workspace volume, preview pod and
-//! service follow the spec; invalid specs are explained and create nothing.
+//! service follow the spec, and the preview runs on the real node serving the project's files
+//! (cloned from git by its init container); invalid specs are explained and create nothing.
+
+use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, Service};
 use kube::{
@@ -9,7 +12,11 @@ use kube::{
 use ludis_crds::{Project, ProjectSpec};
 use serde_json::json;
 
-use common::{FIELD_MANAGER, TestNamespace, client, condition, eventually, start_operator};
+use common::{
+    FIELD_MANAGER, TestNamespace, client, condition, eventually,
+    node::{self, cluster_ip, http_body, serve_repo},
+    start_operator,
+};
 
 mod common;
 
@@ -32,7 +39,7 @@ async fn wait_ready(api: &Api<Project>, name: &str, reason: &str) -> Project {
 }
 
 #[tokio::test]
-async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
+async fn a_project_gets_its_workspace_then_a_preview_that_serves_its_files() {
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-proj").await;
@@ -40,12 +47,20 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
     let pvcs: Api<PersistentVolumeClaim> = Api::namespaced(client.clone(), &ns.name);
     let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
     let services: Api<Service> = Api::namespaced(client.clone(), &ns.name);
+    let repo = serve_repo(&BTreeMap::from([
+        ("index.html", "<h1>Demo project, from git</h1>"),
+        ("site/index.html", "<h1>The site folder</h1>"),
+    ]))
+    .await;
 
     // Created stopped: only the workspace volume, owned by the project.
     projects
         .create(
             &PostParams::default(),
-            &project("demo", json!({"displayName": "Demo", "image": "python-3.12"})),
+            &project(
+                "demo",
+                json!({"displayName": "Demo", "image": "default-python", "git": {"url": repo.url}}),
+            ),
         )
         .await
         .unwrap();
@@ -62,9 +77,10 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
     );
     assert!(pods.list(&ListParams::default()).await.unwrap().items.is_empty());
 
-    // Start the preview: a pod that runs on the KWOK node, and a service.
-    let patch =
-        json!({"spec": {"preview": {"running": true, "port": 8501, "command": ["python", "app.py"]}}});
+    // Start the preview: the init container clones the repository into the workspace, the
+    // preview serves it on the real node, and the service leads there.
+    let patch = json!({"spec": {"preview": {"running": true, "port": 8000,
+        "command": ["python", "-m", "http.server", "8000"]}}});
     projects
         .patch("demo", &PatchParams::default(), &Patch::Merge(&patch))
         .await
@@ -72,34 +88,29 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
     let p = wait_ready(&projects, "demo", "PreviewRunning").await;
     let status = p.status.unwrap();
     let pod_name = status.preview_pod.clone().unwrap();
-    assert_eq!(status.port, Some(8501));
+    assert_eq!(status.port, Some(8000));
     assert_eq!(
         status.url.as_deref(),
-        Some(format!("http://demo-preview.{}.svc:8501", ns.name).as_str())
+        Some(format!("http://demo-preview.{}.svc:8000", ns.name).as_str())
     );
     let pod = pods.get(&pod_name).await.unwrap();
     let spec = pod.spec.unwrap();
     assert_eq!(
         spec.containers[0].image.as_deref(),
-        Some("python:3.12-slim"),
+        Some(node::image("python").as_str()),
         "the id resolves through the list"
     );
+    assert_eq!(spec.node_name.as_deref(), Some(node::NODE_NAME));
     assert_eq!(spec.security_context.unwrap().run_as_non_root, Some(true));
+    let ip = cluster_ip(&client, &ns.name, "demo-preview").await;
     assert_eq!(
-        services
-            .get("demo-preview")
-            .await
-            .unwrap()
-            .spec
-            .unwrap()
-            .ports
-            .unwrap()[0]
-            .port,
-        8501
+        http_body(&format!("http://{ip}:8000/index.html")).await,
+        "<h1>Demo project, from git</h1>"
     );
 
     // A changed command replaces the pod; the old one is deleted.
-    let patch = json!({"spec": {"preview": {"command": ["python", "other.py"]}}});
+    let patch = json!({"spec": {"preview": {"command":
+        ["python", "-m", "http.server", "8000", "--directory", "site"]}}});
     projects
         .patch("demo", &PatchParams::default(), &Patch::Merge(&patch))
         .await
@@ -110,6 +121,11 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
     })
     .await;
     let new_pod = p.status.unwrap().preview_pod.unwrap();
+    eventually("the new preview to serve the site folder", || async {
+        let body = node::get(&format!("http://{ip}:8000/index.html")).await?;
+        (body == "<h1>The site folder</h1>").then_some(())
+    })
+    .await;
     eventually("the old preview pod to go", || async {
         let names: Vec<_> = pods
             .list(&ListParams::default())
@@ -117,7 +133,6 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
             .ok()?
             .items
             .iter()
-            .filter(|p| p.metadata.deletion_timestamp.is_none())
             .map(|p| p.name_any())
             .collect();
         (names == vec![new_pod.clone()]).then_some(())
@@ -132,13 +147,7 @@ async fn a_project_gets_its_workspace_then_a_preview_that_follows_the_spec() {
         .unwrap();
     wait_ready(&projects, "demo", "Stopped").await;
     eventually("the preview pod and service to go", || async {
-        let pods_left = pods
-            .list(&ListParams::default())
-            .await
-            .ok()?
-            .items
-            .iter()
-            .any(|p| p.metadata.deletion_timestamp.is_none());
+        let pods_left = !pods.list(&ListParams::default()).await.ok()?.items.is_empty();
         let svc_left = services.get_opt("demo-preview").await.ok()?.is_some();
         (!pods_left && !svc_left).then_some(())
     })
@@ -199,7 +208,7 @@ async fn an_image_outside_the_list_is_degraded_and_creates_nothing() {
 
     // Fixing the spec recovers.
     let fix = json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Project", "metadata": {"name": "miner"},
-        "spec": {"displayName": "Miner", "image": "python-3.12", "preview": {"running": false}}});
+        "spec": {"displayName": "Miner", "image": "default-python", "preview": {"running": false}}});
     projects
         .patch(
             "miner",
@@ -237,7 +246,7 @@ async fn an_image_added_to_the_list_later_recovers_the_project() {
     let manager = format!("it-{}", ns.name);
     let add = json!({"apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "ludis-images", "namespace": common::SYSTEM_NAMESPACE},
-        "data": {image_id.clone(): "python:3.12-slim"}});
+        "data": {image_id.clone(): node::image("python")}});
     cms.patch("ludis-images", &PatchParams::apply(&manager), &Patch::Apply(&add))
         .await
         .unwrap();

@@ -1,10 +1,15 @@
-//! Workflows against the local control plane: the CronJob, a manual run (a Job from the
-//! CronJob's template) becoming a WorkflowRun, a diamond DAG with a failing task, mark success,
-//! clear with downstream, and the notification e-mails arriving at a real SMTP server.
+//! Workflows against the local control plane, their tasks running on the real node: the CronJob,
+//! a manual run (a Job from the CronJob's template) becoming a WorkflowRun, a diamond DAG whose
+//! scripts really run (a task fails by its own exit code), mark success, clear with downstream,
+//! an upload task copying a file the run made into a dataset, and the notification e-mails
+//! arriving at a real SMTP server.
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::batch::v1::{CronJob, Job};
+use k8s_openapi::api::{
+    batch::v1::{CronJob, Job},
+    core::v1::Pod,
+};
 use kube::{
     Api, Resource as _, ResourceExt as _,
     api::{ObjectMeta, Patch, PatchParams, PostParams},
@@ -15,7 +20,7 @@ use ludis_crds::{
 };
 use serde_json::json;
 
-use common::{TestNamespace, client, eventually, start_operator};
+use common::{TestNamespace, client, eventually, node, start_operator};
 
 mod common;
 
@@ -68,18 +73,28 @@ async fn request(runs: &Api<WorkflowRun>, name: &str, requests: serde_json::Valu
     .unwrap();
 }
 
+/// The DAG's scripts: extract writes a file, clean needs what its install script made, check
+/// fails with its own exit code.
+const EXTRACT: &str = "import os\nos.makedirs('out', exist_ok=True)\n\
+    open('out/result.csv', 'w').write('region,total\\nnorth,12\\nsouth,30\\n')\nprint('extracted 2 rows')\n";
+const SETUP: &str = "echo prepared > /tmp/installed\n";
+const CLEAN: &str = "assert open('/tmp/installed').read() == 'prepared\\n'\nprint('cleaned')\n";
+const CHECK: &str = "import sys\nprint('the totals do not add up', file=sys.stderr)\nsys.exit(3)\n";
+
 #[tokio::test]
 async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-wf").await;
     let n = ns.name.as_str();
-    let project: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
-    Api::<Project>::namespaced(client.clone(), n)
-        .create(&PostParams::default(), &Project::new("demo", project))
-        .await
-        .unwrap();
+    node::storage_secret(&client, n).await;
+    let files = BTreeMap::from([
+        ("extract.py", EXTRACT),
+        ("setup.sh", SETUP),
+        ("clean.py", CLEAN),
+        ("fail_check.py", CHECK),
+    ]);
+    let _repo = common::project_with_files(&client, n, "demo", &files).await;
     let ds: DatasetSpec =
         serde_json::from_value(json!({"displayName": "Out", "deletionPolicy": "Delete"})).unwrap();
     let datasets: Api<Dataset> = Api::namespaced(client.clone(), n);
@@ -96,9 +111,9 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     let spec: WorkflowSpec = serde_json::from_value(json!({
         "displayName": format!("Nightly {n}"), "project": "demo", "schedule": "0 3 * * *",
         "tasks": [
-            {"name": "extract", "script": {"file": "extract.py", "image": "python-3.12"}},
-            {"name": "clean", "script": {"file": "clean.py", "image": "python-3.12", "installScript": "setup.sh"}},
-            {"name": "check", "script": {"file": "fail_check.py", "image": "python-3.12"}},
+            {"name": "extract", "script": {"file": "extract.py", "image": "python-3.11"}},
+            {"name": "clean", "script": {"file": "clean.py", "image": "python-3.11", "installScript": "setup.sh"}},
+            {"name": "check", "script": {"file": "fail_check.py", "image": "python-3.11"}},
             {"name": "load", "upload": {"file": "out/result.csv", "dataset": "out", "destinationPath": "daily"}}
         ],
         "edges": [{"from": "extract", "to": "clean"}, {"from": "extract", "to": "check"},
@@ -171,6 +186,30 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
             ("load", UpstreamFailed, 0)
         ])
     );
+    // The check failed by its own exit code, and its logs are its own.
+    let pods: Api<Pod> = Api::namespaced(client.clone(), n);
+    let check_pod = task_pod(&run, "check");
+    let terminated = pods
+        .get(&check_pod)
+        .await
+        .unwrap()
+        .status
+        .unwrap()
+        .container_statuses
+        .unwrap()[0]
+        .state
+        .clone()
+        .unwrap()
+        .terminated
+        .unwrap();
+    assert_eq!(terminated.exit_code, 3);
+    let logs = pods.logs(&check_pod, &Default::default()).await.unwrap();
+    assert_eq!(logs, "the totals do not add up\n");
+    let logs = pods
+        .logs(&task_pod(&run, "extract"), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(logs, "extracted 2 rows\n");
     eventually("the failure e-mail", || async {
         mails_containing(&recipient)
             .into_iter()
@@ -233,22 +272,17 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         ])
     );
 
-    // The upload task copied its file into the dataset's folder, with the storage credentials.
+    // The upload task copied the file extract made into the dataset's folder, with the storage
+    // credentials.
     let out = datasets.get("out").await.unwrap().status.unwrap();
-    let load_pod = run
-        .status
-        .as_ref()
-        .unwrap()
-        .tasks
-        .iter()
-        .find(|t| t.name == "load")
-        .unwrap();
-    let pod = Api::<k8s_openapi::api::core::v1::Pod>::namespaced(client.clone(), n)
-        .get(load_pod.pod.as_deref().unwrap())
-        .await
-        .unwrap();
+    let (bucket, prefix) = (out.bucket.clone().unwrap(), out.prefix.clone().unwrap());
+    assert_eq!(
+        node::object_text(&node::s3(), &bucket, &format!("{prefix}daily/result.csv")).await,
+        "region,total\nnorth,12\nsouth,30\n"
+    );
+    let pod = pods.get(&task_pod(&run, "load")).await.unwrap();
     let container = &pod.spec.unwrap().containers[0];
-    assert!(container.command.as_ref().unwrap()[2].starts_with("aws s3 cp"));
+    assert!(container.args.as_ref().unwrap()[2].starts_with("aws s3 cp"));
     let destination = container
         .env
         .as_ref()
@@ -256,14 +290,7 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         .iter()
         .find(|e| e.name == "LUDIS_DESTINATION")
         .and_then(|e| e.value.clone());
-    assert_eq!(
-        destination,
-        Some(format!(
-            "s3://{}/{}daily/",
-            out.bucket.unwrap(),
-            out.prefix.unwrap()
-        ))
-    );
+    assert_eq!(destination, Some(format!("s3://{bucket}/{prefix}daily/")));
     assert_eq!(
         container.env_from.as_ref().unwrap()[0]
             .secret_ref
@@ -294,13 +321,20 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     .await;
 }
 
+/// The pod of a task's current try.
+fn task_pod(run: &WorkflowRun, task: &str) -> String {
+    let status = run.status.as_ref().unwrap();
+    let t = status.tasks.iter().find(|t| t.name == task).unwrap();
+    t.pod.clone().unwrap()
+}
+
 #[tokio::test]
 async fn a_workflow_whose_image_is_not_allowed_is_broken() {
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-wf-bad").await;
     let project: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
+        serde_json::from_value(json!({"displayName": "Demo", "image": "default-python"})).unwrap();
     Api::<Project>::namespaced(client.clone(), &ns.name)
         .create(&PostParams::default(), &Project::new("demo", project))
         .await
@@ -339,16 +373,12 @@ async fn a_scheduled_tick_becomes_a_run_that_runs_its_tasks() {
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-wf-tick").await;
-    let project: ProjectSpec =
-        serde_json::from_value(json!({"displayName": "Demo", "image": "python-3.12"})).unwrap();
-    Api::<Project>::namespaced(client.clone(), &ns.name)
-        .create(&PostParams::default(), &Project::new("demo", project))
-        .await
-        .unwrap();
+    let files = BTreeMap::from([("a.py", "print('tick ran')\n")]);
+    let _repo = common::project_with_files(&client, &ns.name, "demo", &files).await;
     // Every minute: the controller-manager's CronJob controller starts the tick (within 60 s).
     let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "Minutely", "project": "demo",
         "schedule": "* * * * *",
-        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "python-3.12"}}]}))
+        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "default-python"}}]}))
     .unwrap();
     Api::<Workflow>::namespaced(client.clone(), &ns.name)
         .create(&PostParams::default(), &Workflow::new("minutely", spec))
@@ -365,4 +395,10 @@ async fn a_scheduled_tick_becomes_a_run_that_runs_its_tasks() {
     .await;
     assert!(run.name_any().starts_with("minutely-"));
     assert_eq!(task_states(&run)["a"], (TaskState::Success, 1));
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
+    let logs = pods
+        .logs(&task_pod(&run, "a"), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(logs, "tick ran\n");
 }

@@ -6,12 +6,14 @@ use axum::{
     extract::{ConnectInfo, FromRequestParts},
     http::{HeaderMap, header, request::Parts},
 };
-use sqlx::Row as _;
 
 use super::jwt::{self, JwtError, TokenKind};
 use crate::{
     crypto,
-    db::{self, users::UserRow},
+    db::{
+        self,
+        users::{Caller, UserRow},
+    },
     error::ApiError,
     policy::users::Person,
     state::AppState,
@@ -105,32 +107,12 @@ pub fn claims(state: &AppState, token: &str) -> Result<jwt::Claims, ApiError> {
         })
 }
 
-/// The user, their organization's 2FA requirement and the session's state, in one query.
-async fn load(
-    state: &AppState,
-    uid: &str,
-    sid: &str,
-) -> Result<Option<(UserRow, bool, Option<String>, Option<i64>, i64)>, ApiError> {
-    let sql = format!(
-        "SELECT {}, o.is_2fa_required AS org_2fa, f.id AS family_id, f.revoked_at AS family_revoked, \
-         COALESCE(f.expires_at, 0) AS family_expires \
-         FROM users u JOIN organizations o ON o.id = u.organization_id \
-         LEFT JOIN token_families f ON f.id = $2 AND f.user_uid = u.uid WHERE u.uid = $1",
-        db::users::COLUMNS
-    );
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(uid)
-        .bind(sid)
-        .fetch_optional(&state.db)
-        .await?;
-    let Some(row) = row else { return Ok(None) };
-    Ok(Some((
-        UserRow::from_row(&row)?,
-        row.try_get::<i64, _>("org_2fa")? != 0,
-        row.try_get("family_id")?,
-        row.try_get("family_revoked")?,
-        row.try_get("family_expires")?,
-    )))
+/// The user, their organization's 2FA requirement and the session's state, in one query; whether
+/// the session is live (exists, is the user's, not revoked, not expired).
+async fn load(state: &AppState, uid: &str, sid: &str) -> Result<Option<(Caller, bool)>, ApiError> {
+    Ok(db::users::with_session(&state.db, uid, sid)
+        .await?
+        .map(|(caller, s)| (caller, s.exists && !s.revoked && s.expires_at > db::now())))
 }
 
 fn check_active(user: &UserRow) -> Result<(), ApiError> {
@@ -149,22 +131,16 @@ pub(crate) async fn authenticate(
     headers: &HeaderMap,
 ) -> Result<Option<AuthUser>, ApiError> {
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        let sql = format!(
-            "SELECT {}, o.is_2fa_required AS org_2fa FROM users u JOIN organizations o ON o.id = u.organization_id \
-             WHERE u.api_key_hash = $1",
-            db::users::COLUMNS
-        );
-        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(crypto::sha256_hex(key.trim()))
-            .fetch_optional(&state.db)
-            .await?;
-        let Some(row) = row else {
+        let found = db::users::by_api_key_hash(&state.db, &crypto::sha256_hex(key.trim())).await?;
+        let Some(Caller {
+            user,
+            org_requires_2fa,
+        }) = found
+        else {
             tracing::info!("rejected: unknown API key");
             return Err(ApiError::unauthorized("invalid_api_key", "Invalid API key"));
         };
-        let user = UserRow::from_row(&row)?;
         check_active(&user)?;
-        let org_requires_2fa = row.try_get::<i64, _>("org_2fa")? != 0;
         if org_requires_2fa && !user.has_2fa() {
             tracing::info!(user = %user.uid, "rejected: API key of a user without the 2FA their organization requires");
             return Err(ApiError::forbidden(
@@ -189,11 +165,18 @@ pub(crate) async fn authenticate(
             "Two-factor verification is required",
         ));
     }
-    let Some((user, org_2fa, family, revoked, expires)) = load(state, &claims.sub, &claims.sid).await? else {
+    let Some((
+        Caller {
+            user,
+            org_requires_2fa: org_2fa,
+        },
+        live,
+    )) = load(state, &claims.sub, &claims.sid).await?
+    else {
         tracing::info!(user = %claims.sub, "rejected: user no longer exists");
         return Err(ApiError::unauthorized("invalid_token", "Invalid token"));
     };
-    if family.is_none() || revoked.is_some() || expires <= db::now() {
+    if !live {
         tracing::info!(user = %claims.sub, "rejected: session revoked or expired");
         return Err(ApiError::unauthorized(
             "session_revoked",
@@ -215,11 +198,29 @@ pub(crate) async fn authenticate(
     }))
 }
 
+/// A caller already authenticated for this request (by the flighting gate), kept in its
+/// extensions so the route's extractor does not look the credential up again.
+#[derive(Clone)]
+struct Authenticated(AuthUser);
+
+/// The request's caller: the one already authenticated for it, else from its credential (and
+/// then kept for the next extractor).
+async fn authenticate_request(parts: &mut Parts, state: &AppState) -> Result<Option<AuthUser>, ApiError> {
+    if let Some(Authenticated(user)) = parts.extensions.get::<Authenticated>() {
+        return Ok(Some(user.clone()));
+    }
+    let caller = authenticate(state, &parts.headers).await?;
+    if let Some(user) = &caller {
+        parts.extensions.insert(Authenticated(user.clone()));
+    }
+    Ok(caller)
+}
+
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        match authenticate(state, &parts.headers).await? {
+        match authenticate_request(parts, state).await? {
             Some(user) => Ok(user),
             None => {
                 tracing::debug!(path = %parts.uri.path(), "rejected: no credentials");
@@ -233,7 +234,7 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        Ok(Self(authenticate(state, &parts.headers).await?))
+        Ok(Self(authenticate_request(parts, state).await?))
     }
 }
 
@@ -243,13 +244,18 @@ impl FromRequestParts<AppState> for TwoFactorCaller {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = bearer(&parts.headers).ok_or_else(missing)?;
         let claims = claims(state, token)?;
-        let Some((user, org_2fa, family, revoked, expires)) = load(state, &claims.sub, &claims.sid).await?
+        let Some((
+            Caller {
+                user,
+                org_requires_2fa: org_2fa,
+            },
+            live,
+        )) = load(state, &claims.sub, &claims.sid).await?
         else {
             tracing::info!(user = %claims.sub, "rejected: user no longer exists");
             return Err(ApiError::unauthorized("invalid_token", "Invalid token"));
         };
-        if claims.kind == TokenKind::Access && (family.is_none() || revoked.is_some() || expires <= db::now())
-        {
+        if claims.kind == TokenKind::Access && !live {
             return Err(ApiError::unauthorized(
                 "session_revoked",
                 "Session has been revoked. Please sign in again.",

@@ -32,12 +32,26 @@ pub enum TokenKind {
     /// organization requires 2FA and the user has none yet).
     #[serde(rename = "ludis/2fa-enroll")]
     TwoFactorEnroll,
+    /// Only the app proxy, once: trades itself for an app cookie (`…/apps/{id}/?ticket=…`).
+    #[serde(rename = "ludis/app-ticket")]
+    AppTicket,
+    /// Only the app proxy: the app session cookie (`ludis_app`) of one app.
+    #[serde(rename = "ludis/app-pass")]
+    AppPass,
 }
 
 impl TokenKind {
     /// The kinds the bearer extractors tell apart (an access token, or a pending-2FA token that
     /// is refused with its own message).
     pub const SIGN_IN: &[TokenKind] = &[Self::Access, Self::TwoFactorVerify, Self::TwoFactorEnroll];
+    /// Every kind.
+    pub const ALL: &[TokenKind] = &[
+        Self::Access,
+        Self::TwoFactorVerify,
+        Self::TwoFactorEnroll,
+        Self::AppTicket,
+        Self::AppPass,
+    ];
 
     /// The `aud` value of this kind (the same as its serde name).
     pub fn audience(self) -> &'static str {
@@ -45,6 +59,8 @@ impl TokenKind {
             Self::Access => "ludis/access",
             Self::TwoFactorVerify => "ludis/2fa-verify",
             Self::TwoFactorEnroll => "ludis/2fa-enroll",
+            Self::AppTicket => "ludis/app-ticket",
+            Self::AppPass => "ludis/app-pass",
         }
     }
 }
@@ -75,6 +91,13 @@ pub struct Claims<P = NoExtra> {
 impl Claims {
     /// Claims of `kind` for user `sub` in session `sid`, valid from `now` for `ttl` seconds.
     pub fn new(kind: TokenKind, sub: &str, sid: &str, now: i64, ttl: i64) -> Self {
+        Claims::with(kind, sub, sid, now, ttl, NoExtra {})
+    }
+}
+
+impl<P> Claims<P> {
+    /// As [`Claims::new`], with the kind's own claims.
+    pub fn with(kind: TokenKind, sub: &str, sid: &str, now: i64, ttl: i64, extra: P) -> Self {
         Claims {
             sub: sub.to_owned(),
             sid: sid.to_owned(),
@@ -83,7 +106,7 @@ impl Claims {
             iat: now,
             nbf: now,
             exp: now + ttl,
-            extra: NoExtra {},
+            extra,
         }
     }
 }
@@ -294,29 +317,19 @@ mod tests {
     #[test]
     fn one_kind_is_never_accepted_as_another() {
         let keys = Keys::new(SECRET);
-        for (kind, others) in [
-            (
-                TokenKind::Access,
-                [TokenKind::TwoFactorVerify, TokenKind::TwoFactorEnroll],
-            ),
-            (
-                TokenKind::TwoFactorVerify,
-                [TokenKind::Access, TokenKind::TwoFactorEnroll],
-            ),
-            (
-                TokenKind::TwoFactorEnroll,
-                [TokenKind::Access, TokenKind::TwoFactorVerify],
-            ),
-        ] {
+        for &kind in TokenKind::ALL {
+            let others: Vec<TokenKind> = TokenKind::ALL.iter().copied().filter(|k| *k != kind).collect();
             let token = keys.encode(&Claims::new(kind, "u1", "", now(), 60));
             assert_eq!(
                 keys.decode::<NoExtra>(&token, &others),
                 Err(JwtError::Invalid),
                 "{kind:?}"
             );
+            assert_eq!(keys.decode::<NoExtra>(&token, &[kind]).map(|c| c.kind), Ok(kind));
             assert_eq!(
-                keys.decode::<NoExtra>(&token, TokenKind::SIGN_IN).map(|c| c.kind),
-                Ok(kind)
+                keys.decode::<NoExtra>(&token, TokenKind::SIGN_IN).is_ok(),
+                TokenKind::SIGN_IN.contains(&kind),
+                "{kind:?}: the sign-in kinds"
             );
         }
         // An audience we do not issue.
@@ -414,7 +427,7 @@ mod tests {
 
     #[test]
     fn the_audience_is_the_serialized_kind() {
-        for kind in TokenKind::SIGN_IN {
+        for kind in TokenKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.audience()));
         }
     }

@@ -1,8 +1,8 @@
 //! Authentication: argon2id passwords, HS256 access tokens, rotating refresh tokens with reuse
 //! detection, TOTP, throttling of guesses, and the extractors handlers take.
 //!
-//! Tokens (DESIGN.md "Security decisions"): JWTs ([`jwt`], HS256, one audience per kind) for
-//! access and pending-2FA; an access token lives 15 minutes and names its
+//! Tokens: JWTs ([`jwt`], HS256, one audience per kind) for access, pending-2FA, and the app
+//! proxy's tickets and cookies; an access token lives 15 minutes and names its
 //! session (`sid`, a refresh-token family). A refresh token is opaque, stored as a digest, spent
 //! on use and replaced by a new one of the same family; the family lives 7 days idle and 30 days
 //! at most. Presenting a spent refresh token revokes the whole family (a thief and the victim
@@ -31,10 +31,9 @@ pub const PENDING_TTL: i64 = 5 * 60;
 
 /// Keys and parameters of authentication, built once from the settings.
 pub struct AuthConfig {
-    /// An HMAC key of the same secret, for the app proxy's tickets and cookies and for the
-    /// signed dataset URLs (not JWTs).
+    /// An HMAC key of the same secret, for the signed dataset URLs (not JWTs).
     pub jwt_key: ring::hmac::Key,
-    /// The signing keys of the access and pending-2FA tokens.
+    /// The signing keys of every JWT: access and pending-2FA tokens, app tickets and app cookies.
     pub tokens: jwt::Keys,
     pub keyring: Keyring,
     pub hash: password::HashParams,

@@ -9,4 +9,5 @@ pub mod datasets;
 pub mod insights;
 pub mod organizations;
 pub mod projects;
+pub mod services;
 pub mod watcher;

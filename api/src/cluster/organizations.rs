@@ -90,7 +90,7 @@ pub async fn ensure_namespace(
                     FIELD_MANAGER_API.to_owned(),
                 ),
                 ("app.kubernetes.io/part-of".to_owned(), "ludis".to_owned()),
-                // User pods run under Pod Security "restricted" (DESIGN.md).
+                // User pods run under Pod Security "restricted" (docs/design.md).
                 (
                     "pod-security.kubernetes.io/enforce".to_owned(),
                     "restricted".to_owned(),

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use sqlx::AnyPool;
 
 use super::{assets::AssetRow, organizations::OrganizationRow, users::UserRow};
-use crate::domain::AssetKind;
+use crate::domain::{ActivityEntity, AssetKind};
 
 /// One activity: who did what to which entity. Made by one of the constructors, which say how
 /// each entity is named in the log (the metrics read it).
@@ -14,8 +14,7 @@ use crate::domain::AssetKind;
 pub struct Activity<'a> {
     pub user_uid: Option<&'a str>,
     pub organization_id: Option<&'a str>,
-    /// `applications`, `projects`, `datasets`, `workflows`, `users`, `organizations`, `flighting`…
-    pub entity_type: &'a str,
+    pub entity_type: ActivityEntity,
     pub entity_id: &'a str,
     pub entity_name: Cow<'a, str>,
     /// `created`, `updated`, `deleted`, `shared`, …
@@ -26,7 +25,7 @@ impl<'a> Activity<'a> {
     fn new(
         by: &'a UserRow,
         organization_id: &'a str,
-        (entity_type, entity_id, entity_name): (&'a str, &'a str, Cow<'a, str>),
+        (entity_type, entity_id, entity_name): (ActivityEntity, &'a str, Cow<'a, str>),
         action: &'a str,
     ) -> Self {
         Self {
@@ -51,19 +50,31 @@ impl<'a> Activity<'a> {
 
     /// `by` did `action` to a user (named by e-mail, in the user's organization).
     pub fn on_user(by: &'a UserRow, user: &'a UserRow, action: &'a str) -> Self {
-        let entity = ("users", user.uid.as_str(), Cow::Borrowed(user.email.as_str()));
+        let entity = (
+            ActivityEntity::Users,
+            user.uid.as_str(),
+            Cow::Borrowed(user.email.as_str()),
+        );
         Self::new(by, &user.organization_id, entity, action)
     }
 
     /// `by` did `action` to an organization.
     pub fn on_organization(by: &'a UserRow, org: &'a OrganizationRow, action: &'a str) -> Self {
-        let entity = ("organizations", org.id.as_str(), Cow::Borrowed(org.name.as_str()));
+        let entity = (
+            ActivityEntity::Organizations,
+            org.id.as_str(),
+            Cow::Borrowed(org.name.as_str()),
+        );
         Self::new(by, &org.id, entity, action)
     }
 
     /// `by` changed an organization's flighting.
     pub fn on_flighting(by: &'a UserRow, organization_id: &'a str) -> Self {
-        let entity = ("flighting", organization_id, Cow::Borrowed("flighting"));
+        let entity = (
+            ActivityEntity::Flighting,
+            organization_id,
+            Cow::Borrowed("flighting"),
+        );
         Self::new(by, organization_id, entity, "updated")
     }
 
@@ -92,7 +103,7 @@ impl<'a> Activity<'a> {
         .bind(super::new_id())
         .bind(self.user_uid)
         .bind(self.organization_id)
-        .bind(self.entity_type)
+        .bind(self.entity_type.as_str())
         .bind(self.entity_id)
         .bind(self.entity_name.as_ref())
         .bind(self.action)
@@ -101,7 +112,7 @@ impl<'a> Activity<'a> {
         .execute(db)
         .await;
         if let Err(e) = result {
-            tracing::error!(error = %e, entity_type = self.entity_type, action = self.action, "failed to record activity");
+            tracing::error!(error = %e, entity_type = %self.entity_type, action = self.action, "failed to record activity");
         }
     }
 }

@@ -141,6 +141,15 @@ pub async fn set_usage(db: &AnyPool, id: &str, count: i64, bytes: i64, now: i64)
     tx.commit().await
 }
 
+/// The dataset whose objects are at `bucket`/`prefix`, if any.
+pub async fn at_location(db: &AnyPool, bucket: &str, prefix: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM datasets WHERE bucket = $1 AND prefix = $2 LIMIT 1")
+        .bind(bucket)
+        .bind(prefix)
+        .fetch_optional(db)
+        .await
+}
+
 /// The people (not organizations) each of some datasets is shared with: `(dataset id, uid)`,
 /// highest entries first, at most `per` per dataset. Only members of the dataset's organization
 /// (shares reach no one else).

@@ -10,6 +10,7 @@ pub mod datasets;
 pub mod details;
 pub mod flighting;
 pub mod insights;
+pub mod metrics;
 pub mod organizations;
 pub mod pins;
 pub mod projects;
@@ -18,46 +19,7 @@ pub mod throttle;
 pub mod tokens;
 pub mod users;
 
-use std::borrow::Cow;
-
-use sqlx::{
-    AnyPool, SqlSafeStr as _,
-    migrate::{Migration, MigrationType, Migrator},
-};
-
-/// The migrations, embedded (one portable set for both databases).
-const MIGRATIONS: &[(i64, &str, &str)] = &[
-    (
-        20260101000000,
-        "create identity",
-        include_str!("../../migrations/20260101000000_create_identity.sql"),
-    ),
-    (
-        20261122000000,
-        "create assets",
-        include_str!("../../migrations/20261122000000_create_assets.sql"),
-    ),
-    (
-        20261123000000,
-        "create datasets",
-        include_str!("../../migrations/20261123000000_create_datasets.sql"),
-    ),
-    (
-        20261201000000,
-        "index asset organizations",
-        include_str!("../../migrations/20261201000000_index_asset_organizations.sql"),
-    ),
-    (
-        20261201000100,
-        "create app tickets",
-        include_str!("../../migrations/20261201000100_create_app_tickets.sql"),
-    ),
-    (
-        20261202000000,
-        "create projects",
-        include_str!("../../migrations/20261202000000_create_projects.sql"),
-    ),
-];
+use sqlx::AnyPool;
 
 /// The pool's options: 16 connections, and for SQLite the settings a server needs — write-ahead
 /// logging (readers never wait for the writer), `synchronous = NORMAL` (durable at checkpoints,
@@ -82,23 +44,18 @@ pub fn pool_options() -> sqlx::pool::PoolOptions<sqlx::Any> {
         })
 }
 
+/// Runs the migrations of `api/migrations/` (one portable set for both databases, embedded at
+/// build time: a new migration is a new file there).
 pub async fn migrate(db: &AnyPool) -> anyhow::Result<()> {
-    let migrations = MIGRATIONS
-        .iter()
-        .map(|(version, description, sql)| {
-            Migration::new(
-                *version,
-                Cow::Borrowed(*description),
-                MigrationType::Simple,
-                sql.into_sql_str(),
-                false,
-            )
-        })
-        .collect();
-    Migrator::with_migrations(migrations)
+    sqlx::migrate!("./migrations")
         .run(db)
         .await
         .map_err(|e| anyhow::anyhow!("failed to run database migrations: {e}"))
+}
+
+/// Whether the database answers (`SELECT 1`).
+pub async fn ping(db: &AnyPool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT 1").fetch_one(db).await
 }
 
 /// A column holding a name of a fixed set ([`crate::domain`]); another text is a decode error.

@@ -205,3 +205,21 @@ pub async fn ensure_bucket(db: &AnyPool, name: &str, region: &str) -> Result<Str
         .fetch_one(db)
         .await
 }
+
+/// Sets whether the organization requires 2FA of its users.
+pub async fn set_2fa_required(db: &AnyPool, id: &str, required: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE organizations SET is_2fa_required = $1 WHERE id = $2")
+        .bind(i64::from(required))
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The id of the organization with this slug (its namespace is `ludis-<slug>`).
+pub async fn id_by_slug(db: &AnyPool, slug: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM organizations WHERE slug = $1")
+        .bind(slug)
+        .fetch_optional(db)
+        .await
+}

@@ -133,14 +133,6 @@ pub async fn insert(db: &AnyPool, u: &NewUser<'_>, now: i64) -> Result<(), sqlx:
 }
 
 /// Several users by uid (unknown ones are left out), in no particular order.
-/// The user an API key (its SHA-256) belongs to.
-pub async fn uid_by_api_key_hash(db: &AnyPool, hash: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT uid FROM users WHERE api_key_hash = $1")
-        .bind(hash)
-        .fetch_optional(db)
-        .await
-}
-
 pub async fn by_uids(db: &AnyPool, uids: &[String]) -> Result<Vec<UserRow>, sqlx::Error> {
     let mut uids: Vec<&str> = uids.iter().map(String::as_str).collect();
     uids.sort_unstable();
@@ -294,4 +286,205 @@ pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error>
     ids.sort();
     ids.dedup();
     Ok(ids)
+}
+
+/// A user with their organization's 2FA requirement (what an extractor needs to let them in).
+pub struct Caller {
+    pub user: UserRow,
+    pub org_requires_2fa: bool,
+}
+
+/// The session a token names, as the database has it.
+pub struct SessionState {
+    /// Whether the session (refresh-token family) exists and is the user's.
+    pub exists: bool,
+    pub revoked: bool,
+    /// Unix seconds; 0 when the session does not exist.
+    pub expires_at: i64,
+}
+
+/// User `uid` with their organization's 2FA requirement and the state of their session `sid`, in
+/// one query.
+pub async fn with_session(
+    db: &AnyPool,
+    uid: &str,
+    sid: &str,
+) -> Result<Option<(Caller, SessionState)>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS}, o.is_2fa_required AS org_2fa, f.id AS family_id, f.revoked_at AS family_revoked, \
+         COALESCE(f.expires_at, 0) AS family_expires \
+         FROM users u JOIN organizations o ON o.id = u.organization_id \
+         LEFT JOIN token_families f ON f.id = $2 AND f.user_uid = u.uid WHERE u.uid = $1"
+    );
+    let Some(row) = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(uid)
+        .bind(sid)
+        .fetch_optional(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let caller = Caller {
+        user: UserRow::from_row(&row)?,
+        org_requires_2fa: row.try_get::<i64, _>("org_2fa")? != 0,
+    };
+    let session = SessionState {
+        exists: row.try_get::<Option<String>, _>("family_id")?.is_some(),
+        revoked: row.try_get::<Option<i64>, _>("family_revoked")?.is_some(),
+        expires_at: row.try_get("family_expires")?,
+    };
+    Ok(Some((caller, session)))
+}
+
+/// The user an API key (its SHA-256) belongs to, with their organization's 2FA requirement.
+pub async fn by_api_key_hash(db: &AnyPool, hash: &str) -> Result<Option<Caller>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS}, o.is_2fa_required AS org_2fa FROM users u \
+         JOIN organizations o ON o.id = u.organization_id WHERE u.api_key_hash = $1"
+    );
+    let Some(row) = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(hash)
+        .fetch_optional(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Caller {
+        user: UserRow::from_row(&row)?,
+        org_requires_2fa: row.try_get::<i64, _>("org_2fa")? != 0,
+    }))
+}
+
+/// How many users have `role`.
+pub async fn count_with_role(db: &AnyPool, role: Role) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1")
+        .bind(role.as_str())
+        .fetch_one(db)
+        .await
+}
+
+/// What an update of a user's profile writes (every column; unchanged ones as they were).
+pub struct Profile<'a> {
+    pub first_name: String,
+    pub last_name: String,
+    pub timezone: String,
+    pub date_format: String,
+    pub photo_path: Option<String>,
+    pub git_username: Option<String>,
+    pub git_token_enc: Option<String>,
+    pub email: String,
+    pub role: &'a str,
+    pub status: &'a str,
+    pub organization_id: String,
+    pub cluster_id: Option<String>,
+    pub password_hash: String,
+}
+
+/// Writes a user's profile (the unique e-mail index may refuse it).
+pub async fn update_profile(db: &AnyPool, uid: &str, p: Profile<'_>, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE users SET first_name = $1, last_name = $2, timezone = $3, date_format = $4, photo_path = $5, \
+         git_username = $6, git_token_enc = $7, email = $8, role = $9, status = $10, organization_id = $11, \
+         cluster_id = $12, password_hash = $13, updated_at = $14 WHERE uid = $15",
+    )
+    .bind(p.first_name)
+    .bind(p.last_name)
+    .bind(p.timezone)
+    .bind(p.date_format)
+    .bind(p.photo_path)
+    .bind(p.git_username)
+    .bind(p.git_token_enc)
+    .bind(p.email)
+    .bind(p.role)
+    .bind(p.status)
+    .bind(p.organization_id)
+    .bind(p.cluster_id)
+    .bind(p.password_hash)
+    .bind(now)
+    .bind(uid)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_password_hash(db: &AnyPool, uid: &str, hash: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")
+        .bind(hash)
+        .bind(now)
+        .bind(uid)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Sets (or, with `None`s, clears) a user's source-control user name and encrypted token.
+pub async fn set_git(
+    db: &AnyPool,
+    uid: &str,
+    username: Option<String>,
+    token_enc: Option<String>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET git_username = $1, git_token_enc = $2, updated_at = $3 WHERE uid = $4")
+        .bind(username)
+        .bind(token_enc)
+        .bind(now)
+        .bind(uid)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Replaces a user's API key: encrypted (to show it again) and its SHA-256 (to find its user).
+pub async fn set_api_key(
+    db: &AnyPool,
+    uid: &str,
+    key_enc: &str,
+    key_hash: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET api_key_enc = $1, api_key_hash = $2, updated_at = $3 WHERE uid = $4")
+        .bind(key_enc)
+        .bind(key_hash)
+        .bind(now)
+        .bind(uid)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Starts 2FA enrolment with a new (encrypted) secret: enabled, not yet confirmed by a code.
+pub async fn begin_2fa(db: &AnyPool, uid: &str, secret_enc: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE users SET enabled_2fa = 1, confirmed_2fa = 0, secret_2fa_enc = $1, last_totp_step = 0, \
+         updated_at = $2 WHERE uid = $3",
+    )
+    .bind(secret_enc)
+    .bind(now)
+    .bind(uid)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Confirms 2FA enrolment (a first code was right).
+pub async fn confirm_2fa(db: &AnyPool, uid: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
+        .bind(now)
+        .bind(uid)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Turns 2FA off and forgets the secret.
+pub async fn disable_2fa(db: &AnyPool, uid: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE users SET enabled_2fa = 0, confirmed_2fa = 0, secret_2fa_enc = NULL, updated_at = $1 WHERE uid = $2",
+    )
+    .bind(now)
+    .bind(uid)
+    .execute(db)
+    .await?;
+    Ok(())
 }

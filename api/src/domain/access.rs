@@ -1,4 +1,4 @@
-//! Access levels, ordered `none < view < execute < edit` (DESIGN "One access rule", spec 001 §6).
+//! Access levels, ordered `none < view < execute < edit` (docs/design.md "The one access rule", spec 001 §6).
 
 use super::names;
 

@@ -2,7 +2,7 @@
 //! flighting and the cluster. A new kind is one more variant here; the compiler then names every
 //! place that has to say something about it.
 
-use super::{AccessLevel, names};
+use super::{AccessLevel, ActivityEntity, names};
 
 names! {
     /// A kind of shareable asset (the `assets.kind` column).
@@ -88,13 +88,13 @@ impl AssetKind {
     }
 
     /// The activity log's and the metrics' name of the kind (`applications`).
-    pub const fn activity_entity(self) -> &'static str {
+    pub const fn activity_entity(self) -> ActivityEntity {
         match self {
-            Self::Insight => "applications",
-            Self::Dataset => "datasets",
-            Self::ProjectV2 | Self::Project => "projects",
-            Self::Workflow => "workflows",
-            Self::Notebook => "notebooks",
+            Self::Insight => ActivityEntity::Applications,
+            Self::Dataset => ActivityEntity::Datasets,
+            Self::ProjectV2 | Self::Project => ActivityEntity::Projects,
+            Self::Workflow => ActivityEntity::Workflows,
+            Self::Notebook => ActivityEntity::Notebooks,
         }
     }
 

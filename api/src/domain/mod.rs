@@ -8,6 +8,7 @@ mod access;
 mod datasets;
 mod insights;
 mod kinds;
+mod metrics;
 mod projects;
 mod roles;
 mod sharing;
@@ -16,6 +17,7 @@ pub use access::AccessLevel;
 pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
+pub use metrics::{ActivityEntity, Period};
 pub use projects::ProjectStatus;
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
@@ -119,6 +121,8 @@ mod tests {
         round_trips(ShareType::ALL);
         round_trips(ShareOrigin::ALL);
         round_trips(ProjectStatus::ALL);
+        round_trips(ActivityEntity::ALL);
+        round_trips(Period::ALL);
         assert_eq!(
             "nope".parse::<Role>(),
             Err(Unknown {

@@ -1,4 +1,4 @@
-//! The one access rule for every asset kind (DESIGN.md "One access rule", spec 000 §4 and 001 §6):
+//! The one access rule for every asset kind (docs/design.md "The one access rule", spec 000 §4 and 001 §6):
 //! the owner has edit; an administrator of the asset's organization, or a superadmin, has edit;
 //! a member of the asset's organization has the highest of their own share and the
 //! organization's share; anyone else, or a member with neither, does not see the asset (404,

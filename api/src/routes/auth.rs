@@ -359,12 +359,7 @@ async fn change_password(
     auth::confirm_password(&state, &caller.user, &ip, &req.current_password).await?;
     let hash = password::hash(req.new_password, state.auth.hash).await?;
     let now = db::now();
-    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE uid = $3")
-        .bind(hash)
-        .bind(now)
-        .bind(&caller.user.uid)
-        .execute(&state.db)
-        .await?;
+    db::users::set_password_hash(&state.db, &caller.user.uid, &hash, now).await?;
     auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
     Activity::on_user(&caller.user, &caller.user, "password_changed")
         .record(&state.db)

@@ -40,8 +40,7 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(3);
     (status = 200, body = Readiness), (status = 503, description = "A dependency does not answer", body = Readiness)))]
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let database = async {
-        let row: (i64,) = sqlx::query_as("SELECT 1").fetch_one(&state.db).await?;
-        anyhow::ensure!(row.0 == 1, "unexpected answer");
+        anyhow::ensure!(crate::db::ping(&state.db).await? == 1, "unexpected answer");
         Ok(())
     };
     let cluster = async {

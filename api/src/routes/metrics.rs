@@ -3,15 +3,14 @@
 
 use axum::{Json, extract::State};
 use serde::{Deserialize, Serialize};
-use sqlx::Row as _;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::users::paging;
 use crate::{
     auth::AuthUser,
-    db::{self, organizations},
-    domain::Role,
+    db::{self, metrics, organizations},
+    domain::{ActivityEntity, Period, Role},
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     policy,
     state::AppState,
@@ -25,33 +24,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(entity_usage))
 }
 
-/// Entities with an activity log.
-pub const ENTITIES: [&str; 7] = [
-    "applications",
-    "projects",
-    "datasets",
-    "workflows",
-    "users",
-    "organizations",
-    "flighting",
-];
-
-/// Seconds covered by a period (default week).
-pub fn period_seconds(period: Option<&str>) -> Result<(String, i64)> {
+/// The period a call names (default week), and the seconds it covers.
+pub fn period_seconds(period: Option<&str>) -> Result<(Period, i64)> {
     let p = period.map(str::trim).filter(|p| !p.is_empty()).unwrap_or("week");
-    let secs = match p {
-        "day" => 86_400,
-        "week" => 7 * 86_400,
-        "month" => 30 * 86_400,
-        "year" => 365 * 86_400,
-        _ => {
-            return Err(ApiError::bad_request(
-                "invalid_period",
-                "Period must be one of day, week, month, year",
-            ));
-        }
-    };
-    Ok((p.to_owned(), secs))
+    let period = p.parse::<Period>().map_err(|_| {
+        ApiError::bad_request("invalid_period", "Period must be one of day, week, month, year")
+    })?;
+    Ok((period, period.seconds()))
 }
 
 /// The organization scope of a metrics call: `Some(id)` for one organization, `None` for all
@@ -104,14 +83,14 @@ pub struct Overview {
 
 #[derive(Serialize, ToSchema)]
 pub struct EntityCount {
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub count: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct OverviewResponse {
     pub success: bool,
-    pub period: String,
+    pub period: Period,
     pub from: i64,
     pub to: i64,
     pub metrics: Overview,
@@ -130,52 +109,21 @@ async fn overview(
     let org = scope(&state, &caller, q.organization_id).await?;
     let to = db::now();
     let from = to - secs;
-    let o = org.clone().unwrap_or_default();
-    let one = |sql: &'static str| {
-        sqlx::query_scalar::<_, i64>(sql)
-            .bind(o.clone())
-            .bind(from)
-            .fetch_one(&state.db)
-    };
-    let logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1").await?;
-    let failed_logins = one("SELECT COUNT(*) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 0").await?;
-    let active_users = one(
-        "SELECT COUNT(DISTINCT user_uid) FROM login_events WHERE ($1 = '' OR organization_id = $1) AND at >= $2 AND success = 1",
-    )
-    .await?;
-    let activities =
-        one("SELECT COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2").await?;
-    let total_users: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = '' OR organization_id = $1)")
-            .bind(o.clone())
-            .fetch_one(&state.db)
-            .await?;
-    let organizations: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM organizations WHERE ($1 = '' OR id = $1)")
-            .bind(o.clone())
-            .fetch_one(&state.db)
-            .await?;
-    let by_entity: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT entity_type, COUNT(*) FROM activity WHERE ($1 = '' OR organization_id = $1) AND at >= $2 \
-         GROUP BY entity_type ORDER BY entity_type",
-    )
-    .bind(o)
-    .bind(from)
-    .fetch_all(&state.db)
-    .await?;
+    let t = metrics::totals(&state.db, &org.unwrap_or_default(), from).await?;
     Ok(Json(OverviewResponse {
         success: true,
         period,
         from,
         to,
         metrics: Overview {
-            logins,
-            failed_logins,
-            active_users,
-            total_users,
-            organizations,
-            activities,
-            by_entity: by_entity
+            logins: t.logins,
+            failed_logins: t.failed_logins,
+            active_users: t.active_users,
+            total_users: t.total_users,
+            organizations: t.organizations,
+            activities: t.activities,
+            by_entity: t
+                .by_entity
                 .into_iter()
                 .map(|(entity, count)| EntityCount { entity, count })
                 .collect(),
@@ -204,7 +152,7 @@ pub struct LoginPoint {
 #[derive(Serialize, ToSchema)]
 pub struct LoginSeries {
     pub success: bool,
-    pub period: String,
+    pub period: Period,
     pub logins: Vec<LoginPoint>,
 }
 
@@ -221,30 +169,14 @@ async fn num_logins(
     let org = scope(&state, &caller, q.organization).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(5).clamp(1, 100);
     let from = db::now() - secs;
-    let top: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT organization_id, COUNT(*) AS n FROM login_events \
-         WHERE success = 1 AND at >= $1 AND organization_id IS NOT NULL AND ($2 = '' OR organization_id = $2) \
-         GROUP BY organization_id ORDER BY n DESC, organization_id LIMIT $3",
-    )
-    .bind(from)
-    .bind(org)
-    .bind(limit)
-    .fetch_all(&state.db)
-    .await?;
+    let top = metrics::busiest_organizations(&state.db, &org, from, limit).await?;
     let mut points = Vec::new();
     for (org_id, _) in top {
         let name = organizations::by_id(&state.db, &org_id)
             .await?
             .map(|o| o.name)
             .unwrap_or_else(|| "(deleted)".into());
-        let rows: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT day, COUNT(*) FROM login_events WHERE success = 1 AND at >= $1 AND organization_id = $2 \
-             GROUP BY day ORDER BY day",
-        )
-        .bind(from)
-        .bind(&org_id)
-        .fetch_all(&state.db)
-        .await?;
+        let rows = metrics::logins_per_day(&state.db, &org_id, from).await?;
         points.extend(rows.into_iter().map(|(date, logins)| LoginPoint {
             date,
             logins,
@@ -286,21 +218,25 @@ pub struct ActivityRow {
 #[derive(Serialize, ToSchema)]
 pub struct ActivityPage {
     pub success: bool,
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub rows: Vec<ActivityRow>,
     pub total: i64,
     pub page: i64,
     pub limit: i64,
 }
 
-fn check_entity(entity: &str) -> Result<()> {
-    if !ENTITIES.contains(&entity) {
-        return Err(ApiError::not_found(
-            "unknown_metrics_entity",
-            format!("Unknown metrics entity: {entity}"),
-        ));
-    }
-    Ok(())
+/// An entity the metrics answer for (404 otherwise).
+fn check_entity(entity: &str) -> Result<ActivityEntity> {
+    entity
+        .parse::<ActivityEntity>()
+        .ok()
+        .filter(|e| ActivityEntity::METRICS.contains(e))
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "unknown_metrics_entity",
+                format!("Unknown metrics entity: {entity}"),
+            )
+        })
 }
 
 /// The activity log of one entity kind, newest first, paged and searchable.
@@ -314,7 +250,7 @@ async fn entity_activity(
     AppPath(entity): AppPath<String>,
     AppQuery(q): AppQuery<ActivityQuery>,
 ) -> Result<Json<ActivityPage>> {
-    check_entity(&entity)?;
+    let entity = check_entity(&entity)?;
     let (_, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, q.organization_id)
         .await?
@@ -328,42 +264,24 @@ async fn entity_activity(
         .filter(|s| !s.is_empty())
         .map(db::like_pattern)
         .unwrap_or_default();
-    let filter = "FROM activity a LEFT JOIN users u ON u.uid = a.user_uid \
-         WHERE a.entity_type = $1 AND a.at >= $2 AND ($3 = '' OR a.organization_id = $3) \
-         AND ($4 = '' OR LOWER(a.entity_name) LIKE $4 ESCAPE '\\' OR LOWER(u.email) LIKE $4 ESCAPE '\\' \
-         OR LOWER(u.first_name) LIKE $4 ESCAPE '\\' OR LOWER(u.last_name) LIKE $4 ESCAPE '\\')";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
-        .bind(&entity)
-        .bind(from)
-        .bind(&org)
-        .bind(&pattern)
-        .fetch_one(&state.db)
-        .await?;
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT a.entity_name, u.first_name, u.last_name, u.email, a.action, a.at {filter} \
-         ORDER BY a.at DESC, a.id LIMIT $5 OFFSET $6"
-    )))
-    .bind(&entity)
-    .bind(from)
-    .bind(&org)
-    .bind(&pattern)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(&state.db)
-    .await?;
-    let rows = rows
-        .iter()
-        .map(|r| {
-            Ok(ActivityRow {
-                entity_name: r.try_get("entity_name")?,
-                first_name: r.try_get("first_name")?,
-                last_name: r.try_get("last_name")?,
-                email: r.try_get("email")?,
-                action: r.try_get("action")?,
-                date: r.try_get("at")?,
-            })
+    let filter = metrics::EntryFilter {
+        entity_type: entity,
+        from,
+        organization_id: &org,
+        pattern: &pattern,
+    };
+    let (entries, total) = metrics::entries(&state.db, &filter, limit, offset).await?;
+    let rows = entries
+        .into_iter()
+        .map(|e| ActivityRow {
+            entity_name: e.entity_name,
+            first_name: e.first_name,
+            last_name: e.last_name,
+            email: e.email,
+            action: e.action,
+            date: e.at,
         })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        .collect();
     Ok(Json(ActivityPage {
         success: true,
         entity,
@@ -393,7 +311,7 @@ pub struct UsageRow {
 #[derive(Serialize, ToSchema)]
 pub struct UsageResponse {
     pub success: bool,
-    pub entity: String,
+    pub entity: ActivityEntity,
     pub usage: Vec<UsageRow>,
 }
 
@@ -408,21 +326,11 @@ async fn entity_usage(
     AppPath((org_id, entity)): AppPath<(String, String)>,
     AppQuery(q): AppQuery<UsageQuery>,
 ) -> Result<Json<UsageResponse>> {
-    check_entity(&entity)?;
+    let entity = check_entity(&entity)?;
     let (_, secs) = period_seconds(q.period.as_deref())?;
     let org = scope(&state, &caller, Some(org_id)).await?.unwrap_or_default();
     let limit = q.limit.unwrap_or(10).clamp(1, 100);
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT entity_id, MAX(entity_name) AS entity_name, COUNT(*) AS n FROM activity \
-         WHERE organization_id = $1 AND entity_type = $2 AND at >= $3 \
-         GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT $4",
-    )
-    .bind(org)
-    .bind(&entity)
-    .bind(db::now() - secs)
-    .bind(limit)
-    .fetch_all(&state.db)
-    .await?;
+    let rows = metrics::most_used(&state.db, &org, entity, db::now() - secs, limit).await?;
     Ok(Json(UsageResponse {
         success: true,
         entity,

@@ -527,11 +527,7 @@ async fn set_2fa_required(
 ) -> Result<Json<Done>> {
     let org = visible(&state, &caller, &id).await?;
     admin_only(&caller)?;
-    sqlx::query("UPDATE organizations SET is_2fa_required = $1 WHERE id = $2")
-        .bind(i64::from(req.new2fa_required_status))
-        .bind(&org.id)
-        .execute(&state.db)
-        .await?;
+    organizations::set_2fa_required(&state.db, &org.id, req.new2fa_required_status).await?;
     let action = if req.new2fa_required_status {
         "2fa_required"
     } else {

@@ -1,4 +1,4 @@
-//! Sharing, for every asset kind (spec 000 §4–§5, DESIGN.md "One access rule"): who has access
+//! Sharing, for every asset kind (spec 000 §4–§5, docs/design.md "The one access rule"): who has access
 //! (`GET /v1/shares/sharedwith/{entityId}`), share and unshare (`POST /v1/applications/share`,
 //! generic over `entity_type`), removing an entry or leaving a shared app
 //! (`DELETE /v1/applications/share/{id}`), and the dataset folder share (issue 6).

@@ -136,15 +136,7 @@ async fn enable_2fa(
         let uri = totp::otpauth_url(&target.email, &secret)
             .map_err(|e| ApiError::internal(format!("failed to build the otpauth URI: {e}")))?;
         let qr = totp::qr_data_url(&uri)?;
-        sqlx::query(
-            "UPDATE users SET enabled_2fa = 1, confirmed_2fa = 0, secret_2fa_enc = $1, last_totp_step = 0, \
-             updated_at = $2 WHERE uid = $3",
-        )
-        .bind(state.auth.keyring.encrypt(&secret))
-        .bind(now)
-        .bind(&target.uid)
-        .execute(&state.db)
-        .await?;
+        users::begin_2fa(&state.db, &target.uid, &state.auth.keyring.encrypt(&secret), now).await?;
         return Ok(Json(Enable2faResponse {
             success: true,
             message: "Scan the QR code, then enter a code to finish".into(),
@@ -160,13 +152,7 @@ async fn enable_2fa(
         ));
     }
     reauthenticate(&state, &caller.user, &ip, &req).await?;
-    sqlx::query(
-        "UPDATE users SET enabled_2fa = 0, confirmed_2fa = 0, secret_2fa_enc = NULL, updated_at = $1 WHERE uid = $2",
-    )
-    .bind(now)
-    .bind(&target.uid)
-    .execute(&state.db)
-    .await?;
+    users::disable_2fa(&state.db, &target.uid, now).await?;
     if !is_self {
         // An administrator's reset: whoever holds the user's sessions or key starts over.
         auth::revoke_credentials(&state, &target.uid, None, "2FA reset by an administrator").await?;
@@ -267,11 +253,7 @@ async fn verify_2fa(
         return Err(ApiError::unauthorized("invalid_2fa_code", INVALID_CODE));
     }
     attempt.succeeded().await?;
-    sqlx::query("UPDATE users SET confirmed_2fa = 1, updated_at = $1 WHERE uid = $2")
-        .bind(db::now())
-        .bind(&user.uid)
-        .execute(&state.db)
-        .await?;
+    users::confirm_2fa(&state.db, &user.uid, db::now()).await?;
     let user = users::by_uid(&state.db, &user.uid)
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "Invalid token"))?;

@@ -346,3 +346,90 @@ async fn no_answer_sends_the_browser_to_another_site() {
         }
     }
 }
+
+/// The `ticket=` value of an `open_url`.
+fn ticket_of(url: &str) -> String {
+    url[url.find("ticket=").unwrap() + "ticket=".len()..].to_owned()
+}
+
+#[tokio::test]
+async fn tickets_app_cookies_and_access_tokens_are_never_taken_for_one_another() {
+    let upstream = upstream().await;
+    for app in apps_with(per_app).await {
+        let k = app.kind;
+        let (team, a) = team_with_app(&app, "TokenKinds", &upstream).await;
+        let b = running_app(&app, &team.org, &team.dev, &upstream).await;
+        let access = team.dev_token.clone();
+        let ticket = ticket_of(&open_url(&app, &access, &a).await);
+        let cookie = cookie_for(&app, &access, &a).await;
+        let cookie_value = cookie.strip_prefix("ludis_app=").unwrap().to_owned();
+
+        // Neither a ticket nor an app cookie is an access token, on the API or on the app.
+        for (what, token) in [("ticket", &ticket), ("app cookie", &cookie_value)] {
+            let (s, body) = app.get(&format!("/v1/applications/{a}"), token).await;
+            assert_eq!(
+                s,
+                StatusCode::UNAUTHORIZED,
+                "{k}: a {what} as a bearer token: {body}"
+            );
+            let res = on_host(&app, &host_of(&a), &format!("/apps/{a}/echo"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                res.status(),
+                StatusCode::UNAUTHORIZED,
+                "{k}: a {what} as a bearer token on the app"
+            );
+        }
+        // Neither an access token nor a ticket is an app cookie.
+        for (what, token) in [("access token", &access), ("ticket", &ticket)] {
+            let res = to_app(&app, Method::GET, &a, &format!("ludis_app={token}"), None)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                res.status(),
+                StatusCode::UNAUTHORIZED,
+                "{k}: an {what} as the app cookie"
+            );
+        }
+        // Neither an access token nor an app cookie is a ticket.
+        for (what, token) in [("access token", &access), ("app cookie", &cookie_value)] {
+            let res = on_host(&app, &host_of(&a), &format!("/apps/{a}/?ticket={token}"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                res.status(),
+                StatusCode::UNAUTHORIZED,
+                "{k}: an {what} as a ticket"
+            );
+            assert!(res.headers().get(header::SET_COOKIE).is_none(), "{k}: {what}");
+        }
+
+        // App A's ticket and cookie do not open app B (on B's origin or on A's, by B's path).
+        for host in [host_of(&b), host_of(&a)] {
+            let res = on_host(&app, &host, &format!("/apps/{b}/?ticket={ticket}"))
+                .send()
+                .await
+                .unwrap();
+            assert_ne!(
+                res.status(),
+                StatusCode::SEE_OTHER,
+                "{k}: A's ticket on B ({host})"
+            );
+            assert!(res.headers().get(header::SET_COOKIE).is_none(), "{k}: {host}");
+        }
+        let res = to_app(&app, Method::GET, &b, &cookie, None).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{k}: A's cookie on B");
+
+        // A's ticket still opens A, once: a replay fails.
+        let path = format!("/apps/{a}/?ticket={ticket}");
+        let res = on_host(&app, &host_of(&a), &path).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "{k}: A's ticket on A");
+        let res = on_host(&app, &host_of(&a), &path).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{k}: A's ticket again");
+    }
+}

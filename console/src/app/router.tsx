@@ -2,6 +2,7 @@ import { createBrowserRouter, createMemoryRouter, Navigate, type RouteObject } f
 
 import { RouteError } from '@/app/routes/route-error';
 import { PageLoader, RootRoute } from '@/app/routes/root';
+import { RequireAdmin } from '@/components/require-admin';
 import { paths } from '@/config/paths';
 
 /**
@@ -80,41 +81,52 @@ export const routes: RouteObject[] = [
               lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),
             }),
           ),
+          // Administration: the role is checked before any of these screens loads or asks the API.
           {
-            path: paths.organizations.path,
-            lazy: () => import('@/app/routes/organizations/list').then((m) => ({ Component: m.OrganizationsRoute })),
-          },
-          {
-            path: paths.organizationNew.path,
-            lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationNewRoute })),
-          },
-          {
-            path: paths.organization.path,
-            lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationEditRoute })),
-          },
-          {
-            path: paths.organizationUsers.path,
-            lazy: () => import('@/app/routes/users/list').then((m) => ({ Component: m.OrganizationUsersRoute })),
-          },
-          {
-            path: paths.organizationUserNew.path,
-            lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserNewRoute })),
-          },
-          {
-            path: paths.organizationUserEdit.path,
-            lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserEditRoute })),
-          },
-          ...[paths.flightSettings.path, paths.organizationFlightSettings.path].map((path) => ({
-            path,
-            lazy: () => import('@/app/routes/flight-settings').then((m) => ({ Component: m.FlightSettingsRoute })),
-          })),
-          {
-            path: paths.manageOrganizations.path,
-            lazy: () => import('@/app/routes/manage-organizations').then((m) => ({ Component: m.ManageOrganizationsRoute })),
-          },
-          {
-            path: paths.adminPortal.path,
-            lazy: () => import('@/app/routes/admin-portal').then((m) => ({ Component: m.AdminPortalRoute })),
+            element: <RequireAdmin />,
+            children: [
+              {
+                path: paths.organizations.path,
+                lazy: () => import('@/app/routes/organizations/list').then((m) => ({ Component: m.OrganizationsRoute })),
+              },
+              {
+                path: paths.organization.path,
+                lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationEditRoute })),
+              },
+              {
+                path: paths.organizationUsers.path,
+                lazy: () => import('@/app/routes/users/list').then((m) => ({ Component: m.OrganizationUsersRoute })),
+              },
+              {
+                path: paths.organizationUserNew.path,
+                lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserNewRoute })),
+              },
+              {
+                path: paths.organizationUserEdit.path,
+                lazy: () => import('@/app/routes/users/edit').then((m) => ({ Component: m.UserEditRoute })),
+              },
+              ...[paths.flightSettings.path, paths.organizationFlightSettings.path].map((path) => ({
+                path,
+                lazy: () => import('@/app/routes/flight-settings').then((m) => ({ Component: m.FlightSettingsRoute })),
+              })),
+              {
+                path: paths.manageOrganizations.path,
+                lazy: () => import('@/app/routes/manage-organizations').then((m) => ({ Component: m.ManageOrganizationsRoute })),
+              },
+              {
+                path: paths.adminPortal.path,
+                lazy: () => import('@/app/routes/admin-portal').then((m) => ({ Component: m.AdminPortalRoute })),
+              },
+              {
+                element: <RequireAdmin superadmin />,
+                children: [
+                  {
+                    path: paths.organizationNew.path,
+                    lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationNewRoute })),
+                  },
+                ],
+              },
+            ],
           },
         ],
       },

@@ -26,5 +26,9 @@ export const notify = {
       autoClose: ERROR_TOAST_DURATION_MS,
       withCloseButton: true,
     });
+  },  /** Drops every toast on screen and queued (a successful sign-in ends the errors before it). */
+  clear() {
+    notifications.clean();
+    notifications.cleanQueue();
   },
 };

@@ -14,6 +14,12 @@ function messageOf(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Every admin metrics query's key starts with this (features/admin/api): a change to the
+ * organizations or users they count makes them all stale, so the portal's figures follow at once.
+ */
+export const METRICS_KEY = ['metrics'] as const;
+
 /** Errors appear as toasts (spec 001 §8) unless a query or mutation says it handles them itself. */
 export function createQueryClient() {
   return new QueryClient({

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { INSIGHT_DESCRIPTION_MAX, INSIGHT_NAME_MAX } from '@/config/constants';
-import { relativeTime } from '@/lib/relative-time';
 import { truncate, viewCountLabel } from '@/lib/text';
 
 describe('truncate', () => {
@@ -21,16 +20,5 @@ describe('viewCountLabel', () => {
     expect(viewCountLabel(0)).toBe('0 Views');
     expect(viewCountLabel(2)).toBe('2 Views');
     expect(viewCountLabel(undefined)).toBe('0 Views');
-  });
-});
-
-describe('relativeTime', () => {
-  const now = new Date(2026, 10, 20, 15, 0, 0); // Friday 20 Nov 2026, 3 pm local
-  const at = (d: Date) => d.getTime() / 1000;
-  it("says 'hh:mm A Today', 'hh:mm A Yesterday', 'Last weekday', then the date", () => {
-    expect(relativeTime(at(new Date(2026, 10, 20, 9, 5)), now)).toBe('09:05 AM Today');
-    expect(relativeTime(at(new Date(2026, 10, 19, 13, 30)), now)).toBe('01:30 PM Yesterday');
-    expect(relativeTime(at(new Date(2026, 10, 16, 8, 0)), now)).toBe('Last Monday');
-    expect(relativeTime(at(new Date(2026, 10, 2, 8, 0)), now)).toBe('11/02/26');
   });
 });

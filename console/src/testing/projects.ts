@@ -1,4 +1,4 @@
-import type { AccessLevel } from '@/lib/api/types';
+import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
 import type {
   DockerImage,
   EnvVar,

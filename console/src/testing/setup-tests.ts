@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 import { reloadSession } from '@/lib/auth';
 
@@ -21,6 +21,13 @@ afterEach(() => {
   notifications.cleanQueue();
   vi.unstubAllGlobals();
 });
+
+// The lazy screens most tests land on (the signed-in layout and Home, which reaches into the
+// insights, datasets and projects features) are loaded before any test starts waiting, so the
+// first test of a file does not spend its wait compiling them on a busy machine.
+beforeAll(async () => {
+  await Promise.all([import('@/app/routes/app-layout'), import('@/app/routes/home')]);
+}, 60_000);
 
 beforeEach(() => {
   window.localStorage.clear();

@@ -1,13 +1,18 @@
 //! Pieces of pod specs shared by every workload the operator builds. Only allow-listed fields
 //! reach a pod: images come from the administrator's list, nothing privileged, no host paths, no
 //! service-account choice, and every pod passes Pod Security "restricted".
+//!
+//! Commands go in `args`, never `command`, so the image's entrypoint stays: Ludis images start
+//! every process under tini (`tini --`), which passes signals on, so a pod stops at once instead
+//! of waiting out its grace period (a process that is PID 1 ignores SIGTERM unless it handles it).
+//! An image without an entrypoint runs the arguments as they are.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
         Capabilities, PersistentVolumeClaimVolumeSource, PodSecurityContext, PodSpec, ResourceRequirements,
-        SeccompProfile, SecurityContext, Volume,
+        SeccompProfile, SecurityContext, Toleration, Volume,
     },
     apimachinery::pkg::api::resource::Quantity,
 };
@@ -49,13 +54,32 @@ pub fn container_security_context() -> SecurityContext {
     }
 }
 
+/// The taint of nodes set aside for Ludis workloads (the local platform's real node carries it);
+/// the default of `--workload-tolerations`.
+pub const WORKLOAD_TAINT: &str = "ludis.dev/workloads";
+
+/// Tolerations of the `NoSchedule` taints with these keys, whatever their value.
+pub fn tolerations(keys: &[String]) -> Vec<Toleration> {
+    keys.iter()
+        .map(|key| Toleration {
+            key: Some(key.clone()),
+            operator: Some("Exists".into()),
+            effect: Some("NoSchedule".into()),
+            ..Default::default()
+        })
+        .collect()
+}
+
 /// The fields every Ludis pod spec shares: no service-account token, no service links in the
-/// environment, the restricted security context. Use as `PodSpec { containers, ..restricted() }`.
-pub fn restricted() -> PodSpec {
+/// environment, the restricted security context, and the tolerations of the nodes set aside for
+/// workloads (`config.workload_tolerations`). Use as `PodSpec { containers, ..restricted(config) }`.
+pub fn restricted(config: &crate::context::Config) -> PodSpec {
     PodSpec {
         automount_service_account_token: Some(false),
         enable_service_links: Some(false),
         security_context: Some(pod_security_context()),
+        tolerations: (!config.workload_tolerations.is_empty())
+            .then(|| tolerations(&config.workload_tolerations)),
         ..Default::default()
     }
 }
@@ -94,9 +118,10 @@ pub fn run_command(language: ludis_crds::common::Language, file: &str) -> Vec<St
         return vec![
             "Rscript".into(),
             "-e".into(),
-            // Rendered output goes to $LUDIS_OUTPUT_DIR when set (report jobs), else beside it.
+            // Rendered output goes to $LUDIS_OUTPUT_DIR when set (report jobs), else beside it;
+            // knitr's intermediate files go to a temporary folder (the source may be read-only).
             format!(
-                "rmarkdown::render({}, output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"))",
+                "rmarkdown::render({}, output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"), intermediates_dir = tempdir())",
                 r_string(file)
             ),
         ];
@@ -179,7 +204,7 @@ mod tests {
             [
                 "Rscript",
                 "-e",
-                "rmarkdown::render(\"report.Rmd\", output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"))"
+                "rmarkdown::render(\"report.Rmd\", output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"), intermediates_dir = tempdir())"
             ]
         );
         assert!(run_command(Language::R, "a\"b.rmd")[2].starts_with("rmarkdown::render(\"a\\\"b.rmd\", "));
@@ -193,6 +218,23 @@ mod tests {
         assert_eq!(c.allow_privilege_escalation, Some(false));
         assert_eq!(c.capabilities.unwrap().drop.unwrap(), ["ALL"]);
         assert_eq!(c.seccomp_profile.unwrap().type_, "RuntimeDefault");
+    }
+
+    #[test]
+    fn workloads_tolerate_the_configured_taints() {
+        let config = crate::context::Config::for_tests("ludis-system");
+        assert_eq!(config.workload_tolerations, [WORKLOAD_TAINT]);
+        let spec = restricted(&config);
+        let t = &spec.tolerations.unwrap()[0];
+        assert_eq!(
+            (t.key.as_deref(), t.operator.as_deref(), t.effect.as_deref()),
+            (Some(WORKLOAD_TAINT), Some("Exists"), Some("NoSchedule"))
+        );
+        let none = crate::context::Config {
+            workload_tolerations: vec![],
+            ..config
+        };
+        assert_eq!(restricted(&none).tolerations, None);
     }
 
     #[test]

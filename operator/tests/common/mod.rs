@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a client of the configured cluster, a namespace per
-//! test, and polling with a timeout.
+//! test, polling with a timeout, and the real node (`node`).
 #![allow(dead_code)] // each test binary uses a different subset
+
+pub mod node;
 
 use std::{future::Future, time::Duration};
 
@@ -133,7 +135,13 @@ pub async fn start_operator() {
             rt.block_on(async {
                 let client = Client::try_default().await.unwrap();
                 let metrics = std::sync::Arc::new(ludis_operator::metrics::Metrics::default());
-                let config = ludis_operator::context::Config::for_tests(SYSTEM_NAMESPACE);
+                // The operator's own images: the ones built for the real node.
+                let config = ludis_operator::context::Config {
+                    git_image: node::image("git"),
+                    tick_image: node::image("git"),
+                    upload_image: node::image("python"),
+                    ..ludis_operator::context::Config::for_tests(SYSTEM_NAMESPACE)
+                };
                 let ctx = ludis_operator::context::Context::new(client, config, metrics, Some("test".into()));
                 ludis_operator::controllers::run(std::sync::Arc::new(ctx), std::future::pending()).await;
             });
@@ -141,7 +149,18 @@ pub async fn start_operator() {
     });
 }
 
-/// The administrator's image list used by the tests: the seeded one (seeds/images.yaml).
+/// The administrator's image list of the local platform (seeds/ludis-images.json): id → the
+/// reference of the image built here.
+pub fn image_list() -> std::collections::BTreeMap<String, String> {
+    ludis_operator::images::ImageCatalog::from_seed(
+        include_str!("../../../seeds/ludis-images.json"),
+        node::image,
+    )
+    .expect("seeds/ludis-images.json parses")
+    .0
+}
+
+/// The administrator's image list used by the tests.
 pub async fn ensure_image_list(client: &Client) {
     use k8s_openapi::api::core::v1::ConfigMap;
     use kube::api::{Patch, PatchParams};
@@ -155,12 +174,10 @@ pub async fn ensure_image_list(client: &Client) {
         )
         .await
         .unwrap();
-    let images = ludis_operator::images::ImageCatalog::from_seed(include_str!("../../../seeds/images.yaml"))
-        .expect("seeds/images.yaml parses");
     let cm = json!({
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "ludis-images", "namespace": SYSTEM_NAMESPACE},
-        "data": images.0
+        "data": image_list()
     });
     let cms: Api<ConfigMap> = Api::namespaced(client.clone(), SYSTEM_NAMESPACE);
     cms.patch(
@@ -184,4 +201,34 @@ pub fn condition(status: &serde_json::Value, type_: &str) -> Option<(String, Str
                 c["reason"].as_str().unwrap_or_default().to_owned(),
             )
         })
+}
+
+/// A project `name` whose workspace holds `files`: they are committed to a git repository served
+/// to pods, and the project's preview (running `sleep infinity`) clones it into the workspace
+/// through its init container. Returns the repository (it stops being served when dropped) once
+/// the preview runs, so the files are there for the insights and workflows that read them.
+pub async fn project_with_files(
+    client: &Client,
+    ns: &str,
+    name: &str,
+    files: &std::collections::BTreeMap<&str, &str>,
+) -> node::GitRepo {
+    use ludis_crds::{Project, ProjectSpec, project::ProjectPhase};
+    let repo = node::serve_repo(files).await;
+    let spec: ProjectSpec = serde_json::from_value(json!({
+        "displayName": name, "image": "default-python", "git": {"url": repo.url},
+        "preview": {"running": true, "command": ["sleep", "infinity"]}
+    }))
+    .unwrap();
+    let projects: Api<Project> = Api::namespaced(client.clone(), ns);
+    projects
+        .create(&PostParams::default(), &Project::new(name, spec))
+        .await
+        .unwrap();
+    eventually(&format!("project {name}'s preview to run"), || async {
+        let p = projects.get(name).await.ok()?;
+        (p.status?.phase == Some(ProjectPhase::Running)).then_some(())
+    })
+    .await;
+    repo
 }

@@ -17,132 +17,126 @@
 //! - **Not adopted**: a seeded sample's row, even when a resource carries its id.
 
 use kube::ResourceExt as _;
-use ludis_crds::{Dataset as DatasetCr, common::AccessLevel as DeclaredLevel};
-
-use super::{
-    Mirror, Mirrored, Owner, ROW_GRACE_SECS, age_secs, applied_by_api, entries, key, label_id,
-    managed_shares, resource_shares,
+use ludis_crds::{
+    Dataset as DatasetCr,
+    common::{AccessLevel as DeclaredLevel, Sharing},
 };
+
+use super::mirror::{Mirror, Mirrored, Reading, follow, resource_row, same_apart_from};
 use crate::{
+    cluster::organizations,
     db::{
-        self,
-        assets::{self, AssetRow},
+        assets::AssetRow,
         datasets::{self as rows, Dataset, DatasetRow},
-        details,
     },
     domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, Origin},
 };
 
 impl Mirrored for DatasetCr {
-    const KIND: AssetKind = AssetKind::Dataset;
-    async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
-        let key = key(&cr.metadata);
-        let done = mirror.mirror_dataset(cr).await;
-        if done.is_err() {
-            // Written again at the next event.
-            mirror.dataset_usage.remove(&key);
-        }
-        done
-    }
-}
+    type Details = DatasetRow;
+    type Seen = Seen;
 
-impl Mirror {
-    async fn mirror_dataset(&mut self, cr: &DatasetCr) -> anyhow::Result<()> {
-        let (namespace, name) = key(&cr.metadata);
-        let Owner::Organization(org) = self.organization(&namespace).await? else {
-            return Ok(());
+    fn level_of(level: DeclaredLevel) -> AccessLevel {
+        level_of(level)
+    }
+
+    /// The label's id, else the resource's uid (so the prefix ends in `<id>/` whenever it can).
+    fn id_candidates(cr: &Self) -> Vec<String> {
+        [cr.labels().get(ludis_crds::LABEL_ID).cloned(), cr.uid()]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    async fn new_rows(
+        m: &mut Mirror,
+        cr: &Self,
+        seen: &Seen,
+        row: AssetRow,
+    ) -> anyhow::Result<Option<Dataset>> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+        let (bucket, prefix) = match &seen.location {
+            Some(at) => at.clone(),
+            None => (
+                organizations::bucket_of(&m.state, &row.organization_id).await?,
+                operator_prefix(cr),
+            ),
         };
-        let db = &self.state.db;
-        let existing = match self.row_of(cr, &org).await? {
-            Some(a) => details::by_id::<DatasetRow>(db, &a.id)
-                .await?
-                // A sample is never given to a resource.
-                .filter(|d| d.asset.namespace.is_some() || d.details.sample.is_none()),
-            None => None,
-        };
-        let seen = Seen::of(cr);
+        if let Some(other) = rows::at_location(&m.state.db, &bucket, &prefix).await? {
+            tracing::warn!(%namespace, %name, %other, location = %format!("s3://{bucket}/{prefix}"),
+                "a Dataset resource names another dataset's objects (a copied ludis.dev/id label?); not mirrored");
+            return Ok(None);
+        }
+        if let Some(usage) = seen.observed.usage {
+            m.dataset_usage.insert((namespace.clone(), name.clone()), usage);
+        }
+        let mut d = new_dataset(
+            seen,
+            (&row.id, &row.organization_id),
+            row.owner_uid.clone(),
+            (&namespace, &name),
+            (bucket, prefix),
+            row.created_at,
+        );
+        d.asset.origin = row.origin;
+        Ok(Some(d))
+    }
+
+    async fn updated(
+        m: &mut Mirror,
+        cr: &Self,
+        old: &Dataset,
+        seen: &Seen,
+        owner: Option<String>,
+    ) -> anyhow::Result<Dataset> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
         // The operator's numbers, when they changed since last seen.
         let usage = seen
             .observed
             .usage
-            .filter(|u| self.dataset_usage.insert((namespace.clone(), name.clone()), *u) != Some(*u));
+            .filter(|u| m.dataset_usage.insert((namespace.clone(), name.clone()), *u) != Some(*u));
+        Ok(updated_dataset(old, seen, owner, (&namespace, &name), usage))
+    }
 
-        if cr.metadata.deletion_timestamp.is_some() {
-            if let Some(old) = existing
-                && old.details.status != DatasetStatus::Deleting
-            {
-                rows::set_observed(db, &old.asset.id, DatasetStatus::Deleting, None, None).await?;
-                tracing::info!(%namespace, %name, id = %old.asset.id, "a dataset resource is being deleted");
-            }
-            return Ok(());
-        }
+    fn same_fields(a: &Dataset, b: &Dataset) -> bool {
+        same_fields(a, b)
+    }
 
-        let owner = self.owner(&cr.metadata, &org).await?;
-        let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref(), level_of).await?;
-        let now = db::now();
-
-        let Some(old) = existing else {
-            // A young resource of the API's is left to the row the API writes (as for insights).
-            let by_api = applied_by_api(&cr.metadata);
-            if by_api && age_secs(&cr.metadata).is_some_and(|age| age < ROW_GRACE_SECS) {
-                tracing::debug!(%namespace, %name, "a new dataset resource of the API's; its row is on its way");
-                return Ok(());
-            }
-            let mut id = db::new_id();
-            for candidate in [label_id(&cr.metadata), cr.metadata.uid.as_deref()]
-                .into_iter()
-                .flatten()
-                .filter(|c| super::is_uuid(c))
-            {
-                if assets::by_id(db, candidate).await?.is_none() {
-                    id = candidate.to_lowercase();
-                    break;
-                }
-            }
-            let (bucket, prefix) = match &seen.location {
-                Some(at) => at.clone(),
-                None => (
-                    crate::cluster::organizations::bucket_of(&self.state, &org).await?,
-                    operator_prefix(cr),
-                ),
-            };
-            if let Some(other) = dataset_at(db, &bucket, &prefix).await? {
-                tracing::warn!(%namespace, %name, %other, location = %format!("s3://{bucket}/{prefix}"),
-                    "a Dataset resource names another dataset's objects (a copied ludis.dev/id label?); not mirrored");
-                return Ok(());
-            }
-            let mut d = new_dataset(&seen, &id, &org, owner, &namespace, &name, (bucket, prefix), now);
-            if by_api {
-                d.asset.origin = Origin::Api;
-            }
-            details::upsert_with_resource_shares(db, &d, false, &entries(&shares), now).await?;
-            tracing::info!(%namespace, %name, id = %d.asset.id, "a new dataset resource is mirrored");
-            return Ok(());
-        };
-
-        let new = updated_dataset(&old, &seen, owner, &namespace, &name, usage);
-        let old_shares = managed_shares(db, &old.asset.id).await?;
-        if !same_fields(&old, &new) || old_shares != shares {
-            let mut new = new;
-            if !same_fields(&old, &new) {
-                new.asset.updated_at = now;
-            }
-            details::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
-        } else if observed(&old.details) != observed(&new.details) {
-            let d = &new.details;
+    async fn write_observed(db: &sqlx::AnyPool, old: &Dataset, new: &Dataset) -> anyhow::Result<()> {
+        let (o, d) = (&old.details, &new.details);
+        if observed(o) != observed(d) {
+            let usage =
+                ((o.object_count, o.bytes) != (d.object_count, d.bytes)).then_some((d.object_count, d.bytes));
             rows::set_observed(db, &d.id, d.status, d.status_message.as_deref(), usage).await?;
         }
         Ok(())
     }
-}
 
-/// The dataset whose objects are at `bucket`/`prefix`, if any.
-async fn dataset_at(db: &sqlx::AnyPool, bucket: &str, prefix: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM datasets WHERE bucket = $1 AND prefix = $2 LIMIT 1")
-        .bind(bucket)
-        .bind(prefix)
-        .fetch_optional(db)
-        .await
+    /// A resource being deleted (the operator's finalizer is dealing with the objects) shows
+    /// `deleting` and never makes a row.
+    async fn handled(m: &mut Mirror, cr: &Self, existing: Option<&Dataset>) -> anyhow::Result<bool> {
+        if cr.metadata.deletion_timestamp.is_none() {
+            return Ok(false);
+        }
+        if let Some(old) = existing
+            && old.details.status != DatasetStatus::Deleting
+        {
+            rows::set_observed(&m.state.db, &old.asset.id, DatasetStatus::Deleting, None, None).await?;
+            let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+            tracing::info!(%namespace, %name, id = %old.asset.id, "a dataset resource is being deleted");
+        }
+        Ok(true)
+    }
+
+    /// A sample is never given to a resource.
+    fn adoptable(row: &Dataset) -> bool {
+        row.asset.namespace.is_some() || row.details.sample.is_none()
+    }
+
+    /// The usage last read is written again at the next event.
+    fn forget(m: &mut Mirror, key: &(String, String)) {
+        m.dataset_usage.remove(key);
+    }
 }
 
 /// Datasets have view and edit only: a declared `execute` is `view`.
@@ -223,8 +217,12 @@ pub struct Seen {
     pub observed: Observed,
 }
 
-impl Seen {
-    pub fn of(cr: &DatasetCr) -> Self {
+impl Reading<DatasetCr> for Seen {
+    fn sharing(&self) -> Option<&Sharing> {
+        self.sharing.as_ref()
+    }
+
+    fn of(cr: &DatasetCr) -> Self {
         let location = cr
             .status
             .as_ref()
@@ -244,32 +242,25 @@ impl Seen {
 }
 
 /// Pure: the rows of a resource seen for the first time.
-#[allow(clippy::too_many_arguments)]
 pub fn new_dataset(
     seen: &Seen,
-    id: &str,
-    organization_id: &str,
+    ids: (&str, &str),
     owner_uid: Option<String>,
-    namespace: &str,
-    name: &str,
+    at: (&str, &str),
     (bucket, prefix): (String, String),
     now: i64,
 ) -> Dataset {
+    let (id, _) = ids;
     let (object_count, bytes) = seen.observed.usage.unwrap_or((0, 0));
     Dataset {
-        asset: AssetRow {
+        asset: resource_row(
+            AssetKind::Dataset,
+            ids,
             owner_uid,
-            description: seen.description.clone(),
-            origin: Origin::Resource,
-            ..AssetRow::new(
-                AssetKind::Dataset,
-                id.to_owned(),
-                organization_id.to_owned(),
-                seen.name.clone(),
-                now,
-            )
-        }
-        .placed(Some((namespace.to_owned(), name.to_owned()))),
+            at,
+            (&seen.name, &seen.description),
+            now,
+        ),
         details: DatasetRow {
             id: id.to_owned(),
             bucket,
@@ -293,21 +284,13 @@ pub fn updated_dataset(
     old: &Dataset,
     seen: &Seen,
     owner_uid: Option<String>,
-    namespace: &str,
-    name: &str,
+    at: (&str, &str),
     usage: Option<(i64, i64)>,
 ) -> Dataset {
-    let mut new = old.clone();
-    let (a, d) = (&mut new.asset, &mut new.details);
-    a.name = seen.name.clone();
-    a.description = seen.description.clone();
-    a.namespace = Some(namespace.to_owned());
-    a.resource_name = Some(name.to_owned());
-    if owner_uid.is_some() || a.origin == Origin::Resource {
-        a.owner_uid = owner_uid;
-    }
+    let mut new = follow(old, (&seen.name, &seen.description), owner_uid, at);
+    let d = &mut new.details;
     d.deletion_policy = seen.deletion_policy;
-    if a.origin == Origin::Resource
+    if new.asset.origin == Origin::Resource
         && let Some((bucket, prefix)) = &seen.location
     {
         d.bucket = bucket.clone();
@@ -324,16 +307,12 @@ pub fn updated_dataset(
 
 /// Pure: whether the fields a resource decides are the same (the observed ones aside).
 fn same_fields(a: &Dataset, b: &Dataset) -> bool {
-    let strip = |d: &Dataset| {
-        let mut d = d.clone();
-        d.details.status = DatasetStatus::default();
-        d.details.status_message = None;
-        d.details.object_count = 0;
-        d.details.bytes = 0;
-        d.asset.updated_at = 0;
-        format!("{:?}|{:?}", d.asset, d.details)
-    };
-    strip(a) == strip(b)
+    same_apart_from(a, b, |d| {
+        d.status = DatasetStatus::default();
+        d.status_message = None;
+        d.object_count = 0;
+        d.bytes = 0;
+    })
 }
 
 fn observed(d: &DatasetRow) -> (DatasetStatus, Option<&str>, i64, i64) {
@@ -485,11 +464,9 @@ mod tests {
         ));
         let new = new_dataset(
             &seen,
-            "id-1",
-            "org",
+            ("id-1", "org"),
             Some("u1".into()),
-            "ludis-acme",
-            "sales",
+            ("ludis-acme", "sales"),
             ("acme".into(), "datasets/x/".into()),
             5,
         );
@@ -514,7 +491,7 @@ mod tests {
             json!({"displayName": "Renamed"}),
             Some(json!({"bucket": "other", "prefix": "datasets/y/"})),
         ));
-        let up = updated_dataset(&console, &renamed, None, "ludis-acme", "sales", None);
+        let up = updated_dataset(&console, &renamed, None, ("ludis-acme", "sales"), None);
         assert_eq!(up.asset.name, "Renamed");
         assert_eq!(up.asset.owner_uid.as_deref(), Some("u1"));
         assert_eq!(
@@ -527,7 +504,7 @@ mod tests {
         assert!(!same_fields(&console, &up));
 
         // A resource row follows the operator's location and loses an owner nobody names.
-        let up = updated_dataset(&new, &renamed, None, "ludis-acme", "sales", Some((1, 1)));
+        let up = updated_dataset(&new, &renamed, None, ("ludis-acme", "sales"), Some((1, 1)));
         assert_eq!(
             (up.details.bucket.as_str(), up.details.prefix.as_str()),
             ("other", "datasets/y/")
@@ -539,7 +516,14 @@ mod tests {
     #[test]
     fn status_only_changes_are_told_apart() {
         let seen = Seen::of(&cr(META(), json!({"displayName": "S"}), None));
-        let old = new_dataset(&seen, "id", "org", None, "ns", "s", ("b".into(), "p/".into()), 5);
+        let old = new_dataset(
+            &seen,
+            ("id", "org"),
+            None,
+            ("ns", "s"),
+            ("b".into(), "p/".into()),
+            5,
+        );
         let mut new = old.clone();
         new.details.status = DatasetStatus::Failed;
         new.details.status_message = Some("x".into());

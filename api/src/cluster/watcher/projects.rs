@@ -10,77 +10,70 @@
 //!   `running`, `failed` (with the Degraded condition's message), `status.url` → where the
 //!   preview answers; only when the status describes the current generation.
 
+use kube::ResourceExt as _;
 use ludis_crds::{
     Project as ProjectCr,
+    common::Sharing,
     project::{ProjectPhase, ProjectStatus as CrStatus},
 };
 
-use super::{
-    Mirror, Mirrored, Owner, ROW_GRACE_SECS, age_secs, applied_by_api, entries, key, label_id, level_of,
-    managed_shares, resource_shares,
-};
+use super::mirror::{Mirror, Mirrored, Reading, resource_row, same_apart_from};
 use crate::{
     db::{
-        self,
-        assets::{self, AssetRow},
-        details,
+        assets::AssetRow,
         projects::{self as rows, Project, ProjectRow},
     },
     domain::{AssetKind, Language, Origin, ProjectStatus},
 };
 
 impl Mirrored for ProjectCr {
-    const KIND: AssetKind = AssetKind::ProjectV2;
-    async fn mirror(mirror: &mut Mirror, cr: &Self) -> anyhow::Result<()> {
-        mirror.mirror_project(cr).await
+    type Details = ProjectRow;
+    type Seen = Seen;
+
+    fn id_candidates(cr: &Self) -> Vec<String> {
+        cr.labels()
+            .get(ludis_crds::LABEL_ID)
+            .cloned()
+            .into_iter()
+            .collect()
     }
-}
 
-impl Mirror {
-    async fn mirror_project(&mut self, cr: &ProjectCr) -> anyhow::Result<()> {
-        let (namespace, name) = key(&cr.metadata);
-        let Owner::Organization(org) = self.organization(&namespace).await? else {
-            return Ok(());
-        };
-        let db = &self.state.db;
-        let existing = match self.row_of(cr, &org).await? {
-            Some(a) => details::by_id::<ProjectRow>(db, &a.id).await?,
-            None => None,
-        };
-        let seen = Seen::of(cr);
-        let owner = self.owner(&cr.metadata, &org).await?;
-        let shares = resource_shares(db, &org, &seen.sharing, owner.as_deref(), level_of).await?;
-        let now = db::now();
+    async fn new_rows(_m: &mut Mirror, cr: &Self, seen: &Seen, row: AssetRow) -> anyhow::Result<Option<Project>> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+        let mut project = new_project(
+            seen,
+            &row.id,
+            &row.organization_id,
+            row.owner_uid.clone(),
+            &namespace,
+            &name,
+            row.created_at,
+        );
+        project.asset.origin = row.origin;
+        Ok(Some(project))
+    }
 
-        let Some(old) = existing else {
-            // A young resource of the API's is left to the row the API writes (as for insights).
-            let by_api = applied_by_api(&cr.metadata);
-            if by_api && age_secs(&cr.metadata).is_some_and(|age| age < ROW_GRACE_SECS) {
-                tracing::debug!(%namespace, %name, "a new project resource of the API's; its row is on its way");
-                return Ok(());
-            }
-            let id = match label_id(&cr.metadata) {
-                Some(id) if assets::by_id(db, id).await?.is_none() => id.to_lowercase(),
-                _ => db::new_id(),
-            };
-            let mut p = new_project(&seen, &id, &org, owner, &namespace, &name, now);
-            if by_api {
-                p.asset.origin = Origin::Api;
-            }
-            details::upsert_with_resource_shares(db, &p, false, &entries(&shares), now).await?;
-            tracing::info!(%namespace, %name, id = %p.asset.id, "a new project resource is mirrored");
-            return Ok(());
-        };
+    async fn updated(
+        _m: &mut Mirror,
+        cr: &Self,
+        old: &Project,
+        seen: &Seen,
+        owner: Option<String>,
+    ) -> anyhow::Result<Project> {
+        let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
+        Ok(updated_project(old, seen, owner, &namespace, &name))
+    }
 
-        let new = updated_project(&old, &seen, owner, &namespace, &name);
-        let old_shares = managed_shares(db, &old.asset.id).await?;
-        if !same_fields(&old, &new) || old_shares != shares {
-            let mut new = new;
-            if !same_fields(&old, &new) {
-                new.asset.updated_at = now;
-            }
-            details::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
-        } else if observed(&old.details) != observed(&new.details) {
+    fn same_fields(a: &Project, b: &Project) -> bool {
+        same_apart_from(a, b, |d: &mut ProjectRow| {
+            d.status = ProjectStatus::default();
+            d.status_message = None;
+            d.upstream_url = None;
+        })
+    }
+
+    async fn write_observed(db: &sqlx::AnyPool, old: &Project, new: &Project) -> anyhow::Result<()> {
+        if observed(&old.details) != observed(&new.details) {
             let d = &new.details;
             rows::set_observed(
                 db,
@@ -110,8 +103,12 @@ pub struct Seen {
     pub observed: Option<(ProjectStatus, Option<String>, Option<String>)>,
 }
 
-impl Seen {
-    pub fn of(cr: &ProjectCr) -> Self {
+impl Reading<ProjectCr> for Seen {
+    fn sharing(&self) -> Option<&Sharing> {
+        self.sharing.as_ref()
+    }
+
+    fn of(cr: &ProjectCr) -> Self {
         let spec = &cr.spec;
         let status = cr
             .status
@@ -185,19 +182,14 @@ pub fn new_project(
     };
     take_fields(&mut details, seen);
     Project {
-        asset: AssetRow {
+        asset: resource_row(
+            AssetKind::ProjectV2,
+            (id, organization_id),
             owner_uid,
-            description: seen.description.clone(),
-            origin: Origin::Resource,
-            ..AssetRow::new(
-                AssetKind::ProjectV2,
-                id.to_owned(),
-                organization_id.to_owned(),
-                seen.name.clone(),
-                now,
-            )
-        }
-        .placed(Some((namespace.to_owned(), name.to_owned()))),
+            (namespace, name),
+            (&seen.name, &seen.description),
+            now,
+        ),
         details,
     }
 }
@@ -255,19 +247,6 @@ pub fn updated_project(
         d.upstream_url = url.clone();
     }
     new
-}
-
-/// Pure: whether the fields a resource decides are the same (the observed ones aside).
-fn same_fields(a: &Project, b: &Project) -> bool {
-    let strip = |p: &Project| {
-        let mut p = p.clone();
-        p.details.status = ProjectStatus::default();
-        p.details.status_message = None;
-        p.details.upstream_url = None;
-        p.asset.updated_at = 0;
-        format!("{:?}|{:?}", p.asset, p.details)
-    };
-    strip(a) == strip(b)
 }
 
 fn observed(d: &ProjectRow) -> (ProjectStatus, Option<&str>, Option<&str>) {

@@ -23,16 +23,16 @@
 //!   else 403). An external app is not proxied (409): the console opens its URL itself, so no
 //!   answer of ours sends the browser to another site. An open websocket is re-checked every 15
 //!   seconds and closed when access or the session is gone or the app stopped.
-//! - **Forwarding** ([`forward`]): method, path after the prefix, query without `ticket`, headers
-//!   without hop-by-hop ones, `Authorization`, `X-Api-Key` and our cookie, plus `X-Forwarded-For`,
-//!   `-Proto`, `-Host` and `X-Forwarded-Prefix: /apps/{id}`. Bodies stream both ways; websocket
-//!   (and any HTTP/1.1) upgrades are piped both ways. Connecting gives up after 5 seconds; nothing
-//!   else is timed (the router's request timeout does not apply under `/apps`). A `Location`
-//!   pointing at the upstream itself is rewritten under the prefix; the app's cookies pass as they
-//!   are (an app should set them relative to its prefix, e.g. from `X-Forwarded-Prefix`), except
-//!   one naming our cookie, which is dropped.
+//! - **Forwarding** is the reverse-proxy engine's ([`crate::proxy`]): method, path after the
+//!   prefix, query without `ticket`, headers without hop-by-hop ones, `Authorization`,
+//!   `X-Api-Key` and our cookie, plus `X-Forwarded-For`, `-Proto`, `-Host` and
+//!   `X-Forwarded-Prefix: /apps/{id}`. Bodies stream both ways; websocket (and any HTTP/1.1)
+//!   upgrades are piped both ways. Connecting gives up after 5 seconds; nothing else is timed
+//!   (the router's request timeout does not apply under `/apps`). A `Location` pointing at the
+//!   upstream itself is rewritten under the prefix; the app's cookies pass as they are (an app
+//!   should set them relative to its prefix, e.g. from `X-Forwarded-Prefix`), except one naming
+//!   our cookie, which is dropped.
 
-pub mod forward;
 pub mod origin;
 pub mod pass;
 
@@ -40,13 +40,11 @@ use std::{net::SocketAddr, time::Duration};
 
 use axum::{
     Router,
-    body::Body,
     extract::{ConnectInfo, FromRequestParts as _, Request, State},
     http::{HeaderValue, StatusCode, header, request::Parts},
     response::{IntoResponse, Response},
     routing::any,
 };
-use hyper_util::rt::TokioIo;
 
 use crate::{
     assets,
@@ -59,11 +57,10 @@ use crate::{
     },
     domain::{AccessLevel, AppType, AssetKind, InsightStatus, ProjectStatus},
     error::{ApiError, Result},
+    proxy::{self, ForwardError, Forwarded, Upstream, forwarded_proto, upgrade_of},
     settings::{APPS_ORIGIN_MISSING, AppsPlacement},
     state::AppState,
 };
-
-use forward::{Upstream, client, forward_headers, forwarded_proto, strip_response_headers, upgrade_of};
 
 pub use origin::misrouted;
 pub use pass::open_url;
@@ -86,7 +83,7 @@ pub fn open_error(state: &AppState, app: &insights::InsightRow) -> Option<&'stat
 }
 
 async fn handle(State(state): State<AppState>, req: Request) -> Response {
-    match proxy(state, req).await {
+    match serve(state, req).await {
         Ok(res) => res,
         Err(e) => e.into_response(),
     }
@@ -211,7 +208,7 @@ fn redirect(status: StatusCode, location: &str) -> Result<Response> {
     Ok(res)
 }
 
-async fn proxy(state: AppState, req: Request) -> Result<Response> {
+async fn serve(state: AppState, req: Request) -> Result<Response> {
     let uri = req.uri().clone();
     let Some((app_id, tail)) = split_path(uri.path()) else {
         return Err(assets::not_found(Some(AssetKind::Insight)));
@@ -296,100 +293,96 @@ async fn proxy(state: AppState, req: Request) -> Result<Response> {
         ));
     }
     let upstream = app.upstream.ok_or_else(not_running)?;
-    let Some(base) = Upstream::parse(&upstream) else {
+    let Some(mut base) = Upstream::parse(&upstream) else {
         tracing::warn!(app = %app_id, %upstream, "the application's upstream URL is not a plain http URL");
         return Err(not_running());
     };
-    let target = base.uri(tail, &query).map_err(ApiError::internal)?;
+    if state.settings.resolve_services_via_api {
+        base = to_cluster_address(&state, base).await?;
+    }
     let client_ip = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip().to_string());
-    let headers = forward_headers(&parts.headers, &prefix, client_ip.as_deref(), upgrade.as_ref());
-    let mut out = Request::new(if upgrade.is_some() { Body::empty() } else { body });
-    *out.method_mut() = parts.method.clone();
-    *out.uri_mut() = target;
-    *out.headers_mut() = headers;
-
-    let mut res = match client().request(out).await {
-        Ok(res) => res,
-        Err(e) => {
+    let target = proxy::Target {
+        upstream: &base,
+        prefix: &prefix,
+        tail,
+        query: &query,
+        private_cookie: pass::COOKIE,
+        client_ip,
+    };
+    match proxy::forward(parts, body, &target).await {
+        Ok(Forwarded::Response(res)) => Ok(res),
+        Ok(Forwarded::Upgraded {
+            response,
+            client,
+            upstream,
+        }) => {
+            let until = until_access_ends(state.clone(), viewer, app_id.clone());
+            tokio::spawn(async move {
+                if let Err(e) = proxy::pipe(client, upstream, until).await {
+                    tracing::info!(app = %app_id, error = %e, "an upgrade failed");
+                }
+            });
+            Ok(response)
+        }
+        Err(ForwardError::Unreachable(e)) => {
             tracing::info!(app = %app_id, %upstream, error = %e, "the application does not answer");
-            return Err(ApiError::new(
+            Err(ApiError::new(
                 StatusCode::BAD_GATEWAY,
                 "app_unreachable",
                 "The application does not answer",
-            ));
+            ))
         }
-    };
-
-    if res.status() == StatusCode::SWITCHING_PROTOCOLS && upgrade.is_some() {
-        let from_app = hyper::upgrade::on(&mut res);
-        let Some(from_client) = parts.extensions.remove::<hyper::upgrade::OnUpgrade>() else {
-            return Err(ApiError::bad_request(
-                "upgrade_unsupported",
-                "This connection cannot be upgraded",
-            ));
-        };
-        tokio::spawn(pipe(state.clone(), viewer, app_id.clone(), from_client, from_app));
-        let (head, _) = res.into_parts();
-        let mut out = Response::from_parts(head, Body::empty());
-        strip_response_headers(out.headers_mut(), true);
-        return Ok(out);
+        Err(ForwardError::UpgradeUnsupported) => Err(ApiError::bad_request(
+            "upgrade_unsupported",
+            "This connection cannot be upgraded",
+        )),
+        Err(e @ (ForwardError::Uri(_) | ForwardError::Header(_))) => Err(ApiError::internal(e)),
     }
-
-    let (mut head, incoming) = res.into_parts();
-    strip_response_headers(&mut head.headers, false);
-    if let Some(location) = head.headers.get(header::LOCATION).and_then(|v| v.to_str().ok())
-        && let Some(rewritten) = base.rewrite_location(location, &prefix)
-        && let Ok(v) = HeaderValue::from_str(&rewritten)
-    {
-        head.headers.insert(header::LOCATION, v);
-    }
-    Ok(Response::from_parts(head, Body::new(incoming)))
 }
 
-/// Pipes an upgraded connection both ways until either side closes, access or the session is
-/// gone, or the app stopped.
-async fn pipe(
-    state: AppState,
-    viewer: Viewer,
-    app_id: String,
-    from_client: hyper::upgrade::OnUpgrade,
-    from_app: hyper::upgrade::OnUpgrade,
-) {
-    let (client_io, app_io) = match tokio::join!(from_client, from_app) {
-        (Ok(c), Ok(a)) => (c, a),
-        (c, a) => {
-            tracing::info!(app = %app_id, client = ?c.err(), app_error = ?a.err(), "an upgrade failed");
+/// An upstream named by a Service name, reached at the Service's cluster address (the name stays
+/// its `Host`); a name of no Service is an app that does not run.
+async fn to_cluster_address(state: &AppState, base: Upstream) -> Result<Upstream> {
+    let Some(kube) = &state.kube else {
+        return Ok(base);
+    };
+    let address = crate::cluster::services::cluster_address(kube, base.host())
+        .await
+        .map_err(ApiError::internal)?;
+    match address {
+        Some(address) => {
+            let port = base.port();
+            Ok(base.connecting_to(SocketAddr::new(address, port)))
+        }
+        None if crate::cluster::services::service_of_host(base.host()).is_some() => Err(not_running()),
+        None => Ok(base),
+    }
+}
+
+/// Ends when the viewer of an open websocket may no longer have it: access or the session is
+/// gone, or the app stopped (checked every 15 seconds).
+async fn until_access_ends(state: AppState, viewer: Viewer, app_id: String) {
+    let uid = viewer.user.uid;
+    let mut tick = tokio::time::interval(RECHECK_EVERY);
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let ok = match still_signed_in(&state, &uid, viewer.session.as_deref()).await {
+            Ok(Some(user)) => matches!(
+                visible(&state, &user, &app_id).await,
+                Ok(app) if app.upstream.is_some()
+            ),
+            Ok(None) => false,
+            // A database hiccup does not end the session.
+            Err(_) => true,
+        };
+        if !ok {
+            tracing::info!(app = %app_id, user = %uid, "app websocket closed: access or the session ended, or the app stopped");
             return;
         }
-    };
-    let (mut client_io, mut app_io) = (TokioIo::new(client_io), TokioIo::new(app_io));
-    let uid = viewer.user.uid;
-    let still_allowed = async {
-        let mut tick = tokio::time::interval(RECHECK_EVERY);
-        tick.tick().await;
-        loop {
-            tick.tick().await;
-            let ok = match still_signed_in(&state, &uid, viewer.session.as_deref()).await {
-                Ok(Some(user)) => matches!(
-                    visible(&state, &user, &app_id).await,
-                    Ok(app) if app.upstream.is_some()
-                ),
-                Ok(None) => false,
-                // A database hiccup does not end the session.
-                Err(_) => true,
-            };
-            if !ok {
-                tracing::info!(app = %app_id, user = %uid, "app websocket closed: access or the session ended, or the app stopped");
-                return;
-            }
-        }
-    };
-    tokio::select! {
-        _ = tokio::io::copy_bidirectional(&mut client_io, &mut app_io) => {}
-        () = still_allowed => {}
     }
 }
 

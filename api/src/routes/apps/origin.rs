@@ -13,7 +13,8 @@ use axum::http::{HeaderMap, Method, Uri, header};
 
 use crate::{settings::AppsPlacement, state::AppState};
 
-use super::{forward::forwarded_proto, split_path};
+use super::split_path;
+use crate::proxy::forwarded_proto;
 
 /// Whether a request reached the wrong origin, by its `Host` (or HTTP/2 `:authority`), when apps
 /// have an origin of their own: the app proxy anywhere but there, anything else there, or another

@@ -9,15 +9,16 @@
 //!   it checks that the session is live and the user active ([`session_user`], one indexed
 //!   query): signing out, a password change, a deactivation or any other revocation of the
 //!   session ends the app sessions it opened.
-//! - Both are `base64url(payload).base64url(HMAC-SHA256(purpose \n payload))` with the API's key;
-//!   the purpose is inside the signed text, so a ticket is never a cookie, and neither is ever a
-//!   JWT (whose signed text is two base64 parts joined by a dot).
+//! - Both are JWTs ([`crate::auth::jwt`]: HS256 pinned; `exp`, `nbf`, `iss` and `aud` validated),
+//!   each kind its own audience (`ludis/app-ticket`, `ludis/app-pass`), so a ticket is never an
+//!   app cookie nor an access token, and neither is ever a ticket. Both carry the app (`app`), the
+//!   user (`sub`), the console session (`sid`) and an id (`jti`).
 
 use axum::http::{HeaderMap, HeaderValue, header};
-use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
-use ring::hmac;
+use serde::{Deserialize, Serialize};
 
 use crate::{
+    auth::jwt::{self, Claims, TokenKind},
     db::{self, users::UserRow},
     error::{ApiError, Result},
     settings::{AppsPlacement, Origin},
@@ -30,9 +31,6 @@ pub const COOKIE: &str = "ludis_app";
 pub const TICKET_TTL: i64 = 60;
 /// The app session cookie lives this long (and never longer than its console session).
 pub const SESSION_TTL: i64 = 3600;
-
-const TICKET: &str = "ludis-app-ticket";
-const SESSION: &str = "ludis-app-session";
 
 /// What a ticket or an app cookie says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,48 +45,48 @@ pub struct Pass {
     pub exp: i64,
 }
 
-/// `base64url(uid.app.sid.id.exp).base64url(HMAC(purpose \n uid.app.sid.id.exp))`.
-fn sign(key: &hmac::Key, purpose: &str, p: &Pass) -> String {
-    let payload = format!("{}.{}.{}.{}.{}", p.uid, p.app, p.sid, p.id, p.exp);
-    let tag = hmac::sign(key, format!("{purpose}\n{payload}").as_bytes());
-    format!(
-        "{}.{}",
-        URL_SAFE_NO_PAD.encode(&payload),
-        URL_SAFE_NO_PAD.encode(tag.as_ref())
-    )
+/// The claims of a ticket or an app cookie beyond the registered ones.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct AppClaims {
+    app: String,
+    jti: String,
 }
 
-/// What a token of `purpose` says about app `app_id`, if it is genuine and not expired.
-fn verify(key: &hmac::Key, purpose: &str, token: &str, app_id: &str, now: i64) -> Option<Pass> {
-    let (payload, tag) = token.split_once('.')?;
-    let payload = String::from_utf8(URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
-    let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
-    hmac::verify(key, format!("{purpose}\n{payload}").as_bytes(), &tag).ok()?;
-    let parts: Vec<&str> = payload.split('.').collect();
-    let &[uid, app, sid, id, exp] = parts.as_slice() else {
-        return None;
+/// A token of `kind` (a ticket or an app cookie) saying `p`.
+fn sign(keys: &jwt::Keys, kind: TokenKind, p: &Pass, now: i64) -> String {
+    let extra = AppClaims {
+        app: p.app.clone(),
+        jti: p.id.clone(),
     };
-    let exp = exp.parse::<i64>().ok()?;
-    (app == app_id && now < exp && [uid, sid, id].iter().all(|f| !f.is_empty())).then(|| Pass {
-        uid: uid.to_owned(),
-        app: app.to_owned(),
-        sid: sid.to_owned(),
-        id: id.to_owned(),
-        exp,
+    keys.encode(&Claims::with(kind, &p.uid, &p.sid, now, p.exp - now, extra))
+}
+
+/// What a token of `kind` says about app `app_id`, if it is genuine, current and names a user, a
+/// session and an id.
+fn verify(keys: &jwt::Keys, kind: TokenKind, token: &str, app_id: &str) -> Option<Pass> {
+    let c = keys.decode::<AppClaims>(token, &[kind]).ok()?;
+    let complete = [&c.sub, &c.sid, &c.extra.jti].iter().all(|f| !f.is_empty());
+    (c.extra.app == app_id && complete).then_some(Pass {
+        uid: c.sub,
+        app: c.extra.app,
+        sid: c.sid,
+        id: c.extra.jti,
+        exp: c.exp,
     })
 }
 
 /// A ticket that opens app `app_id` once, within 60 seconds, for user `uid` in console session
 /// `sid`.
 pub fn ticket(state: &AppState, uid: &str, sid: &str, app_id: &str) -> String {
+    let now = db::now();
     let pass = Pass {
         uid: uid.to_owned(),
         app: app_id.to_owned(),
         sid: sid.to_owned(),
         id: db::new_id(),
-        exp: db::now() + TICKET_TTL,
+        exp: now + TICKET_TTL,
     };
-    sign(&state.auth.jwt_key, TICKET, &pass)
+    sign(&state.auth.tokens, TokenKind::AppTicket, &pass, now)
 }
 
 /// The URL that opens app `app_id` in a browser for user `uid`: on the apps origin (or a path on
@@ -114,7 +112,7 @@ pub fn open_url(state: &AppState, uid: &str, session: Option<&str>, app_id: &str
 /// live; the ticket is spent whatever follows. `None` otherwise.
 pub async fn redeem(state: &AppState, ticket: &str, app_id: &str) -> Result<Option<(UserRow, Pass)>> {
     let now = db::now();
-    let Some(pass) = verify(&state.auth.jwt_key, TICKET, ticket, app_id, now) else {
+    let Some(pass) = verify(&state.auth.tokens, TokenKind::AppTicket, ticket, app_id) else {
         return Ok(None);
     };
     if !db::app_passes::spend_ticket(&state.db, &pass.id, pass.exp, now).await? {
@@ -128,11 +126,12 @@ pub async fn redeem(state: &AppState, ticket: &str, app_id: &str) -> Result<Opti
 
 /// The `Set-Cookie` value of the app session a redeemed ticket opens.
 pub fn cookie(state: &AppState, ticket: &Pass, attributes: &str) -> Result<HeaderValue> {
+    let now = db::now();
     let pass = Pass {
-        exp: db::now() + SESSION_TTL,
+        exp: now + SESSION_TTL,
         ..ticket.clone()
     };
-    let token = sign(&state.auth.jwt_key, SESSION, &pass);
+    let token = sign(&state.auth.tokens, TokenKind::AppPass, &pass, now);
     let cookie = format!(
         "{COOKIE}={token}; Path=/apps/{}/; Max-Age={SESSION_TTL}; HttpOnly; {attributes}",
         pass.app
@@ -150,7 +149,7 @@ pub async fn cookie_user(
     let Some(token) = session_cookie(headers) else {
         return Ok(None);
     };
-    let Some(pass) = verify(&state.auth.jwt_key, SESSION, &token, app_id, db::now()) else {
+    let Some(pass) = verify(&state.auth.tokens, TokenKind::AppPass, &token, app_id) else {
         return Ok(None);
     };
     let user = session_user(state, &pass.uid, &pass.sid).await?;
@@ -218,6 +217,8 @@ pub fn cookie_attributes(apps_origin: Option<&Origin>, forwarded_https: bool, fr
 mod tests {
     use super::*;
 
+    const SECRET: &str = "test-secret-that-is-long-enough-0123456789";
+
     fn pass(exp: i64) -> Pass {
         Pass {
             uid: "u1".into(),
@@ -229,38 +230,72 @@ mod tests {
     }
 
     #[test]
-    fn passes_are_bound_to_user_app_session_purpose_and_time() {
-        let key = hmac::Key::new(hmac::HMAC_SHA256, b"k");
-        let t = sign(&key, TICKET, &pass(100));
-        assert_eq!(verify(&key, TICKET, &t, "a1", 99), Some(pass(100)));
-        assert_eq!(verify(&key, TICKET, &t, "a1", 100), None, "expired");
-        assert_eq!(verify(&key, TICKET, &t, "a2", 99), None, "another app");
-        assert_eq!(verify(&key, SESSION, &t, "a1", 99), None, "not a session cookie");
-        let other = hmac::Key::new(hmac::HMAC_SHA256, b"other");
-        assert_eq!(verify(&other, TICKET, &t, "a1", 99), None, "forged");
-        for bad in ["", "x", "a.b", "a.b.c"] {
-            assert_eq!(verify(&key, TICKET, bad, "a1", 0), None, "{bad}");
-        }
-        // A changed payload with the old tag: another user, session or ticket id.
-        let (_, tag) = t.split_once('.').unwrap();
-        for payload in [
-            "u2.a1.s1.t1.100",
-            "u1.a1.s2.t1.100",
-            "u1.a1.s1.t2.100",
-            "u1.a1.s1.t1.999",
-        ] {
-            let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(payload));
-            assert_eq!(verify(&key, TICKET, &forged, "a1", 0), None, "{payload}");
-        }
-        // The old shape (no session, no id) and empty fields are not passes.
-        for payload in ["u1.a1.100", "u1.a1..t1.100", "u1.a1.s1..100", ".a1.s1.t1.100"] {
-            let tag = hmac::sign(&key, format!("{TICKET}\n{payload}").as_bytes());
-            let t = format!(
-                "{}.{}",
-                URL_SAFE_NO_PAD.encode(payload),
-                URL_SAFE_NO_PAD.encode(tag.as_ref())
+    fn passes_are_jwts_bound_to_user_app_session_kind_and_time() {
+        let keys = jwt::Keys::new(SECRET);
+        let now = db::now();
+        let t = sign(&keys, TokenKind::AppTicket, &pass(now + 60), now);
+        assert_eq!(
+            verify(&keys, TokenKind::AppTicket, &t, "a1"),
+            Some(pass(now + 60))
+        );
+        // A JWT of its own audience, checked by the library.
+        let claims = keys
+            .decode::<serde_json::Value>(&t, &[TokenKind::AppTicket])
+            .unwrap();
+        assert_eq!(claims.extra["app"], "a1");
+        assert_eq!(claims.extra["jti"], "t1");
+        for other in TokenKind::ALL.iter().filter(|k| **k != TokenKind::AppTicket) {
+            assert!(
+                keys.decode::<serde_json::Value>(&t, &[*other]).is_err(),
+                "{other:?}"
             );
-            assert_eq!(verify(&key, TICKET, &t, "a1", 0), None, "{payload}");
+        }
+
+        let expired = sign(&keys, TokenKind::AppTicket, &pass(now), now - 60);
+        assert_eq!(
+            verify(&keys, TokenKind::AppTicket, &expired, "a1"),
+            None,
+            "expired"
+        );
+        assert_eq!(verify(&keys, TokenKind::AppTicket, &t, "a2"), None, "another app");
+        assert_eq!(
+            verify(&keys, TokenKind::AppPass, &t, "a1"),
+            None,
+            "not an app cookie"
+        );
+        let cookie = sign(&keys, TokenKind::AppPass, &pass(now + 60), now);
+        assert_eq!(
+            verify(&keys, TokenKind::AppTicket, &cookie, "a1"),
+            None,
+            "not a ticket"
+        );
+        let other = jwt::Keys::new("another-secret-that-is-long-enough-012345");
+        assert_eq!(verify(&other, TokenKind::AppTicket, &t, "a1"), None, "forged");
+        for bad in ["", "x", "a.b", "a.b.c"] {
+            assert_eq!(verify(&keys, TokenKind::AppTicket, bad, "a1"), None, "{bad}");
+        }
+        // Empty user, session or id: not a pass.
+        for p in [
+            Pass {
+                uid: String::new(),
+                ..pass(now + 60)
+            },
+            Pass {
+                sid: String::new(),
+                ..pass(now + 60)
+            },
+            Pass {
+                id: String::new(),
+                ..pass(now + 60)
+            },
+        ] {
+            let t = sign(&keys, TokenKind::AppTicket, &p, now);
+            assert_eq!(verify(&keys, TokenKind::AppTicket, &t, "a1"), None, "{p:?}");
+        }
+        // An access token of the same user and session is neither.
+        let access = keys.encode(&Claims::new(TokenKind::Access, "u1", "s1", now, 60));
+        for kind in [TokenKind::AppTicket, TokenKind::AppPass] {
+            assert_eq!(verify(&keys, kind, &access, "a1"), None, "{kind:?}");
         }
     }
 

@@ -1,17 +1,18 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { AppProvider } from '@/app/provider';
 import { createTestRouter } from '@/app/router';
-import { mockFetch, on } from '@/testing/fetch-mock';
-import { makeOrganization, signIn } from '@/testing/session';
+import { type Handler, mockFetch, on } from '@/testing/fetch-mock';
+import { makeOrganization, makeUser, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
 const all = ['developer', 'management', 'administrator', 'superadmin'];
 
-function api() {
+function api(...first: Handler[]) {
   return mockFetch(
+    ...first,
     on('GET', '/v1/flighting', { body: { flightings: [{ key: 'insights', name: 'Insights', active: true, user_roles: all }] } }),
     on('GET', '/v1/config', { body: { success: true, config: { supportEmail: 'help@ludis.test', documentationUrl: 'https://docs', roles: all } } }),
     on('GET', '/v1/organizations/7', { body: { success: true, organization: makeOrganization() } }),
@@ -50,6 +51,27 @@ describe('admin portal', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
+  it.each(['/admin-portal', '/organizations/7/users', '/organizations/7', '/organizations/7/users/new', '/flight-settings', '/organizations/new'])(
+    'sends a developer home from %s before any admin-only request',
+    async (url) => {
+      signIn({ role: 'developer' }, true);
+      const calls = api();
+      const router = renderAt(url);
+      expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/');
+      const adminOnly = calls.map((c) => c.url).filter((u) => /^\/v1\/(metrics|organizations|users)/.test(u));
+      expect(adminOnly).toEqual([]);
+    },
+  );
+
+  it('keeps /organizations/new for superadmins: an administrator is sent home', async () => {
+    signIn({ role: 'administrator' }, true);
+    api();
+    const router = renderAt('/organizations/new');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('an administrator sees the five tabs, their organization card, totals and the actions for their role', async () => {
     signIn({ role: 'administrator' }, true);
     api();
@@ -73,5 +95,32 @@ describe('admin portal', () => {
 
     await user().click(screen.getByRole('tab', { name: 'Security' }));
     expect(await screen.findByRole('switch', { name: 'Require two-factor authentication' })).not.toBeChecked();
+  });
+
+  it("a superadmin's Users tab says each user's organization; one way to add a user on the screen", async () => {
+    signIn({ role: 'superadmin' }, true);
+    api(
+      on('GET', '/v1/organizations/list', {
+        body: { success: true, organizations: [makeOrganization({ id: '7', name: 'Acme' }), makeOrganization({ id: '8', name: 'Globex' })], total: 2 },
+      }),
+      on('GET', '/v1/users', {
+        body: {
+          success: true,
+          total: 2,
+          users: [
+            { ...makeUser({ uid: 'u7', id: '17', email: 'ann@acme.io' }), organization: '7' },
+            { ...makeUser({ uid: 'u8', id: '18', email: 'bob@globex.io' }), organization: '8' },
+          ],
+        },
+      }),
+    );
+    renderAt('/admin-portal');
+    await user().click(await screen.findByRole('tab', { name: 'Users' }));
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByRole('columnheader', { name: 'Organization' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(within(table).getByRole('row', { name: /ann@acme\.io/ })).toHaveTextContent('Acme'));
+    expect(within(table).getByRole('row', { name: /bob@globex\.io/ })).toHaveTextContent('Globex');
+    expect(screen.getAllByRole('link', { name: 'Add users' })).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Add User' })).not.toBeInTheDocument();
   });
 });

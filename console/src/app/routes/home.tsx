@@ -1,6 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 
+import { RecentAssets } from '@/app/routes/home-recent';
 import { useFlighting } from '@/features/flighting/api/get-flighting';
 import { PinnedInsights } from '@/features/home/components/pinned-insights';
 import { usePinnedInsights } from '@/features/insights/api/get-pinned-insights';
@@ -10,7 +11,10 @@ import { ShareModal } from '@/features/sharing/components/share-modal';
 import { useSession } from '@/lib/auth';
 import { isPinnedAreaVisible } from '@/lib/flighting';
 
-/** Home: a welcome banner greeting by first name, and the pinned insights as cards (spec 000 §1–2). */
+/**
+ * Home: a welcome banner greeting by first name, the pinned insights as cards (spec 000 §1–2), and
+ * the recent insights, datasets and projects the user has access to.
+ */
 export function HomeRoute() {
   const { user } = useSession();
   const flighting = useFlighting();
@@ -35,6 +39,7 @@ export function HomeRoute() {
           renderItem={(i) => <InsightCard insight={i} onShare={setSharing} />}
         />
       )}
+      {!flighting.isPending && <RecentAssets flightings={flighting.data?.flightings} role={user?.role} />}
       {sharing && (
         <ShareModal
           opened

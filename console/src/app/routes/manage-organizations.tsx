@@ -3,7 +3,6 @@ import { IconAdjustments, IconBuilding, IconStack2, IconUsers } from '@tabler/ic
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { paths } from '@/config/paths';
 import { isSuperadmin, useSession } from '@/lib/auth';
@@ -29,7 +28,7 @@ export function ManageOrganizationsRoute() {
   const { user } = useSession();
   const org = user?.organization ?? '';
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title="Admin Page" />
       <SimpleGrid cols={{ base: 1, sm: 2 }} maw={720}>
         {isSuperadmin(user) ? (
@@ -44,6 +43,6 @@ export function ManageOrganizationsRoute() {
           </>
         )}
       </SimpleGrid>
-    </RequireAdmin>
+    </>
   );
 }

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { ChangePasswordRoute } from '@/app/routes/auth/change-password';
 import { ProfileRoute } from '@/app/routes/profile';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
@@ -34,5 +35,31 @@ describe('profile settings page', () => {
     expect(screen.getByRole('button', { name: /Advanced/ })).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByLabelText('Source-control username')).toHaveValue('ada-l');
     expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
+  });
+
+  it("offers 'Change Password' without opening Advanced, and after a submit", async () => {
+    signIn();
+    mockFetch(
+      on('GET', '/v1/users/1', { body: { success: true, user: makeUser() } }),
+      on('GET', '/v1/config', { body: config }),
+      on('PUT', '/v1/users/1', { body: { success: true, message: 'Profile updated successfully!', user: makeUser() } }),
+    );
+    renderWithProviders(<ProfileRoute />);
+    expect(await screen.findByDisplayValue('Ada')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Advanced/ })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
+    await user().click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
+  });
+
+  it('Change password: the breadcrumb back to Profile settings, as on other pages, and the form', async () => {
+    signIn();
+    mockFetch();
+    renderWithProviders(<ChangePasswordRoute />);
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'Profile settings' })).toHaveAttribute('href', '/profile-setting');
+    expect(screen.getByRole('heading', { name: 'Change password' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Current password/)).toBeInTheDocument();
   });
 });

@@ -1,4 +1,7 @@
-import { Alert, Skeleton, Stack, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+
+import { paths } from '@/config/paths';
 
 import { TwoFactorSection } from '@/features/auth/components/two-factor-section';
 import { useUser } from '@/features/users/api/get-user';
@@ -6,7 +9,7 @@ import { useConfig } from '@/lib/api/get-config';
 import { ProfileForm } from '@/features/users/components/profile-form';
 import { useSession } from '@/lib/auth';
 
-/** Profile settings: the form, then the two-factor section. */
+/** Profile settings: the form, the password card (Change Password), then the two-factor section. */
 export function ProfileRoute() {
   const session = useSession();
   const fresh = useUser(session.user?.id);
@@ -25,6 +28,19 @@ export function ProfileRoute() {
       {user && (
         <>
           <ProfileForm user={user} photoUpload={config.data?.config?.photoUpload ?? true} />
+          <Paper withBorder p="lg">
+            <Group justify="space-between" wrap="wrap" gap="sm">
+              <div>
+                <Title order={4}>Password</Title>
+                <Text size="sm" c="dimmed">
+                  The password you sign in with.
+                </Text>
+              </div>
+              <Button variant="default" component={Link} to={paths.changePassword.getHref()}>
+                Change Password
+              </Button>
+            </Group>
+          </Paper>
           <TwoFactorSection user={{ ...user, enabled_2fa: session.user?.enabled_2fa ?? user.enabled_2fa }} />
         </>
       )}

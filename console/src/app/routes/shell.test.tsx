@@ -7,7 +7,7 @@ import { createTestRouter } from '@/app/router';
 import { getSession } from '@/lib/auth';
 import { STORAGE_KEYS } from '@/lib/storage';
 import { mockFetch, on } from '@/testing/fetch-mock';
-import { signIn } from '@/testing/session';
+import { makeOrganization, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
 const all = ['developer', 'management', 'administrator'];
@@ -21,6 +21,7 @@ function api() {
     on('GET', '/v1/config', { body: { success: true, config: { supportEmail: 'help@ludis.test', documentationUrl: 'https://docs.test', roles: [...all, 'superadmin'] } } }),
     on('GET', '/v1/applications/pin/list', { body: { success: true, applications: [] } }),
     on('POST', '/v1/auth/logout', { body: { success: true, message: 'ok' } }),
+    on('GET', /^\/v1\/organizations\/\d+$/, (c) => ({ body: { success: true, organization: makeOrganization({ id: c.url.split('/').pop(), name: `Org ${c.url.split('/').pop()}` }) } })),
   );
 }
 
@@ -69,6 +70,8 @@ describe('the signed-in shell', () => {
     expect(await screen.findByRole('link', { name: 'Admin Page' })).toHaveAttribute('href', back);
     await screen.findByRole('checkbox', { name: 'Insights' });
     const org = role === 'superadmin' ? '9' : '7';
+    // The page names the organization it configures.
+    expect(await screen.findByRole('heading', { name: `Flighting configuration: Org ${org}` })).toBeInTheDocument();
     expect(calls.some((c) => c.url === `/v1/flighting?organization=${org}`)).toBe(true);
   });
 });

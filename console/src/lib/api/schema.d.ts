@@ -1516,9 +1516,14 @@ export interface components {
             success: boolean;
             counts: components["schemas"]["ActiveUserCount"][];
         };
+        /**
+         * @description What an activity-log entry is about (`activity.entity_type`); the metrics name these.
+         * @enum {string}
+         */
+        ActivityEntity: "applications" | "projects" | "datasets" | "workflows" | "notebooks" | "users" | "organizations" | "flighting";
         ActivityPage: {
             success: boolean;
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             rows: components["schemas"]["ActivityRow"][];
             /** Format: int64 */
             total: number;
@@ -1941,7 +1946,7 @@ export interface components {
             otpauth_url?: string | null;
         };
         EntityCount: {
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             /** Format: int64 */
             count: number;
         };
@@ -2246,7 +2251,7 @@ export interface components {
         };
         LoginSeries: {
             success: boolean;
-            period: string;
+            period: components["schemas"]["Period"];
             logins: components["schemas"]["LoginPoint"][];
         };
         /** @description A member of the caller's organization, for "Select from Organization". */
@@ -2489,7 +2494,7 @@ export interface components {
         };
         OverviewResponse: {
             success: boolean;
-            period: string;
+            period: components["schemas"]["Period"];
             /** Format: int64 */
             from: number;
             /** Format: int64 */
@@ -2508,6 +2513,11 @@ export interface components {
              */
             path?: string;
         };
+        /**
+         * @description The span of time a metrics call covers, ending now.
+         * @enum {string}
+         */
+        Period: "day" | "week" | "month" | "year";
         /** @description A person in the share dialog. */
         Person: {
             uid: string;
@@ -2873,7 +2883,7 @@ export interface components {
         };
         UsageResponse: {
             success: boolean;
-            entity: string;
+            entity: components["schemas"]["ActivityEntity"];
             usage: components["schemas"]["UsageRow"][];
         };
         UsageRow: {

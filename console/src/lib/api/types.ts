@@ -64,6 +64,7 @@ export type AvailableSeatsResponse = Schemas['Seats'] & { message?: string; limi
 export type FlightingResponse = Schemas['FlightingResponse'];
 export type MetricsSummary = Schemas['OverviewResponse'];
 export type LoginPoint = Schemas['LoginPoint'];
+export type ActivityRow = Schemas['ActivityRow'];
 
 /* ---- Insights, sharing and comments (issue 5) ---- */
 

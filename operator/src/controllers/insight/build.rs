@@ -19,6 +19,7 @@ use ludis_crds::{ANNOTATION_REDEPLOY_TOKEN, Insight, LABEL_ID, LABEL_INSIGHT, in
 
 use super::validate::Validated;
 use crate::{
+    context::Config,
     controllers::pods,
     k8s::{
         apply::owner_ref,
@@ -41,16 +42,9 @@ pub struct Desired {
     pub report_output: Option<String>,
 }
 
-/// Where a report's rendered output goes, and the image that copies it there.
-pub struct ReportTarget<'a> {
-    /// The organization's bucket.
-    pub bucket: &'a str,
-    /// Image with the AWS CLI (the operator's upload image).
-    pub upload_image: &'a str,
-}
-
-/// Pure: the children of a valid insight.
-pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'_>>) -> Desired {
+/// Pure: the children of a valid insight. A report renders only when its organization's bucket is
+/// known (`bucket`); the configuration names the publishing image and the workloads' tolerations.
+pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Option<&str>) -> Desired {
     let Validated::Workload { image, datasets } = valid else {
         return Desired::default();
     };
@@ -72,7 +66,7 @@ pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'
     let container = Container {
         name: "app".into(),
         image: Some(image.clone()),
-        command: Some(pods::run_command(insight.spec.language, &entry)),
+        args: Some(pods::run_command(insight.spec.language, &entry)),
         working_dir: Some(WORKSPACE.into()),
         ports: (insight.spec.type_ == InsightType::Application).then(|| {
             vec![ContainerPort {
@@ -109,7 +103,7 @@ pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'
             format!("{}-workspace", source.project),
             true,
         )]),
-        ..pods::restricted()
+        ..pods::restricted(config)
     };
     let mut annotations = BTreeMap::new();
     if let Some(token) = &insight.spec.redeploy_token {
@@ -159,7 +153,7 @@ pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'
             }
         }
         InsightType::Report => {
-            let Some(target) = report else {
+            let Some(bucket) = bucket else {
                 return Desired::default();
             };
             // Each distinct source (and redeploy) renders once: the Job name carries its hash,
@@ -171,7 +165,7 @@ pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'
                 .cloned()
                 .or_else(|| insight.uid())
                 .unwrap_or_else(|| name.clone());
-            let output = format!("s3://{}/reports/{id}/{hash}/", target.bucket);
+            let output = format!("s3://{bucket}/reports/{id}/{hash}/");
             let output_mount = VolumeMount {
                 name: "output".into(),
                 mount_path: OUTPUT.into(),
@@ -192,8 +186,8 @@ pub fn build(insight: &Insight, valid: &Validated, report: Option<ReportTarget<'
                 .push(output_mount.clone());
             let publish = Container {
                 name: "publish".into(),
-                image: Some(target.upload_image.to_owned()),
-                command: Some(vec![
+                image: Some(config.upload_image.clone()),
+                args: Some(vec![
                     "sh".into(),
                     "-c".into(),
                     "aws s3 cp --recursive \"$LUDIS_OUTPUT_DIR\" \"$LUDIS_DESTINATION\" ${AWS_ENDPOINT_URL:+--endpoint-url \"$AWS_ENDPOINT_URL\"}".into(),
@@ -272,12 +266,12 @@ mod tests {
     fn an_application_is_a_deployment_and_a_service() {
         let i = app(json!({"port": 8050}));
         let valid = validate(&i, &observed(Some(true))).unwrap();
-        let d = build(&i, &valid, None);
+        let d = build(&i, &valid, &Config::for_tests("ludis-system"), None);
         let dep = d.deployment.unwrap();
         let spec = dep.spec.unwrap();
         assert_eq!(spec.replicas, Some(1));
         let pod = spec.template.spec.unwrap();
-        assert_eq!(pod.containers[0].command.as_ref().unwrap(), &["python", "app.py"]);
+        assert_eq!(pod.containers[0].args.as_ref().unwrap(), &["python", "app.py"]);
         assert_eq!(
             pod.volumes.unwrap()[0]
                 .persistent_volume_claim
@@ -292,11 +286,13 @@ mod tests {
 
     #[test]
     fn a_stopped_application_scales_to_zero_and_a_redeploy_rolls_it() {
-        let stopped = build(&app(json!({"running": false})), &workload("i"), None);
+        let config = Config::for_tests("ludis-system");
+        let stopped = build(&app(json!({"running": false})), &workload("i"), &config, None);
         assert_eq!(stopped.deployment.unwrap().spec.unwrap().replicas, Some(0));
         let rolled = build(
             &app(json!({"redeployToken": "2026-11-21T10:00:00Z"})),
             &workload("i"),
+            &config,
             None,
         );
         let annotations = rolled
@@ -320,7 +316,7 @@ mod tests {
         let up =
             insight(json!({"displayName": "Up", "type": "user_report", "reportObject": "reports/q3.pdf"}));
         assert_eq!(validate(&up, &observed(None)).unwrap(), Validated::Nothing);
-        let d = build(&up, &Validated::Nothing, None);
+        let d = build(&up, &Validated::Nothing, &Config::for_tests("ludis-system"), None);
         assert!(d.deployment.is_none() && d.job.is_none() && d.service.is_none());
         assert_eq!(
             phase_of(&ext, &Desired::default(), &observed(None)).0,
@@ -334,13 +330,8 @@ mod tests {
             json!({"displayName": "Q3", "type": "report", "language": "r", "image": "default-python",
             "source": {"project": "demo", "files": ["q3.Rmd"]}}),
         );
-        let target = || {
-            Some(ReportTarget {
-                bucket: "acme",
-                upload_image: "amazon/aws-cli:2.22.0",
-            })
-        };
-        let d = build(&r, &workload("r:4"), target());
+        let config = Config::for_tests("ludis-system");
+        let d = build(&r, &workload("r:4"), &config, Some("acme"));
         let a = d.job.unwrap();
         assert!(a.metadata.name.as_ref().unwrap().starts_with("sales-render-"));
         let hash = a
@@ -358,7 +349,7 @@ mod tests {
         let pod = a.spec.unwrap().template.spec.unwrap();
         // Rendering writes into the scratch folder; publishing copies it to the bucket.
         let render = &pod.init_containers.as_ref().unwrap()[0];
-        assert_eq!(render.command.as_ref().unwrap()[0], "Rscript");
+        assert_eq!(render.args.as_ref().unwrap()[0], "Rscript");
         let env = |c: &Container, k: &str| {
             c.env
                 .as_ref()
@@ -369,8 +360,8 @@ mod tests {
         };
         assert_eq!(env(render, "LUDIS_OUTPUT_DIR").as_deref(), Some("/output"));
         let publish = &pod.containers[0];
-        assert_eq!(publish.image.as_deref(), Some("amazon/aws-cli:2.22.0"));
-        assert!(publish.command.as_ref().unwrap()[2].starts_with("aws s3 cp --recursive"));
+        assert_eq!(publish.image.as_deref(), Some(config.upload_image.as_str()));
+        assert!(publish.args.as_ref().unwrap()[2].starts_with("aws s3 cp --recursive"));
         assert_eq!(env(publish, "LUDIS_DESTINATION"), Some(output));
         assert_eq!(publish.security_context, Some(pods::container_security_context()));
         assert!(
@@ -381,9 +372,9 @@ mod tests {
         );
         let mut r2 = r.clone();
         r2.spec.redeploy_token = Some("again".into());
-        let b = build(&r2, &workload("r:4"), target()).job.unwrap();
+        let b = build(&r2, &workload("r:4"), &config, Some("acme")).job.unwrap();
         assert_ne!(a.metadata.name, b.metadata.name);
         // Without a bucket, nothing renders.
-        assert!(build(&r, &workload("r:4"), None).job.is_none());
+        assert!(build(&r, &workload("r:4"), &config, None).job.is_none());
     }
 }

@@ -110,11 +110,7 @@ async fn reconcile(insight: Arc<Insight>, ctx: Arc<Context>) -> Result<Action> {
     let observed = observe::observe(&insight, &ctx).await?;
     match validate::validate(&insight, &observed) {
         Ok(valid) => {
-            let report = observed.bucket.as_deref().map(|bucket| build::ReportTarget {
-                bucket,
-                upload_image: &ctx.config.upload_image,
-            });
-            let desired = build::build(&insight, &valid, report);
+            let desired = build::build(&insight, &valid, &ctx.config, observed.bucket.as_deref());
             apply::apply(&ctx, &insight, &desired, &observed).await?;
             let (phase, verdict) = status::phase_of(&insight, &desired, &observed);
             status::update(&ctx, &insight, phase, &verdict, &desired).await?;

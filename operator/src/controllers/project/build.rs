@@ -106,7 +106,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     let main = Container {
         name: "preview".into(),
         image: Some(valid.image.clone()),
-        command: (!project.spec.preview.command.is_empty()).then(|| project.spec.preview.command.clone()),
+        args: (!project.spec.preview.command.is_empty()).then(|| project.spec.preview.command.clone()),
         working_dir: Some(WORKSPACE.into()),
         env: Some(containers_env),
         env_from,
@@ -130,7 +130,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         containers: vec![main],
         restart_policy: Some("Always".into()),
         volumes: Some(vec![pods::pvc_volume("workspace", pvc_name, false)]),
-        ..pods::restricted()
+        ..pods::restricted(config)
     };
     // A pod's spec cannot change in place: a changed spec is a new pod (the old one is an orphan).
     let pod_name = format!("{name}-preview-{}", pods::spec_hash(&pod_spec));
@@ -198,14 +198,15 @@ fn git_checkout(git: &GitSource, image: &str, mount: VolumeMount) -> Container {
     let script = r#"set -eu
 helper='!f() { echo "username=${GIT_USERNAME:-}"; echo "password=${GIT_TOKEN:-}"; }; f'
 if [ -d /workspace/.git ]; then
-  git -C /workspace -c credential.helper="$helper" pull --ff-only
+  # The volume's root may belong to another user than the checkout (root, or the fsGroup).
+  git -C /workspace -c safe.directory=/workspace -c credential.helper="$helper" pull --ff-only
 else
   git -c credential.helper="$helper" clone --branch "$BRANCH" -- "$REPO_URL" /workspace
 fi"#;
     Container {
         name: "git-checkout".into(),
         image: Some(image.to_owned()),
-        command: Some(vec!["sh".into(), "-c".into(), script.into()]),
+        args: Some(vec!["sh".into(), "-c".into(), script.into()]),
         env: Some(env),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![mount]),
@@ -259,7 +260,7 @@ mod tests {
         assert_eq!(spec.security_context.unwrap().run_as_non_root, Some(true));
         let main = &spec.containers[0];
         assert_eq!(main.image.as_deref(), Some("python:3.12"));
-        assert_eq!(main.command.as_ref().unwrap(), &["python", "app.py"]);
+        assert_eq!(main.args.as_ref().unwrap(), &["python", "app.py"]);
         assert_eq!(main.ports.as_ref().unwrap()[0].container_port, 8501);
         assert_eq!(
             main.env_from.as_ref().unwrap()[0]

@@ -190,12 +190,12 @@ pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
         containers: vec![Container {
             name: "tick".into(),
             image: Some(config.tick_image.clone()),
-            command: Some(vec!["true".into()]),
+            args: Some(vec!["true".into()]),
             security_context: Some(pods::container_security_context()),
             ..Default::default()
         }],
         restart_policy: Some("Never".into()),
-        ..pods::restricted()
+        ..pods::restricted(config)
     };
     CronJob {
         metadata: ObjectMeta {

@@ -13,6 +13,8 @@ export function LoginRoute() {
     <AuthCard title="Sign in to Ludis" subtitle="Projects, insights, workflows and datasets for your organization.">
       <LoginForm
         onSuccess={() => {
+          // Errors of the failed attempts before this one are over.
+          notify.clear();
           const stage = twoFactorStage(getSession());
           if (stage === 'enable') return navigate(paths.twoFactorEnable.getHref(), { replace: true });
           if (stage === 'verify') return navigate(paths.twoFactorVerify.getHref(), { replace: true });

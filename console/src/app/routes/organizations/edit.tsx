@@ -1,7 +1,6 @@
 import { Skeleton } from '@mantine/core';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
@@ -15,13 +14,13 @@ export function OrganizationNewRoute() {
   const [search] = useSearchParams();
   const fromPortal = search.get('from') === 'admin-portal';
   return (
-    <RequireAdmin superadmin>
+    <>
       <PageHeader title="Add organization" crumbs={[...crumbs, { label: 'New' }]} />
       <OrganizationForm
         requireBucket={fromPortal}
         onSaved={() => navigate(fromPortal ? paths.adminPortal.getHref() : paths.organizations.getHref())}
       />
-    </RequireAdmin>
+    </>
   );
 }
 
@@ -30,10 +29,10 @@ export function OrganizationEditRoute() {
   const navigate = useNavigate();
   const org = useOrganization(organizationId);
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title={org.data?.organization.name ?? 'Organization'} crumbs={[...crumbs, { label: 'Edit' }]} />
       {org.isPending && <Skeleton h={300} />}
-      {org.isError && <QueryError error={org.error} onRetry={() => org.refetch()} />}
+      {org.isError && <QueryError error={org.error} onRetry={() => org.refetch()} back={{ label: 'Back to Organizations', href: paths.organizations.getHref() }} />}
       {org.data && (
         <OrganizationForm
           key={org.dataUpdatedAt}
@@ -42,6 +41,6 @@ export function OrganizationEditRoute() {
           onDeleted={() => navigate(paths.organizations.getHref(), { replace: true })}
         />
       )}
-    </RequireAdmin>
+    </>
   );
 }

@@ -1,13 +1,12 @@
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { paths } from '@/config/paths';
 import { OrganizationsTable } from '@/features/organizations/components/organizations-table';
 
 export function OrganizationsRoute() {
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title="Organizations" crumbs={[{ label: 'Admin Page', href: paths.manageOrganizations.getHref() }, { label: 'Organizations' }]} />
       <OrganizationsTable />
-    </RequireAdmin>
+    </>
   );
 }

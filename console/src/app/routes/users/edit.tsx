@@ -1,7 +1,6 @@
 import { Skeleton } from '@mantine/core';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
@@ -27,7 +26,7 @@ export function UserNewRoute() {
   const orgs = useOrganizations({ page: 1, limit: 100 }, { enabled: pick });
   const back = fromPortal ? () => navigate(paths.adminPortal.getHref()) : usersPage;
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title="Add user" crumbs={[{ label: 'Users', href: paths.organizationUsers.getHref(organizationId) }, { label: 'New' }]} />
       <UserForm
         mode="create"
@@ -36,7 +35,7 @@ export function UserNewRoute() {
         onDone={back}
         organizationOptions={pick ? (orgs.data?.organizations ?? []).map((o) => ({ value: o.id, label: o.name })) : undefined}
       />
-    </RequireAdmin>
+    </>
   );
 }
 
@@ -46,11 +45,11 @@ export function UserEditRoute() {
   const back = useBack(organizationId);
   const target = useUser(userId);
   return (
-    <RequireAdmin>
+    <>
       <PageHeader title="Edit user" crumbs={[{ label: 'Users', href: paths.organizationUsers.getHref(organizationId) }, { label: 'Edit' }]} />
       {target.isPending && <Skeleton h={260} />}
-      {target.isError && <QueryError error={target.error} onRetry={() => target.refetch()} />}
+      {target.isError && <QueryError error={target.error} onRetry={() => target.refetch()} back={{ label: 'Back to Users', href: paths.organizationUsers.getHref(organizationId) }} />}
       {target.data && <UserForm key={userId} mode="edit" organizationId={organizationId} me={me} user={target.data.user} onDone={back} />}
-    </RequireAdmin>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { useParams } from 'react-router';
 
-import { RequireAdmin } from '@/components/require-admin';
 import { PageHeader } from '@/components/ui/page-header';
 import { paths } from '@/config/paths';
 import { useOrganization } from '@/features/organizations/api/get-organization';
@@ -13,7 +12,7 @@ export function OrganizationUsersRoute() {
   const org = useOrganization(organizationId);
   const name = org.data?.organization.name ?? 'Organization';
   return (
-    <RequireAdmin>
+    <>
       <PageHeader
         title={`${name}: users`}
         crumbs={[
@@ -24,6 +23,6 @@ export function OrganizationUsersRoute() {
         ]}
       />
       <UsersList organizationId={organizationId} />
-    </RequireAdmin>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { LIST_PAGE_SIZE, type MetricPeriod } from '@/config/constants';
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
 /** The metrics entities: `users` is the user-activities tab; the others are asset kinds. */
@@ -27,7 +28,7 @@ export function getEntityMetrics({ entity, ...query }: EntityMetricsParams & { p
 
 export function getEntityMetricsQueryOptions(params: EntityMetricsParams) {
   return infiniteQueryOptions({
-    queryKey: ['metrics', params.entity, params],
+    queryKey: [...METRICS_KEY, params.entity, params],
     queryFn: ({ pageParam, signal }) => getEntityMetrics({ ...params, page: pageParam }, signal),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (last.rows.length < LIST_PAGE_SIZE ? undefined : all.length + 1),

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { type MetricPeriod, PROJECT_METRICS_LIMIT } from '@/config/constants';
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
 export type EntityUsageParams = { organizationId: Id; entity: string; period: MetricPeriod; limit?: number };
@@ -17,7 +18,7 @@ export function getEntityUsage({ organizationId, entity, period, limit = PROJECT
 }
 
 export function getEntityUsageQueryOptions(params: EntityUsageParams) {
-  return queryOptions({ queryKey: ['metrics', 'usage', params], queryFn: ({ signal }) => getEntityUsage(params, signal) });
+  return queryOptions({ queryKey: [...METRICS_KEY, 'usage', params], queryFn: ({ signal }) => getEntityUsage(params, signal) });
 }
 
 export function useEntityUsage(params: EntityUsageParams, options: { enabled?: boolean } = {}) {

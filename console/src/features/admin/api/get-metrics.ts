@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { MetricPeriod } from '@/config/constants';
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
 /** GET /v1/metrics (period): totals for the overview. */
@@ -11,7 +12,7 @@ export function getMetrics(period: MetricPeriod, organizationId?: Id, signal?: A
 
 export function getMetricsQueryOptions(period: MetricPeriod, organizationId?: Id) {
   return queryOptions({
-    queryKey: ['metrics', { period, organizationId }],
+    queryKey: [...METRICS_KEY, { period, organizationId }],
     queryFn: ({ signal }) => getMetrics(period, organizationId, signal),
   });
 }

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { MetricPeriod } from '@/config/constants';
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
 export type NumLoginsParams = { period: MetricPeriod; organization?: Id; limit?: number };
@@ -12,7 +13,7 @@ export function getNumLogins(params: NumLoginsParams, signal?: AbortSignal) {
 }
 
 export function getNumLoginsQueryOptions(params: NumLoginsParams) {
-  return queryOptions({ queryKey: ['metrics', 'numLogins', params], queryFn: ({ signal }) => getNumLogins(params, signal) });
+  return queryOptions({ queryKey: [...METRICS_KEY, 'numLogins', params], queryFn: ({ signal }) => getNumLogins(params, signal) });
 }
 
 export function useNumLogins(params: NumLoginsParams) {

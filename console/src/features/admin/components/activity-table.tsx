@@ -9,20 +9,16 @@ import { QueryError } from '@/components/ui/query-error';
 import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
 import type { Id } from '@/lib/api/types';
-
-/** Activity dates are Unix seconds. */
-export function when(date: number | string) {
-  const d = typeof date === 'number' ? new Date(date * 1000) : new Date(date);
-  return Number.isNaN(d.getTime()) ? String(date) : d.toLocaleString();
-}
+import { actorOf, describeActivity } from '@/features/admin/utils/activity';
+import { useDates } from '@/lib/dates';
 
 /** Rows of who did what (user activities, or uses of one asset kind); search after 500 ms, load more. */
 export function ActivityTable({ entity, period, organizationId }: { entity: MetricEntity; period: MetricPeriod; organizationId?: Id }) {
+  const dates = useDates();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const metrics = useEntityMetrics({ entity, period, organizationId, searchTerm: debounced || undefined });
   const rows = metrics.data?.pages.flatMap((p) => p.rows) ?? [];
-  const showEntity = entity !== 'users';
   return (
     <Stack>
       <TextInput
@@ -41,21 +37,19 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
           <Table striped aria-label="Activity">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
+                <Table.Th>Who</Table.Th>
                 <Table.Th>Email</Table.Th>
-                {showEntity && <Table.Th>Item</Table.Th>}
-                <Table.Th>Action</Table.Th>
+                <Table.Th>What</Table.Th>
                 <Table.Th>Date</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r, i) => (
                 <Table.Tr key={`${r.email}-${r.date}-${i}`}>
-                  <Table.Td>{[r.first_name, r.last_name].filter(Boolean).join(' ')}</Table.Td>
-                  <Table.Td>{r.email}</Table.Td>
-                  {showEntity && <Table.Td>{r.entity_name}</Table.Td>}
-                  <Table.Td>{r.action}</Table.Td>
-                  <Table.Td>{when(r.date)}</Table.Td>
+                  <Table.Td>{actorOf(r)}</Table.Td>
+                  <Table.Td>{r.email ?? ''}</Table.Td>
+                  <Table.Td>{describeActivity(r, entity)}</Table.Td>
+                  <Table.Td>{dates.dateTime(r.date)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,5 +1,5 @@
-import { LineChart } from '@mantine/charts';
-import { Paper, Skeleton, Text, Title } from '@mantine/core';
+import { BarChart, LineChart } from '@mantine/charts';
+import { Box, Paper, Skeleton, Text, Title } from '@mantine/core';
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
@@ -9,13 +9,22 @@ import type { Id, LoginPoint } from '@/lib/api/types';
 
 const COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'red.6'];
 
+/** The API names the sign-ins of an organization removed since '(deleted)'. */
+const DELETED_ORGANIZATION = '(deleted)';
+
+/** A series' legend: the organization, 'Removed organization' for one that is gone. */
+function seriesName(p: LoginPoint) {
+  if (p.orgName === DELETED_ORGANIZATION) return 'Removed organization';
+  return p.orgName || 'Logins';
+}
+
 /** One row per date and one series per organization, as the line chart wants them. */
 export function pivotLogins(points: readonly LoginPoint[]) {
-  const series = [...new Set(points.map((p) => p.orgName || 'Logins'))];
+  const series = [...new Set(points.map(seriesName))];
   const byDate = new Map<string, Record<string, number | string>>();
   for (const p of points) {
     const row = byDate.get(p.date) ?? { date: p.date };
-    const name = p.orgName || 'Logins';
+    const name = seriesName(p);
     row[name] = ((row[name] as number | undefined) ?? 0) + p.logins;
     byDate.set(p.date, row);
   }
@@ -38,9 +47,19 @@ export function LoginsChart({ period, organization }: { period: MetricPeriod; or
       {logins.isSuccess && rows.length === 0 && <EmptyState title="No logins in this period" />}
       {rows.length > 0 && (
         <>
-          <LineChart h={260} data={rows} dataKey="date" series={series} curveType="monotone" withLegend={series.length > 1} />
+          {/* A line needs two days: one day is bars (one per organization), not a lone dot. */}
+          <Box data-testid="logins-chart" data-kind={rows.length > 1 ? 'line' : 'bar'}>
+            {rows.length > 1 ? (
+              <LineChart h={260} data={rows} dataKey="date" series={series} curveType="monotone" withLegend={series.length > 1} />
+            ) : (
+              <BarChart h={260} data={rows} dataKey="date" series={series} withLegend={series.length > 1} maxBarWidth={80} />
+            )}
+          </Box>
           <Text size="xs" c="dimmed" mt="xs">
             Total: {rows.reduce((n, r) => n + series.reduce((m, s) => m + Number(r[s.name] ?? 0), 0), 0)} logins
+            {rows.length === 1 && ` on ${String(rows[0].date)}`}
+            {/* Across organizations the chart keeps the busiest few; the Logins tile counts everyone. */}
+            {organization === undefined && ` (the ${LOGIN_CHART_LIMIT} organizations with the most sign-ins; superadmins and smaller organizations are in the Logins tile only)`}
           </Text>
         </>
       )}

@@ -1,5 +1,6 @@
 import { BarChart } from '@mantine/charts';
-import { Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
+import { ActionIcon, Group, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
@@ -20,14 +21,28 @@ const ENTITY_LABELS: Record<string, string> = {
 /** The overview's tiles, in the order people read them. */
 export function summaryTiles(m: MetricsSummary['metrics'], superadmin: boolean) {
   return [
-    { label: 'Logins', value: m.logins },
-    { label: 'Failed logins', value: m.failedLogins },
-    { label: 'Active users', value: m.activeUsers },
-    { label: 'Total users', value: m.totalUsers },
-    ...(superadmin ? [{ label: 'Organizations', value: m.organizations }] : []),
-    { label: 'Activities', value: m.activities },
+    { label: 'Logins', value: m.logins, definition: TILE_DEFINITIONS.logins },
+    { label: 'Failed logins', value: m.failedLogins, definition: TILE_DEFINITIONS.failedLogins },
+    { label: 'Active users', value: m.activeUsers, definition: TILE_DEFINITIONS.activeUsers },
+    { label: 'Total users', value: m.totalUsers, definition: TILE_DEFINITIONS.totalUsers },
+    ...(superadmin ? [{ label: 'Organizations', value: m.organizations, definition: TILE_DEFINITIONS.organizations }] : []),
+    { label: 'Activities', value: m.activities, definition: TILE_DEFINITIONS.activities },
   ];
 }
+
+/**
+ * What each tile counts, as the API computes it (api/src/routes/metrics.rs, overview), in the
+ * chosen period and organization (every organization for a superadmin): said on the tile, so two
+ * figures that differ say why.
+ */
+export const TILE_DEFINITIONS = {
+  logins: 'Successful sign-ins in the period, by everyone (superadmins included).',
+  failedLogins: 'Refused sign-in attempts in the period.',
+  activeUsers: 'People who signed in at least once in the period, including accounts removed since.',
+  totalUsers: 'Accounts that exist now.',
+  organizations: 'Organizations that exist now.',
+  activities: 'Creations, changes, shares and deletions recorded in the period.',
+} as const;
 
 /** Totals for the period as tiles, and activity per asset kind as a bar chart. */
 export function UsageSummary({ period, organizationId, superadmin }: { period: MetricPeriod; organizationId?: Id; superadmin: boolean }) {
@@ -42,9 +57,16 @@ export function UsageSummary({ period, organizationId, superadmin }: { period: M
       <SimpleGrid cols={{ base: 2, sm: 3, md: tiles.length }} role="list" aria-label="Totals">
         {tiles.map((t) => (
           <Paper key={t.label} withBorder p="md" role="listitem" aria-label={t.label}>
-            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              {t.label}
-            </Text>
+            <Group gap={4} wrap="nowrap">
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                {t.label}
+              </Text>
+              <Tooltip label={t.definition} multiline w={240}>
+                <ActionIcon variant="subtle" color="gray" size="xs" aria-label={`What ${t.label} counts`}>
+                  <IconInfoCircle size={14} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
             <Text fw={700} size="xl">
               {t.value}
             </Text>

@@ -11,6 +11,6 @@ export function changePassword(input: ChangePasswordInput) {
   return unwrap(api.PUT('/v1/auth/changepassword', { body: input }));
 }
 
-export function useChangePassword(options: { onSuccess?: () => void } = {}) {
-  return useMutation({ mutationFn: changePassword, onSuccess: () => options.onSuccess?.() });
+export function useChangePassword(options: { onSuccess?: () => void; onError?: (error: Error) => void } = {}) {
+  return useMutation({ mutationFn: changePassword, onSuccess: () => options.onSuccess?.(), onError: (e) => options.onError?.(e) });
 }

@@ -12,7 +12,7 @@ export function login(input: LoginInput) {
 }
 
 /** Signs in and keeps token, refresh token and user in local storage (spec 000 §4.1). */
-export function useLogin(options: { onSuccess?: (data: LoginResponse) => void } = {}) {
+export function useLogin(options: { onSuccess?: (data: LoginResponse) => void; onError?: (error: Error) => void } = {}) {
   return useMutation({
     mutationFn: login,
     onSuccess: (data) => {
@@ -25,5 +25,6 @@ export function useLogin(options: { onSuccess?: (data: LoginResponse) => void } 
       });
       options.onSuccess?.(data);
     },
+    onError: (error) => options.onError?.(error),
   });
 }

@@ -36,7 +36,6 @@ describe('change password', () => {
     const calls = mockFetch(on('PUT', '/v1/auth/changepassword', { body: { success: true } }));
     const onDone = vi.fn();
     renderWithProviders(<ChangePasswordForm onDone={onDone} />);
-    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/profile-setting');
     await fill('old-pass', 'new-pass', 'new-pass');
     expect(await screen.findByText('Password Updated')).toBeInTheDocument();
     expect(calls[0].body).toEqual({ currentPassword: 'old-pass', newPassword: 'new-pass', confirmPassword: 'new-pass' });
@@ -46,10 +45,13 @@ describe('change password', () => {
 
   it('shows the server message in an error toast when the current password is wrong', async () => {
     signIn();
-    mockFetch(on('PUT', '/v1/auth/changepassword', { status: 400, body: { success: false, message: 'Current password is incorrect' } }));
+    mockFetch(on('PUT', '/v1/auth/changepassword', { status: 400, body: { success: false, code: 'wrong_password', message: 'Current password is incorrect' } }));
     renderWithProviders(<ChangePasswordForm onDone={() => undefined} />);
     await fill('bad-pass', 'new-pass', 'new-pass');
-    expect(await screen.findByText('Current password is incorrect')).toBeInTheDocument();
+    expect(await screen.findByText('Current password is incorrect', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
+    // The field is marked, not only the toast.
+    expect(screen.getByLabelText(/^Current password/)).toHaveAccessibleDescription('Current password is incorrect');
+    expect(screen.getByLabelText(/^New password/)).not.toHaveAccessibleDescription('Current password is incorrect');
     expect(screen.queryByText('Password Updated')).not.toBeInTheDocument();
   });
 });

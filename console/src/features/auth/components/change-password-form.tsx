@@ -1,11 +1,10 @@
-import { Anchor, Button, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { Link } from 'react-router';
 
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
-import { paths } from '@/config/paths';
 import { type ChangePasswordInput, useChangePassword } from '@/features/auth/api/change-password';
+import { fieldErrors } from '@/lib/field-errors';
 
 export const PASSWORD_TOO_SHORT = 'Password must be at least 6 characters long';
 export const FIELD_REQUIRED = 'This field is required';
@@ -28,8 +27,8 @@ export function validateChangePassword(values: ChangePasswordInput) {
 }
 
 /**
- * Change password (spec 000 §2, §5): current, new and confirm, Submit, a Back link to profile
- * settings; success shows the 'Password Updated' dialog, then returns to profile settings.
+ * Change password (spec 000 §2, §5): current, new and confirm, Submit (the route's breadcrumb is the
+ * Back link to profile settings); success shows the 'Password Updated' dialog, then returns to profile settings.
  */
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [updated, setUpdated] = useState(false);
@@ -37,21 +36,29 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: validateChangePassword,
   });
-  const change = useChangePassword({ onSuccess: () => setUpdated(true) });
+  const change = useChangePassword({
+    onSuccess: () => setUpdated(true),
+    // The server's refusal marks its field too (the toast says it as well).
+    onError: (e) =>
+      form.setErrors(
+        fieldErrors(e, {
+          wrong_password: 'currentPassword',
+          password_too_short: 'newPassword',
+          password_mismatch: 'confirmPassword',
+        }),
+      ),
+  });
 
   return (
     <>
       <form noValidate onSubmit={form.onSubmit((values) => change.mutate(values))}>
-        <Stack maw={420}>
+        <Stack>
           <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('currentPassword')} />
           <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('newPassword')} />
           <PasswordInput label="Confirm password" autoComplete="new-password" required {...form.getInputProps('confirmPassword')} />
           <Button type="submit" loading={change.isPending}>
             Submit
           </Button>
-          <Anchor component={Link} to={paths.profile.getHref()} size="sm">
-            Back
-          </Anchor>
         </Stack>
       </form>
       <Modal opened={updated} onClose={onDone} title="Password Updated" centered>

@@ -9,6 +9,9 @@ import { TwoFactorCodeInput, validateTwoFactorCode } from '@/features/auth/compo
 import { getSession, setSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 
+/** Spec 001 §8. */
+export const VERIFICATION_FAILED = '2FA Verification Failed';
+
 /** An image source for the QR the server sends: a data URL, an address, or raw SVG. */
 export function qrSource(qr: string | null | undefined): string | null {
   if (!qr) return null;
@@ -47,7 +50,10 @@ export function TwoFactorEnableModal({ opened, onClose, onVerified, footer, clos
   const form = useForm({ initialValues: { code: '' }, validate: { code: validateTwoFactorCode } });
   const verify = useVerify2fa({
     onSuccess: (data) => {
-      if (data.verified_2fa === false) return notify.error('2FA Verification Failed');
+      if (data.verified_2fa === false) {
+        form.setFieldError('code', VERIFICATION_FAILED);
+        return notify.error(VERIFICATION_FAILED);
+      }
       const s = getSession();
       if (s.user) setSession({ user: { ...s.user, enabled_2fa: true, confirmed_2fa: true } });
       notify.success('2FA Verification Successful');
@@ -149,7 +155,12 @@ export function TwoFactorEnableModal({ opened, onClose, onVerified, footer, clos
           onSubmit={form.onSubmit(({ code }) =>
             verify.mutate(
               { secret: secret?.secret || undefined, token: code.trim() },
-              { onError: () => notify.error('2FA Verification Failed') },
+              {
+                onError: () => {
+                  form.setFieldError('code', VERIFICATION_FAILED);
+                  notify.error(VERIFICATION_FAILED);
+                },
+              },
             ),
           )}
         >

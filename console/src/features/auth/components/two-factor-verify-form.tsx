@@ -16,7 +16,10 @@ export function TwoFactorVerifyForm({ onVerified }: { onVerified: () => void }) 
   const form = useForm({ initialValues: { code: '' }, validate: { code: validateTwoFactorCode } });
   const verify = useVerify2fa({
     onSuccess: (data) => {
-      if (data.verified_2fa === false) return notify.error(INVALID_2FA_CODE);
+      if (data.verified_2fa === false) {
+        form.setFieldError('code', INVALID_2FA_CODE);
+        return notify.error(INVALID_2FA_CODE);
+      }
       notify.success('2FA Verified');
       onVerified();
     },
@@ -28,7 +31,12 @@ export function TwoFactorVerifyForm({ onVerified }: { onVerified: () => void }) 
       onSubmit={form.onSubmit(({ code }) =>
         verify.mutate(
           { secret: user?.secret_2fa || undefined, token: code.trim() },
-          { onError: () => notify.error(INVALID_2FA_CODE) },
+          {
+            onError: () => {
+              form.setFieldError('code', INVALID_2FA_CODE);
+              notify.error(INVALID_2FA_CODE);
+            },
+          },
         ),
       )}
     >

@@ -44,8 +44,10 @@ describe('2FA verify modal', () => {
     renderWithProviders(<TwoFactorVerifyForm onVerified={onVerified} />);
     await user().type(screen.getByLabelText(/Verification code/), '000000');
     await user().click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByText('Invalid 2FA Code')).toBeInTheDocument();
+    expect(await screen.findByText('Invalid 2FA Code', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
+    // The field says it too.
+    expect(screen.getByLabelText(/Verification code/)).toHaveAccessibleDescription('Invalid 2FA Code');
     expect(onVerified).not.toHaveBeenCalled();
     expect(getSession().verified2fa).toBe(false);
   });

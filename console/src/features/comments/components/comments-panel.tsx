@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { MAX_COMMENT_LENGTH } from '@/config/constants';
 import { useCreateComment } from '@/features/comments/api/create-comment';
 import { useComments } from '@/features/comments/api/get-comments';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 
 export const EMPTY_COMMENT = 'Empty comment not allowed';
 
@@ -23,6 +23,7 @@ function initials(name: string) {
  * that posts on Enter (Shift+Enter for a new line).
  */
 export function CommentsPanel({ referenceId }: { referenceId: string }) {
+  const dates = useDates();
   const comments = useComments(referenceId);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +87,7 @@ export function CommentsPanel({ referenceId }: { referenceId: string }) {
                         {c.author_display_name || 'Unknown'}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {relativeTime(c.created_at)}
+                        {dates.relative(c.created_at)}
                       </Text>
                     </Group>
                     <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

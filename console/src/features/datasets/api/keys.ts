@@ -9,6 +9,8 @@ export const datasetKeys = {
   lists: () => ['datasets', 'list'] as const,
   list: (q: DatasetsQuery) => ['datasets', 'list', q] as const,
   detail: (id: string) => ['datasets', 'detail', id] as const,
+  /** Not a request: whether the dataset's counts are being measured again (api/cache.ts). */
+  usageWatch: (id: string) => ['datasets', 'usage-watch', id] as const,
   /** Every listing page of one dataset. */
   files: (id: string) => ['datasets', 'files', id] as const,
   folderPage: (id: string, path: string, token: string | null) => ['datasets', 'files', id, path, token] as const,

@@ -4,6 +4,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { COPY_CONFIRMATION_MS } from '@/config/constants';
 import { useAccessUrl } from '@/features/datasets/api/get-access-url';
 import { baseName } from '@/features/datasets/utils/files';
+import { useDates } from '@/lib/dates';
 
 /** A copy button whose label reads 'Copied' for 700 ms (spec 001 §9). */
 export function CopyField({ label, value, description }: { label: string; value: string; description: string }) {
@@ -30,15 +31,13 @@ export function CopyField({ label, value, description }: { label: string; value:
   );
 }
 
-function expiry(at: number) {
-  return new Date(at * 1000).toLocaleString();
-}
 
 /**
  * The access URLs of a file (spec 001 §7): a temporary address valid 7 days that needs no API key,
  * and a permanent one that needs your API key (header x-api-key) and never expires.
  */
 export function AccessUrlModal({ datasetId, fileKey, onClose }: { datasetId: string; fileKey: string; onClose: () => void }) {
+  const dates = useDates();
   const name = baseName(fileKey);
   const urls = useAccessUrl(datasetId, fileKey);
   const data = urls.data;
@@ -60,7 +59,7 @@ export function AccessUrlModal({ datasetId, fileKey, onClose }: { datasetId: str
           <CopyField
             label="Temporary URL"
             value={data.temporary_url}
-            description={`Valid for 7 days (until ${expiry(data.expires_at)}); no API key needed.`}
+            description={`Valid for 7 days (until ${dates.dateTime(data.expires_at)}); no API key needed.`}
           />
           <CopyField
             label="Permanent URL"

@@ -48,6 +48,17 @@ describe('import dataset form', () => {
     expect(screen.queryByText('Empty name not allowed')).not.toBeInTheDocument();
   });
 
+  it('keeps the description optional and says why: editing will need it (spec 001 §5)', async () => {
+    const { calls, u } = setup();
+    const description = screen.getByRole('textbox', { name: /^Description/ });
+    expect(description).not.toBeRequired();
+    expect(description).toHaveAccessibleDescription('Optional now, but needed to edit the dataset later.');
+    await u.type(screen.getByRole('textbox', { name: /^Name/ }), 'Sales');
+    await u.click(screen.getByRole('button', { name: 'Create dataset' }));
+    await vi.waitFor(() => expect(creates(calls)).toHaveLength(1));
+    expect(screen.queryByText('Empty description not allowed')).not.toBeInTheDocument();
+  });
+
   it('refuses other file types with a clear message and keeps the accepted ones', async () => {
     const { u } = setup();
     await u.upload(screen.getByLabelText('Files'), [new File(['x'], 'deck.pdf'), new File(['a'], 'a.csv')]);

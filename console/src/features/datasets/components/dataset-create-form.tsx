@@ -110,6 +110,7 @@ export function DatasetCreateForm() {
             />
             <Textarea
               label="Description"
+              description={DATASET_MESSAGES.descriptionOnCreate}
               autosize
               minRows={2}
               value={description}

@@ -1,9 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { DatasetView, ListFilesResponse } from '@/lib/api/types';
+import { USAGE_POLL_MS, USAGE_POLL_TRIES } from '@/features/datasets/api/cache';
 import { DatasetDetail } from '@/features/datasets/components/dataset-detail';
+import { advance, installManualClock, settle } from '@/testing/clock';
 import { listing, makeDataset, sampleDataset, sharedDataset } from '@/testing/datasets';
 import { installFakeXhr } from '@/testing/fake-xhr';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
@@ -15,14 +17,18 @@ const ROOT = listing('', [{ key: 'a.csv', size: 1500 }, { key: 'notes.txt', size
 
 function setup(dataset: DatasetView, pages: (call: MockCall) => ListFilesResponse = () => ROOT, url = `/datasets/${dataset.id}`, ...more: Handler[]) {
   signIn();
+  // `more` first, so a test can answer a call its own way.
   const calls = mockFetch(
+    ...more,
     on('POST', `/v1/datasets/getdatasetdetails/${dataset.id}`, { body: { success: true, dataset } }),
     on('POST', `/v1/datasets/listfiles/${dataset.id}`, (c) => ({ body: pages(c) })),
-    ...more,
   );
   const view = renderWithProviders(<DatasetDetail id={dataset.id} />, { url, path: '/datasets/:id' });
   return { calls, ...view };
 }
+
+/** Fake-clock time for a mocked answer to be read (happy-dom reads bodies on timers). */
+const ANSWER_MS = 100;
 
 const listCalls = (calls: MockCall[]) => calls.filter((c) => c.url.startsWith('/v1/datasets/listfiles/'));
 const fileRow = (name: string) => screen.getByRole('row', { name: new RegExp(`\\b${name.replace('.', '\\.')}\\b`) });
@@ -49,6 +55,14 @@ describe('dataset page', () => {
     }
     expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/datasets/edit/d1');
     expect(screen.getByRole('button', { name: 'Upload files' })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it("dates files in the user's date format and time zone (profile settings)", async () => {
+    setup(makeDataset({ id: 'd1' }));
+    signIn({ date_format: 'DD/MMMM/YY', timezone: 'Asia/Kolkata' });
+    await screen.findByRole('table', { name: 'Files and folders' });
+    // LastModified 2026-11-20T10:00:00Z is 3:30 pm in Kolkata.
+    expect(fileRow('a.csv')).toHaveTextContent('20/November/26 03:30 PM');
   });
 
   it('opens the folder the address names, with clickable path segments', async () => {
@@ -173,6 +187,66 @@ describe('dataset page', () => {
     await user().click(within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('File(s) Deleted!')).toBeInTheDocument();
     expect(calls.find((c) => c.url === '/v1/datasets/deletedatasetobject/d1')?.body).toEqual({ path: 'notes.txt' });
+  });
+
+  it('says the counts are being measured after a change, asks again until they move, then agrees with the list', async () => {
+    installManualClock();
+    const before = makeDataset({ id: 'd1', name: 'Sales', object_count: 2, bytes: 1512 });
+    const after = { ...before, object_count: 1, bytes: 1500 };
+    let detailCalls = 0;
+    // The API measures in the background and at most every 10 s: the first answers still carry the old numbers.
+    setup(
+      before,
+      () => ROOT,
+      '/datasets/d1',
+      on('POST', '/v1/datasets/getdatasetdetails/d1', () => ({ body: { success: true, dataset: ++detailCalls <= 3 ? before : after } })),
+      on('POST', '/v1/datasets/deletedatasetobject/d1', { body: { success: true, message: 'File(s) Deleted!', deleted: 1 } }),
+    );
+    await settle(() => expect(screen.getByTestId('dataset-usage')).toHaveTextContent('2 files · 1.51 KB'));
+    await advance(ANSWER_MS);
+    await settle(() => expect(screen.getByRole('button', { name: 'Delete notes.txt' })).toBeInTheDocument());
+    fireEvent.click(screen.getByRole('button', { name: 'Delete notes.txt' }));
+    await settle(() => expect(screen.getByRole('dialog', { name: 'Please confirm' })).toBeInTheDocument());
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Please confirm' })).getByRole('button', { name: 'Delete' }));
+    await settle(() => expect(screen.getByText('File(s) Deleted!')).toBeInTheDocument());
+    // Never the stale '2 files' beside a list that changed. (`advance(ANSWER_MS)` lets each answer
+    // arrive, well before the next ask is due.)
+    await settle(() => expect(detailCalls).toBe(2));
+    await advance(ANSWER_MS);
+    expect(screen.getByTestId('dataset-usage')).toHaveTextContent('Counting files…');
+    await advance(USAGE_POLL_MS - ANSWER_MS);
+    await settle(() => expect(detailCalls).toBe(3));
+    await advance(ANSWER_MS);
+    expect(screen.getByTestId('dataset-usage')).toHaveTextContent('Counting files…');
+    await advance(USAGE_POLL_MS - ANSWER_MS);
+    await settle(() => expect(detailCalls).toBe(4));
+    await advance(ANSWER_MS);
+    await settle(() => expect(screen.getByTestId('dataset-usage')).toHaveTextContent('1 file · 1.50 KB'));
+    // The numbers moved: no more asking.
+    await advance(USAGE_POLL_MS * USAGE_POLL_TRIES);
+    expect(detailCalls).toBe(4);
+  });
+
+  it('stops asking after USAGE_POLL_TRIES when the numbers do not move, and shows them', async () => {
+    installManualClock();
+    const dataset = makeDataset({ id: 'd1', object_count: 2, bytes: 1512 });
+    let detailCalls = 0;
+    setup(
+      dataset,
+      () => ROOT,
+      '/datasets/d1',
+      on('POST', '/v1/datasets/getdatasetdetails/d1', () => (detailCalls++, { body: { success: true, dataset } })),
+      on('POST', '/v1/datasets/createdatasetdirectory', { body: { success: true, message: 'Folder created' } }),
+    );
+    await settle(() => expect(screen.getByTestId('dataset-usage')).toHaveTextContent('2 files · 1.51 KB'));
+    fireEvent.click(screen.getByRole('button', { name: 'New folder' }));
+    await settle(() => expect(screen.getByRole('dialog')).toBeInTheDocument());
+    fireEvent.change(within(screen.getByRole('dialog')).getByRole('textbox'), { target: { value: 'empty' } });
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Create' }));
+    await settle(() => expect(screen.getByTestId('dataset-usage')).toHaveTextContent('Counting files…'));
+    await advance(USAGE_POLL_MS * USAGE_POLL_TRIES);
+    await settle(() => expect(screen.getByTestId('dataset-usage')).toHaveTextContent('2 files · 1.51 KB'));
+    expect(detailCalls).toBe(1 + USAGE_POLL_TRIES);
   });
 
   it('uploads into the current folder with progress and refuses other file types', async () => {

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Box, Badge, Breadcrumbs, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Badge, Breadcrumbs, Button, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPencil, IconShare } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
+import { useUsageMeasuring } from '@/features/datasets/api/cache';
 import { useDataset } from '@/features/datasets/api/get-dataset';
 import type { DatasetView } from '@/lib/api/types';
 import { FileBrowser } from '@/features/datasets/components/file-browser';
@@ -53,6 +54,7 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
   const folder = folderFromParam(params.get('path'));
   const query = useDataset(id);
   const dataset = query.data?.dataset;
+  const measuring = useUsageMeasuring(id);
 
   if (query.isPending) {
     return (
@@ -69,7 +71,7 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
         <Anchor component={Link} to={paths.datasets.getHref()} size="sm">
           Datasets
         </Anchor>
-        {query.error && <QueryError error={query.error} onRetry={() => query.refetch()} />}
+        {query.error && <QueryError error={query.error} onRetry={() => query.refetch()} back={{ label: 'Back to Datasets', href: paths.datasets.getHref() }} />}
       </Stack>
     );
   }
@@ -99,8 +101,17 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
               <Text size="sm" data-testid="dataset-ownership">
                 {ownershipLine(dataset)}
               </Text>
-              <Text size="sm" c="dimmed">
-                {dataset.object_count} {dataset.object_count === 1 ? 'file' : 'files'} · {formatBytes(dataset.bytes)}
+              <Text size="sm" c="dimmed" data-testid="dataset-usage" aria-busy={measuring || undefined}>
+                {measuring ? (
+                  <Group gap={6} component="span">
+                    <Loader size={12} />
+                    Counting files…
+                  </Group>
+                ) : (
+                  <>
+                    {dataset.object_count} {dataset.object_count === 1 ? 'file' : 'files'} · {formatBytes(dataset.bytes)}
+                  </>
+                )}
               </Text>
             </Group>
           </Stack>

@@ -34,8 +34,12 @@ describe('dataset edit form', () => {
     );
     const name = await screen.findByRole('textbox', { name: /^Name/ });
     expect(name).toHaveValue('Sales');
-    expect(screen.getByRole('link', { name: /Back to the dataset/ })).toHaveAttribute('href', '/datasets/d1');
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'Sales' })).toHaveAttribute('href', '/datasets/d1');
+    expect(within(crumbs).getByRole('link', { name: 'Datasets' })).toHaveAttribute('href', '/datasets');
     const description = screen.getByRole('textbox', { name: /^Description/ });
+    expect(description).toBeRequired();
+    expect(description).toHaveAccessibleDescription('Required to save changes: say what the dataset holds.');
     await user().clear(name);
     await user().clear(description);
     await user().type(description, '   ');

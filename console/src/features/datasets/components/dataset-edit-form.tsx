@@ -1,8 +1,8 @@
-import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
+import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { useDataset } from '@/features/datasets/api/get-dataset';
@@ -70,6 +70,7 @@ function EditForm({ dataset }: { dataset: DatasetView }) {
           />
           <Textarea
             label="Description"
+            description={DATASET_MESSAGES.descriptionOnEdit}
             required
             autosize
             minRows={3}
@@ -94,26 +95,27 @@ function EditForm({ dataset }: { dataset: DatasetView }) {
   );
 }
 
-/** /datasets/edit/{id} (spec 001 §2): back to /datasets/{id}; name and description; 'Update Dataset'. */
+/** /datasets/edit/{id} (spec 001 §2): the breadcrumb back to /datasets/{id}; name and description; 'Update Dataset'. */
 export function DatasetEditForm({ id }: { id: string }) {
   const dataset = useDataset(id);
   const d = dataset.data?.dataset;
   return (
     <Stack maw={720}>
-      <Anchor component={Link} to={paths.dataset.getHref(id)} size="sm">
-        <Group gap={4}>
-          <IconArrowLeft size={14} />
-          Back to the dataset
-        </Group>
-      </Anchor>
-      <Title order={2}>Edit dataset</Title>
+      <PageHeader
+        title="Edit dataset"
+        crumbs={[
+          { label: 'Datasets', href: paths.datasets.getHref() },
+          { label: d?.name ?? 'Dataset', href: paths.dataset.getHref(id) },
+          { label: 'Edit' },
+        ]}
+      />
       {dataset.isPending && (
         <Stack gap="sm" role="status" aria-label="Loading dataset">
           <Skeleton h={36} />
           <Skeleton h={80} />
         </Stack>
       )}
-      {dataset.isError && <QueryError error={dataset.error} onRetry={() => dataset.refetch()} />}
+      {dataset.isError && <QueryError error={dataset.error} onRetry={() => dataset.refetch()} back={{ label: 'Back to Datasets', href: paths.datasets.getHref() }} />}
       {d && !canEdit(d) && (
         <Alert color="yellow" variant="light" role="alert">
           {EDIT_ACCESS_NEEDED}

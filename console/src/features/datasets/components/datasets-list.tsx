@@ -8,10 +8,9 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconFileImport, IconSearch } from '@tabler/icons-react';
+import { IconFileImport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -35,9 +34,10 @@ import { accessLabel, canEdit, ownerLabel } from '@/features/datasets/utils/acce
 import { formatBytes } from '@/features/datasets/utils/files';
 import { DATASET_MESSAGES } from '@/features/datasets/utils/messages';
 import { notify } from '@/lib/notify';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { useListControls } from '@/lib/use-list-controls';
 import { truncate } from '@/lib/text';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** What an empty list says, per filter (and search). */
 export function emptyDatasetsMessage(filter: DatasetFilter, search: string): { title: string; hint?: string } {
@@ -76,6 +76,7 @@ function DeleteDatasetDialog({ dataset, onClose }: { dataset: DatasetView; onClo
 
 /** Edit / Share / Delete: only with edit access (spec 001 §6). */
 function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: DatasetView) => void }) {
+  const dates = useDates();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
   return (
@@ -100,10 +101,10 @@ function DatasetRow({ dataset, onShare }: { dataset: DatasetView; onShare?: (d: 
       <Table.Td>{formatBytes(dataset.bytes)}</Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(dataset.updated_at)}
+          {dates.relative(dataset.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-row-actions>
         <Group justify="flex-end">
           {canEdit(dataset) && (
             <RowMenu
@@ -156,21 +157,16 @@ export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between">
-        <TextInput
-          placeholder="Search datasets"
-          aria-label="Search datasets"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={260}
-        />
-        {data && (
-          <Text size="sm" c="dimmed">
-            {data.total} {data.total === 1 ? 'dataset' : 'datasets'}
-          </Text>
-        )}
-      </Group>
+      <ListToolbar
+        search={{ label: 'Search datasets', value: search, onChange: setSearch }}
+        end={
+          data && (
+            <Text size="sm" c="dimmed">
+              {data.total} {data.total === 1 ? 'dataset' : 'datasets'}
+            </Text>
+          )
+        }
+      />
 
       {datasets.isPending && (
         <Stack gap={6} role="status" aria-label="Loading datasets">
@@ -204,7 +200,7 @@ export function DatasetsList({ onShare }: { onShare?: (d: DatasetView) => void }
                 <Table.Th>Files</Table.Th>
                 <Table.Th>Size</Table.Th>
                 <Table.Th>Updated</Table.Th>
-                <Table.Th>
+                <Table.Th data-row-actions>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

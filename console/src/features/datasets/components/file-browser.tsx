@@ -39,6 +39,7 @@ import { canEdit, EDIT_ACCESS_NEEDED, hidesFileActions } from '@/features/datase
 import { baseName, formatBytes, isAcceptedFile, refusedMessage } from '@/features/datasets/utils/files';
 import { DATASET_MESSAGES } from '@/features/datasets/utils/messages';
 import { notify } from '@/lib/notify';
+import { useDates } from '@/lib/dates';
 
 export const FILE_DELETE_CONFIRM = 'Are you sure you want to delete the selected file(s)?';
 const SELECT_FIRST = 'Select files or folders first';
@@ -57,11 +58,6 @@ export function entriesOf(page: ListFilesResponse | undefined, folder: string): 
   return [...folders, ...files];
 }
 
-function modifiedLabel(iso: string | null) {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString();
-}
 
 function DeleteFilesDialog({ entries, pending, onConfirm, onClose }: { entries: Entry[]; pending: boolean; onConfirm: () => void; onClose: () => void }) {
   const folders = entries.some((e) => e.kind === 'folder');
@@ -113,6 +109,7 @@ type Dialog = { kind: 'preview' | 'access'; key: string } | { kind: 'folder' } |
  * sample datasets hide download, delete and access-URL actions on the rows (spec 001 §6).
  */
 export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder: string }) {
+  const dates = useDates();
   const queryClient = useQueryClient();
   const id = dataset.id;
   const editable = canEdit(dataset);
@@ -236,7 +233,7 @@ export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder:
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Size</Table.Th>
                   <Table.Th>Last modified</Table.Th>
-                  <Table.Th>
+                  <Table.Th data-row-actions>
                     <VisuallyHidden>Actions</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
@@ -271,10 +268,10 @@ export function FileBrowser({ dataset, folder }: { dataset: DatasetView; folder:
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm" c="dimmed">
-                        {e.kind === 'file' ? modifiedLabel(e.modified) : ''}
+                        {e.kind === 'file' ? dates.dateTime(e.modified) : ''}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-row-actions>
                       <Group gap={2} justify="flex-end" wrap="nowrap">
                         {e.kind === 'file' && isAcceptedFile(e.name) && (
                           <RowAction label={`Preview ${e.name}`} icon={<IconEye size={16} />} onClick={() => setDialog({ kind: 'preview', key: e.path })} />

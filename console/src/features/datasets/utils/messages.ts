@@ -2,6 +2,12 @@
 export const DATASET_MESSAGES = {
   emptyName: 'Empty name not allowed',
   emptyDescription: 'Empty description not allowed',
+  /**
+   * Why the two forms differ (spec 001 §5: an upload needs a name; an edit needs name and
+   * description), shown under each form's description.
+   */
+  descriptionOnCreate: 'Optional now, but needed to edit the dataset later.',
+  descriptionOnEdit: 'Required to save changes: say what the dataset holds.',
   created: 'Dataset Created Successfully',
   /** '{type} updated!' (spec 000 §8). */
   updated: 'Dataset updated!',

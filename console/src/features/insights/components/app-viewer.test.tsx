@@ -88,6 +88,19 @@ describe('app viewer', () => {
     signIn();
     mockFetch(on('GET', '/v1/applications/zz', { status: 404, body: { success: false, code: 'application_not_found', message: 'Application not found' } }));
     renderWithProviders(<AppViewer id="zz" />);
-    expect(await screen.findByText('Application not found')).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Not found');
+    expect(alert).toHaveTextContent('Application not found');
+    // Trying again cannot find it: no retry, a way back instead.
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(within(alert).getByRole('link', { name: 'Back to Insights' })).toHaveAttribute('href', '/insights');
+  });
+
+  it('offers Try again for a failure that is not a 404', async () => {
+    signIn();
+    mockFetch(on('GET', '/v1/applications/zz', { status: 400, body: { success: false, message: 'Invalid id' } }));
+    renderWithProviders(<AppViewer id="zz" />);
+    expect(await screen.findByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to Insights' })).not.toBeInTheDocument();
   });
 });

@@ -88,7 +88,7 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
           <Loader />
         </Center>
       )}
-      {detail.isError && <QueryError error={detail.error} onRetry={() => detail.refetch()} />}
+      {detail.isError && <QueryError error={detail.error} onRetry={() => detail.refetch()} back={{ label: 'Back to Insights', href: paths.insights.getHref() }} />}
 
       {app && (
         <>

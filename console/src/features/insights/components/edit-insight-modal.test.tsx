@@ -69,6 +69,18 @@ describe('edit insight modal', () => {
     expect(UPDATE_FAILED).toBe('Update Application failed');
   });
 
+  it('marks the App URL field when the server refuses the address', async () => {
+    signIn();
+    const invalid = 'Enter a valid URL (http:// or https://)';
+    mockFetch(images, config, on('PUT', '/v1/applications/e3', { status: 400, body: { success: false, code: 'invalid_url', message: invalid } }));
+    renderWithProviders(<EditInsightModal insight={makeInsight({ id: 'e3', name: 'External', container_name: null, app_url: 'https://a.io' })} onClose={() => undefined} />);
+    const url = await screen.findByRole('textbox', { name: /^App URL/ });
+    await user().clear(url);
+    await user().type(url, 'ftp://a.io');
+    await user().click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(url).toHaveAccessibleDescription(invalid));
+  });
+
   it("asks 'You have unsaved changes' when closed dirty; 'Stay on this page' keeps it open", async () => {
     signIn();
     mockFetch(images, config);
@@ -87,6 +99,29 @@ describe('edit insight modal', () => {
     await user().click(screen.getByRole('button', { name: 'Cancel' }));
     await user().click(within(await screen.findByRole('dialog', { name: UNSAVED_CHANGES_TITLE })).getByRole('button', { name: LEAVE_LABEL }));
     expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it("asks 'You have unsaved changes' on Escape when dirty, as Cancel does; Escape on that question stays", async () => {
+    signIn();
+    mockFetch(images, config);
+    const onClose = vi.fn();
+    renderWithProviders(<EditInsightModal insight={makeInsight({ name: 'Sales' })} onClose={onClose} />);
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    await user().type(name, 'x');
+    await user().keyboard('{Escape}');
+    const question = await screen.findByRole('dialog', { name: UNSAVED_CHANGES_TITLE });
+    expect(onClose).not.toHaveBeenCalled();
+    // Escape on the question is 'Stay on this page': the edit dialog and its text stay.
+    await user().keyboard('{Escape}');
+    await vi.waitFor(() => expect(question).not.toBeInTheDocument());
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Salesx');
+    // Clean again: Escape closes at once.
+    await user().clear(screen.getByRole('textbox', { name: /^Name/ }));
+    await user().type(screen.getByRole('textbox', { name: /^Name/ }), 'Sales');
+    await user().keyboard('{Escape}');
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog', { name: UNSAVED_CHANGES_TITLE })).not.toBeInTheDocument();
   });
 
   it('holds a navigation away while there are unsaved edits', async () => {

@@ -6,6 +6,7 @@ import type { InsightChanges, InsightView } from '@/lib/api/types';
 import { useUpdateInsight } from '@/features/insights/api/update-insight';
 import { ImageSelector } from '@/features/insights/components/image-selector';
 import { notify } from '@/lib/notify';
+import { fieldErrors } from '@/lib/field-errors';
 
 export const EMPTY_NAME = 'Empty name not allowed';
 export const EMPTY_URL = 'Empty URL not allowed';
@@ -50,6 +51,8 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
     },
     onError: (e) => {
       setServerError(e.message);
+      // A URL the server refuses marks the field as well.
+      setErrors((x) => ({ ...x, ...fieldErrors(e, { invalid_url: 'app_url', url_required: 'app_url' }) }));
       notify.error(UPDATE_FAILED);
     },
   });

@@ -51,6 +51,22 @@ describe('import app', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('marks the URL field when the server refuses the address', async () => {
+    signIn();
+    const onClose = vi.fn();
+    const invalid = 'Enter a valid URL (http:// or https://)';
+    mockFetch(on('POST', '/v1/applications/importapp', { status: 400, body: { success: false, code: 'invalid_url', message: invalid } }));
+    renderWithProviders(<ImportInsightModal opened onClose={onClose} />);
+    await user().type(await screen.findByRole('textbox', { name: /^Name/ }), 'Grafana');
+    await user().type(screen.getByRole('textbox', { name: /^Description/ }), 'Ops board');
+    await user().selectOptions(screen.getByRole('combobox', { name: /^Type/ }), 'Application');
+    await user().type(screen.getByRole('textbox', { name: /^URL/ }), 'ftp://grafana');
+    await user().click(screen.getByRole('button', { name: 'Import' }));
+    await vi.waitFor(() => expect(screen.getByRole('textbox', { name: /^URL/ })).toHaveAccessibleDescription(invalid));
+    expect(screen.getByRole('textbox', { name: /^Name/ })).not.toHaveAccessibleDescription(invalid);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it("imports a PDF report as multipart form data: 'Report has successfully imported.'", async () => {
     signIn();
     const calls = mockFetch(

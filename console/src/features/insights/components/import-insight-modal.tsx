@@ -6,6 +6,7 @@ import { MAX_REPORT_BYTES } from '@/config/constants';
 import { useImportApp } from '@/features/insights/api/import-app';
 import { useImportReport } from '@/features/insights/api/import-report';
 import { notify } from '@/lib/notify';
+import { fieldErrors } from '@/lib/field-errors';
 
 /** The import form's messages (spec 001 §5, §8). */
 export const IMPORT_MESSAGES = {
@@ -67,7 +68,11 @@ export function ImportInsightModal({ opened, onClose }: { opened: boolean; onClo
     const name = values.name.trim();
     const description = values.description.trim();
     if (values.type === 'Application') {
-      app.mutate({ name, description, app_type: 'application', app_url: values.url.trim() });
+      app.mutate(
+        { name, description, app_type: 'application', app_url: values.url.trim() },
+        // A URL the server refuses marks the field as well as the toast.
+        { onError: (err) => setErrors((x) => ({ ...x, ...fieldErrors(err, { invalid_url: 'url', url_required: 'url' }) })) },
+      );
     } else if (values.file) {
       report.mutate({ name, description, file: values.file });
     }

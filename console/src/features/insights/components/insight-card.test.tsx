@@ -32,6 +32,17 @@ describe('insight card', () => {
     expect(long).toHaveAttribute('data-name', 'Quarterly revenue by region');
   });
 
+  it('keeps the cut name and description on one line; no description or image still reads as a card', () => {
+    signIn();
+    mockFetch();
+    renderWithProviders(<InsightCard insight={makeInsight({ name: 'Plain', description: '', img_url: null, app_type: 'report' })} />);
+    const plain = card('Plain');
+    expect(within(plain).getByTestId('insight-name')).toHaveAttribute('data-truncate', 'end');
+    expect(within(plain).getByTestId('insight-description')).toHaveTextContent(/^No description$/);
+    expect(within(plain).getByTestId('insight-description')).toHaveAttribute('data-truncate', 'end');
+    expect(within(plain).getByTestId('insight-placeholder')).toHaveTextContent('Report');
+  });
+
   it("shows the view count in a tooltip: '1 View', else 'N Views'", async () => {
     signIn();
     mockFetch();
@@ -201,5 +212,30 @@ describe('insight card', () => {
     expect(frame).toHaveAttribute('src', 'https://s3.test/r1.pdf?sig=1');
     expect(calls.map((c) => c.url)).toEqual(['/v1/applications/r1']);
     expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('opens from anywhere on the card (the title included), but not from its controls or its dialogs', async () => {
+    signIn();
+    mockFetch(on('POST', '/v1/applications/pin', { body: { success: true, applicationPinInfo: { pinned: true } } }));
+    const { router } = renderWithProviders(<InsightCard insight={makeInsight({ id: 'a9', name: 'Dash' })} />, { routes: [landing('/app/:id')] });
+    // The pin toggle and the menu keep their own clicks.
+    await user().click(within(card('Dash')).getByRole('button', { name: 'Pin Dash' }));
+    await user().click(within(card('Dash')).getByRole('button', { name: 'Actions for Dash' }));
+    await user().click(await screen.findByRole('menuitem', { name: 'Edit', hidden: true }));
+    const dialog = await screen.findByRole('dialog');
+    await user().click(within(dialog).getAllByRole('textbox')[0]);
+    expect(router.state.location.pathname).toBe('/');
+    await user().keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user().click(within(card('Dash')).getByTestId('insight-name'));
+    expect(router.state.location.pathname).toBe('/app/a9');
+  });
+
+  it('previews a user report from a click on its title', async () => {
+    signIn();
+    mockFetch(on('GET', '/v1/applications/r1', { body: { success: true, application: makeInsight({ id: 'r1' }), report_url: 'https://s3.test/r1.pdf?sig=1', open_url: null } }));
+    renderWithProviders(<InsightCard insight={makeInsight({ id: 'r1', name: 'Pdf report', app_type: 'user_report', status: 'uploaded', container_name: null })} />);
+    await user().click(within(card('Pdf report')).getByTestId('insight-description'));
+    expect(await screen.findByTitle('Preview of Pdf report')).toHaveAttribute('src', 'https://s3.test/r1.pdf?sig=1');
   });
 });

@@ -10,6 +10,7 @@ import {
   Image,
   Menu,
   Modal,
+  Paper,
   Stack,
   Switch,
   Text,
@@ -29,8 +30,8 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
+import { type MouseEvent, type ReactNode, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 
 import { INSIGHT_DESCRIPTION_MAX, INSIGHT_NAME_MAX } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -217,6 +218,26 @@ export function InsightOpener({ insight, onPreview, children, label }: { insight
   );
 }
 
+/** What a click on a card must leave to itself: its controls, and what the card is not (a dialog's portal). */
+const CARD_CONTROLS = 'a, button, input, select, textarea, label, [role="switch"], [role="menuitem"], [tabindex]';
+
+/**
+ * Opens the insight on a click anywhere on `card` that is not on one of its controls (the image
+ * is the link a keyboard reaches; this is the rest of the card for a pointer).
+ */
+export function useCardOpener(insight: InsightView, preview: () => void) {
+  const navigate = useNavigate();
+  return (e: MouseEvent<HTMLElement>) => {
+    const target = e.target as Element;
+    // React passes clicks in a portal (the Edit dialog, the menu) up through the card: not ours.
+    if (!e.currentTarget.contains(target)) return;
+    const control = target.closest(CARD_CONTROLS);
+    if (control && e.currentTarget.contains(control)) return;
+    if (insight.app_type === 'user_report') preview();
+    else void navigate(paths.app.getHref(insight.id));
+  };
+}
+
 /**
  * The insight card (spec 000 §2): name cut to 22 and description to 25 characters, the view
  * count in a tooltip, the pin toggle, the run switch with its refresh control, and the menu.
@@ -225,35 +246,66 @@ export function InsightCard({ insight, onShare }: { insight: InsightView; onShar
   const { dialog, open, close } = useInsightDialogs();
   const views = insight.userMetrics ?? 0;
   const TypeIcon = insight.app_type === 'user_report' ? IconFileTypePdf : IconPresentationAnalytics;
+  const openCard = useCardOpener(insight, () => open('preview'));
 
   return (
-    <Card withBorder padding="md" radius="md" data-testid="insight-card" data-name={insight.name} role="article" aria-label={insight.name}>
-      <Card.Section>
+    // The image is the keyboard's way in (a link or a button); the click here serves the pointer.
+    <Card
+      withBorder
+      padding="md"
+      radius="md"
+      data-testid="insight-card"
+      data-name={insight.name}
+      role="article"
+      aria-label={insight.name}
+      onClick={openCard}
+      style={{ cursor: 'pointer' }}
+    >
+      <Card.Section pos="relative">
+        {/* Pin and menu over the picture's corner, so name and description get the card's width. */}
+        <Group gap={4} wrap="nowrap" pos="absolute" top={8} right={8} style={{ zIndex: 1 }}>
+          <Paper radius="xl" shadow="xs" p={2}>
+            <Group gap={0} wrap="nowrap">
+              <PinToggle insight={insight} />
+              <InsightMenu insight={insight} onShare={onShare} open={open} />
+            </Group>
+          </Paper>
+        </Group>
         <InsightOpener insight={insight} onPreview={() => open('preview')} label={`Open ${insight.name}`}>
           {insight.img_url ? (
             <Image src={insight.img_url} alt="" h={120} fit="cover" />
           ) : (
-            <Center h={120} bg="indigo.0">
-              <TypeIcon size={40} color="var(--mantine-color-indigo-4)" />
+            <Center
+              h={120}
+              data-testid="insight-placeholder"
+              style={{ background: 'linear-gradient(135deg, var(--mantine-color-indigo-0), var(--mantine-color-cyan-0))' }}
+            >
+              <Stack align="center" gap={4}>
+                <TypeIcon size={40} color="var(--mantine-color-indigo-4)" />
+                <Text size="xs" fw={500} c="indigo.7">
+                  {INSIGHT_TYPE_LABELS[insight.app_type] ?? insight.app_type}
+                </Text>
+              </Stack>
             </Center>
           )}
         </InsightOpener>
       </Card.Section>
 
-      <Group justify="space-between" mt="sm" wrap="nowrap" align="flex-start">
-        <Box miw={0}>
-          <Text fw={600} title={insight.name} data-testid="insight-name">
-            {truncate(insight.name, INSIGHT_NAME_MAX)}
+      {/* One line each, the card's full width: the spec's cut (22 and 25 characters), then an ellipsis. */}
+      <Box miw={0} mt="sm">
+        <Text fw={600} title={insight.name} truncate="end" data-testid="insight-name">
+          {truncate(insight.name, INSIGHT_NAME_MAX)}
+        </Text>
+        {insight.description ? (
+          <Text size="sm" c="dimmed" title={insight.description} truncate="end" data-testid="insight-description">
+            {truncate(insight.description, INSIGHT_DESCRIPTION_MAX)}
           </Text>
-          <Text size="sm" c="dimmed" title={insight.description} data-testid="insight-description">
-            {truncate(insight.description, INSIGHT_DESCRIPTION_MAX) || '\u00a0'}
+        ) : (
+          <Text size="sm" c="dimmed" fs="italic" truncate="end" data-testid="insight-description">
+            No description
           </Text>
-        </Box>
-        <Group gap={2} wrap="nowrap">
-          <PinToggle insight={insight} />
-          <InsightMenu insight={insight} onShare={onShare} open={open} />
-        </Group>
-      </Group>
+        )}
+      </Box>
 
       <Group gap={6} mt="xs">
         <Badge size="xs" variant="outline" color="gray">

@@ -11,12 +11,11 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconFileImport, IconLayoutGrid, IconList, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconFileImport, IconLayoutGrid, IconList, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -53,9 +52,10 @@ import {
   StatusBadge,
   useInsightDialogs,
 } from '@/features/insights/components/insight-card';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { readString, writeString } from '@/lib/storage';
 import { viewCountLabel } from '@/lib/text';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** Sort choices: name, created_at, updated_at, each ascending or descending (spec 001 §9). */
 export const SORT_OPTIONS: { value: `${InsightSortField}:${SortOperator}`; label: string }[] = [
@@ -96,6 +96,7 @@ function readViewMode(): InsightViewMode {
 }
 
 function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: InsightView) => void }) {
+  const dates = useDates();
   const { dialog, open, close } = useInsightDialogs();
   return (
     <Table.Tr data-testid="insight-row" data-name={insight.name}>
@@ -123,10 +124,10 @@ function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: 
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(insight.updated_at)}
+          {dates.relative(insight.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-row-actions>
         <Group gap={4} justify="flex-end" wrap="nowrap">
           <RunControls insight={insight} />
           <PinToggle insight={insight} />
@@ -150,7 +151,7 @@ function InsightsTable({ items, onShare }: { items: InsightView[]; onShare?: (i:
             <Table.Th>Owner</Table.Th>
             <Table.Th>Views</Table.Th>
             <Table.Th>Updated</Table.Th>
-            <Table.Th>
+            <Table.Th data-row-actions>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
@@ -234,41 +235,35 @@ export function InsightsList({ onShare }: { onShare?: (i: InsightView) => void }
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between" gap="sm">
-        <Group gap="sm">
-          <TextInput
-            placeholder="Search insights"
-            aria-label="Search insights"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            w={240}
-          />
+      <ListToolbar
+        search={{ label: 'Search insights', value: search, onChange: setSearch }}
+        filters={[
           <NativeSelect
+            key="filter"
             aria-label="Filter"
             value={filter}
             onChange={(e) => setFilter(e.currentTarget.value as InsightFilter)}
             data={INSIGHT_FILTERS.map((f) => ({ value: f.value, label: f.label }))}
-          />
-          <NativeSelect aria-label="Sort" value={sort} onChange={(e) => setSort(e.currentTarget.value)} data={SORT_OPTIONS} />
-        </Group>
-        <Group gap="sm">
-          {typeof total === 'number' && (
+          />,
+          <NativeSelect key="sort" aria-label="Sort" value={sort} onChange={(e) => setSort(e.currentTarget.value)} data={SORT_OPTIONS} />,
+        ]}
+        end={
+          <>
             <Text size="sm" c="dimmed">
-              {total} {total === 1 ? 'item' : 'items'}
+              {typeof total === 'number' ? `${total} ${total === 1 ? 'item' : 'items'}` : ''}
             </Text>
-          )}
-          <SegmentedControl
-            aria-label="View"
-            value={view}
-            onChange={chooseView}
-            data={[
-              { value: 'card', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={14} /> Cards</Group> },
-              { value: 'table', label: <Group gap={4} wrap="nowrap"><IconList size={14} /> Table</Group> },
-            ]}
-          />
-        </Group>
-      </Group>
+            <SegmentedControl
+              aria-label="View"
+              value={view}
+              onChange={chooseView}
+              data={[
+                { value: 'card', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={14} /> Cards</Group> },
+                { value: 'table', label: <Group gap={4} wrap="nowrap"><IconList size={14} /> Table</Group> },
+              ]}
+            />
+          </>
+        }
+      />
 
       {insights.isPending &&
         (view === 'card' ? (

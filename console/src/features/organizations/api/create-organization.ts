@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { CreatedOrganization, OrganizationFields } from '@/lib/api/types';
 
 export type OrganizationInput = OrganizationFields;
@@ -16,6 +17,7 @@ export function useCreateOrganization(options: { onSuccess?: (data: CreatedOrgan
     mutationFn: createOrganization,
     onSuccess: (data) => {
       void queryClient.invalidateQueries({ queryKey: ['organizations'] });
+      void queryClient.invalidateQueries({ queryKey: METRICS_KEY });
       options.onSuccess?.(data);
     },
   });

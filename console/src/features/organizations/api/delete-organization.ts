@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
 /** DELETE /v1/organizations/{id}. */
@@ -14,6 +15,7 @@ export function useDeleteOrganization(options: { onSuccess?: () => void } = {}) 
     mutationFn: deleteOrganization,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['organizations'] });
+      void queryClient.invalidateQueries({ queryKey: METRICS_KEY });
       options.onSuccess?.();
     },
   });

@@ -40,7 +40,7 @@ export function OrganizationsTable() {
                 <Table.Th>Tier</Table.Th>
                 <Table.Th>Active users</Table.Th>
                 <Table.Th>2FA</Table.Th>
-                <Table.Th />
+                <Table.Th data-row-actions />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -59,7 +59,7 @@ export function OrganizationsTable() {
                     {active.get(String(o.id)) ?? o.active_users ?? '–'} / {o.max_seats}
                   </Table.Td>
                   <Table.Td>{o.is_2fa_required ? 'Required' : 'Optional'}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-row-actions>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Tooltip label="Users">
                         <ActionIcon variant="subtle" component={Link} to={paths.organizationUsers.getHref(o.id)} aria-label={`Users of ${o.name}`}>

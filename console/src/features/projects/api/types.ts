@@ -4,7 +4,7 @@
  * lib/api/schema.d.ts, these types are replaced by names in lib/api/types.ts (as the other features
  * do) and the calls in this folder move from `untyped` to the typed `api` client.
  */
-import type { AccessLevel } from '@/lib/api/types';
+import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
 import type { InsightView } from '@/lib/api/types';
 
 export type ProjectLanguage = 'python' | 'r';
@@ -128,7 +128,7 @@ export type EnvVar = { id: string; key: string; value: string | null; project_ui
 export type EnvVarsAnswer = { success: boolean; envVariables: EnvVar[] };
 export type EnvVarAnswer = { success: boolean; envVariable: EnvVar };
 
-/** From seeds/images.yaml (the administrator's image list). */
+/** From seeds/ludis-images.json (the administrator's image list). */
 export type DockerImage = { id: string; name: string; language: string; purpose: string };
 export type DockerImagesAnswer = { success: boolean; dockerImages: DockerImage[] };
 

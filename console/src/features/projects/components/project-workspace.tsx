@@ -334,7 +334,7 @@ export function ProjectWorkspace({ id, ...slots }: { id: string } & WorkspaceSlo
     return (
       <Stack>
         <PageHeader title="Project" crumbs={[{ label: 'Projects', href: paths.projects.getHref() }]} />
-        <QueryError error={detail.error} onRetry={() => void detail.refetch()} />
+        <QueryError error={detail.error} onRetry={() => void detail.refetch()} back={{ label: 'Back to Projects', href: paths.projects.getHref() }} />
       </Stack>
     );
   }

@@ -8,10 +8,9 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconGitBranch, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconGitBranch, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -34,9 +33,10 @@ import { canEdit } from '@/features/projects/utils/access';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
-import { relativeTime } from '@/lib/relative-time';
+import { useDates } from '@/lib/dates';
 import { truncate } from '@/lib/text';
 import { useListControls } from '@/lib/use-list-controls';
+import { ListToolbar } from '@/components/ui/list-toolbar';
 
 /** What an empty list says, per filter (and search). */
 export function emptyProjectsMessage(filter: ProjectFilter, search: string): { title: string; hint?: string } {
@@ -81,6 +81,7 @@ function DeleteProjectDialog({ project, onClose }: { project: ProjectView; onClo
 type RowActions = { onEdit: (p: ProjectView) => void; onShare?: (p: ProjectView) => void; onDelete: (p: ProjectView) => void };
 
 function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView }) {
+  const dates = useDates();
   const navigate = useNavigate();
   const href = paths.project.getHref(project.id);
   return (
@@ -109,10 +110,10 @@ function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
-          {relativeTime(project.updated_at)}
+          {dates.relative(project.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td onClick={(e) => e.stopPropagation()}>
+      <Table.Td data-row-actions onClick={(e) => e.stopPropagation()}>
         <Group justify="flex-end">
           {/* Edit / Share / Delete: only with edit access (spec 001 §6). */}
           {canEdit(project.access_level) && (
@@ -200,21 +201,16 @@ export function ProjectsList({
         </Tabs.List>
       </Tabs>
 
-      <Group justify="space-between">
-        <TextInput
-          placeholder="Search projects"
-          aria-label="Search projects"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={260}
-        />
-        {data && (
-          <Text size="sm" c="dimmed">
-            {data.total} {data.total === 1 ? 'project' : 'projects'}
-          </Text>
-        )}
-      </Group>
+      <ListToolbar
+        search={{ label: 'Search projects', value: search, onChange: setSearch }}
+        end={
+          data && (
+            <Text size="sm" c="dimmed">
+              {data.total} {data.total === 1 ? 'project' : 'projects'}
+            </Text>
+          )
+        }
+      />
 
       {projects.isPending && (
         <Stack gap={6} role="status" aria-label="Loading projects">
@@ -248,7 +244,7 @@ export function ProjectsList({
                 <Table.Th>Access</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Updated</Table.Th>
-                <Table.Th>
+                <Table.Th data-row-actions>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

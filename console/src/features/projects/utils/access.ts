@@ -1,4 +1,4 @@
-import type { AccessLevel } from '@/lib/api/types';
+import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
 import type { PreviewState } from '@/features/projects/api/types';
 
 /** Tooltips of disabled controls (spec 001 §6, §8). */

@@ -18,11 +18,16 @@ export function shareEntity(args: { entityType: EntityType; entityId: string; sh
   return unwrap(api.POST('/v1/applications/share', { body: { share } }));
 }
 
-export function useShareEntity(entityType: EntityType, entityId: string, options: { onSuccess?: (r: Done) => void } = {}) {
+export function useShareEntity(
+  entityType: EntityType,
+  entityId: string,
+  options: { onSuccess?: (r: Done) => void; onError?: (error: Error) => void } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (args: { shares: ShareChange[]; directoryId?: string }) => shareEntity({ entityType, entityId, ...args }),
     onSuccess: (r) => options.onSuccess?.(r),
+    onError: (e) => options.onError?.(e),
     // Whatever happened, show the server's current list.
     onSettled: () => queryClient.invalidateQueries({ queryKey: shareKeys.entity(entityType, entityId) }),
   });

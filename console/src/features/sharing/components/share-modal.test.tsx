@@ -82,11 +82,12 @@ describe('share modal', () => {
     const box = await screen.findByPlaceholderText(SHARE_MESSAGES.placeholder);
     await user().type(box, 'b@x.io, ada@example.com');
     await user().click(screen.getByRole('button', { name: 'add' }));
-    expect(await screen.findByText('Cannot share to yourself!')).toBeInTheDocument();
+    expect(await screen.findByText('Cannot share to yourself!', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
+    expect(box).toHaveAccessibleDescription('Cannot share to yourself!');
     await user().clear(box);
     await user().type(box, 'b@x.io, nope');
     await user().click(screen.getByRole('button', { name: 'add' }));
-    expect(await screen.findByText('Email is invalid!')).toBeInTheDocument();
+    expect(await screen.findByText('Email is invalid!', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
     expect(shareBodies(calls)).toHaveLength(0);
   });
 
@@ -164,6 +165,42 @@ describe('share modal', () => {
       { share_type: 'share', to_entity_type: 'User', to_entity_uid: 'l', access_level: 'view' },
       { share_type: 'share', to_entity_type: 'User', to_entity_uid: 'm', access_level: 'view' },
     ]);
+  });
+
+  it("keeps the shared item's name in the dialog's header, under the title 'Share'", async () => {
+    setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Share' });
+    const header = within(dialog).getByRole('heading', { name: 'Share' }).closest('header');
+    expect(header).not.toBeNull();
+    expect(within(header as HTMLElement).getByText('Sales board')).toHaveAttribute('title', 'Sales board');
+  });
+
+  it('marks the e-mail box when the server knows no such user, and unmarks it on typing', async () => {
+    signIn({ uid: 'u-1', email: 'ada@example.com' });
+    mockFetch(
+      on('GET', '/v1/shares/sharedwith/e1', { body: sharedWith() }),
+      on('POST', '/v1/applications/share', { status: 400, body: { success: false, code: 'unknown_user', message: 'No user with the e-mail nobody@example.com' } }),
+    );
+    renderWithProviders(<ShareModal opened entityId="e1" entityType="Application" entityLabel="Sales board" onClose={() => undefined} />);
+    const box = await screen.findByRole('textbox', { name: 'Emails' });
+    await user().type(box, 'nobody@example.com');
+    await user().click(screen.getByRole('button', { name: 'add' }));
+    await vi.waitFor(() => expect(box).toHaveAccessibleDescription('No user with the e-mail nobody@example.com'));
+    await user().type(box, 'x');
+    expect(box).not.toHaveAccessibleDescription('No user with the e-mail nobody@example.com');
+    // A problem found before calling marks it too.
+    await user().clear(box);
+    await user().type(box, 'not-an-address');
+    await user().click(screen.getByRole('button', { name: 'add' }));
+    expect(box).toHaveAccessibleDescription(SHARE_MESSAGES.invalid);
+  });
+
+  it("shows 'Select from Organization' even when nobody else is there yet", async () => {
+    setup(sharedWith({ members: [] }));
+    expect(await screen.findByText('Select from Organization')).toBeInTheDocument();
+    expect(screen.getByText('Nobody else at Acme to pick yet.')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Select all' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
   });
 
   it("offers no Executor for a dataset; 'Done' closes", async () => {

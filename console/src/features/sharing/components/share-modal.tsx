@@ -24,6 +24,7 @@ import { useSharedWith } from '@/features/sharing/api/get-shared-with';
 import { useShareEntity } from '@/features/sharing/api/share-entity';
 import type { AccessLevel, EntityType, ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
+import { fieldErrors } from '@/lib/field-errors';
 import { notify } from '@/lib/notify';
 
 export const SHARE_MESSAGES = {
@@ -32,6 +33,9 @@ export const SHARE_MESSAGES = {
   placeholder: 'Email, comma separated',
   managed: 'Managed by the resource',
 } as const;
+
+/** The share call's refusals that are about the e-mail box. */
+const EMAIL_CODES = { unknown_user: 'emails', invalid_email: 'emails', share_to_self: 'emails' } as const;
 
 const EMAIL_PATTERN = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 const REVOKE = 'revoke';
@@ -118,6 +122,7 @@ type Props = {
 function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWithResponse; entityType: EntityType; entityId: string; directoryId?: string }) {
   const { user } = useSession();
   const [emails, setEmails] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
   const levels = levelsFor(entityType, data.levels);
   const [addLevel, setAddLevel] = useState<AccessLevel>(DEFAULT_ACCESS_LEVEL);
   const [overrides, setOverrides] = useState<Record<string, boolean>>({});
@@ -128,6 +133,8 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
       notify.success(r.message || fallbackMessage);
       setEmails('');
     },
+    // An address the server refuses (no such user, not an address) marks the box as well.
+    onError: (e) => setEmailError(fieldErrors(e, EMAIL_CODES).emails ?? null),
   });
   const change = useShareEntity(entityType, entityId, { onSuccess: (r) => notify.success(r.message || fallbackMessage) });
   const apply = useShareEntity(entityType, entityId, {
@@ -151,6 +158,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
     const problem = emailProblem(list, user?.email);
     if (problem) {
       notify.error(problem);
+      setEmailError(problem);
       return;
     }
     add.mutate({
@@ -199,7 +207,11 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
             placeholder={SHARE_MESSAGES.placeholder}
             aria-label="Emails"
             value={emails}
-            onChange={(e) => setEmails(e.currentTarget.value)}
+            error={emailError}
+            onChange={(e) => {
+              setEmails(e.currentTarget.value);
+              setEmailError(null);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && emails.trim()) {
                 e.preventDefault();
@@ -291,7 +303,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
         </Group>
       )}
 
-      {data.can_share && members.length > 0 && (
+      {data.can_share && (
         <>
           <Divider />
           <div>
@@ -299,11 +311,17 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
               <Title order={5}>Select from Organization</Title>
               <Checkbox
                 label="Select all"
+                disabled={selectable.length === 0}
                 checked={selectable.length > 0 && selectedCount === selectable.length}
                 indeterminate={selectedCount > 0 && selectedCount < selectable.length}
                 onChange={(e) => selectAll(e.currentTarget.checked)}
               />
             </Group>
+            {members.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {org ? `Nobody else at ${org.name} to pick yet.` : 'Nobody else in your organization to pick yet.'}
+              </Text>
+            )}
             <ScrollArea.Autosize mah={200}>
               <Stack gap={6} role="group" aria-label="Organization members">
                 {members.map((m) => (
@@ -343,24 +361,36 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
 export function ShareModal({ entityId, entityType, entityLabel, opened, onClose, directoryId }: Props) {
   const shared = useSharedWith(entityType, entityId, { enabled: opened });
   return (
-    <Modal opened={opened} onClose={onClose} title="Share" size="lg" centered>
-      <Stack gap="md">
-        <Text size="sm" c="dimmed" mt={-8}>
-          {entityLabel}
-        </Text>
-        {shared.isPending && (
-          <Stack gap="xs" role="status" aria-label="Loading access">
-            <Skeleton h={36} />
-            <Skeleton h={36} />
-            <Skeleton h={36} />
+    <Modal.Root opened={opened} onClose={onClose} size="lg" centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        {/* The name sits in the header with the title, so scrolling never hides it under the header. */}
+        <Modal.Header>
+          <Stack gap={2} miw={0} style={{ flex: 1 }}>
+            <Modal.Title fw={600}>Share</Modal.Title>
+            <Text size="sm" c="dimmed" truncate="end" title={entityLabel} data-testid="share-subtitle">
+              {entityLabel}
+            </Text>
           </Stack>
-        )}
-        {shared.isError && <QueryError error={shared.error} onRetry={() => shared.refetch()} />}
-        {shared.data && <ShareBody key={`${entityType}:${entityId}`} data={shared.data} entityType={entityType} entityId={entityId} directoryId={directoryId} />}
-        <Group justify="flex-end">
-          <Button onClick={onClose}>Done</Button>
-        </Group>
-      </Stack>
-    </Modal>
+          <Modal.CloseButton />
+        </Modal.Header>
+        <Modal.Body>
+          <Stack gap="md">
+            {shared.isPending && (
+              <Stack gap="xs" role="status" aria-label="Loading access">
+                <Skeleton h={36} />
+                <Skeleton h={36} />
+                <Skeleton h={36} />
+              </Stack>
+            )}
+            {shared.isError && <QueryError error={shared.error} onRetry={() => shared.refetch()} />}
+            {shared.data && <ShareBody key={`${entityType}:${entityId}`} data={shared.data} entityType={entityType} entityId={entityId} directoryId={directoryId} />}
+            <Group justify="flex-end">
+              <Button onClick={onClose}>Done</Button>
+            </Group>
+          </Stack>
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
   );
 }

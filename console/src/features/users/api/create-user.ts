@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, unwrap } from '@/lib/api-client';
+import { METRICS_KEY } from '@/lib/query-client';
 import type { CreateUserResponse, NewUserFields } from '@/lib/api/types';
 
 export type UserInput = NewUserFields;
@@ -18,6 +19,7 @@ export function useCreateUser(options: { onSuccess?: (data: CreateUserResponse) 
     meta: { silent: true },
     onSuccess: (data) => {
       void queryClient.invalidateQueries({ queryKey: ['users'] });
+      void queryClient.invalidateQueries({ queryKey: METRICS_KEY });
       options.onSuccess?.(data);
     },
   });

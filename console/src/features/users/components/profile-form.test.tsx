@@ -19,8 +19,6 @@ describe('profile settings', () => {
     expect(screen.getByLabelText('API token')).toHaveValue('key-123');
     expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toBeDisabled();
     expect(screen.getByLabelText('Role', { selector: 'input:not([type=hidden])' })).toHaveValue('Administrator');
-    await user().click(screen.getByRole('button', { name: /Advanced/ }));
-    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/changepassword');
   });
 
   it('asks for both source-control fields when only one is filled', async () => {

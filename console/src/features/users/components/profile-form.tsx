@@ -1,5 +1,4 @@
 import {
-  Anchor,
   Avatar,
   Button,
   Collapse,
@@ -19,10 +18,8 @@ import {
 import { useForm } from '@mantine/form';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 
 import { DATE_FORMATS, DEFAULT_DATE_FORMAT, IMAGE_EXTENSIONS, ROLE_LABELS } from '@/config/constants';
-import { paths } from '@/config/paths';
 import { useCreateApiKey } from '@/features/users/api/create-api-key';
 import { uploadProfileImage } from '@/features/users/api/get-presign-url';
 import { useUpdateUser } from '@/features/users/api/update-user';
@@ -89,7 +86,8 @@ function serverValues(user: User): ProfileValues {
 
 /**
  * Profile settings (spec 000 §2): photo, names, read-only e-mail/role/status/API token, date
- * format, time zone, an advanced section for source control and the Change Password link.
+ * format, time zone and an advanced section for source control (the Change Password link is the
+ * page's own card, reachable without opening it).
  */
 export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpload?: boolean }) {
   const [advanced, setAdvanced] = useState(false);
@@ -285,9 +283,6 @@ export function ProfileForm({ user, photoUpload = true }: { user: User; photoUpl
                   />
                 </Grid.Col>
               </Grid>
-              <Anchor component={Link} to={paths.changePassword.getHref()}>
-                Change Password
-              </Anchor>
             </Stack>
           </Collapse>
         </Paper>

@@ -54,9 +54,19 @@ function DeleteUser({ user }: { user: User }) {
 
 /**
  * An organization's users (spec 001 §2): search after a 500 ms pause, pages of 10 loaded on
- * demand, 'Manage Flight Config' for superadmins, and 'Add User' after a seat check.
+ * demand, 'Manage Flight Config' for superadmins, and 'Add User' after a seat check (left out with
+ * `addUser={false}` where the screen has its own). `organizationNames` (a list across
+ * organizations) adds an Organization column.
  */
-export function UsersList({ organizationId }: { organizationId?: Id }) {
+export function UsersList({
+  organizationId,
+  organizationNames,
+  addUser: withAddUser = true,
+}: {
+  organizationId?: Id;
+  organizationNames?: ReadonlyMap<string, string>;
+  addUser?: boolean;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user: me } = useSession();
@@ -102,7 +112,7 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
               Manage Flight Config
             </Button>
           )}
-          {orgId !== undefined && orgId !== null && (
+          {withAddUser && orgId !== undefined && orgId !== null && (
             <Button onClick={addUser} loading={checkingSeats}>
               Add User
             </Button>
@@ -122,10 +132,11 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Email</Table.Th>
+                {organizationNames && <Table.Th>Organization</Table.Th>}
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>2FA</Table.Th>
-                <Table.Th />
+                <Table.Th data-row-actions />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -133,10 +144,11 @@ export function UsersList({ organizationId }: { organizationId?: Id }) {
                 <Table.Tr key={u.uid ?? u.id}>
                   <Table.Td>{[u.first_name, u.last_name].filter(Boolean).join(' ')}</Table.Td>
                   <Table.Td>{u.email}</Table.Td>
+                  {organizationNames && <Table.Td>{organizationNames.get(String(u.organization)) ?? String(u.organization)}</Table.Td>}
                   <Table.Td>{ROLE_LABELS[u.role] ?? u.role}</Table.Td>
                   <Table.Td>{u.status ?? ''}</Table.Td>
                   <Table.Td>{u.enabled_2fa ? <Badge color="green" variant="light">On</Badge> : <Text size="sm" c="dimmed">Off</Text>}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-row-actions>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Tooltip label="Edit">
                         <ActionIcon

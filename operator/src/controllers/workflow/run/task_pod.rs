@@ -157,7 +157,7 @@ pub fn build_pod(
             containers: vec![Container {
                 name: "task".into(),
                 image: Some(image),
-                command: Some(command),
+                args: Some(command),
                 working_dir: Some("/workspace".into()),
                 env: Some(env),
                 env_from,
@@ -176,7 +176,7 @@ pub fn build_pod(
                 format!("{}-workspace", wf.spec.project),
                 false,
             )]),
-            ..pods::restricted()
+            ..pods::restricted(config)
         }),
         status: None,
     })
@@ -236,7 +236,7 @@ mod tests {
         let main = &spec.containers[0];
         assert_eq!(main.image.as_deref(), Some("python:3.12-slim"));
         // The install script runs first, then the file.
-        let command = main.command.as_ref().unwrap();
+        let command = main.args.as_ref().unwrap();
         assert_eq!(
             command[..4],
             ["sh", "-c", "sh \"$LUDIS_INSTALL_SCRIPT\" && exec \"$@\"", "--"]

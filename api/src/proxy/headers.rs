@@ -1,35 +1,8 @@
-//! Forwarding to an app: the HTTP client, the headers each way, upgrades, and the app's base URL.
+//! The headers each way: what the upstream is sent (no credentials, no hop-by-hop headers, the
+//! proxy's own cookie kept back, `X-Forwarded-*` added) and what the client gets back (no
+//! hop-by-hop headers, no `Set-Cookie` naming the proxy's cookie).
 
-use std::{sync::OnceLock, time::Duration};
-
-use axum::{
-    body::Body,
-    http::{HeaderMap, HeaderName, HeaderValue, Uri, header},
-};
-use hyper_util::{
-    client::legacy::{Client, connect::HttpConnector},
-    rt::TokioExecutor,
-};
-
-use super::pass::COOKIE;
-
-/// Connecting to an app gives up after this long.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-
-type HttpClient = Client<HttpConnector, Body>;
-
-/// The one client of every app connection (pooled; connecting gives up after 5 seconds).
-pub fn client() -> &'static HttpClient {
-    static CLIENT: OnceLock<HttpClient> = OnceLock::new();
-    CLIENT.get_or_init(|| {
-        let mut connector = HttpConnector::new();
-        connector.set_connect_timeout(Some(CONNECT_TIMEOUT));
-        connector.set_nodelay(true);
-        Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(Duration::from_secs(60))
-            .build(connector)
-    })
-}
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 
 /// The scheme the client used, as the proxy in front says (`X-Forwarded-Proto`), else `http`.
 pub fn forwarded_proto(headers: &HeaderMap) -> String {
@@ -81,10 +54,12 @@ fn remove_hop_by_hop(headers: &mut HeaderMap) {
     }
 }
 
-/// Pure: the headers sent to the app.
+/// Pure: the headers sent to the upstream mounted at `prefix`; the cookie named `private_cookie`
+/// (the proxy's own session) stays here.
 pub fn forward_headers(
     incoming: &HeaderMap,
     prefix: &str,
+    private_cookie: &str,
     client_ip: Option<&str>,
     upgrade: Option<&HeaderValue>,
 ) -> HeaderMap {
@@ -100,7 +75,12 @@ pub fn forward_headers(
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .map(str::trim)
-        .filter(|pair| !pair.is_empty() && pair.split_once('=').is_none_or(|(name, _)| name != COOKIE))
+        .filter(|pair| {
+            !pair.is_empty()
+                && pair
+                    .split_once('=')
+                    .is_none_or(|(name, _)| name != private_cookie)
+        })
         .map(str::to_owned)
         .collect();
     h.remove(header::COOKIE);
@@ -140,16 +120,17 @@ pub fn forward_headers(
     h
 }
 
-/// The response's hop-by-hop headers go, and so does any `Set-Cookie` of the app naming our
-/// cookie (an app may not plant or clear a session); a switched connection keeps
+/// The response's hop-by-hop headers go, and so does any `Set-Cookie` of the upstream naming the
+/// cookie `private_cookie` (an app may not plant or clear a session); a switched connection keeps
 /// `Connection`/`Upgrade`.
-pub fn strip_response_headers(headers: &mut HeaderMap, switching: bool) {
+pub fn strip_response_headers(headers: &mut HeaderMap, private_cookie: &str, switching: bool) {
     let upgrade = headers.get(header::UPGRADE).cloned();
     remove_hop_by_hop(headers);
     let cookies: Vec<HeaderValue> = headers.get_all(header::SET_COOKIE).iter().cloned().collect();
-    if cookies.iter().any(sets_our_cookie) {
+    let sets_private = |c: &HeaderValue| sets_cookie(c, private_cookie);
+    if cookies.iter().any(sets_private) {
         headers.remove(header::SET_COOKIE);
-        for cookie in cookies.into_iter().filter(|c| !sets_our_cookie(c)) {
+        for cookie in cookies.into_iter().filter(|c| !sets_private(c)) {
             headers.append(header::SET_COOKIE, cookie);
         }
     }
@@ -159,61 +140,14 @@ pub fn strip_response_headers(headers: &mut HeaderMap, switching: bool) {
     }
 }
 
-/// Whether a `Set-Cookie` value names our cookie (browsers trim the name; any case is refused).
-fn sets_our_cookie(value: &HeaderValue) -> bool {
+/// Whether a `Set-Cookie` value names cookie `name` (browsers trim the name; any case counts).
+fn sets_cookie(value: &HeaderValue, name: &str) -> bool {
     let bytes = value.as_bytes();
     let end = bytes
         .iter()
         .position(|b| *b == b'=' || *b == b';')
         .unwrap_or(bytes.len());
-    bytes[..end].trim_ascii().eq_ignore_ascii_case(COOKIE.as_bytes())
-}
-
-/// An app's base URL: `http://host:port[/base]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Upstream {
-    authority: String,
-    base_path: String,
-}
-
-impl Upstream {
-    pub fn parse(url: &str) -> Option<Self> {
-        let uri: Uri = url.parse().ok()?;
-        if uri.scheme_str() != Some("http") {
-            return None;
-        }
-        Some(Self {
-            authority: uri.authority()?.to_string(),
-            base_path: uri.path().trim_end_matches('/').to_owned(),
-        })
-    }
-
-    /// The app's URI of a path under the prefix (`/…`, still percent-encoded) and a query.
-    pub fn uri(&self, tail: &str, query: &str) -> std::result::Result<Uri, axum::http::Error> {
-        let mut path_and_query = format!("{}{}", self.base_path, tail);
-        if !query.is_empty() {
-            path_and_query = format!("{path_and_query}?{query}");
-        }
-        Uri::builder()
-            .scheme("http")
-            .authority(self.authority.as_str())
-            .path_and_query(path_and_query)
-            .build()
-    }
-
-    /// A redirect to the app's own address, moved under the prefix (others stay as they are).
-    pub fn rewrite_location(&self, location: &str, prefix: &str) -> Option<String> {
-        let own = format!("http://{}{}", self.authority, self.base_path);
-        let rest = location.strip_prefix(&own)?;
-        (rest.is_empty() || rest.starts_with(['/', '?'])).then(|| {
-            let rest = if rest.is_empty() || rest.starts_with('?') {
-                format!("/{rest}")
-            } else {
-                rest.to_owned()
-            };
-            format!("{prefix}{rest}")
-        })
-    }
+    bytes[..end].trim_ascii().eq_ignore_ascii_case(name.as_bytes())
 }
 
 #[cfg(test)]
@@ -238,7 +172,7 @@ mod tests {
         );
         h.insert("x-forwarded-for", HeaderValue::from_static("10.0.0.1"));
         h.insert("accept", HeaderValue::from_static("text/html"));
-        let out = forward_headers(&h, "/apps/x", Some("127.0.0.1"), None);
+        let out = forward_headers(&h, "/apps/x", "ludis_app", Some("127.0.0.1"), None);
         for gone in [
             "authorization",
             "x-api-key",
@@ -262,7 +196,7 @@ mod tests {
         only_ours.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
         let protocol = upgrade_of(&only_ours);
         assert_eq!(protocol.as_ref().unwrap(), "websocket");
-        let out = forward_headers(&only_ours, "/apps/x", None, protocol.as_ref());
+        let out = forward_headers(&only_ours, "/apps/x", "ludis_app", None, protocol.as_ref());
         assert!(!out.contains_key("cookie"));
         assert_eq!(out["connection"], "upgrade");
         assert_eq!(out["upgrade"], "websocket");
@@ -281,42 +215,9 @@ mod tests {
             h.append(header::SET_COOKIE, HeaderValue::from_static(c));
         }
         h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
-        strip_response_headers(&mut h, false);
+        strip_response_headers(&mut h, "ludis_app", false);
         let kept: Vec<_> = h.get_all(header::SET_COOKIE).iter().collect();
         assert_eq!(kept, ["theme=dark; Path=/", "ludis_apps=1"]);
         assert_eq!(h[header::CONTENT_TYPE], "text/html");
-    }
-
-    #[test]
-    fn upstream_uris_keep_the_encoded_path_and_query() {
-        let u = Upstream::parse("http://sales.ludis-acme.svc:8000").unwrap();
-        assert_eq!(
-            u.uri("/a/b%20c", "x=1").unwrap().to_string(),
-            "http://sales.ludis-acme.svc:8000/a/b%20c?x=1"
-        );
-        let based = Upstream::parse("http://127.0.0.1:9/base/").unwrap();
-        assert_eq!(
-            based.uri("/", "").unwrap().to_string(),
-            "http://127.0.0.1:9/base/"
-        );
-        assert!(Upstream::parse("https://x.example").is_none());
-        assert!(Upstream::parse("not a url").is_none());
-    }
-
-    #[test]
-    fn redirects_to_the_app_itself_move_under_the_prefix() {
-        let u = Upstream::parse("http://svc:8000").unwrap();
-        assert_eq!(
-            u.rewrite_location("http://svc:8000/login?x=1", "/apps/a")
-                .as_deref(),
-            Some("/apps/a/login?x=1")
-        );
-        assert_eq!(
-            u.rewrite_location("http://svc:8000", "/apps/a").as_deref(),
-            Some("/apps/a/")
-        );
-        assert_eq!(u.rewrite_location("http://svc:80001/x", "/apps/a"), None);
-        assert_eq!(u.rewrite_location("https://elsewhere.example/", "/apps/a"), None);
-        assert_eq!(u.rewrite_location("/relative", "/apps/a"), None);
     }
 }

@@ -1,0 +1,3 @@
+module ludis.dev/dev/images/pause
+
+go 1.24.0
