@@ -241,10 +241,13 @@ clusterDomain: cluster.local
 resolvConf: $N/config/resolv.conf
 registerWithTaints:
 - {key: $NODE_TAINT_KEY, value: "true", effect: NoSchedule}
-# Images are built here and cannot be pulled again: never collect them.
+# Images are built here and cannot be pulled again: never collect them. Under disk pressure kubelet
+# deletes unused images whatever these say (then pods cannot start until dev/up.sh imports them
+# again), so the disk signals are absolute and small: a developer's disk that is 98% full is not
+# pressure for a node that holds a few GB.
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
-evictionHard: {memory.available: 100Mi, nodefs.available: 2%, imagefs.available: 2%}
+evictionHard: {memory.available: 100Mi, nodefs.available: 512Mi, imagefs.available: 512Mi}
 serializeImagePulls: false
 # No CAP_SYS_RESOURCE here, so kubelet cannot lower its own oom_score_adj.
 oomScoreAdj: 0

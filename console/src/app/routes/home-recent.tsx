@@ -6,7 +6,7 @@ import { useDatasets } from '@/features/datasets/api/get-datasets';
 import { type RecentItem, RecentList } from '@/features/home/components/recent-list';
 import { useInsights } from '@/features/insights/api/get-insights';
 import { useProjects } from '@/features/projects/api/get-projects';
-import type { Flighting } from '@/lib/api/types';
+import type { Flighting, Role } from '@/lib/api/types';
 import { isFeatureEnabled } from '@/lib/flighting';
 
 type Named = { id: string; name: string; description?: string | null; updated_at?: number | null };
@@ -47,7 +47,7 @@ function RecentProjects() {
  * Home's recent insights, datasets and projects the user has access to (issue 16), each only when
  * the user's role may use that feature. Workflows join when the console has them.
  */
-export function RecentAssets({ flightings, role }: { flightings: readonly Flighting[] | undefined; role: string | undefined }) {
+export function RecentAssets({ flightings, role }: { flightings: readonly Flighting[] | undefined; role: Role | undefined }) {
   const sections = [
     isFeatureEnabled(flightings, 'insights', role) && <RecentInsights key="insights" />,
     isFeatureEnabled(flightings, 'datasets', role) && <RecentDatasets key="datasets" />,
