@@ -1,6 +1,6 @@
 //! The administrator's image list: the only images a project's preview may run (the operator
 //! refuses any other). It is the ConfigMap `ludis-images` of the system namespace
-//! (`<image id>: <image reference>`, made by the chart from `seeds/images.yaml`); without a
+//! (`<image id>: <image reference>`, made by the chart from `seeds/ludis-images.json`); without a
 //! cluster, or before the ConfigMap exists, the seeded list itself. The language and purpose of
 //! an id come from the seeded list (an id the administrator added has neither). Projects name
 //! an image by id; the insights' `default-<language>` images are not offered.
@@ -21,8 +21,8 @@ pub const CONFIGMAP: &str = "ludis-images";
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 pub struct Seeded {
     /// The id a Project names.
-    pub name: String,
-    /// The image reference pods run (never sent to clients).
+    pub id: String,
+    /// The image pods run, by its name (never sent to clients).
     pub image: String,
     pub language: Language,
     pub purpose: String,
@@ -43,11 +43,11 @@ pub struct DockerImage {
     pub purpose: String,
 }
 
-/// The seeded list (`seeds/images.yaml`, embedded).
+/// The seeded list (`seeds/ludis-images.json`, embedded).
 pub fn seeded() -> &'static [Seeded] {
     static LIST: LazyLock<Vec<Seeded>> = LazyLock::new(|| {
-        serde_saphyr::from_str::<Seed>(include_str!("../../../seeds/images.yaml"))
-            .expect("seeds/images.yaml is a valid image list")
+        serde_json::from_str::<Seed>(include_str!("../../../seeds/ludis-images.json"))
+            .expect("seeds/ludis-images.json is a valid image list")
             .images
     });
     &LIST
@@ -60,7 +60,7 @@ fn for_projects(id: &str) -> bool {
 
 /// Pure: the image of an id, with the seeded language and purpose when the id is seeded.
 pub fn describe(id: &str) -> DockerImage {
-    let seed = seeded().iter().find(|s| s.name == id);
+    let seed = seeded().iter().find(|s| s.id == id);
     DockerImage {
         id: id.to_owned(),
         name: id.to_owned(),
@@ -74,7 +74,7 @@ pub fn describe(id: &str) -> DockerImage {
 pub async fn available(state: &AppState) -> Vec<DockerImage> {
     let ids: Vec<String> = match configured(state).await {
         Some(ids) => ids,
-        None => seeded().iter().map(|s| s.name.clone()).collect(),
+        None => seeded().iter().map(|s| s.id.clone()).collect(),
     };
     ids.iter()
         .filter(|id| for_projects(id))
@@ -111,16 +111,16 @@ mod tests {
     fn the_seeded_list_describes_its_images() {
         let all: Vec<DockerImage> = seeded()
             .iter()
-            .filter(|s| for_projects(&s.name))
-            .map(|s| describe(&s.name))
+            .filter(|s| for_projects(&s.id))
+            .map(|s| describe(&s.id))
             .collect();
         assert_eq!(
             default_for(&all, Language::Python).map(|i| i.id.as_str()),
-            Some("python-3.12")
+            Some("python-3.11")
         );
         assert_eq!(
             default_for(&all, Language::R).map(|i| i.id.as_str()),
-            Some("r-4.4")
+            Some("r-4.2")
         );
         assert!(!all.iter().any(|i| i.id == "default-python"));
         assert_eq!(describe("custom").language, "");

@@ -33,7 +33,7 @@ async fn a_gitops_project_appears_with_its_owner_sharing_and_status() {
                 "metadata": {"name": "demo", "labels": {LABEL_ID: id},
                              "annotations": {ANNOTATION_OWNER: format!("owner@{slug}.example")}},
                 "spec": {"displayName": "Demo", "description": "From Git", "language": "python",
-                         "image": "python-3.12",
+                         "image": "python-3.11",
                          "git": {"url": "https://git.example/ada/demo.git", "branch": "dev"},
                          "sharing": {"users": [{"email": format!("viewer@{slug}.example"), "level": "view"}]}}
             }),

@@ -35,7 +35,7 @@ async fn a_hosted_project_is_created_listed_changed_and_deleted() {
         let id = p["id"].as_str().unwrap().to_owned();
         assert_eq!(p["name"], "Sales model");
         assert_eq!(p["language"], "r");
-        assert_eq!(p["image_id"], "r-4.4", "the language's image by default");
+        assert_eq!(p["image_id"], "r-4.2", "the language's image by default");
         assert_eq!(p["hosted"], true);
         assert_eq!(p["repo_url"], serde_json::Value::Null);
         assert_eq!(p["branch"], "main");
@@ -75,14 +75,14 @@ async fn a_hosted_project_is_created_listed_changed_and_deleted() {
             .put(
                 &format!("/v2/projects/{id}"),
                 &owner.token,
-                json!({"entity": {"name": "Sales v2", "image_id": "python-3.12"}}),
+                json!({"entity": {"name": "Sales v2", "image_id": "python-3.11"}}),
             )
             .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["message"], "Project updated!");
         assert_eq!(body["project"]["name"], "Sales v2");
         assert_eq!(body["project"]["description"], "Forecasts");
-        assert_eq!(body["project"]["image_id"], "python-3.12");
+        assert_eq!(body["project"]["image_id"], "python-3.11");
         let (status, body) = app
             .put(
                 &format!("/v2/projects/{id}"),
@@ -122,7 +122,7 @@ async fn a_hosted_project_is_created_listed_changed_and_deleted() {
                 .await
                 .unwrap();
             assert_eq!(cr.spec.display_name, "Sales v2");
-            assert_eq!(cr.spec.image, "python-3.12");
+            assert_eq!(cr.spec.image, "python-3.11");
             assert!(cr.spec.git.is_none());
             assert!(!cr.spec.preview.running);
         }

@@ -38,7 +38,12 @@ impl Mirrored for ProjectCr {
             .collect()
     }
 
-    async fn new_rows(_m: &mut Mirror, cr: &Self, seen: &Seen, row: AssetRow) -> anyhow::Result<Option<Project>> {
+    async fn new_rows(
+        _m: &mut Mirror,
+        cr: &Self,
+        seen: &Seen,
+        row: AssetRow,
+    ) -> anyhow::Result<Option<Project>> {
         let (namespace, name) = (cr.namespace().unwrap_or_default(), cr.name_any());
         let mut project = new_project(
             seen,

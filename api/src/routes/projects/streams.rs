@@ -38,7 +38,7 @@ use crate::{
     auth::{AuthUser, extract::authenticate},
     domain::{AccessLevel, AssetKind},
     error::{ApiError, Result},
-    routes::apps::forward::forwarded_proto,
+    proxy::headers::forwarded_proto,
     state::AppState,
 };
 
