@@ -265,10 +265,12 @@ test.describe.serial('insights and sharing', () => {
     await expect(dialog.getByRole('button', { name: 'add' })).toBeDisabled();
     await dialog.getByPlaceholder('Email, comma separated').fill(owner.email);
     await dialog.getByRole('button', { name: 'add' }).click();
-    await expect(ownerPage.getByText('Cannot share to yourself!')).toBeVisible();
+    // The refusal marks the field (and says it in a toast too).
+    await expect(dialog.getByText('Cannot share to yourself!')).toBeVisible();
+    await expect(ownerPage.getByRole('alert').getByText('Cannot share to yourself!')).toBeVisible();
     await dialog.getByPlaceholder('Email, comma separated').fill('not-an-email');
     await dialog.getByRole('button', { name: 'add' }).click();
-    await expect(ownerPage.getByText('Email is invalid!')).toBeVisible();
+    await expect(dialog.getByText('Email is invalid!')).toBeVisible();
     await dialog.getByPlaceholder('Email, comma separated').fill(colleague.email);
     await expect(dialog.getByRole('combobox', { name: 'Access level' })).toHaveValue('view');
     await dialog.getByRole('button', { name: 'add' }).click();
