@@ -1,8 +1,9 @@
 //! The preview's websockets (issue 14): `/containerLogs` and `/terminalConnection` refuse a
 //! missing token, a foreign Origin, too little access (403) and no access (404) before the
 //! upgrade; an executor's session answers `ludis.v1`, says it waits for the container, and ends
-//! with 4403 when the share is revoked. SQLite and PostgreSQL. (Log lines and the shell itself
-//! need a preview pod on a node: the real-node tests.)
+//! with 4403 when the share is revoked. SQLite and PostgreSQL. With a cluster, a preview pod on
+//! the real node: its last 100 log lines arrive in order, and the terminal runs a command inside
+//! the container.
 
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -125,9 +126,38 @@ async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revo
     }
 }
 
-/// Creates the project's preview pod on the KWOK node (what the operator would) and names it in
-/// the Project's status; waits until it runs.
-async fn kwok_preview(app: &TestApp, id: &str) -> Option<()> {
+/// The reference of a local image of the real node (`LUDIS_IMAGE_REFS`, which dev/test.sh
+/// exports from the node's `node.env`).
+fn node_image(name: &str) -> String {
+    let refs = std::env::var("LUDIS_IMAGE_REFS")
+        .expect("LUDIS_IMAGE_REFS is not set: run the tests with dev/test.sh, which starts the real node");
+    refs.split_whitespace()
+        .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("no image {name} in LUDIS_IMAGE_REFS={refs}"))
+        .to_owned()
+}
+
+/// The preview container's log as the API server gives it (what `kubectl logs` shows).
+async fn pod_log(app: &TestApp, id: &str, pod: &str) -> String {
+    use k8s_openapi::api::core::v1::Pod;
+    let a = ludis_api::db::assets::by_id(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap();
+    let pods: kube::Api<Pod> =
+        kube::Api::namespaced(app.state.kube.clone().unwrap(), a.namespace.as_deref().unwrap());
+    pods.logs(pod, &kube::api::LogParams::default())
+        .await
+        .unwrap_or_default()
+}
+
+/// Lines the preview pod prints, in order, before it waits.
+const LINES: usize = 300;
+
+/// Creates the project's preview pod on the real node (what the operator would: the preview
+/// container of the python image, restricted) running `program`, names it in the Project's
+/// status, and waits until it runs.
+async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> {
     use k8s_openapi::api::core::v1::Pod;
     use kube::{
         Api,
@@ -140,9 +170,13 @@ async fn kwok_preview(app: &TestApp, id: &str) -> Option<()> {
     let pod: Pod = serde_json::from_value(serde_json::json!({
         "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_PROJECT: name}},
         "spec": {
-            "nodeSelector": {"type": "kwok"},
+            "tolerations": [{"key": "ludis.dev/workloads", "operator": "Exists", "effect": "NoSchedule"}],
+            "automountServiceAccountToken": false,
+            "terminationGracePeriodSeconds": 1,
             "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
-            "containers": [{"name": "preview", "image": "python:3.12-slim",
+            "containers": [{"name": "preview", "image": node_image("python"),
+                "args": ["python", "-u", "-c", program],
+                "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
                 "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]
         }
     }))
@@ -160,7 +194,7 @@ async fn kwok_preview(app: &TestApp, id: &str) -> Option<()> {
         )
         .await
         .unwrap();
-    crate::gitops::eventually("the preview pod runs", || async {
+    crate::gitops::eventually("the preview pod runs on the real node", || async {
         pods.get(&pod_name)
             .await
             .ok()
@@ -168,7 +202,7 @@ async fn kwok_preview(app: &TestApp, id: &str) -> Option<()> {
             .is_some_and(|p| p == "Running")
     })
     .await;
-    Some(())
+    Some(pod_name)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -181,9 +215,20 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
         let org = app.unique_org("Pod streams").await;
         let owner = app.person(&org, "developer", "Owner").await;
         let id = app.project(&owner, "Kwok preview").await;
-        kwok_preview(&app, &id).await.expect("the project has a resource");
+        let program = format!(
+            "import time\nfor i in range({LINES}): print(f'ludis line {{i}}')\nprint('ludis: all printed')\ntime.sleep(3600)"
+        );
+        let pod = node_preview(&app, &id, &program)
+            .await
+            .expect("the project has a resource");
 
-        // The log: the running status, then the container's lines (KWOK's log file).
+        // The log: the running status, then the container's own lines, in order (the last 100
+        // of them, as the contract says, once the program has printed them all).
+        crate::gitops::eventually("the program printed every line", || async {
+            let logs = pod_log(&app, &id, &pod).await;
+            logs.contains("ludis: all printed")
+        })
+        .await;
         let mut socket = open(&app, "containerLogs", &id, Some(&owner), None)
             .await
             .unwrap();
@@ -191,12 +236,21 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
             panic!("a status frame first")
         };
         assert!(first.contains("\"running\""), "{first}");
-        let tungstenite::Message::Text(line) = next(&mut socket).await else {
-            panic!("a log line")
-        };
-        assert!(line.contains("ludis: container started"), "{}: {line}", app.kind);
+        let mut lines = Vec::new();
+        while lines.len() < 100 {
+            let tungstenite::Message::Text(line) = next(&mut socket).await else {
+                panic!("a log line")
+            };
+            lines.push(line.trim_end().to_owned());
+        }
+        let expected: Vec<String> = (LINES - 99..LINES)
+            .map(|i| format!("ludis line {i}"))
+            .chain(["ludis: all printed".to_owned()])
+            .collect();
+        assert_eq!(lines, expected, "{}: the last 100 lines, in order", app.kind);
 
-        // The terminal: a command typed in runs in the container (KWOK runs it on its host).
+        // The terminal: a command typed in runs inside the container: its hostname is the pod's
+        // name and its user the restricted uid.
         let mut socket = open(&app, "terminalConnection", &id, Some(&owner), None)
             .await
             .unwrap();
@@ -209,12 +263,13 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
             .unwrap();
         socket
             .send(tungstenite::Message::Binary(
-                b"echo ludis-$((6*7))\n".to_vec().into(),
+                b"echo ludis-$((6*7))-$(hostname)-$(id -u)\n".to_vec().into(),
             ))
             .await
             .unwrap();
         let mut seen = String::new();
-        while !seen.contains("ludis-42") {
+        let echoed = format!("ludis-42-{pod}-1000");
+        while !seen.contains(&echoed) {
             match next(&mut socket).await {
                 tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
                 tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
