@@ -28,6 +28,7 @@ run_api() {
     LUDIS_DATABASE_URL="sqlite://$E/db/ludis.db?mode=rwc" \
     LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
     LUDIS_SECRETS_FILE="$E/db/secrets.env" \
+    LUDIS_DATA_DIR="$E/db/data" \
     LUDIS_REQUIRE_CLUSTER=false \
     LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$admin_password" \
     LUDIS_ACCESS_TOKEN_TTL="$1" \
@@ -50,7 +51,7 @@ export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
 rc=0
 run_api 900
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
-  e2e/datasets.spec.ts) || rc=$?
+  e2e/datasets.spec.ts e2e/projects.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"

@@ -54,6 +54,7 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
   LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
+  LUDIS_DATA_DIR="$A/data" \
   LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$(cat "$A/admin-password")" \
   LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   start_bg ludis-api "$A" "$CARGO_TARGET_DIR/debug/ludis-api"

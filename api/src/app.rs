@@ -41,7 +41,11 @@ impl App {
         load_or_generate_secrets(&mut settings)?;
         let keyring =
             Keyring::parse(settings.encryption_keys.expose()).context("invalid LUDIS_ENCRYPTION_KEYS")?;
-        for id in db::users::encrypted_key_ids(&db).await? {
+        let stored = db::users::encrypted_key_ids(&db).await?;
+        for id in stored
+            .into_iter()
+            .chain(db::projects::encrypted_key_ids(&db).await?)
+        {
             anyhow::ensure!(
                 keyring.has_key(&id),
                 "the database holds values encrypted with key {id:?}, which LUDIS_ENCRYPTION_KEYS does not have; \
@@ -132,6 +136,7 @@ impl App {
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
+        let git = crate::projects::git::git_store(&settings);
         let state = AppState {
             db,
             kube,
@@ -139,6 +144,7 @@ impl App {
             presigner,
             settings: Arc::new(settings),
             auth,
+            git,
         };
         if state.settings.seed {
             seeds::run(&state)

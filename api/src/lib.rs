@@ -11,6 +11,7 @@ pub mod domain;
 pub mod error;
 pub mod openapi;
 pub mod policy;
+pub mod projects;
 pub mod proxy;
 mod routes;
 pub mod samples;

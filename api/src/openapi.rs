@@ -26,6 +26,7 @@ use utoipa::{
         (name = "sharing", description = "Who has access to an asset of any kind; share, unshare, leave"),
         (name = "comments", description = "The conversation on an asset"),
         (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
+        (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]

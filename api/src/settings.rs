@@ -152,6 +152,28 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_PUBLIC_URL", default_value = "")]
     pub public_url: String,
 
+    /// Where the API keeps project repositories: `<dir>/git/hosted` (the repositories Ludis
+    /// hosts; one folder shared by every replica) and `<dir>/git/cache` (caches of external
+    /// remotes).
+    #[arg(long, env = "LUDIS_DATA_DIR", default_value = "ludis-data")]
+    pub data_dir: PathBuf,
+
+    /// Where preview pods reach this API's git server for the repositories Ludis hosts
+    /// (`http://ludis-api.ludis-system.svc:8080/git`); empty: a hosted project's preview starts
+    /// from its workspace volume without a checkout.
+    #[arg(long, env = "LUDIS_GIT_URL", default_value = "")]
+    pub git_url: String,
+
+    /// The namespace of Ludis itself, where the administrator's image list (the ConfigMap
+    /// `ludis-images`) is.
+    #[arg(long, env = "LUDIS_SYSTEM_NAMESPACE", default_value = "ludis-system")]
+    pub system_namespace: String,
+
+    /// Allow external git remotes over plain `http://` on loopback (development and tests only;
+    /// otherwise only `https://`).
+    #[arg(long, env = "LUDIS_GIT_ALLOW_HTTP_LOOPBACK", default_value_t = false, action = clap::ArgAction::Set)]
+    pub git_allow_http_loopback: bool,
+
     /// Seed the superadmin, demo organization, flighting and default images on first start.
     #[arg(long, env = "LUDIS_SEED", default_value_t = true, action = clap::ArgAction::Set)]
     pub seed: bool,
@@ -396,6 +418,8 @@ impl Settings {
         s.seed = false;
         s.sample_datasets = false;
         s.s3_endpoint = String::new();
+        // The tests' git servers listen on loopback without TLS.
+        s.git_allow_http_loopback = true;
         s
     }
 }

@@ -19,4 +19,6 @@ pub struct AppState {
     pub presigner: Option<ludis_storage::presign::Presigner>,
     pub settings: Arc<Settings>,
     pub auth: Auth,
+    /// Project repositories (hosted under `LUDIS_DATA_DIR`, external through caches there).
+    pub git: ludis_git::GitStore,
 }

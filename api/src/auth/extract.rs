@@ -126,7 +126,10 @@ fn check_active(user: &UserRow) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<AuthUser>, ApiError> {
+pub(crate) async fn authenticate(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<AuthUser>, ApiError> {
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
         let found = db::users::by_api_key_hash(&state.db, &crypto::sha256_hex(key.trim())).await?;
         let Some(Caller {

@@ -8,5 +8,6 @@ pub mod apply;
 pub mod datasets;
 pub mod insights;
 pub mod organizations;
+pub mod projects;
 pub mod services;
 pub mod watcher;

@@ -54,11 +54,11 @@ pub struct InsightRow {
     pub output: Option<String>,
 }
 
-fn json_list(s: &str) -> Vec<String> {
+pub(super) fn json_list(s: &str) -> Vec<String> {
     serde_json::from_str(s).unwrap_or_default()
 }
 
-fn json_text(list: &[String]) -> String {
+pub(super) fn json_text(list: &[String]) -> String {
     serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
 }
 

@@ -13,6 +13,7 @@ pub mod insights;
 pub mod metrics;
 pub mod organizations;
 pub mod pins;
+pub mod projects;
 pub mod shares;
 pub mod throttle;
 pub mod tokens;

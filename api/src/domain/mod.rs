@@ -9,6 +9,7 @@ mod datasets;
 mod insights;
 mod kinds;
 mod metrics;
+mod projects;
 mod roles;
 mod sharing;
 
@@ -17,6 +18,7 @@ pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
 pub use metrics::{ActivityEntity, Period};
+pub use projects::ProjectStatus;
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
 
@@ -118,6 +120,7 @@ mod tests {
         round_trips(StoredTarget::ALL);
         round_trips(ShareType::ALL);
         round_trips(ShareOrigin::ALL);
+        round_trips(ProjectStatus::ALL);
         round_trips(ActivityEntity::ALL);
         round_trips(Period::ALL);
         assert_eq!(

@@ -14,6 +14,7 @@ pub mod images;
 pub mod insights;
 pub mod metrics;
 pub mod organizations;
+pub mod projects;
 pub mod shares;
 pub mod two_factor;
 pub mod users;
@@ -45,6 +46,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(shares::router())
         .merge(comments::router())
         .merge(datasets::router())
+        .merge(projects::router())
 }
 
 /// The whole server: the documented routes (flighting gate, body limit, request timeout), any
@@ -67,6 +69,8 @@ pub fn router(state: AppState) -> Router {
     // The app proxy streams bodies and websockets: no request timeout, no body limit.
     Router::new()
         .merge(apps::router())
+        .merge(projects::git_http::router(&state))
+        .merge(projects::streams::router())
         .merge(timed)
         .layer(middleware::from_fn_with_state(
             state.clone(),

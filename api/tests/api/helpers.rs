@@ -281,7 +281,11 @@ pub async fn ensure_crds(state: &AppState) {
 
 pub async fn spawn_app_with(settings_for: impl FnOnce(&tempfile::TempDir) -> Settings) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let settings = settings_for(&dir);
+    let mut settings = settings_for(&dir);
+    if settings.data_dir.is_relative() {
+        // Project repositories in the test's own folder.
+        settings.data_dir = dir.path().join("data");
+    }
     let app = App::build(settings).await.expect("the app builds");
     let address = format!("http://{}", app.local_addr());
     let state = app.state().clone();
@@ -515,6 +519,37 @@ impl TestApp {
         )
         .await
         .unwrap();
+        id
+    }
+
+    /// A project made through the API by `owner` (a repository hosted by Ludis); returns its id.
+    pub async fn project(&self, owner: &Person, name: &str) -> String {
+        let (status, body) = self
+            .post(
+                "/v2/projects",
+                Some(&owner.token),
+                json!({"project": {"name": name, "description": "A test project", "language": "python"}}),
+            )
+            .await;
+        assert_eq!(status, 201, "create project on {}: {body}", self.kind);
+        body["project"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// [`TestApp::project`] with `files` committed to it (each holding its own name).
+    pub async fn project_with_files(&self, owner: &Person, name: &str, files: &[&str]) -> String {
+        use base64::Engine as _;
+        let id = self.project(owner, name).await;
+        for f in files {
+            let (status, body) = self
+                .post(
+                    "/v2/projects/commitfile",
+                    Some(&owner.token),
+                    json!({"project": id, "filePath": f, "message": format!("Add {f}"),
+                           "contents": base64::engine::general_purpose::STANDARD.encode(f)}),
+                )
+                .await;
+            assert_eq!(status, 200, "commit {f} on {}: {body}", self.kind);
+        }
         id
     }
 

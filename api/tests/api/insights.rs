@@ -46,12 +46,9 @@ async fn creating_an_insight_checks_every_field() {
     for app in apps().await {
         let w = world(&app).await;
         let k = app.kind;
-        let project = app
-            .asset(AssetKind::ProjectV2, &w.org, Some(&w.ann.uid), "Proj")
-            .await;
-        let bobs_project = app
-            .asset(AssetKind::ProjectV2, &w.org, Some(&w.bob.uid), "Bob's")
-            .await;
+        // Real projects: a publish names files of the project's repository.
+        let project = app.project_with_files(&w.ann, "Proj", &["app.py", "r.Rmd"]).await;
+        let bobs_project = app.project_with_files(&w.bob, "Bobs", &["app.py"]).await;
         app.share(&bobs_project, "user", &w.ann.uid, "view", &w.bob.uid)
             .await;
         let hidden_dataset = app
@@ -91,6 +88,11 @@ async fn creating_an_insight_checks_every_field() {
                 json!({"project_id": db::new_id(), "publish_filenames": ["app.py"]}),
                 404,
                 "Project not found",
+            ),
+            (
+                json!({"project_id": project, "publish_filenames": ["missing.py"]}),
+                400,
+                "'missing.py' is not a file of the project",
             ),
             (
                 json!({"project_id": bobs_project, "publish_filenames": ["app.py"]}),

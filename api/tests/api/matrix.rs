@@ -13,11 +13,14 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, Person, TestApp, apps, apps_with, s3_settings};
-use ludis_api::domain::AccessLevel as Level;
+use ludis_api::domain::{AccessLevel as Level, AssetKind};
 
 /// Path parameters that name an asset, and body fields that do.
 const ASSET_PARAMS: [&str; 2] = ["{id}", "{entityId}"];
-const ASSET_FIELDS: [&str; 5] = [
+const ASSET_FIELDS: [&str; 8] = [
+    "project",
+    "project_uid",
+    "id",
     "application_id",
     "entity_id",
     "reference_id",
@@ -46,6 +49,16 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
         "an organization id",
     ),
     ("GET", "/v1/organizations/buckets/{id}", "a bucket id"),
+    (
+        "GET",
+        "/v2/cluster/{id}",
+        "a cluster id (tests/api/projects_env.rs)",
+    ),
+    (
+        "POST",
+        "/v2/projects",
+        "creates a project: its `project` is the new project's fields (tests/api/projects.rs)",
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -542,6 +555,269 @@ fn entries() -> Vec<Entry> {
             },
         },
     ]
+    .into_iter()
+    .chain(project_entries())
+    .collect()
+}
+
+/// The Projects v2 calls that take a project.
+fn project_entries() -> Vec<Entry> {
+    use Level::{Edit, Execute, View};
+    vec![
+        Entry {
+            method: "GET",
+            path: "/v2/projects/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v2/projects/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "GET",
+            path: "/v2/projects/check/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v2/projects/check/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "PUT",
+            path: "/v2/projects/{id}",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .put(
+                            &format!("/v2/projects/{id}"),
+                            &p.token,
+                            json!({"entity": {"description": "By the matrix"}}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "DELETE",
+            path: "/v2/projects/{id}",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: true,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.delete(&format!("/v2/projects/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/repocontents/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v2/projects/repocontents/{id}"),
+                            Some(&p.token),
+                            json!({"project": id, "path": ""}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/commitfile",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A new file per caller: 200 with edit access.
+                    c.app
+                        .post(
+                            "/v2/projects/commitfile",
+                            Some(&p.token),
+                            json!({"project": id, "filePath": format!("by-{}.txt", p.uid), "contents": "eA==", "message": "matrix"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/deletefile",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A version that is not the file's: 409 once access is granted.
+                    c.app
+                        .post(
+                            "/v2/projects/deletefile",
+                            Some(&p.token),
+                            json!({"project": id, "filePath": "README.md", "sha": "0123456789abcdef0123456789abcdef01234567"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/run/{id}",
+            variant: "",
+            need: Need::Level(Execute),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .call(
+                            Method::POST,
+                            &format!("/v2/projects/run/{id}"),
+                            Some(&p.token),
+                            None,
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/stop/{id}",
+            variant: "",
+            need: Need::Level(Execute),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .call(
+                            Method::POST,
+                            &format!("/v2/projects/stop/{id}"),
+                            Some(&p.token),
+                            None,
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "GET",
+            path: "/v2/projects/getprojectapps/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .get(&format!("/v2/projects/getprojectapps/{id}"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "GET",
+            path: "/v2/projects/envvar",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v2/projects/envvar?id={id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/envvar",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    // A key per caller: 201 with edit access.
+                    c.app
+                        .post(
+                            "/v2/projects/envvar",
+                            Some(&p.token),
+                            json!({"project_uid": id, "key": format!("K_{}", p.uid.replace('-', "_")), "value": "v"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "PUT",
+            path: "/v2/projects/envvar/{id}",
+            variant: "a variable of the project",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    let var = env_var(&c, &id).await;
+                    c.app
+                        .put(
+                            &format!("/v2/projects/envvar/{var}"),
+                            &p.token,
+                            json!({"value": "changed"}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "DELETE",
+            path: "/v2/projects/envvar/{id}",
+            variant: "a variable of the project",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    let var = env_var(&c, &id).await;
+                    c.app
+                        .delete(&format!("/v2/projects/envvar/{var}"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v2/projects/share",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            "/v2/projects/share",
+                            Some(&p.token),
+                            json!({"share": {"entity_id": id, "shares": [
+                                {"share_type": "share", "email": c.target.email, "access_level": "view", "to_entity_type": "User"}]}}),
+                        )
+                        .await
+                })
+            },
+        },
+    ]
+}
+
+/// A new variable of project `id`, made by its owner; returns the variable's id.
+async fn env_var(c: &Ctx, id: &str) -> String {
+    let key = format!("V_{}", uuid::Uuid::new_v4().simple());
+    let (status, body) = c
+        .app
+        .post(
+            "/v2/projects/envvar",
+            Some(&c.owner.token),
+            json!({"project_uid": id, "key": key, "value": "v"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    body["envVariable"]["id"].as_str().unwrap().to_owned()
 }
 
 /// The property names anywhere in a schema (following `$ref`s once each).
@@ -638,16 +914,18 @@ struct Caller {
     level: Level,
 }
 
-/// An application (or a dataset) of the owner's, shared with the viewer, executor and editor (and, when
-/// `org_shared`, with its organization at view).
-async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, dataset: bool) -> String {
+/// An application, dataset or project of the owner's, shared with the viewer, executor and editor
+/// (and, when `org_shared`, with its organization at view).
+async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, kind: AssetKind) -> String {
     let org = &c.owner.org;
-    let id = if dataset {
-        c.app.dataset(org, Some(&c.owner.uid), "Matrix data").await
-    } else {
-        c.app
-            .insight(org, Some(&c.owner.uid), InsightSeed::app("Matrix"))
-            .await
+    let id = match kind {
+        AssetKind::Dataset => c.app.dataset(org, Some(&c.owner.uid), "Matrix data").await,
+        AssetKind::ProjectV2 => c.app.project(&c.owner, "Matrix project").await,
+        _ => {
+            c.app
+                .insight(org, Some(&c.owner.uid), InsightSeed::app("Matrix"))
+                .await
+        }
     };
     for (p, level) in people.iter().zip(["view", "execute", "edit"]) {
         c.app.share(&id, "user", &p.uid, level, &c.owner.uid).await;
@@ -656,6 +934,17 @@ async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, dataset: bool) -
         c.app.share(&id, "organization", org, "view", &c.owner.uid).await;
     }
     id
+}
+
+/// The kind of asset an entry's route takes.
+fn kind_of(path: &str) -> AssetKind {
+    if path.starts_with("/v2/projects") {
+        AssetKind::ProjectV2
+    } else if path.contains("/datasets") || path == "/v1/directory/share" {
+        AssetKind::Dataset
+    } else {
+        AssetKind::Insight
+    }
 }
 
 fn verdict(need: Need, have: Level, status: StatusCode) -> Result<(), String> {
@@ -758,14 +1047,14 @@ async fn the_access_rule_holds_on_every_asset_route() {
         let mut failures = Vec::new();
         let mut checked = 0;
         for e in entries() {
-            let dataset = e.path.contains("/datasets") || e.path == "/v1/directory/share";
+            let kind = kind_of(e.path);
             let kept = [
-                asset(&ctx, &shared, false, dataset).await,
-                asset(&ctx, &shared, true, dataset).await,
+                asset(&ctx, &shared, false, kind).await,
+                asset(&ctx, &shared, true, kind).await,
             ];
             for c in &callers {
                 let id = if e.destructive {
-                    asset(&ctx, &shared, c.org_shared, dataset).await
+                    asset(&ctx, &shared, c.org_shared, kind).await
                 } else {
                     kept[usize::from(c.org_shared)].clone()
                 };

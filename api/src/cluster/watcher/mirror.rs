@@ -228,6 +228,7 @@ impl Mirror {
                 self.skipped.remove(&name);
                 let listed = self.relist::<InsightCr>(&name).await;
                 let listed = self.relist::<DatasetCr>(&name).await && listed;
+                let listed = self.relist::<ludis_crds::Project>(&name).await && listed;
                 if !listed {
                     self.skipped.insert(name);
                 }

@@ -1,9 +1,9 @@
 //! The resource watcher: one task, started by the API when a cluster is configured, that mirrors
-//! every Insight and Dataset custom resource (all namespaces) into the database, so a resource
+//! every Insight, Dataset and Project custom resource (all namespaces) into the database, so a resource
 //! applied with kubectl or a GitOps tool appears in its owner's console and the operator's
 //! observations reach the rows the routes read. The kinds share everything ([`mirror`]: the
 //! mirroring of one resource, its organization, row, owner and deletion; [`shares`]:
-//! `spec.sharing`); what each kind decides is in its own module ([`insights`], [`datasets`]),
+//! `spec.sharing`); what each kind decides is in its own module ([`insights`], [`datasets`], [`projects`]),
 //! through [`mirror::Mirrored`].
 //!
 //! - **Organization**: the namespace's `ludis.dev/organization` label (an organization id), or a
@@ -47,13 +47,14 @@ use kube::{
         watcher::{self, Event},
     },
 };
-use ludis_crds::{Dataset as DatasetCr, Insight as InsightCr};
+use ludis_crds::{Dataset as DatasetCr, Insight as InsightCr, Project as ProjectCr};
 
 use crate::state::AppState;
 
 mod datasets;
 mod insights;
 mod mirror;
+mod projects;
 mod shares;
 
 use mirror::{Mirror, Mirrored as _};
@@ -106,6 +107,7 @@ impl Backoff for Retry {
 enum Input {
     Insight(Box<Event<DeserializeGuard<InsightCr>>>),
     Dataset(Box<Event<DeserializeGuard<DatasetCr>>>),
+    Project(Box<Event<DeserializeGuard<ProjectCr>>>),
     Namespace(Box<Event<PartialObjectMeta<Namespace>>>),
 }
 
@@ -130,6 +132,16 @@ async fn run(state: AppState, client: Client) {
             .map_err(|e| (DatasetCr::KIND.noun(), e))
     })
     .boxed();
+    let projects = watcher::watcher(
+        Api::<DeserializeGuard<ProjectCr>>::all(client.clone()),
+        watcher::Config::default(),
+    )
+    .backoff(Retry::new())
+    .map(|r| {
+        r.map(|e| Input::Project(Box::new(e)))
+            .map_err(|e| (ProjectCr::KIND.noun(), e))
+    })
+    .boxed();
     let namespaces = watcher::watcher(
         Api::<PartialObjectMeta<Namespace>>::all(client.clone()),
         watcher::Config::default(),
@@ -140,9 +152,12 @@ async fn run(state: AppState, client: Client) {
             .map_err(|e| ("namespace", e))
     })
     .boxed();
-    let mut inputs = stream::select(stream::select(insights, datasets), namespaces);
+    let mut inputs = stream::select(
+        stream::select(stream::select(insights, datasets), projects),
+        namespaces,
+    );
     let mut mirror = Mirror::new(state, client);
-    tracing::info!("watching Insight and Dataset resources");
+    tracing::info!("watching Insight, Dataset and Project resources");
     // Whether each watch is failing (one warning per failure spell).
     let mut failing: HashSet<&'static str> = HashSet::new();
     while let Some(input) = inputs.next().await {
@@ -153,6 +168,10 @@ async fn run(state: AppState, client: Client) {
             }
             Ok(Input::Dataset(event)) => {
                 failing.remove(DatasetCr::KIND.noun());
+                mirror.event(*event).await;
+            }
+            Ok(Input::Project(event)) => {
+                failing.remove(ProjectCr::KIND.noun());
                 mirror.event(*event).await;
             }
             Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,

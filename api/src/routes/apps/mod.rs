@@ -1,5 +1,6 @@
 //! The app reverse proxy: `/apps/{id}/…` forwards web traffic (and websockets) to a running
-//! application's Service (the Insight's `status.url`, kept in `insights.upstream_url`), outside
+//! application's Service (the Insight's `status.url`, kept in `insights.upstream_url`), or to a
+//! running project preview's (its web view: execute access and the `projects` feature), outside
 //! `/v1` so every app has a stable prefix. Not in the OpenAPI document (it speaks the app's own
 //! protocol).
 //!
@@ -51,9 +52,10 @@ use crate::{
     db::{
         self,
         insights::{self, InsightRow},
+        projects::ProjectRow,
         users::UserRow,
     },
-    domain::{AccessLevel, AppType, AssetKind, InsightStatus},
+    domain::{AccessLevel, AppType, AssetKind, InsightStatus, ProjectStatus},
     error::{ApiError, Result},
     proxy::{self, ForwardError, Forwarded, Upstream, forwarded_proto, upgrade_of},
     settings::{APPS_ORIGIN_MISSING, AppsPlacement},
@@ -160,11 +162,41 @@ async fn still_signed_in(state: &AppState, uid: &str, session: Option<&str>) -> 
     }
 }
 
-/// The app as the caller may see it: view access (404 otherwise) and the `insights` feature.
-async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<insights::Insight> {
+/// What `/apps/{id}` serves: an application insight (view access, the `insights` feature) or a
+/// project's preview, its web view (execute access, the `projects` feature); where it answers
+/// while it runs.
+struct Served {
+    /// `None` while it does not run.
+    upstream: Option<String>,
+    /// An external application: opened by the console, never proxied.
+    external: bool,
+}
+
+/// The app or preview as the caller may see it (404 without access, 403 below the level).
+async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Served> {
+    if db::assets::by_id(&state.db, app_id)
+        .await?
+        .is_some_and(|a| a.kind == AssetKind::ProjectV2)
+    {
+        let (p, _) = assets::load::<ProjectRow>(state, user, app_id, AccessLevel::Execute).await?;
+        assets::require_feature(state, user, AssetKind::ProjectV2).await?;
+        let d = p.details;
+        let up = d.running && d.status == ProjectStatus::Running;
+        return Ok(Served {
+            upstream: d.upstream_url.filter(|_| up),
+            external: false,
+        });
+    }
     let (app, _) = assets::load::<InsightRow>(state, user, app_id, AccessLevel::View).await?;
     assets::require_feature(state, user, AssetKind::Insight).await?;
-    Ok(app)
+    let d = app.details;
+    Ok(Served {
+        external: d.app_type == AppType::Application && !d.runs_in_cluster(),
+        upstream: match (d.upstream_url, d.app_type, d.status) {
+            (Some(url), AppType::Application, InsightStatus::Running) => Some(url),
+            _ => None,
+        },
+    })
 }
 
 fn redirect(status: StatusCode, location: &str) -> Result<Response> {
@@ -254,17 +286,13 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
             "This request must come from the application's own page",
         ));
     }
-    let d = &app.details;
-    if d.app_type == AppType::Application && !d.runs_in_cluster() {
+    if app.external {
         return Err(ApiError::conflict(
             "external_app",
             "This application is external: open it from Ludis",
         ));
     }
-    let upstream = match (&d.upstream_url, d.app_type, d.status) {
-        (Some(url), AppType::Application, InsightStatus::Running) => url.clone(),
-        _ => return Err(not_running()),
-    };
+    let upstream = app.upstream.ok_or_else(not_running)?;
     let Some(mut base) = Upstream::parse(&upstream) else {
         tracing::warn!(app = %app_id, %upstream, "the application's upstream URL is not a plain http URL");
         return Err(not_running());
@@ -345,7 +373,7 @@ async fn until_access_ends(state: AppState, viewer: Viewer, app_id: String) {
         let ok = match still_signed_in(&state, &uid, viewer.session.as_deref()).await {
             Ok(Some(user)) => matches!(
                 visible(&state, &user, &app_id).await,
-                Ok(app) if app.details.status == InsightStatus::Running
+                Ok(app) if app.upstream.is_some()
             ),
             Ok(None) => false,
             // A database hiccup does not end the session.

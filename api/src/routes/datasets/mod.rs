@@ -64,6 +64,7 @@ use previews::*;
 use sharing::*;
 use transfers::*;
 use view::*;
+pub(crate) use view::{DatasetOwner, PhotoPath, ShareIcon};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -116,14 +116,10 @@ pub(super) async fn create_insight(
         {
             return Err(bad("invalid_file", "Files must be relative to the project root"));
         }
-        assets::require(
-            &state,
-            &caller.user,
-            AssetKind::ProjectV2,
-            project,
-            AccessLevel::Edit,
-        )
-        .await?;
+        let (source, _) =
+            assets::load::<crate::db::projects::ProjectRow>(&state, &caller.user, project, AccessLevel::Edit)
+                .await?;
+        crate::projects::git::require_files(&state, &caller.user, &source, &files).await?;
         let status = if app_type == AppType::Application {
             InsightStatus::Starting
         } else {

@@ -53,6 +53,7 @@ use lifecycle::*;
 use list::*;
 use pinning::*;
 pub use types::*;
+pub(crate) use validate::image_path;
 use validate::*;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -116,7 +117,11 @@ async fn load(
 }
 
 /// A listed page of insights as the caller sees them (details and owners read together).
-async fn listed_views(state: &AppState, caller: &AuthUser, listed: Vec<Listed>) -> Result<Vec<InsightView>> {
+pub(crate) async fn listed_views(
+    state: &AppState,
+    caller: &AuthUser,
+    listed: Vec<Listed>,
+) -> Result<Vec<InsightView>> {
     let page = details::of_listed::<InsightRow>(&state.db, listed).await?;
     let uids: Vec<String> = page
         .iter()

@@ -29,7 +29,7 @@ pub(super) fn app_url(value: &str) -> Result<String> {
 /// An image to save as `img_path`: a default image (`/v1/images/defaults/<name>`) or an object
 /// key the caller uploaded (`user asset images/<caller uid>/…`); empty clears it. Anything else
 /// is refused, so `img_url` never presigns someone else's object.
-pub(super) fn image_path(value: &str, caller_uid: &str) -> Result<Option<String>> {
+pub(crate) fn image_path(value: &str, caller_uid: &str) -> Result<Option<String>> {
     let v = value.trim();
     if v.is_empty() {
         return Ok(None);

@@ -1196,6 +1196,289 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/cluster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clusters projects run on: the one this API is configured with. */
+        get: operations["clusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cluster/dockerimages/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The images a project may choose (the administrator's list); the choice is saved with
+         *     `PUT /v2/projects/{id}` `{entity: {image_id}}`.
+         */
+        get: operations["docker_images"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cluster/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One cluster. */
+        get: operations["cluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The projects the caller may see, newest change first: all, created by them, or shared with
+         *     them (a share to them or to their organization); with search and pages.
+         */
+        get: operations["list_projects"];
+        put?: never;
+        /**
+         * Create a project (the caller owns it): without `repo_url` Ludis hosts a new repository with a
+         *     starter file; with it, "import project" from that remote with the caller's git token. Its
+         *     Project resource is applied (with a cluster), then its rows are written.
+         */
+        post: operations["create_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/check/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The preview container's state (view access), polled while it starts. */
+        get: operations["check_project"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/commitfile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit one file as the caller (edit access): created when `sha` is absent (refused if the
+         *     name is taken), else updated when the file is still the version `sha` names (409 `stale_file`
+         *     otherwise).
+         */
+        post: operations["commit_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/deletefile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete one file in a commit by the caller (edit access), when it is still the version `sha`
+         *     names (409 `stale_file` otherwise).
+         */
+        post: operations["delete_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/envvar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's variables (view access; values only for edit). */
+        get: operations["list_env_vars"];
+        put?: never;
+        /** Add a variable (edit access); it reaches the container at its next start. */
+        post: operations["create_env_var"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/envvar/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a variable's value (edit access on its project). */
+        put: operations["update_env_var"];
+        post?: never;
+        /** Remove a variable (edit access on its project). */
+        delete: operations["delete_env_var"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/getprojectapps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The insights published from a project that the caller may see (view access on the project). */
+        get: operations["project_apps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/repocontents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A folder's entries or a file's content at the head of the project's branch (view access). */
+        post: operations["repo_contents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/run/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start the preview container with the latest commit (execute access). */
+        post: operations["run_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Share a project: `POST /v1/applications/share` for a project (edit access). */
+        post: operations["share_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/stop/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the preview container (execute access). */
+        post: operations["stop_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project (view access) and its preview container. */
+        get: operations["project_details"];
+        /**
+         * Change a project (edit access): name, description, image (`{entity: {image_id}}` saves the
+         *     image choice, used at the next start), card image, datasets.
+         */
+        put: operations["update_project"];
+        post?: never;
+        /**
+         * Delete a project (edit access): its resource (with its volume, Secrets and pods), its rows,
+         *     and the repository Ludis hosts for it (an external remote is left as it is).
+         */
+        delete: operations["delete_project"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1313,6 +1596,22 @@ export interface components {
             success: boolean;
             config: components["schemas"]["ClientConfig"];
         };
+        Cluster: {
+            id: string;
+            name: string;
+        };
+        ClusterAnswer: {
+            success: boolean;
+            cluster: components["schemas"]["Cluster"];
+        };
+        ClustersAnswer: {
+            success: boolean;
+            clusters: components["schemas"]["Cluster"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            total: number;
+        };
         CommentResponse: {
             success: boolean;
             comment: components["schemas"]["CommentView"];
@@ -1334,6 +1633,42 @@ export interface components {
              * @default
              */
             reference_id?: string;
+        };
+        CommitAnswer: {
+            success: boolean;
+            message: string;
+            /** @description The branch head afterwards. */
+            commit: components["schemas"]["CommitRef"];
+            /** @description The file's blob afterwards (what the editor sends with its next commit). */
+            content: components["schemas"]["CommittedContent"];
+        };
+        CommitFileRequest: {
+            /**
+             * @description The project id.
+             * @default
+             */
+            project?: string;
+            /** @default  */
+            filePath?: string;
+            /**
+             * @description The file's new content, base64.
+             * @default
+             */
+            contents?: string;
+            /** @default  */
+            message?: string;
+            /**
+             * @description The blob the editor loaded; absent for a new file that must not exist yet.
+             * @default null
+             */
+            sha?: string | null;
+        };
+        CommitRef: {
+            sha: string;
+        };
+        CommittedContent: {
+            path: string;
+            sha: string;
         };
         Conversation: {
             success: boolean;
@@ -1508,6 +1843,29 @@ export interface components {
             success: boolean;
             images: components["schemas"]["DefaultImage"][];
         };
+        DeleteAnswer: {
+            success: boolean;
+            message: string;
+        };
+        DeleteFileRequest: {
+            /**
+             * @description The project id.
+             * @default
+             */
+            project?: string;
+            /** @default  */
+            filePath?: string;
+            /**
+             * @description The blob the caller loaded (required: a file someone just changed is never deleted blind).
+             * @default
+             */
+            sha?: string;
+            /**
+             * @description Default: 'Delete <path>'.
+             * @default null
+             */
+            message?: string | null;
+        };
         DeleteObjectsRequest: {
             /**
              * @description One file, or a folder (ending in '/') with everything in it.
@@ -1553,6 +1911,18 @@ export interface components {
         DirectoryShareRequest: {
             share: components["schemas"]["DirectoryShareBody"];
         };
+        /** @description An image a project may choose, as the console shows it. */
+        DockerImage: {
+            id: string;
+            name: string;
+            /** @description python or r; empty for an image the administrator added. */
+            language: string;
+            purpose: string;
+        };
+        DockerImagesAnswer: {
+            success: boolean;
+            dockerImages: components["schemas"]["DockerImage"][];
+        };
         /** @description `{"success": true, "message": …}`. */
         Done: {
             success: boolean;
@@ -1585,6 +1955,25 @@ export interface components {
          * @enum {string}
          */
         EntityType: "Application" | "Project" | "Project_V2" | "Dataset" | "Workflow" | "Insight" | "Designer";
+        /** @description One variable; `value` is null unless the caller has edit access. */
+        EnvVar: {
+            id: string;
+            key: string;
+            value?: string | null;
+            project_uid: string;
+        };
+        EnvVarAnswer: {
+            success: boolean;
+            envVariable: components["schemas"]["EnvVar"];
+        };
+        EnvVarValue: {
+            /** @default  */
+            value?: string;
+        };
+        EnvVarsAnswer: {
+            success: boolean;
+            envVariables: components["schemas"]["EnvVar"][];
+        };
         /** @description The JSON body of every error. */
         ErrorBody: {
             /** @description Always `false`. */
@@ -1601,6 +1990,19 @@ export interface components {
          * @enum {string}
          */
         Feature: "insights" | "projects" | "workflows" | "datasets" | "notebooks";
+        /** @description A file at the head, its content in base64. */
+        FileContent: {
+            name: string;
+            path: string;
+            /** @description `file`. */
+            type: string;
+            sha: string;
+            /** Format: int64 */
+            size: number;
+            /** @description `base64`. */
+            encoding: string;
+            content: string;
+        };
         FileEntry: {
             /** @description Relative to the dataset. */
             Key: string;
@@ -1890,6 +2292,14 @@ export interface components {
              */
             reference_id?: string;
         };
+        NewEnvVar: {
+            /** @default  */
+            project_uid?: string;
+            /** @default  */
+            key?: string;
+            /** @default  */
+            value?: string;
+        };
         /** @description A new application or report published from a project, or an external application (app_url). */
         NewInsight: {
             /** @default  */
@@ -1925,6 +2335,32 @@ export interface components {
              * @default []
              */
             dataset_ids?: string[];
+        };
+        NewProject: {
+            /**
+             * @description Letters, numbers, underscores, hyphens, periods and spaces; derived from `repo_url` when
+             *     empty on import.
+             * @default
+             */
+            name?: string;
+            /** @default  */
+            description?: string;
+            /** @default  */
+            language?: null | components["schemas"]["Language"];
+            /**
+             * @description An id of `GET /v2/cluster/dockerimages/list`; default: the language's first image.
+             * @default null
+             */
+            image_id?: string | null;
+            /**
+             * @description Set: "import project" from this HTTPS remote (needs the caller's saved git token).
+             *     Unset: a repository hosted by Ludis with a starter file.
+             * @default null
+             */
+            repo_url?: string | null;
+        };
+        NewProjectRequest: {
+            project: components["schemas"]["NewProject"];
         };
         /** @description The template wizard's app. */
         NewTemplateApp: {
@@ -2147,6 +2583,10 @@ export interface components {
             /** @description Save this as `photo_path` with `PUT /v1/users/{id}`. */
             photo_path: string;
         };
+        PreviewAnswer: {
+            success: boolean;
+            preview: components["schemas"]["PreviewState"];
+        };
         PreviewResponse: {
             success: boolean;
             /** @description The file, relative to the dataset. */
@@ -2158,12 +2598,138 @@ export interface components {
             size: number;
             preview: components["schemas"]["FilePreview"];
         };
+        /** @description The preview container that logs, web view and terminal need. */
+        PreviewState: {
+            running: boolean;
+            status: components["schemas"]["ProjectStatus"];
+            /** @description An opaque handle: the project id while a preview runs, else null (never a pod name). */
+            container_id?: string | null;
+            /** @description The preview through the authenticated app proxy; null while it does not run. */
+            web_url?: string | null;
+            /** Format: int32 */
+            port?: number | null;
+        };
+        ProjectAnswer: {
+            success: boolean;
+            message: string;
+            project: components["schemas"]["ProjectView"];
+        };
+        ProjectAppsAnswer: {
+            success: boolean;
+            projectApps: components["schemas"]["InsightView"][];
+        };
+        ProjectChanges: {
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            description?: string | null;
+            /** @default null */
+            image_id?: string | null;
+            /**
+             * @description A default image URL or a key the caller uploaded; empty clears it.
+             * @default null
+             */
+            img_path?: string | null;
+            /**
+             * @description Datasets the project reads (each one the caller can see).
+             * @default null
+             */
+            dataset_ids?: string[] | null;
+        };
+        ProjectDetail: {
+            success: boolean;
+            project: components["schemas"]["ProjectView"];
+            preview: components["schemas"]["PreviewState"];
+        };
+        /**
+         * @description The state of a project's preview container (the contract's `status`).
+         * @enum {string}
+         */
+        ProjectStatus: "stopped" | "starting" | "running" | "failed";
+        /** @description One project as the caller sees it. */
+        ProjectView: {
+            id: string;
+            name: string;
+            description: string;
+            language: components["schemas"]["Language"];
+            /** @description The owner's display name. */
+            author: string;
+            /** @description The repository's owner, derived from the URL on import; null for a hosted repository. */
+            repo_author?: string | null;
+            /** @description The external HTTPS remote; null for a repository hosted by Ludis. */
+            repo_url?: string | null;
+            hosted: boolean;
+            branch: string;
+            /** @description An id of `GET /v2/cluster/dockerimages/list`. */
+            image_id: string;
+            img_path?: string | null;
+            img_url?: string | null;
+            dataset_ids: string[];
+            /** @description The preview container. */
+            status: components["schemas"]["ProjectStatus"];
+            status_message?: string | null;
+            access_level: components["schemas"]["AccessLevel"];
+            is_owner: boolean;
+            /** @description Applied with kubectl or GitOps: changed there, not here. */
+            managed: boolean;
+            user_uid?: string | null;
+            user?: null | components["schemas"]["DatasetOwner"];
+            shareIcons: components["schemas"]["ShareIcon"][];
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        ProjectsPage: {
+            success: boolean;
+            projects: components["schemas"]["ProjectView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            page_size: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
         Readiness: {
             ready: boolean;
             checks: components["schemas"]["Checks"];
         };
         RefreshRequest: {
             refresh_token?: string | null;
+        };
+        /** @description One entry of a folder: a file or a folder (`sha`: its blob or tree at the head). */
+        RepoContentItem: {
+            name: string;
+            path: string;
+            /** @description `file` or `dir`. */
+            type: string;
+            sha: string;
+            /** Format: int64 */
+            size: number;
+            /** @description Always null: files are read through this call. */
+            download_url?: string | null;
+        };
+        /** @description A folder's entries, or a file. */
+        RepoContents: components["schemas"]["RepoContentItem"][] | components["schemas"]["FileContent"];
+        RepoContentsAnswer: {
+            success: boolean;
+            contents: components["schemas"]["RepoContents"];
+            /** @description How many entries the folder has when the listing is cut (at 5,000); else absent. */
+            total?: number | null;
+        };
+        RepoContentsRequest: {
+            /**
+             * @description The project (the path's id is used; this one is accepted for the console's shape).
+             * @default null
+             */
+            project?: string | null;
+            /**
+             * @description A folder or a file from the repository's root; `''` is the root.
+             * @default
+             */
+            path?: string;
         };
         /**
          * @description A user's role.
@@ -2308,6 +2874,9 @@ export interface components {
         };
         UpdateInsightRequest: {
             entity: components["schemas"]["InsightChanges"];
+        };
+        UpdateProjectRequest: {
+            entity: components["schemas"]["ProjectChanges"];
         };
         UpdateUserRequest: {
             user: components["schemas"]["UserChanges"];
@@ -5552,6 +6121,879 @@ export interface operations {
             };
             /** @description The cluster refused the change */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clusters: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersAnswer"];
+                };
+            };
+        };
+    };
+    docker_images: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DockerImagesAnswer"];
+                };
+            };
+        };
+    };
+    cluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Cluster id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterAnswer"];
+                };
+            };
+            /** @description Cluster not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_projects: {
+        parameters: {
+            query?: {
+                /** @description all (default), owned ('Created by me') or shared ('Shared with me'). */
+                filter?: string;
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 12). */
+                pageSize?: number;
+                /** @description Part of the name or description. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectsPage"];
+                };
+            };
+            /** @description Unknown filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Project Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAnswer"];
+                };
+            };
+            /** @description Invalid name, language, image or URL; no git token; the remote refused the token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster or the git server failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    commit_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitFileRequest"];
+            };
+        };
+        responses: {
+            /** @description Commit successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitAnswer"];
+                };
+            };
+            /** @description A path the rules refuse, content not base64, an empty message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file changed since you opened it; reload it to see the latest version */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file is larger than 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileRequest"];
+            };
+        };
+        responses: {
+            /** @description File deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteAnswer"];
+                };
+            };
+            /** @description A path the rules refuse; no sha */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project or file not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file changed since you opened it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_env_vars: {
+        parameters: {
+            query: {
+                /** @description The project id. */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvVarsAnswer"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_env_var: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEnvVar"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvVarAnswer"];
+                };
+            };
+            /** @description Please add valid inputs */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_env_var: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Environment variable id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvVarValue"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvVarAnswer"];
+                };
+            };
+            /** @description Please add valid inputs */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Environment variable not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_env_var: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Environment variable id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Environment variable deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Environment variable not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_apps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAppsAnswer"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    repo_contents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepoContentsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepoContentsAnswer"];
+                };
+            };
+            /** @description A path the rules refuse; the remote refused the git token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found, or no such file or folder */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file is larger than 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description Project shared! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Invalid entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stop_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectDetail"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Project updated! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAnswer"];
+                };
+            };
+            /** @description Invalid name, image or dataset */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource, or another tool owns the field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Project Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

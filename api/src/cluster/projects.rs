@@ -1,0 +1,289 @@
+//! Project custom resources written by the API: server-side apply under the field manager
+//! `ludis-api`, never forced ([`apply::apply`]), with the fields the API decides
+//! (`displayName`, `description`, `language`, `git`, `image`, `envSecret`, `datasets`,
+//! `preview`), the `ludis.dev/id` label and the `ludis.dev/owner` annotation. `spec.sharing`
+//! and anything else set with kubectl stay with whoever set them.
+//!
+//! Beside it, two Secrets owned by the Project (so they go with it): `<name>-git`, the owner's git
+//! username and token for an external remote (the preview's checkout reads it), and `<name>-env`,
+//! the project's environment variables (the preview's environment, read at its next start).
+//!
+//! A project applied with kubectl or GitOps (`origin = resource`) belongs to its resource: the API
+//! applies nothing to it. Without a cluster, or for a row without a resource, every call does
+//! nothing.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context as _;
+use k8s_openapi::{
+    ByteString,
+    api::core::v1::Secret,
+    apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference},
+};
+use kube::{
+    Api, Resource as _,
+    api::{Patch, PatchParams},
+};
+use ludis_crds::{FIELD_MANAGER_API, LABEL_ID, Project as ProjectCr};
+use serde_json::{Value, json};
+
+use super::apply::{self, truncate};
+use crate::{
+    db::{
+        assets,
+        projects::{Project, ProjectRow},
+    },
+    domain::{AssetKind, Language},
+    state::AppState,
+};
+
+/// The CRD's limits on `displayName` and `description` (characters).
+const MAX_NAME: usize = 128;
+const MAX_DESCRIPTION: usize = 2000;
+/// The port the preview serves its web view on.
+pub const PREVIEW_PORT: i32 = 8080;
+
+impl apply::Applied for ProjectCr {
+    const KIND: AssetKind = AssetKind::ProjectV2;
+}
+
+/// The Secret of an external project's git credentials: `<resource name>-git`.
+pub fn git_secret_name(resource: &str) -> String {
+    format!("{resource}-git")
+}
+
+/// The Secret of a project's environment variables: `<resource name>-env`.
+pub fn env_secret_name(resource: &str) -> String {
+    format!("{resource}-env")
+}
+
+/// Where a new project's resource goes ([`apply::placement`]); `None` without a cluster.
+pub async fn placement(
+    state: &AppState,
+    organization_id: &str,
+    id: &str,
+    name: &str,
+) -> anyhow::Result<Option<(String, String)>> {
+    apply::placement(state, AssetKind::ProjectV2, organization_id, id, name).await
+}
+
+/// Applies the Project resource of `p` (creating it, or updating the fields the API owns). Does
+/// nothing for a project its resource manages, without a cluster, or for a row without a
+/// resource. Another manager owning a field the API would change is a [`apply::Conflict`].
+pub async fn apply(state: &AppState, p: &Project) -> anyhow::Result<()> {
+    if p.asset.is_managed() {
+        return Ok(());
+    }
+    let Some((namespace, name)) = p.asset.resource() else {
+        return Ok(());
+    };
+    let datasets = dataset_names(state, &p.details, namespace).await?;
+    let hosted = hosted_url(&state.settings.git_url, namespace, &p.asset.id);
+    let body = object(p, namespace, name, &datasets, hosted.as_deref());
+    apply::apply::<ProjectCr>(state, &p.asset, &body).await
+}
+
+/// Deletes the Project resource (its Secrets, volume and pods go with it).
+pub async fn delete(state: &AppState, p: &Project) -> anyhow::Result<()> {
+    apply::delete::<ProjectCr>(state, &p.asset).await
+}
+
+impl apply::Written for ProjectRow {
+    async fn apply(state: &AppState, p: &Project) -> anyhow::Result<()> {
+        apply(state, p).await
+    }
+    async fn delete(state: &AppState, p: &Project) -> anyhow::Result<()> {
+        delete(state, p).await
+    }
+}
+
+/// Writes one of the project's Secrets (`data`: key → value), owned by its Project resource.
+/// Nothing without a cluster or for a row without a resource.
+pub async fn write_secret(
+    state: &AppState,
+    p: &Project,
+    secret_name: &str,
+    data: BTreeMap<String, String>,
+) -> anyhow::Result<()> {
+    let (Some(client), Some((namespace, name))) = (&state.kube, p.asset.resource()) else {
+        return Ok(());
+    };
+    let project = Api::<ProjectCr>::namespaced(client.clone(), namespace)
+        .get(name)
+        .await
+        .with_context(|| format!("failed to read project {namespace}/{name}"))?;
+    let owner = project
+        .controller_owner_ref(&())
+        .map(|mut r| {
+            r.controller = Some(false);
+            r
+        })
+        .unwrap_or_else(|| OwnerReference {
+            api_version: ProjectCr::api_version(&()).into_owned(),
+            kind: ProjectCr::kind(&()).into_owned(),
+            name: name.to_owned(),
+            uid: project.metadata.uid.clone().unwrap_or_default(),
+            ..Default::default()
+        });
+    let secret = Secret {
+        metadata: ObjectMeta {
+            name: Some(secret_name.to_owned()),
+            namespace: Some(namespace.to_owned()),
+            labels: Some(BTreeMap::from([(LABEL_ID.to_owned(), p.asset.id.clone())])),
+            owner_references: Some(vec![owner]),
+            ..Default::default()
+        },
+        data: Some(
+            data.into_iter()
+                .map(|(k, v)| (k, ByteString(v.into_bytes())))
+                .collect(),
+        ),
+        type_: Some("Opaque".into()),
+        ..Default::default()
+    };
+    Api::<Secret>::namespaced(client.clone(), namespace)
+        .patch(
+            secret_name,
+            &PatchParams::apply(FIELD_MANAGER_API).force(),
+            &Patch::Apply(&secret),
+        )
+        .await
+        .with_context(|| format!("failed to write secret {namespace}/{secret_name}"))?;
+    Ok(())
+}
+
+/// The resource names of the project's datasets that have one in the same namespace.
+async fn dataset_names(state: &AppState, p: &ProjectRow, namespace: &str) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for id in &p.dataset_ids {
+        if let Some(a) = assets::by_id(&state.db, id).await?
+            && a.kind == AssetKind::Dataset
+            && a.namespace.as_deref() == Some(namespace)
+            && let Some(name) = a.resource_name
+        {
+            out.push(name);
+        }
+    }
+    Ok(out)
+}
+
+/// Pure: where preview pods clone hosted repository `id` of `namespace` from this API's git
+/// server at `base` (`LUDIS_GIT_URL`); `None` when it is not set.
+pub fn hosted_url(base: &str, namespace: &str, id: &str) -> Option<String> {
+    let base = base.trim().trim_end_matches('/');
+    (!base.is_empty()).then(|| format!("{base}/{namespace}/{id}.git"))
+}
+
+/// Pure: the applied object: identity, the id label, the owner annotation and the spec fields the
+/// API decides. An external remote, or a hosted repository served at `hosted` (this API's git
+/// server), names the `<name>-git` Secret; a hosted repository without it has no `git` (the
+/// preview starts from the workspace volume).
+pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hosted: Option<&str>) -> Value {
+    let d = &p.details;
+    let url = d.repo_url.as_deref().or(hosted);
+    let git = url.map(|url| {
+        json!({
+            "url": url,
+            "branch": d.branch,
+            "credentialsSecret": {"name": git_secret_name(name)},
+        })
+    });
+    let mut spec = json!({
+        "displayName": truncate(&p.asset.name, MAX_NAME),
+        "description": truncate(&p.asset.description, MAX_DESCRIPTION),
+        "language": match d.language { Language::Python => "python", Language::R => "r" },
+        "image": d.image_id,
+        "envSecret": {"name": env_secret_name(name)},
+        "datasets": datasets.iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
+        "preview": {"running": d.running, "port": PREVIEW_PORT},
+    });
+    if let Some(git) = git {
+        spec["git"] = git;
+    }
+    apply::object(&p.asset, namespace, name, spec, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use ludis_crds::{ANNOTATION_OWNER, LABEL_ID};
+
+    use super::*;
+    use crate::{db::assets::AssetRow, domain::Origin};
+
+    fn project(repo_url: Option<&str>) -> Project {
+        let id = "1a2b3c4d-0000-4000-8000-000000000000";
+        Project {
+            asset: AssetRow {
+                owner_uid: Some("u1".into()),
+                description: "Forecasts".into(),
+                origin: Origin::Api,
+                ..AssetRow::new(
+                    AssetKind::ProjectV2,
+                    id.into(),
+                    "org".into(),
+                    "Sales model".into(),
+                    0,
+                )
+            }
+            .placed(Some(("ludis-acme".into(), "sales-model-1a2b3c4d".into()))),
+            details: ProjectRow {
+                id: id.into(),
+                language: Language::R,
+                repo_url: repo_url.map(str::to_owned),
+                branch: "main".into(),
+                image_id: "r-4.4".into(),
+                running: true,
+                ..ProjectRow::default()
+            },
+        }
+    }
+
+    #[test]
+    fn the_object_carries_the_id_the_owner_and_the_fields_the_api_decides() {
+        let p = project(Some("https://git.example/acme/sales.git"));
+        let o = object(
+            &p,
+            "ludis-acme",
+            "sales-model-1a2b3c4d",
+            &["sales-data-12345678".into()],
+            None,
+        );
+        assert_eq!(o["kind"], "Project");
+        assert_eq!(o["metadata"]["labels"][LABEL_ID], p.asset.id);
+        assert_eq!(o["metadata"]["annotations"][ANNOTATION_OWNER], "u1");
+        assert_eq!(
+            o["spec"]["git"]["credentialsSecret"]["name"],
+            "sales-model-1a2b3c4d-git"
+        );
+        assert_eq!(o["spec"]["envSecret"]["name"], "sales-model-1a2b3c4d-env");
+        // It decodes as the CRD's type; sharing is left to whoever sets it.
+        let cr: ProjectCr = serde_json::from_value(o).unwrap();
+        assert_eq!(cr.spec.display_name, "Sales model");
+        assert_eq!(cr.spec.language, ludis_crds::common::Language::R);
+        assert_eq!(cr.spec.image, "r-4.4");
+        assert!(cr.spec.preview.running);
+        assert_eq!(cr.spec.preview.port, PREVIEW_PORT);
+        assert_eq!(cr.spec.datasets[0].name, "sales-data-12345678");
+        assert_eq!(cr.spec.git.unwrap().url, "https://git.example/acme/sales.git");
+        assert_eq!(cr.spec.sharing, None);
+    }
+
+    #[test]
+    fn a_hosted_project_is_cloned_from_the_apis_git_server_when_it_has_one() {
+        let o = object(&project(None), "ns", "n", &[], None);
+        assert!(o["spec"].get("git").is_none(), "{o}");
+        assert_eq!(o["spec"]["datasets"], json!([]));
+        let url = hosted_url("http://api.ludis-system.svc:8080/git/", "ns", "id1");
+        assert_eq!(
+            url.as_deref(),
+            Some("http://api.ludis-system.svc:8080/git/ns/id1.git")
+        );
+        assert_eq!(hosted_url(" ", "ns", "id1"), None);
+        let o = object(&project(None), "ns", "n", &[], url.as_deref());
+        assert_eq!(
+            o["spec"]["git"]["url"],
+            "http://api.ludis-system.svc:8080/git/ns/id1.git"
+        );
+        assert_eq!(o["spec"]["git"]["credentialsSecret"]["name"], "n-git");
+    }
+}

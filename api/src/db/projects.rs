@@ -1,0 +1,247 @@
+//! The `projects` table: where a project's code is (a repository Ludis hosts, or an external
+//! remote and branch), its image and datasets, and its preview (asked to run, and what the
+//! operator observed), beside its `assets` row (kind `project`); and `project_env_vars`, its
+//! environment variables with their values encrypted at rest.
+
+use sqlx::{AnyPool, Row as _, any::AnyRow};
+
+use super::{
+    details::{AnyQuery, Details, WithDetails},
+    insights::{json_list, json_text},
+    named,
+};
+use crate::domain::{AssetKind, Language, ProjectStatus};
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProjectRow {
+    pub id: String,
+    pub language: Language,
+    /// The external remote; `None`: hosted by Ludis.
+    pub repo_url: Option<String>,
+    pub repo_author: Option<String>,
+    pub branch: String,
+    pub image_id: String,
+    pub dataset_ids: Vec<String>,
+    /// Whether the preview is asked to run.
+    pub running: bool,
+    pub status: ProjectStatus,
+    pub status_message: Option<String>,
+    /// Where the preview answers (the resource's `status.url`).
+    pub upstream_url: Option<String>,
+}
+
+impl Details for ProjectRow {
+    const KIND: AssetKind = AssetKind::ProjectV2;
+    const COLUMNS: &'static [&'static str] = &[
+        "language",
+        "repo_url",
+        "repo_author",
+        "branch",
+        "image_id",
+        "dataset_ids",
+        "running",
+        "status",
+        "status_message",
+        "upstream_url",
+    ];
+
+    fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            id: r.try_get("id")?,
+            language: named(r, "language")?,
+            repo_url: r.try_get("repo_url")?,
+            repo_author: r.try_get("repo_author")?,
+            branch: r.try_get("branch")?,
+            image_id: r.try_get("image_id")?,
+            dataset_ids: json_list(&r.try_get::<String, _>("dataset_ids")?),
+            running: r.try_get::<i64, _>("running")? != 0,
+            status: named(r, "status")?,
+            status_message: r.try_get("status_message")?,
+            upstream_url: r.try_get("upstream_url")?,
+        })
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn bind<'q>(&'q self, q: AnyQuery<'q>) -> AnyQuery<'q> {
+        q.bind(self.language.as_str())
+            .bind(&self.repo_url)
+            .bind(&self.repo_author)
+            .bind(&self.branch)
+            .bind(&self.image_id)
+            .bind(json_text(&self.dataset_ids))
+            .bind(i64::from(self.running))
+            .bind(self.status.as_str())
+            .bind(&self.status_message)
+            .bind(&self.upstream_url)
+    }
+}
+
+impl ProjectRow {
+    /// Whether Ludis hosts the repository.
+    pub fn is_hosted(&self) -> bool {
+        self.repo_url.is_none()
+    }
+}
+
+/// A project: its asset row and its details.
+pub type Project = WithDetails<ProjectRow>;
+
+/// Sets what the operator observed of the preview.
+pub async fn set_observed(
+    db: &AnyPool,
+    id: &str,
+    status: ProjectStatus,
+    message: Option<&str>,
+    upstream_url: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE projects SET status = $2, status_message = $3, upstream_url = $4 WHERE id = $1")
+        .bind(id)
+        .bind(status.as_str())
+        .bind(message)
+        .bind(upstream_url)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Sets whether the preview is asked to run, and the status the API expects until the operator
+/// reports (`starting`, `stopped`).
+pub async fn set_running(
+    db: &AnyPool,
+    id: &str,
+    running: bool,
+    status: ProjectStatus,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE projects SET running = $2, status = $3, status_message = NULL WHERE id = $1")
+        .bind(id)
+        .bind(i64::from(running))
+        .bind(status.as_str())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// One environment variable of a project; `value_enc` is the value encrypted at rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvVarRow {
+    pub id: String,
+    pub project_id: String,
+    pub key: String,
+    pub value_enc: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+fn env_var(r: &AnyRow) -> Result<EnvVarRow, sqlx::Error> {
+    Ok(EnvVarRow {
+        id: r.try_get("id")?,
+        project_id: r.try_get("project_id")?,
+        key: r.try_get("key")?,
+        value_enc: r.try_get("value_enc")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+const ENV_COLUMNS: &str = "id, project_id, key, value_enc, created_at, updated_at";
+
+/// A project's environment variables, by key.
+pub async fn env_vars(db: &AnyPool, project_id: &str) -> Result<Vec<EnvVarRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ENV_COLUMNS} FROM project_env_vars WHERE project_id = $1 ORDER BY key"
+    )))
+    .bind(project_id)
+    .fetch_all(db)
+    .await?
+    .iter()
+    .map(env_var)
+    .collect()
+}
+
+/// One environment variable by id.
+pub async fn env_var_by_id(db: &AnyPool, id: &str) -> Result<Option<EnvVarRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ENV_COLUMNS} FROM project_env_vars WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?
+    .as_ref()
+    .map(env_var)
+    .transpose()
+}
+
+/// Adds a variable; false when the project has one with that key already.
+pub async fn insert_env_var(db: &AnyPool, v: &EnvVarRow) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO project_env_vars (id, project_id, key, value_enc, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (project_id, key) DO NOTHING",
+    )
+    .bind(&v.id)
+    .bind(&v.project_id)
+    .bind(&v.key)
+    .bind(&v.value_enc)
+    .bind(v.created_at)
+    .bind(v.updated_at)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Sets a variable's (encrypted) value.
+pub async fn update_env_var(db: &AnyPool, id: &str, value_enc: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE project_env_vars SET value_enc = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(value_enc)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn delete_env_var(db: &AnyPool, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM project_env_vars WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The ids of the keys the stored values were encrypted with (checked at start, as the users'
+/// secrets are).
+pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error> {
+    let values: Vec<String> = sqlx::query_scalar("SELECT DISTINCT value_enc FROM project_env_vars")
+        .fetch_all(db)
+        .await?;
+    let mut ids: Vec<String> = values
+        .iter()
+        .filter_map(|v| crate::crypto::Keyring::key_id(v).map(str::to_owned))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
+/// Sets the SHA-256 of the token the preview's checkout clones the hosted repository with.
+pub async fn set_checkout_token_hash(db: &AnyPool, id: &str, hash: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE projects SET checkout_token_hash = $2 WHERE id = $1")
+        .bind(id)
+        .bind(hash)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The SHA-256 of project `id`'s checkout token, when it has one.
+pub async fn checkout_token_hash(db: &AnyPool, id: &str) -> Result<Option<String>, sqlx::Error> {
+    Ok(
+        sqlx::query_scalar::<_, Option<String>>("SELECT checkout_token_hash FROM projects WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?
+            .flatten(),
+    )
+}

@@ -1,0 +1,15 @@
+//! The fixed sets of a project's details (the `projects` table and the Project resource).
+
+use super::names;
+
+names! {
+    /// The state of a project's preview container (the contract's `status`).
+    #[derive(Default)]
+    pub enum ProjectStatus ("project status") {
+        #[default]
+        Stopped = "stopped",
+        Starting = "starting",
+        Running = "running",
+        Failed = "failed",
+    }
+}

@@ -1,0 +1,76 @@
+//! Projects v2 (spec 001 §2 "Project v2 detail", §7 "Projects v2"; issue 14;
+//! docs/contracts/projects-v2.md): git-backed code workspaces. [`crud`]: the list (all, created by
+//! me, shared with me), one project and its preview, create (a repository hosted by Ludis, or
+//! "import project" from an external remote with the user's git token), update, delete, share;
+//! [`files`]: a folder or file at the branch head, commit and delete a file; [`git_http`]: the
+//! hosted repositories over smart HTTP for git clients; [`envvars`]: environment variables;
+//! [`clusters`]: the image list and the cluster; [`run`]: run and stop the preview, and the
+//! insights published from a project; [`streams`]: the preview's log and terminal websockets.
+//!
+//! Every call that takes a project goes through the asset layer ([`assets::load`]): no access is
+//! 404 `project_not_found`, too little is 403 'You need … access to this project'.
+
+use axum::extract::DefaultBodyLimit;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    assets,
+    auth::AuthUser,
+    db::projects::{Project, ProjectRow},
+    domain::AccessLevel,
+    error::Result,
+    state::AppState,
+};
+
+mod clusters;
+mod crud;
+mod envvars;
+mod files;
+pub mod git_http;
+mod run;
+pub mod streams;
+pub mod view;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(crud::list_projects, crud::create_project))
+        .routes(routes!(
+            crud::project_details,
+            crud::update_project,
+            crud::delete_project
+        ))
+        .routes(routes!(crud::check_project))
+        .routes(routes!(crud::share_project))
+        .routes(routes!(files::repo_contents))
+        .routes(routes!(files::delete_file))
+        .routes(routes!(envvars::list_env_vars, envvars::create_env_var))
+        .routes(routes!(envvars::update_env_var, envvars::delete_env_var))
+        .routes(routes!(run::run_project))
+        .routes(routes!(run::stop_project))
+        .routes(routes!(run::project_apps))
+        .routes(routes!(clusters::docker_images))
+        .routes(routes!(clusters::clusters))
+        .routes(routes!(clusters::cluster))
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(files::commit_file))
+                .layer(DefaultBodyLimit::max(files::COMMIT_BODY_LIMIT)),
+        )
+}
+
+/// Messages (spec 001 §5, §8, and the contract).
+pub const INVALID_NAME: &str =
+    "Project name can only contain letters, numbers, underscores, hyphens, and periods";
+pub const EMPTY_NAME: &str = "Empty project name not allowed.";
+pub const MANAGED: &str =
+    "This project is managed by its resource (kubectl or GitOps); change or delete it there";
+
+/// Loads a project the caller has at least `need` on.
+pub(crate) async fn load(
+    state: &AppState,
+    caller: &AuthUser,
+    id: &str,
+    need: AccessLevel,
+) -> Result<(Project, AccessLevel)> {
+    assets::load::<ProjectRow>(state, &caller.user, id.trim(), need).await
+}

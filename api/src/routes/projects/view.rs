@@ -1,0 +1,203 @@
+//! The shapes the project calls answer (docs/contracts/projects-v2.md "Types"): a project as the
+//! caller sees it ([`ProjectView`]) and its preview container ([`PreviewState`]).
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    auth::AuthUser,
+    cluster::projects::PREVIEW_PORT,
+    db::{
+        self,
+        projects::Project,
+        users::{self, UserRow},
+    },
+    domain::{AccessLevel, Language, ProjectStatus},
+    error::{ApiError, Result},
+    routes::{
+        apps::open_url,
+        datasets::{DatasetOwner, PhotoPath, ShareIcon},
+        shares::photo,
+    },
+    state::AppState,
+    views::image_url,
+};
+
+/// People shown on a listed project's row.
+const SHARE_ICONS: usize = 5;
+
+/// One project as the caller sees it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ProjectView {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub language: Language,
+    /// The owner's display name.
+    pub author: String,
+    /// The repository's owner, derived from the URL on import; null for a hosted repository.
+    pub repo_author: Option<String>,
+    /// The external HTTPS remote; null for a repository hosted by Ludis.
+    pub repo_url: Option<String>,
+    pub hosted: bool,
+    pub branch: String,
+    /// An id of `GET /v2/cluster/dockerimages/list`.
+    pub image_id: String,
+    pub img_path: Option<String>,
+    pub img_url: Option<String>,
+    pub dataset_ids: Vec<String>,
+    /// The preview container.
+    pub status: ProjectStatus,
+    pub status_message: Option<String>,
+    pub access_level: AccessLevel,
+    pub is_owner: bool,
+    /// Applied with kubectl or GitOps: changed there, not here.
+    pub managed: bool,
+    pub user_uid: Option<String>,
+    pub user: Option<DatasetOwner>,
+    #[serde(rename = "shareIcons")]
+    pub share_icons: Vec<ShareIcon>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// The preview container that logs, web view and terminal need.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PreviewState {
+    pub running: bool,
+    pub status: ProjectStatus,
+    /// An opaque handle: the project id while a preview runs, else null (never a pod name).
+    pub container_id: Option<String>,
+    /// The preview through the authenticated app proxy; null while it does not run.
+    pub web_url: Option<String>,
+    pub port: Option<i32>,
+}
+
+impl PreviewState {
+    /// The preview of `p` as `caller` sees it at `level`: the web view (through the app proxy,
+    /// with a ticket of the caller's session) for execute access while the preview runs.
+    pub fn of(state: &AppState, caller: &AuthUser, p: &Project, level: AccessLevel) -> Self {
+        let d = &p.details;
+        let up = d.running && d.status == ProjectStatus::Running;
+        let web_url = (up && d.upstream_url.is_some() && level >= AccessLevel::Execute)
+            .then(|| open_url(state, &caller.user.uid, caller.session.as_deref(), &p.asset.id))
+            .flatten();
+        Self {
+            running: d.running,
+            status: d.status,
+            container_id: up.then(|| p.asset.id.clone()),
+            web_url,
+            port: d.running.then_some(PREVIEW_PORT),
+        }
+    }
+}
+
+fn display_name(u: &UserRow) -> String {
+    let name = format!("{} {}", u.first_name, u.last_name);
+    let name = name.trim();
+    if name.is_empty() {
+        u.email.clone()
+    } else {
+        name.to_owned()
+    }
+}
+
+async fn one(
+    state: &AppState,
+    caller: &AuthUser,
+    p: &Project,
+    level: AccessLevel,
+    people: &HashMap<String, UserRow>,
+    shared: &[&str],
+) -> ProjectView {
+    let (a, d) = (&p.asset, &p.details);
+    let owner = a.owner_uid.as_ref().and_then(|u| people.get(u));
+    let user = match owner {
+        Some(u) => Some(DatasetOwner {
+            first_name: u.first_name.clone(),
+            last_name: u.last_name.clone(),
+            photo_path: PhotoPath {
+                original: photo(state, u).await,
+            },
+        }),
+        None => None,
+    };
+    let mut share_icons = Vec::with_capacity(shared.len());
+    for u in shared.iter().filter_map(|uid| people.get(*uid)) {
+        share_icons.push(ShareIcon {
+            id: u.uid.clone(),
+            name: display_name(u),
+            photo_path: photo(state, u).await,
+        });
+    }
+    ProjectView {
+        id: a.id.clone(),
+        name: a.name.clone(),
+        description: a.description.clone(),
+        language: d.language,
+        author: owner.map(display_name).unwrap_or_default(),
+        repo_author: d.repo_author.clone(),
+        repo_url: d.repo_url.clone(),
+        hosted: d.is_hosted(),
+        branch: d.branch.clone(),
+        image_id: d.image_id.clone(),
+        img_path: a.img_path.clone(),
+        img_url: image_url(state, a.img_path.as_deref()).await,
+        dataset_ids: d.dataset_ids.clone(),
+        status: d.status,
+        status_message: d.status_message.clone(),
+        access_level: level,
+        is_owner: a.owner_uid.as_deref() == Some(caller.user.uid.as_str()),
+        managed: a.is_managed(),
+        user_uid: a.owner_uid.clone(),
+        user,
+        share_icons,
+        created_at: a.created_at,
+        updated_at: a.updated_at,
+    }
+}
+
+/// The views of some projects (owners and share icons loaded together).
+pub async fn views(
+    state: &AppState,
+    caller: &AuthUser,
+    items: &[(Project, AccessLevel)],
+) -> Result<Vec<ProjectView>> {
+    let ids: Vec<String> = items.iter().map(|(p, _)| p.asset.id.clone()).collect();
+    let shared = db::datasets::shared_people(&state.db, &ids, SHARE_ICONS).await?;
+    let mut uids: Vec<String> = items
+        .iter()
+        .filter_map(|(p, _)| p.asset.owner_uid.clone())
+        .collect();
+    uids.extend(shared.iter().map(|(_, u)| u.clone()));
+    let people: HashMap<String, UserRow> = users::by_uids(&state.db, &uids)
+        .await?
+        .into_iter()
+        .map(|u| (u.uid.clone(), u))
+        .collect();
+    let mut out = Vec::with_capacity(items.len());
+    for (p, level) in items {
+        let mine: Vec<&str> = shared
+            .iter()
+            .filter(|(a, _)| *a == p.asset.id)
+            .map(|(_, u)| u.as_str())
+            .collect();
+        out.push(one(state, caller, p, *level, &people, &mine).await);
+    }
+    Ok(out)
+}
+
+/// The view of one project.
+pub async fn view(
+    state: &AppState,
+    caller: &AuthUser,
+    p: Project,
+    level: AccessLevel,
+) -> Result<ProjectView> {
+    views(state, caller, &[(p, level)])
+        .await?
+        .pop()
+        .ok_or_else(|| ApiError::internal("a project view went missing"))
+}

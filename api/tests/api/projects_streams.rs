@@ -1,0 +1,280 @@
+//! The preview's websockets (issue 14): `/containerLogs` and `/terminalConnection` refuse a
+//! missing token, a foreign Origin, too little access (403) and no access (404) before the
+//! upgrade; an executor's session answers `ludis.v1`, says it waits for the container, and ends
+//! with 4403 when the share is revoked. SQLite and PostgreSQL. With a cluster, a preview pod on
+//! the real node: its last 100 log lines arrive in order, and the terminal runs a command inside
+//! the container.
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::{
+    self, client::IntoClientRequest as _, protocol::frame::coding::CloseCode,
+};
+
+use crate::helpers::{Person, TestApp, apps};
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a stream; the socket, or the HTTP status that refused it.
+async fn open(
+    app: &TestApp,
+    path: &str,
+    id: &str,
+    who: Option<&Person>,
+    origin: Option<&str>,
+) -> Result<Socket, StatusCode> {
+    let url = format!(
+        "{}/{path}?id={id}&uid=ignored",
+        app.address.replace("http://", "ws://")
+    );
+    let mut request = url.as_str().into_client_request().unwrap();
+    let protocols = match who {
+        Some(p) => format!("ludis.v1, bearer.{}", p.token),
+        None => "ludis.v1".to_owned(),
+    };
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols.parse().unwrap());
+    if let Some(o) = origin {
+        request.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, response)) => {
+            assert_eq!(response.headers()["sec-websocket-protocol"], "ludis.v1");
+            Ok(socket)
+        }
+        Err(tungstenite::Error::Http(res)) => Err(StatusCode::from_u16(res.status().as_u16()).unwrap()),
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+/// The next frame that is not a ping.
+async fn next(socket: &mut Socket) -> tungstenite::Message {
+    use futures::StreamExt as _;
+    loop {
+        match socket.next().await.expect("a frame").expect("no error") {
+            tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => continue,
+            m => return m,
+        }
+    }
+}
+
+#[tokio::test]
+async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revoked() {
+    for app in apps().await {
+        let org = app.unique_org("Streams").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let runner = app.person(&org, "developer", "Runner").await;
+        let viewer = app.person(&org, "developer", "Viewer").await;
+        let stranger = app.person(&org, "developer", "Stranger").await;
+        let id = app.project(&owner, "Streamed").await;
+        app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
+        app.share(&id, "user", &viewer.uid, "view", &owner.uid).await;
+        let own_origin = app.address.clone();
+
+        for path in ["containerLogs", "terminalConnection"] {
+            assert_eq!(
+                open(&app, path, &id, None, None).await.err(),
+                Some(StatusCode::UNAUTHORIZED)
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&runner), Some("http://evil.example"))
+                    .await
+                    .err(),
+                Some(StatusCode::FORBIDDEN),
+                "{path}: a foreign origin"
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&viewer), Some(&own_origin))
+                    .await
+                    .err(),
+                Some(StatusCode::FORBIDDEN),
+                "{path}: view is not enough"
+            );
+            assert_eq!(
+                open(&app, path, &id, Some(&stranger), Some(&own_origin))
+                    .await
+                    .err(),
+                Some(StatusCode::NOT_FOUND),
+                "{path}: no access"
+            );
+            // The executor is in; no preview runs, so the stream waits for it.
+            let mut socket = open(&app, path, &id, Some(&runner), Some(&own_origin))
+                .await
+                .unwrap_or_else(|s| panic!("{} {path}: {s}", app.kind));
+            let tungstenite::Message::Text(text) = next(&mut socket).await else {
+                panic!("a status frame first");
+            };
+            let status: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                (status["type"].as_str(), status["status"].as_str()),
+                (Some("status"), Some("waiting"))
+            );
+            // Revoking the share ends the session with 4403.
+            sqlx::query("DELETE FROM shares WHERE asset_id = $1 AND to_id = $2")
+                .bind(&id)
+                .bind(&runner.uid)
+                .execute(&app.state.db)
+                .await
+                .unwrap();
+            match next(&mut socket).await {
+                tungstenite::Message::Close(Some(frame)) => assert_eq!(frame.code, CloseCode::from(4403)),
+                other => panic!("{path}: expected a close, got {other:?}"),
+            }
+            app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
+        }
+    }
+}
+
+/// The reference of a local image of the real node (`LUDIS_IMAGE_REFS`, which dev/test.sh
+/// exports from the node's `node.env`).
+fn node_image(name: &str) -> String {
+    let refs = std::env::var("LUDIS_IMAGE_REFS")
+        .expect("LUDIS_IMAGE_REFS is not set: run the tests with dev/test.sh, which starts the real node");
+    refs.split_whitespace()
+        .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("no image {name} in LUDIS_IMAGE_REFS={refs}"))
+        .to_owned()
+}
+
+/// The preview container's log as the API server gives it (what `kubectl logs` shows).
+async fn pod_log(app: &TestApp, id: &str, pod: &str) -> String {
+    use k8s_openapi::api::core::v1::Pod;
+    let a = ludis_api::db::assets::by_id(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap();
+    let pods: kube::Api<Pod> =
+        kube::Api::namespaced(app.state.kube.clone().unwrap(), a.namespace.as_deref().unwrap());
+    pods.logs(pod, &kube::api::LogParams::default())
+        .await
+        .unwrap_or_default()
+}
+
+/// Lines the preview pod prints, in order, before it waits.
+const LINES: usize = 300;
+
+/// Creates the project's preview pod on the real node (what the operator would: the preview
+/// container of the python image, restricted) running `program`, names it in the Project's
+/// status, and waits until it runs.
+async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> {
+    use k8s_openapi::api::core::v1::Pod;
+    use kube::{
+        Api,
+        api::{Patch, PatchParams, PostParams},
+    };
+    let client = app.state.kube.clone()?;
+    let a = ludis_api::db::assets::by_id(&app.state.db, id).await.unwrap()?;
+    let (ns, name) = (a.namespace?, a.resource_name?);
+    let pod_name = format!("{name}-preview");
+    let pod: Pod = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_PROJECT: name}},
+        "spec": {
+            "tolerations": [{"key": "ludis.dev/workloads", "operator": "Exists", "effect": "NoSchedule"}],
+            "automountServiceAccountToken": false,
+            "terminationGracePeriodSeconds": 1,
+            "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
+            "containers": [{"name": "preview", "image": node_image("python"),
+                "args": ["python", "-u", "-c", program],
+                "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
+                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]
+        }
+    }))
+    .unwrap();
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns);
+    pods.create(&PostParams::default(), &pod).await.unwrap();
+    Api::<ludis_crds::Project>::namespaced(client, &ns)
+        .patch_status(
+            &name,
+            &PatchParams::apply("ludis-operator").force(),
+            &Patch::Apply(
+                serde_json::json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Project",
+                "status": {"phase": "Running", "previewPod": pod_name}}),
+            ),
+        )
+        .await
+        .unwrap();
+    crate::gitops::eventually("the preview pod runs on the real node", || async {
+        pods.get(&pod_name)
+            .await
+            .ok()
+            .and_then(|p| p.status?.phase)
+            .is_some_and(|p| p == "Running")
+    })
+    .await;
+    Some(pod_name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_and_a_shell_come_from_the_projects_own_pod() {
+    for app in apps().await {
+        if app.state.kube.is_none() {
+            eprintln!("no cluster: the pod streams are skipped");
+            return;
+        }
+        let org = app.unique_org("Pod streams").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let id = app.project(&owner, "Kwok preview").await;
+        let program = format!(
+            "import time\nfor i in range({LINES}): print(f'ludis line {{i}}')\nprint('ludis: all printed')\ntime.sleep(3600)"
+        );
+        let pod = node_preview(&app, &id, &program)
+            .await
+            .expect("the project has a resource");
+
+        // The log: the running status, then the container's own lines, in order (the last 100
+        // of them, as the contract says, once the program has printed them all).
+        crate::gitops::eventually("the program printed every line", || async {
+            let logs = pod_log(&app, &id, &pod).await;
+            logs.contains("ludis: all printed")
+        })
+        .await;
+        let mut socket = open(&app, "containerLogs", &id, Some(&owner), None)
+            .await
+            .unwrap();
+        let tungstenite::Message::Text(first) = next(&mut socket).await else {
+            panic!("a status frame first")
+        };
+        assert!(first.contains("\"running\""), "{first}");
+        let mut lines = Vec::new();
+        while lines.len() < 100 {
+            let tungstenite::Message::Text(line) = next(&mut socket).await else {
+                panic!("a log line")
+            };
+            lines.push(line.trim_end().to_owned());
+        }
+        let expected: Vec<String> = (LINES - 99..LINES)
+            .map(|i| format!("ludis line {i}"))
+            .chain(["ludis: all printed".to_owned()])
+            .collect();
+        assert_eq!(lines, expected, "{}: the last 100 lines, in order", app.kind);
+
+        // The terminal: a command typed in runs inside the container: its hostname is the pod's
+        // name and its user the restricted uid.
+        let mut socket = open(&app, "terminalConnection", &id, Some(&owner), None)
+            .await
+            .unwrap();
+        use futures::SinkExt as _;
+        socket
+            .send(tungstenite::Message::Text(
+                r#"{"type":"resize","cols":100,"rows":30}"#.into(),
+            ))
+            .await
+            .unwrap();
+        socket
+            .send(tungstenite::Message::Binary(
+                b"echo ludis-$((6*7))-$(hostname)-$(id -u)\n".to_vec().into(),
+            ))
+            .await
+            .unwrap();
+        let mut seen = String::new();
+        let echoed = format!("ludis-42-{pod}-1000");
+        while !seen.contains(&echoed) {
+            match next(&mut socket).await {
+                tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
+                tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
+                _ => {}
+            }
+        }
+    }
+}
