@@ -15,6 +15,7 @@ cargo build --locked --quiet -p ludis-api || die "building the API failed"
 
 E=$LUDIS_STATE/e2e
 port=${LUDIS_E2E_PORT:-38080}
+reserve_ports "$port"
 admin_password="E2e-$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"
 cleanup() { stop_pidfile "$E/pids/ludis-api.pid"; }
 trap cleanup EXIT

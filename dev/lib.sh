@@ -34,6 +34,24 @@ export CGO_ENABLED=0
 export LUDIS_ETCD_PORT LUDIS_ETCD_PEER_PORT LUDIS_APISERVER_PORT LUDIS_KCM_PORT LUDIS_SCHEDULER_PORT \
   LUDIS_KWOK_PORT LUDIS_S3_PORT LUDIS_PG_PORT LUDIS_API_PORT LUDIS_SMTP_PORT
 
+# Our servers' ports are taken out of the kernel's ephemeral range (as root), so that no client
+# connection can be holding one as its local port when its server starts: the tests' ports lie in
+# 32768-60999, and once the API server's connection to etcd took PostgreSQL's port ("Address
+# already in use"). Idempotent; reserved ports are only ever added, until the next boot.
+reserve_ports() {
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports current port add=()
+  [ -w "$f" ] || return 0
+  current=$(cat "$f")
+  for port in "$@"; do
+    [[ ",$current," == *",$port,"* ]] || add+=("$port")
+  done
+  [ ${#add[@]} -gt 0 ] || return 0
+  (IFS=,; echo "${current:+$current,}${add[*]}" >"$f") 2>/dev/null || true
+}
+reserve_ports "$LUDIS_ETCD_PORT" "$LUDIS_ETCD_PEER_PORT" "$LUDIS_APISERVER_PORT" "$LUDIS_KCM_PORT" \
+  "$LUDIS_SCHEDULER_PORT" "$LUDIS_KWOK_PORT" "$LUDIS_S3_PORT" "$LUDIS_PG_PORT" "$LUDIS_API_PORT" "$LUDIS_SMTP_PORT" \
+  ${LUDIS_E2E_PORT:+"$LUDIS_E2E_PORT"}
+
 # Credentials of the local S3 server (loopback only, development and tests).
 export LUDIS_S3_ACCESS_KEY=${LUDIS_S3_ACCESS_KEY:-ludis-dev}
 export LUDIS_S3_SECRET_KEY=${LUDIS_S3_SECRET_KEY:-ludis-dev-secret-key}
