@@ -11,6 +11,7 @@ pub mod datasets;
 pub mod error;
 pub mod images;
 pub mod k8s;
+pub mod log_archive;
 pub mod metrics;
 pub mod notify;
 pub mod verdict;

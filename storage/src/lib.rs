@@ -9,6 +9,7 @@
 
 pub mod error;
 pub mod keys;
+pub mod logs;
 pub mod objects;
 pub mod presign;
 pub mod preview;

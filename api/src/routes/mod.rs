@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod organizations;
 pub mod projects;
 pub mod shares;
+pub mod streams;
 pub mod two_factor;
 pub mod users;
 
@@ -70,7 +71,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(apps::router())
         .merge(projects::git_http::router(&state))
-        .merge(projects::streams::router())
+        .merge(streams::router())
         .merge(timed)
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -2,8 +2,8 @@
 //! missing token, a foreign Origin, too little access (403) and no access (404) before the
 //! upgrade; an executor's session answers `ludis.v1`, says it waits for the container, and ends
 //! with 4403 when the share is revoked. SQLite and PostgreSQL. With a cluster, a preview pod on
-//! the real node: its last 100 log lines arrive in order, and the terminal runs a command inside
-//! the container.
+//! the real node: its last 100 log lines arrive in order, the terminal runs a command inside the
+//! container, and once the pod is gone the newest archived log is served.
 
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -52,7 +52,10 @@ async fn open(
 async fn next(socket: &mut Socket) -> tungstenite::Message {
     use futures::StreamExt as _;
     loop {
-        match socket.next().await.expect("a frame").expect("no error") {
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(60), socket.next())
+            .await
+            .expect("a frame within 60 s");
+        match frame.expect("a frame").expect("no error") {
             tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => continue,
             m => return m,
         }
@@ -207,7 +210,11 @@ async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_and_a_shell_come_from_the_projects_own_pod() {
-    for app in apps().await {
+    // The archive part needs object storage (always there in CI).
+    let Some(s3) = crate::helpers::s3_settings() else {
+        return;
+    };
+    for app in crate::helpers::apps_with(s3).await {
         if app.state.kube.is_none() {
             eprintln!("no cluster: the pod streams are skipped");
             return;
@@ -276,5 +283,74 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
                 _ => {}
             }
         }
+        drop(socket);
+
+        // Once the pod is gone (and the preview is not asked to run), the log view shows the
+        // newest archive, written here where the operator's log archiver writes it.
+        let archived = archive_and_delete(&app, &org, &id, &pod).await;
+        let mut socket = open(&app, "containerLogs", &id, Some(&owner), None)
+            .await
+            .unwrap();
+        let mut frames = Vec::new();
+        loop {
+            match next(&mut socket).await {
+                tungstenite::Message::Text(t) => frames.push(t.to_string()),
+                tungstenite::Message::Close(c) => {
+                    assert_eq!(c.map(|c| c.code), Some(CloseCode::Normal));
+                    break;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(
+            frames,
+            [r#"{"type":"status","status":"ended"}"#.to_owned()]
+                .into_iter()
+                .chain(archived)
+                .collect::<Vec<_>>(),
+            "{}",
+            app.kind
+        );
     }
+}
+
+/// Writes two runs' archives of the project's preview log (the newer one last), deletes its pod,
+/// and waits until it is gone; the newer run's lines.
+async fn archive_and_delete(app: &TestApp, org: &str, id: &str, pod: &str) -> Vec<String> {
+    use k8s_openapi::api::core::v1::Pod;
+    use ludis_storage::logs::{LogOwner, write};
+    let a = ludis_api::db::assets::by_id(&app.state.db, id)
+        .await
+        .unwrap()
+        .unwrap();
+    let (ns, name) = (a.namespace.unwrap(), a.resource_name.unwrap());
+    let s3 = app.state.s3.clone().expect("tests run with object storage");
+    let bucket = ludis_api::cluster::organizations::bucket_of(&app.state, org)
+        .await
+        .unwrap();
+    ludis_storage::ensure_bucket(&s3, &bucket).await.unwrap();
+    let owner = LogOwner::Project(name);
+    write(
+        &s3,
+        &bucket,
+        &owner.key(&ns, 100, "older", "preview"),
+        b"old run\n".to_vec(),
+    )
+    .await
+    .unwrap();
+    write(
+        &s3,
+        &bucket,
+        &owner.key(&ns, 200, "newer", "preview"),
+        b"ludis line 298\nludis: all printed\n".to_vec(),
+    )
+    .await
+    .unwrap();
+    let pods: kube::Api<Pod> = kube::Api::namespaced(app.state.kube.clone().unwrap(), &ns);
+    pods.delete(pod, &Default::default()).await.unwrap();
+    crate::gitops::eventually("the preview pod is gone", || async {
+        matches!(pods.get_opt(pod).await, Ok(None))
+    })
+    .await;
+    vec!["ludis line 298".into(), "ludis: all printed".into()]
 }

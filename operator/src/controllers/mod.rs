@@ -171,6 +171,7 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
     let dataset = dataset::controller(ctx.clone(), shutdown.clone());
     let workflow = workflow::controller(ctx.clone(), shutdown.clone());
     let run = workflow::run::controller(ctx.clone(), shutdown.clone());
+    let logs = crate::log_archive::run(ctx.clone(), shutdown.clone());
     let images = ctx.image_watch.clone().run(
         kube::Api::namespaced(ctx.client.clone(), &ctx.config.system_namespace),
         ctx.config.images_configmap.clone(),
@@ -189,7 +190,8 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
         insight.for_each(|_| async {}),
         dataset.for_each(|_| async {}),
         workflow.for_each(|_| async {}),
-        run.for_each(|_| async {})
+        run.for_each(|_| async {}),
+        logs
     );
 }
 

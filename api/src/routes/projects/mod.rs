@@ -5,7 +5,7 @@
 //! [`files`]: a folder or file at the branch head, commit and delete a file; [`git_http`]: the
 //! hosted repositories over smart HTTP for git clients; [`envvars`]: environment variables;
 //! [`clusters`]: the image list and the cluster; [`run`]: run and stop the preview, and the
-//! insights published from a project; [`streams`]: the preview's log and terminal websockets.
+//! insights published from a project; the preview's log and terminal websockets are [`super::streams`].
 //!
 //! Every call that takes a project goes through the asset layer ([`assets::load`]): no access is
 //! 404 `project_not_found`, too little is 403 'You need … access to this project'.
@@ -28,7 +28,6 @@ mod envvars;
 mod files;
 pub mod git_http;
 mod run;
-pub mod streams;
 pub mod view;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -1,0 +1,89 @@
+//! `/terminalConnection`: an interactive TTY shell in the container through kube exec (bash when
+//! the image has it, else sh), binary frames both ways, resized by a JSON text frame
+//! `{"type":"resize","cols":N,"rows":N}`; the socket closes when the shell exits.
+
+use axum::extract::ws::{Message, WebSocket};
+use futures::SinkExt as _;
+use kube::api::{AttachParams, TerminalSize};
+use serde::Deserialize;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+use super::{RECHECK, REVOKED, Session, Waited, close};
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+struct Resize {
+    #[serde(rename = "type")]
+    kind: String,
+    cols: u16,
+    rows: u16,
+}
+
+pub(super) async fn session(mut socket: WebSocket, state: AppState, session: Session) {
+    let (Some(Waited::Pod(pod)), Some(pods)) = (
+        session.wait_for_pod(&mut socket, &state, false).await,
+        session.workload.pods(&state),
+    ) else {
+        return;
+    };
+    let shell = [
+        "sh",
+        "-c",
+        "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l",
+    ];
+    let params = AttachParams::interactive_tty().container(session.workload.container());
+    let mut process = match pods.exec(&pod, shell, &params).await {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!(asset = %session.asset.id, error = %e, "failed to open a terminal");
+            close(&mut socket, 1011, "the terminal could not be opened").await;
+            return;
+        }
+    };
+    let (Some(mut stdin), Some(mut stdout), Some(mut size)) =
+        (process.stdin(), process.stdout(), process.terminal_size())
+    else {
+        close(&mut socket, 1011, "the terminal could not be opened").await;
+        return;
+    };
+    let mut recheck = tokio::time::interval(RECHECK);
+    recheck.tick().await;
+    let mut buffer = vec![0u8; 16 * 1024];
+    loop {
+        tokio::select! {
+            read = stdout.read(&mut buffer) => match read {
+                Ok(0) | Err(_) => {
+                    close(&mut socket, 1000, "the shell exited").await;
+                    return;
+                }
+                Ok(n) => {
+                    if socket.send(Message::Binary(buffer[..n].to_vec().into())).await.is_err() {
+                        return;
+                    }
+                }
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Binary(bytes))) => {
+                    if stdin.write_all(&bytes).await.is_err() {
+                        return;
+                    }
+                }
+                Some(Ok(Message::Text(text))) => {
+                    if let Ok(r) = serde_json::from_str::<Resize>(&text)
+                        && r.kind == "resize"
+                    {
+                        let _ = size.send(TerminalSize { width: r.cols, height: r.rows }).await;
+                    }
+                }
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+            _ = recheck.tick() => {
+                if !session.still_allowed(&state).await {
+                    close(&mut socket, REVOKED, "access revoked").await;
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Which container a stream reaches: the API resolves it from the asset, never from the client.
+//! A project's is its preview pod (the one the Project's status names, in the project's
+//! namespace, labelled with the project); an application insight's is a pod of its Deployment
+//! (labelled with the insight, component `app`). When neither runs nor is on its way, the log
+//! view shows the newest archive the operator's log archiver wrote (`ludis_storage::logs`).
+
+use k8s_openapi::api::core::v1::Pod;
+use kube::{Api, ResourceExt as _, api::ListParams};
+use ludis_crds::{LABEL_INSIGHT, LABEL_PROJECT, Project as ProjectCr};
+use ludis_storage::logs::LogOwner;
+
+use crate::{db::assets::AssetRow, domain::AssetKind, state::AppState};
+
+/// The label of a pod's part of its owner (the operator's `app.kubernetes.io/component`).
+const COMPONENT: &str = "app.kubernetes.io/component";
+
+/// A streamed asset's workload: where it lives and what its container is called.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    kind: AssetKind,
+    pub namespace: String,
+    /// The resource's name (`Project` or `Insight`).
+    pub name: String,
+}
+
+/// What a stream finds when it looks for the container.
+pub enum Found {
+    /// The pod runs (or its container has ended while the pod is still there): its name.
+    Pod(String),
+    /// Nothing runs yet, but a pod is on its way (starting, or asked to).
+    Starting,
+    /// Nothing runs nor is asked to: the log view shows the archive.
+    Stopped,
+}
+
+impl Workload {
+    /// The workload of an asset that has one: a project, or an application insight.
+    pub fn of(asset: &AssetRow) -> Option<Self> {
+        matches!(asset.kind, AssetKind::ProjectV2 | AssetKind::Insight).then_some(())?;
+        let (namespace, name) = asset.resource()?;
+        Some(Self {
+            kind: asset.kind,
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        })
+    }
+
+    /// The container the streams attach to (the operator's names).
+    pub fn container(&self) -> &'static str {
+        match self.kind {
+            AssetKind::Insight => "app",
+            _ => "preview",
+        }
+    }
+
+    /// Where the operator archives this workload's logs.
+    pub fn log_owner(&self) -> LogOwner {
+        match self.kind {
+            AssetKind::Insight => LogOwner::Insight(self.name.clone()),
+            _ => LogOwner::Project(self.name.clone()),
+        }
+    }
+
+    /// The pods of the workload's namespace (None without a cluster).
+    pub fn pods(&self, state: &AppState) -> Option<Api<Pod>> {
+        Some(Api::namespaced(state.kube.clone()?, &self.namespace))
+    }
+
+    /// Looks for the running container.
+    pub async fn find(&self, state: &AppState) -> Found {
+        let Some(client) = state.kube.clone() else {
+            return Found::Stopped;
+        };
+        let pods: Api<Pod> = Api::namespaced(client.clone(), &self.namespace);
+        match self.kind {
+            AssetKind::Insight => {
+                let selector = format!("{LABEL_INSIGHT}={},{COMPONENT}=app", self.name);
+                let Ok(list) = pods.list(&ListParams::default().labels(&selector)).await else {
+                    return Found::Starting;
+                };
+                let newest_running = list
+                    .items
+                    .iter()
+                    .filter(|p| p.metadata.deletion_timestamp.is_none() && phase(p) == Some("Running"))
+                    .max_by_key(|p| p.metadata.creation_timestamp.clone().map(|t| t.0));
+                match newest_running {
+                    Some(p) => Found::Pod(p.name_any()),
+                    None if list.items.is_empty() => Found::Stopped,
+                    None => Found::Starting,
+                }
+            }
+            _ => {
+                let Ok(Some(project)) = Api::<ProjectCr>::namespaced(client, &self.namespace)
+                    .get_opt(&self.name)
+                    .await
+                else {
+                    return Found::Stopped;
+                };
+                let asked = project.spec.preview.running;
+                let named = project.status.and_then(|s| s.preview_pod);
+                let pod = match named {
+                    Some(n) => pods.get_opt(&n).await.ok().flatten(),
+                    None => None,
+                };
+                match pod {
+                    Some(p) if self.owns(&p) && has_run(&p) => Found::Pod(p.name_any()),
+                    Some(p) if self.owns(&p) => Found::Starting,
+                    _ if asked => Found::Starting,
+                    _ => Found::Stopped,
+                }
+            }
+        }
+    }
+
+    /// Whether `pod` carries this project's label (a status naming a foreign pod is ignored).
+    fn owns(&self, pod: &Pod) -> bool {
+        pod.labels().get(LABEL_PROJECT).is_some_and(|p| *p == self.name)
+    }
+
+    /// The newest archived log of the workload's container, when the operator wrote one.
+    pub async fn archive(&self, state: &AppState, organization_id: &str) -> Option<Vec<u8>> {
+        let s3 = state.s3.as_ref()?;
+        let bucket = crate::cluster::organizations::bucket_of(state, organization_id)
+            .await
+            .ok()?;
+        let prefix = self.log_owner().prefix(&self.namespace);
+        match ludis_storage::logs::latest(s3, &bucket, &prefix, self.container()).await {
+            Ok(log) => log,
+            Err(e) => {
+                tracing::warn!(prefix, error = %e, "failed to read an archived log");
+                None
+            }
+        }
+    }
+}
+
+fn phase(pod: &Pod) -> Option<&str> {
+    pod.status.as_ref()?.phase.as_deref()
+}
+
+/// Whether the pod's container has run (running, or ended while the pod is kept).
+fn has_run(pod: &Pod) -> bool {
+    matches!(phase(pod), Some("Running" | "Succeeded" | "Failed"))
+}
