@@ -143,6 +143,8 @@ export const PROJECT_LANGUAGES = [
 export const FILE_NAVIGATOR_WIDTH = { initial: 250, min: 120, max: 500 } as const;
 /** Dev tools side panel width (spec 001 §9). */
 export const DEV_TOOLS_WIDTH = { initial: 500, min: 200, max: 550 } as const;
+/** The app page's side console width (spec 001 §9 "Console panel 500 px wide"). */
+export const CONSOLE_PANEL_WIDTH = 500;
 /** Log lines kept by the log viewer (spec 001 §9). */
 export const LOG_BUFFER_LINES = 100;
 /** Files opened in a new tab instead of the editor (spec 001 §9). */

@@ -9,6 +9,9 @@ import type { StreamState } from '@/lib/ws';
 
 export const LOGS_PATH = '/containerLogs';
 
+/** 'Something went wrong' when the container or user id is missing for logs (spec 001 §8). */
+export const MISSING_IDS = 'Something went wrong';
+
 /** The viewer's status line for a stream state and the last status frame. */
 export function logStatusLine(state: StreamState, logStatus: LogStatus | null, maxAttempts: number = STREAM_BACKOFF.maxAttempts): string {
   switch (state.status) {

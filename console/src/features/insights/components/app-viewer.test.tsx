@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { AppViewer, frameUrl, NOT_RUNNING } from '@/features/insights/components/app-viewer';
 import { makeInsight, sharedInsight } from '@/testing/insights';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
+import { installFakeWebSocket } from '@/testing/fake-websocket';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
@@ -73,6 +74,44 @@ describe('app viewer', () => {
     await user().click(screen.getByRole('button', { name: 'Start' }));
     expect(await screen.findByText('Application restarted')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ application_id: 'a2', publish_filenames: [] });
+  });
+
+  it("opens an executor's side console on the app's container: its log (archived once it stopped), then a terminal", async () => {
+    signIn();
+    const sockets = installFakeWebSocket();
+    const app = sharedInsight('execute', { id: 'a5', name: 'Dash', status: 'stopped' });
+    mockFetch(on('GET', '/v1/applications/a5', { body: { success: true, application: app, open_url: null } }));
+    renderWithProviders(<AppViewer id="a5" />);
+    await user().click(await screen.findByRole('button', { name: 'Logs' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Console · Dash' });
+    expect(within(drawer).getByRole('tab', { name: 'Logs', selected: true })).toBeInTheDocument();
+    const logs = sockets.latest();
+    expect(logs.url).toMatch(/\/containerLogs\?id=a5&uid=/);
+    logs.accept();
+    logs.receive('{"type":"status","status":"ended"}');
+    logs.receive('archived line');
+    expect(await within(drawer).findByText('archived line')).toBeInTheDocument();
+    expect(within(drawer).getByRole('status', { name: 'Log status' })).toHaveTextContent('The container has ended; showing its archived log.');
+
+    await user().click(within(drawer).getByRole('tab', { name: 'Terminal' }));
+    await vi.waitFor(() => expect(sockets.latest().url).toMatch(/\/terminalConnection\?id=a5&uid=/));
+  });
+
+  it('has no console for a viewer, nor for an external app', async () => {
+    signIn();
+    const viewed = sharedInsight('view', { id: 'a6', name: 'Seen', status: 'running' });
+    const external = sharedInsight('edit', { id: 'a7', name: 'Ext', status: 'external' });
+    mockFetch(
+      on('GET', '/v1/applications/a6', { body: { success: true, application: viewed, open_url: null } }),
+      on('GET', '/v1/applications/a7', { body: { success: true, application: external, open_url: null } }),
+    );
+    const first = renderWithProviders(<AppViewer id="a6" />);
+    expect(await screen.findByRole('heading', { name: 'Seen' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Logs' })).not.toBeInTheDocument();
+    first.unmount();
+    renderWithProviders(<AppViewer id="a7" />);
+    expect(await screen.findByRole('heading', { name: 'Ext' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Logs' })).not.toBeInTheDocument();
   });
 
   it('has no Start for a viewer', async () => {

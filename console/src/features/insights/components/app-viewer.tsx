@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Anchor, Box, Breadcrumbs, Button, Center, Flex, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { IconMaximize, IconMinimize, IconPlayerPlay } from '@tabler/icons-react';
+import { IconMaximize, IconMinimize, IconPlayerPlay, IconTerminal2 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -10,7 +10,8 @@ import { paths } from '@/config/paths';
 import { useInsight } from '@/features/insights/api/get-insight';
 import { useRunInsight } from '@/features/insights/api/run-insight';
 import type { InsightResponse } from '@/lib/api/types';
-import { canRun } from '@/features/insights/components/insight-actions';
+import { AppConsole } from '@/features/insights/components/app-console';
+import { canRun, isRunning } from '@/features/insights/components/insight-actions';
 import { StatusBadge } from '@/features/insights/components/insight-card';
 import { notify } from '@/lib/notify';
 
@@ -45,12 +46,14 @@ export function frameUrl(data: InsightResponse): string | null {
 /**
  * The app open page (spec 001 §2): loads the app, sets the frame's address 1 s later, a
  * fullscreen toggle, a breadcrumb back to Insights, and a start button when the app is not
- * running. `aside` (the comments) sits beside the frame.
+ * running, and for executors of an app with a container a 'Logs' button that opens the side
+ * console (Logs and Terminal tabs). `aside` (the comments) sits beside the frame.
  */
 export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
   const detail = useInsight(id, { pollWhileStarting: true });
   const [src, setSrc] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
+  const [consoleOpen, setConsoleOpen] = useState(false);
   const start = useRunInsight({ onSuccess: (r) => notify.success(r.message) });
   const target = detail.data ? frameUrl(detail.data) : null;
 
@@ -97,19 +100,27 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
               <Title order={2}>{app.name}</Title>
               <StatusBadge status={app.status} />
             </Group>
-            <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
-                aria-pressed={fullscreen}
-                onClick={() => setFullscreen((f) => !f)}
-                disabled={!target}
-              >
-                {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
-              </ActionIcon>
-            </Tooltip>
+            <Group gap="xs">
+              {canRun(app) && (
+                <Button variant="default" leftSection={<IconTerminal2 size={16} />} onClick={() => setConsoleOpen(true)}>
+                  Logs
+                </Button>
+              )}
+              <Tooltip label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
+                <ActionIcon
+                  variant="default"
+                  size="lg"
+                  aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+                  aria-pressed={fullscreen}
+                  onClick={() => setFullscreen((f) => !f)}
+                  disabled={!target}
+                >
+                  {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
+                </ActionIcon>
+              </Tooltip>
+            </Group>
           </Group>
+          {canRun(app) && <AppConsole id={app.id} name={app.name} running={isRunning(app)} opened={consoleOpen} onClose={() => setConsoleOpen(false)} />}
 
           <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 
-import { LogViewer } from '@/components/log-viewer/log-viewer';
+import { LogViewer, MISSING_IDS } from '@/components/log-viewer/log-viewer';
 import { GatedButton } from '@/components/ui/gated-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
@@ -35,9 +35,6 @@ import { notify } from '@/lib/notify';
 
 /** xterm is its own chunk, loaded when the terminal panel first opens. */
 const ExecTerminal = lazy(() => import('@/components/terminal/exec-terminal').then((m) => ({ default: m.ExecTerminal })));
-
-/** 'Something went wrong' when the container or user id is missing for logs (spec 001 §8). */
-const MISSING_IDS = 'Something went wrong';
 
 const PANEL_TITLES: Record<ToolPanel, string> = { env: 'Env vars', logs: 'Logs', terminal: 'Terminal' };
 
