@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end tests of the console: Playwright drives Debian's Chromium against a real API (its
 # own SQLite database, the cluster of $KUBECONFIG when set, the S3 server of $LUDIS_S3_ENDPOINT
-# for datasets, uploaded and downloaded by the browser itself) that serves the built console. No
-# operator runs here: resources are applied and mirrored, not reconciled.
+# for datasets, uploaded and downloaded by the browser itself) that serves the built console. With
+# the cluster's real node (dev/test.sh starts one; its pods reach this API's port through the node's
+# link, LUDIS_API_PORT), the operator runs too, so a project's preview really runs: the projects
+# spec runs code, follows its log, opens its web view and types in its terminal
+# (LUDIS_E2E_REAL_NODE=1). Without a node, resources are applied and mirrored, not reconciled.
 #   dev/e2e.sh            (run by dev/test.sh; needs `npm run build` in console/ first)
 # Two API instances: one with the normal token lifetimes for the identity flows, one whose access
 # tokens last 3 s for the silent-refresh test. Screenshots land in console/e2e-screenshots/.
@@ -17,7 +20,10 @@ E=$LUDIS_STATE/e2e
 port=${LUDIS_E2E_PORT:-38080}
 reserve_ports "$port"
 admin_password="E2e-$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"
-cleanup() { stop_pidfile "$E/pids/ludis-api.pid"; }
+cleanup() {
+  stop_pidfile "$E/pids/ludis-api.pid"
+  stop_pidfile "$E/pids/ludis-operator.pid"
+}
 trap cleanup EXIT
 
 # run_api <access token lifetime in s>: a fresh API with a fresh database on $port.
@@ -34,6 +40,7 @@ run_api() {
     LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$admin_password" \
     LUDIS_ACCESS_TOKEN_TTL="$1" \
     LUDIS_APPS_ORIGIN="http://*.apps.localhost:$port" \
+    LUDIS_GIT_URL="$git_url" LUDIS_RESOLVE_SERVICES_VIA_API=true \
     start_bg ludis-api "$E" "$CARGO_TARGET_DIR/debug/ludis-api"
   wait_for "the end-to-end API" 60 "$E/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
 }
@@ -47,12 +54,39 @@ if [ -n "${KUBECONFIG:-}" ]; then
     die "installing the CRDs for the end-to-end tests failed"
   "$LUDIS_E2E_KUBECTL" wait --for=condition=Established --timeout=60s crd/insights.ludis.dev >/dev/null
 fi
+# Where preview pods clone hosted projects: this API's /git through the node's link.
+git_url=
+if [ -n "${KUBECONFIG:-}" ] && [ -f "$LUDIS_STATE/node/node.env" ] && [ "${LUDIS_API_PORT:-}" = "$port" ]; then
+  git_url=http://$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env"):$port/git
+fi
+# start_operator: the operator, when the cluster has the real node and its link forwards this
+# API's port; then the projects spec runs code (LUDIS_E2E_REAL_NODE=1). It starts after the other
+# specs, which expect resources mirrored, not reconciled.
+start_operator() {
+  if [ -z "$git_url" ]; then
+    log "no real node forwarding port $port: the projects spec does not run code"
+    return 0
+  fi
+  cargo build --locked --quiet -p ludis-operator || die "building the operator failed"
+  "$LUDIS_E2E_KUBECTL" create namespace ludis-system --dry-run=client -o yaml | "$LUDIS_E2E_KUBECTL" apply -f - >/dev/null
+  apply_image_list ludis-system || die "applying the image list failed"
+  operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
+  stop_pidfile "$E/pids/ludis-operator.pid"
+  LUDIS_OPERATOR_LISTEN=127.0.0.1:$((port + 1)) \
+    LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
+    LUDIS_UPLOAD_IMAGE=$(operator_image upload) \
+    start_bg ludis-operator "$E" "$CARGO_TARGET_DIR/debug/ludis-operator"
+  wait_for "the end-to-end operator" 60 "$E/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((port + 1))/readyz"
+  export LUDIS_E2E_REAL_NODE=1
+}
 export LUDIS_E2E_URL=http://127.0.0.1:$port LUDIS_E2E_ADMIN_EMAIL=admin@ludis.local
 export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
 rc=0
 run_api 900
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
-  e2e/datasets.spec.ts e2e/projects.spec.ts) || rc=$?
+  e2e/datasets.spec.ts) || rc=$?
+start_operator
+(cd console && npx playwright test e2e/projects.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"

@@ -15,8 +15,9 @@ export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=
 export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
 export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525}
 unset LUDIS_S3_ENDPOINT
-# The tests' node forwards the API server and S3 to its pods, not the developer's API port.
-export LUDIS_NODE_FORWARD_API=false
+# The tests' node forwards the API server, S3 and the end-to-end API's port (dev/e2e.sh) to its pods.
+export LUDIS_E2E_PORT=${LUDIS_E2E_PORT:-38080}
+export LUDIS_API_PORT=$LUDIS_E2E_PORT LUDIS_NODE_FORWARD_API=true
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
@@ -89,6 +90,16 @@ rust_tests() {
   return $rc
 }
 phase "rust: tests" rust_tests
+# The API's tests leave projects, apps and workflows whose previews and pods the end-to-end
+# operator would start, taking the node's CPU from the previews the end-to-end tests run: they go
+# (their pods and volumes with them, by owner). Namespaces stay: datasets' finalizers need an
+# operator to let them go.
+clear_test_workloads() {
+  "$(tool_dir kubernetes)/kubectl" delete projects.ludis.dev,insights.ludis.dev,workflows.ludis.dev,workflowruns.ludis.dev \
+    --all-namespaces --all --wait=true --timeout=180s >/dev/null ||
+    log "some of the tests' workloads are still being deleted"
+}
+phase "clear the tests' workloads" clear_test_workloads
 phase "console: lint + typecheck + build + size" bash -c 'cd console && npm run --silent lint && npm run --silent build && npm run --silent size && npm run --silent check:api'
 phase "console: tests" bash -c "cd console && NO_COLOR=1 npx vitest run 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 chart_tests() {

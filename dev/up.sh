@@ -48,7 +48,10 @@ fi
 # Published apps get origins of their own, <app id>.apps.localhost: browsers resolve *.localhost
 # to loopback and treat it as secure, so the app cookie (SameSite=None; Secure; Partitioned) works
 # in the console's frame on plain http (Chromium; see api/README.md).
+# Preview pods clone hosted projects from this API's /git, which the node's link forwards to them.
+node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env" 2>/dev/null || true)
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
+  LUDIS_GIT_URL=${node_host_ip:+http://$node_host_ip:$LUDIS_API_PORT/git} \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_RESOLVE_SERVICES_VIA_API=true \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \

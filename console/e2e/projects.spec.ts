@@ -60,6 +60,15 @@ test.describe.serial('projects v2', () => {
     expect(orgs.ok()).toBe(true);
     const demo = ((await orgs.json()) as { organizations: { id: string; name: string }[] }).organizations.find((o) => o.name === 'Demo');
     expect(demo, 'the seeded Demo organization').toBeTruthy();
+    // The identity spec switches Projects off for developers of this organization: back on.
+    const flags = await request.get(`/v1/flighting?organization=${demo!.id}`, { headers });
+    expect(flags.ok(), await flags.text()).toBe(true);
+    type Flag = { key: string; name: string; active: boolean; user_roles: string[] };
+    const flightings = ((await flags.json()) as { flightings: Flag[] }).flightings.map((f) =>
+      f.key === 'projects' ? { ...f, active: true, user_roles: [...new Set([...f.user_roles, 'developer'])] } : f,
+    );
+    const put = await request.put(`/v1/flighting?organization=${demo!.id}`, { headers, data: { flightings } });
+    expect(put.ok(), await put.text()).toBe(true);
     for (const u of [owner, colleague]) {
       const res = await request.post('/v1/users', {
         headers,

@@ -106,7 +106,11 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     let main = Container {
         name: "preview".into(),
         image: Some(valid.image.clone()),
-        args: (!project.spec.preview.command.is_empty()).then(|| project.spec.preview.command.clone()),
+        args: Some(if project.spec.preview.command.is_empty() {
+            super::launcher::preview_args(project.spec.language)
+        } else {
+            project.spec.preview.command.clone()
+        }),
         working_dir: Some(WORKSPACE.into()),
         env: Some(containers_env),
         env_from,

@@ -6,6 +6,7 @@
 
 pub mod apply;
 pub mod build;
+mod launcher;
 #[cfg(test)]
 mod fixtures;
 pub mod observe;
