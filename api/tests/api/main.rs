@@ -17,6 +17,7 @@ mod helpers;
 mod insights;
 mod listing;
 mod matrix;
+mod metrics;
 mod openapi;
 mod proxy;
 mod proxy_security;

@@ -31,7 +31,7 @@ use crate::{
         pins,
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Template},
+    domain::{AccessLevel, ActivityAction, AppType, AssetKind, InsightStatus, Language, Template},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::apps,
     seeds::DEFAULT_IMAGES,
