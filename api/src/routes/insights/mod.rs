@@ -28,7 +28,7 @@ use crate::{
         assets::{AssetRow, Filter, ListQuery, Listed, SortBy},
         details,
         insights::{self, Insight, InsightRow},
-        pins,
+        organizations, pins,
         users::{self, UserRow},
     },
     domain::{AccessLevel, ActivityAction, AppType, AssetKind, InsightStatus, Language, Template},
@@ -127,11 +127,19 @@ async fn listed_views(state: &AppState, caller: &AuthUser, listed: Vec<Listed>) 
         .into_iter()
         .map(|u| (u.uid.clone(), u))
         .collect();
+    let org_ids: Vec<&str> = page
+        .iter()
+        .map(|(i, ..)| i.asset.organization_id.as_str())
+        .collect();
+    let org_names = organizations::names(&state.db, &org_ids).await?;
     let mut views = Vec::with_capacity(page.len());
-    for (insight, level, pinned) in page {
+    for (insight, level, pinned) in &page {
         let owner = insight.asset.owner_uid.as_ref().and_then(|u| owners.get(u));
+        let org_name = org_names
+            .get(&insight.asset.organization_id)
+            .map_or("", String::as_str);
         views.push(
-            InsightView::new(&insight, level, pinned, &caller.user.uid, owner)
+            InsightView::new(insight, *level, *pinned, &caller.user.uid, owner, org_name)
                 .with_img_url(state)
                 .await,
         );
@@ -152,8 +160,12 @@ pub async fn view(
         Some(uid) => users::by_uid(&state.db, uid).await?,
         None => None,
     };
+    let org_name = organizations::names(&state.db, &[i.asset.organization_id.as_str()])
+        .await?
+        .remove(&i.asset.organization_id)
+        .unwrap_or_default();
     Ok(
-        InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref())
+        InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref(), &org_name)
             .with_img_url(state)
             .await,
     )
