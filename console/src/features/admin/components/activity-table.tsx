@@ -7,13 +7,13 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/ui/query-error';
 import { type MetricPeriod, SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { type MetricEntity, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
+import { type ActivitySubject, useEntityMetrics } from '@/features/admin/api/get-entity-metrics';
 import type { Id } from '@/lib/api/types';
 import { actorOf, describeActivity } from '@/features/admin/utils/activity';
 import { useDates } from '@/lib/dates';
 
-/** Rows of who did what (user activities, or uses of one asset kind); search after 500 ms, load more. */
-export function ActivityTable({ entity, period, organizationId }: { entity: MetricEntity; period: MetricPeriod; organizationId?: Id }) {
+/** Rows of who did what (to items of every kind, or of one asset kind); search after 500 ms, load more. */
+export function ActivityTable({ entity, period, organizationId }: { entity: ActivitySubject; period: MetricPeriod; organizationId?: Id }) {
   const dates = useDates();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
@@ -45,10 +45,10 @@ export function ActivityTable({ entity, period, organizationId }: { entity: Metr
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r, i) => (
-                <Table.Tr key={`${r.email}-${r.date}-${i}`}>
+                <Table.Tr key={`${r.entity_id}-${r.action}-${r.date}-${i}`}>
                   <Table.Td>{actorOf(r)}</Table.Td>
                   <Table.Td>{r.email ?? ''}</Table.Td>
-                  <Table.Td>{describeActivity(r, entity)}</Table.Td>
+                  <Table.Td>{describeActivity(r)}</Table.Td>
                   <Table.Td>{dates.dateTime(r.date)}</Table.Td>
                 </Table.Tr>
               ))}
