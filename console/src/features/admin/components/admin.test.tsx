@@ -149,12 +149,12 @@ describe('activity table', () => {
     renderWithProviders(<ActivityTable entity="all" period="week" />);
     const table = await screen.findByRole('table', { name: 'Activity' });
     const [first, second, third] = within(table).getAllByRole('row').slice(1);
-    expect(first).toHaveTextContent('Ada Lovelace');
-    expect(first).toHaveTextContent('turned off two-factor authentication for user grace@acme.io');
+    // One sentence: who, what, which kind, which item; the e-mail under it.
+    expect(first).toHaveTextContent('Ada Lovelace turned off two-factor authentication for user grace@acme.io');
+    expect(first).toHaveTextContent('ada@acme.io');
     expect(first).not.toHaveTextContent('2fa_disabled');
-    expect(second).toHaveTextContent('deleted dataset Q3 sales');
-    expect(third).toHaveTextContent('A removed user');
-    expect(third).toHaveTextContent('created insight (id 5d1c0e2a)');
+    expect(second).toHaveTextContent('Ada Lovelace deleted dataset Q3 sales');
+    expect(third).toHaveTextContent('A removed user created insight (id 5d1c0e2a)');
   });
 });
 
