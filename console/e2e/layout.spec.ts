@@ -44,10 +44,15 @@ function answer(path: string): unknown {
   if (path === '/v1/organizations/activeUserCounts') return { success: true, counts: [{ id: '7', name: 'Acme', max_seats: 10, active_users: 1 }] };
   if (path === '/v1/metrics') {
     const metrics = { logins: 1, failedLogins: 0, activeUsers: 1, totalUsers: 1, organizations: 1, activities: 1 };
-    const figures = Object.entries(metrics).map(([figure, value]) => ({ figure, label: figure, value, definition: `What ${figure} counts.` }));
-    return { success: true, period: 'week', from: 0, to: 0, metrics: { ...metrics, byEntity: [] }, figures };
+    const labels = ['Logins', 'Failed logins', 'Active users', 'Total users', 'Organizations', 'Activities'];
+    const figures = Object.entries(metrics).map(([figure, value], i) => ({ figure, label: labels[i], value, definition: `What ${labels[i]} counts.` }));
+    return { success: true, period: 'week', from: 0, to: 0, metrics: { ...metrics, byEntity: [{ entity: 'applications', count: 1 }] }, figures };
   }
-  if (path === '/v1/metrics/numLogins') return { success: true, period: 'week', from: 0, to: 0, total: 0, definition: 'Sign-ins.', series: [], logins: [] };
+  if (path === '/v1/metrics/numLogins') {
+    const series = [{ key: '7', name: 'Acme', kind: 'organization', logins: 1, organizations: ['Acme'], organizationCount: 1 }];
+    const logins = [{ date: new Date().toISOString().slice(0, 10), logins: 1, orgName: 'Acme', series: '7' }];
+    return { success: true, period: 'week', from: 0, to: 0, total: 1, definition: 'Sign-ins.', series, logins };
+  }
   return { success: true };
 }
 

@@ -105,6 +105,13 @@ describe('logins chart', () => {
     expect(await screen.findByRole('tooltip', { hidden: true })).toHaveTextContent(answer.definition);
   });
 
+  it("says 'login' for one", async () => {
+    signIn({ role: 'administrator' }, true);
+    mockFetch(on('GET', '/v1/metrics/numLogins', { body: makeLoginSeries([{ date: '2026-11-02', logins: 1, series: 'o1' }], [orgSeries('o1', 'Acme', 1)]) }));
+    renderWithProviders(<LoginsChart period="day" organization="o1" />);
+    expect(await screen.findByText('Total: 1 login on 2026-11-02')).toBeInTheDocument();
+  });
+
   it("pivots the API's points into one row per date with a value per series, labelled by name", () => {
     const { rows, series } = pivotLogins(
       makeLoginSeries(

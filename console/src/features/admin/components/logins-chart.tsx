@@ -68,7 +68,7 @@ export function LoginsChart({ period, organization }: { period: MetricPeriod; or
             )}
           </Box>
           <Text size="xs" c="dimmed" mt="xs">
-            Total: {logins.data.total} logins{rows.length === 1 && ` on ${String(rows[0].date)}`}
+            Total: {logins.data.total} login{logins.data.total === 1 ? '' : 's'}{rows.length === 1 && ` on ${String(rows[0].date)}`}
           </Text>
           {folded.map((line) => (
             <Text key={line} size="xs" c="dimmed">
