@@ -58,7 +58,10 @@ impl Bench {
     }
 
     async fn socket(&self, path: &str, id: &str) -> Socket {
-        let url = format!("{}/{path}?id={id}&uid=bench", self.url.replace("http://", "ws://"));
+        let url = format!(
+            "{}/{path}?id={id}&uid=bench",
+            self.url.replace("http://", "ws://")
+        );
         let mut request = url.as_str().into_client_request().unwrap();
         request.headers_mut().insert(
             "sec-websocket-protocol",
@@ -109,7 +112,9 @@ async fn read_until(socket: &mut Socket, needle: &[u8]) -> Vec<u8> {
 async fn api_keystrokes(b: &Bench, id: &str) -> Vec<Duration> {
     let mut socket = b.socket("terminalConnection", id).await;
     socket
-        .send(Message::Binary(b"stty -echoctl; echo ready-$((1+1))\n".to_vec().into()))
+        .send(Message::Binary(
+            b"stty -echoctl; echo ready-$((1+1))\n".to_vec().into(),
+        ))
         .await
         .unwrap();
     read_until(&mut socket, b"ready-2").await;
@@ -178,7 +183,14 @@ async fn burst(pods: &Api<Pod>, pod: &str, tag: &str) {
          for i in range({BURST}): out.write(f'{tag} {{i}}\\n')\nout.write('{tag} done\\n')\nout.flush()"
     );
     let mut p = pods
-        .exec(pod, ["python", "-c", program.as_str()], &AttachParams::default().container("preview").stdout(false).stderr(true))
+        .exec(
+            pod,
+            ["python", "-c", program.as_str()],
+            &AttachParams::default()
+                .container("preview")
+                .stdout(false)
+                .stderr(true),
+        )
         .await
         .expect("the burst runs");
     let status = p.take_status().unwrap().await;
@@ -259,11 +271,7 @@ fn push_many(url: &str, id: &str, namespace: &str, email: &str, key: &str) -> te
     let dir = tempfile::tempdir().unwrap();
     let remote = url.replacen(
         "://",
-        &format!(
-            "://{}:{}@",
-            percent_encode(email),
-            percent_encode(key)
-        ),
+        &format!("://{}:{}@", percent_encode(email), percent_encode(key)),
         1,
     ) + &format!("/git/{namespace}/{id}.git");
     let git = |args: &[&str]| {
@@ -273,7 +281,11 @@ fn push_many(url: &str, id: &str, namespace: &str, email: &str, key: &str) -> te
             .env("GIT_TERMINAL_PROMPT", "0")
             .output()
             .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     git(&["clone", "-q", &remote, "."]);
@@ -282,7 +294,15 @@ fn push_many(url: &str, id: &str, namespace: &str, email: &str, key: &str) -> te
         std::fs::write(dir.path().join(format!("many/file-{i:05}.txt")), format!("{i}\n")).unwrap();
     }
     git(&["add", "many"]);
-    git(&["-c", "user.name=Bench", "-c", &format!("user.email={email}"), "commit", "-qm", "10,000 files"]);
+    git(&[
+        "-c",
+        "user.name=Bench",
+        "-c",
+        &format!("user.email={email}"),
+        "commit",
+        "-qm",
+        "10,000 files",
+    ]);
     git(&["push", "-q", "origin", "HEAD"]);
     dir
 }
@@ -319,11 +339,25 @@ async fn main() {
         login["user"]["uid"].as_str().unwrap().to_owned(),
         login["user"]["email"].as_str().unwrap().to_owned(),
     );
-    let b = Bench { http, url: url.clone(), token };
+    let b = Bench {
+        http,
+        url: url.clone(),
+        token,
+    };
 
-    let name = format!("bench-{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs());
+    let name = format!(
+        "bench-{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    );
     let created = b
-        .call(reqwest::Method::POST, "/v2/projects", Some(json!({"project": {"name": name, "description": "benchmark", "language": "python"}})))
+        .call(
+            reqwest::Method::POST,
+            "/v2/projects",
+            Some(json!({"project": {"name": name, "description": "benchmark", "language": "python"}})),
+        )
         .await;
     let id = created["project"]["id"].as_str().unwrap().to_owned();
     println!("project {name} ({id})");
@@ -332,18 +366,26 @@ async fn main() {
     b.call(
         reqwest::Method::POST,
         "/v2/projects/commitfile",
-        Some(json!({"project": id, "filePath": "app.py", "message": "bench app",
-                    "contents": base64::engine::general_purpose::STANDARD.encode(app)})),
+        Some(
+            json!({"project": id, "filePath": "app.py", "message": "bench app",
+                    "contents": base64::engine::general_purpose::STANDARD.encode(app)}),
+        ),
     )
     .await;
-    b.call(reqwest::Method::POST, &format!("/v2/projects/run/{id}"), None).await;
+    b.call(reqwest::Method::POST, &format!("/v2/projects/run/{id}"), None)
+        .await;
     let started = Instant::now();
     loop {
-        let check = b.call(reqwest::Method::GET, &format!("/v2/projects/check/{id}"), None).await;
+        let check = b
+            .call(reqwest::Method::GET, &format!("/v2/projects/check/{id}"), None)
+            .await;
         if check["preview"]["running"] == true && check["preview"]["status"] == "running" {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(180), "the preview did not start: {check}");
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "the preview did not start: {check}"
+        );
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     let client = kube::Client::try_default().await.expect("KUBECONFIG");
@@ -362,12 +404,21 @@ async fn main() {
                 .is_some_and(|v| v.starts_with(&name))
         })
         .expect("the preview pod");
-    let (namespace, pod_name) = (pod.metadata.namespace.clone().unwrap(), pod.metadata.name.clone().unwrap());
+    let (namespace, pod_name) = (
+        pod.metadata.namespace.clone().unwrap(),
+        pod.metadata.name.clone().unwrap(),
+    );
     let pods: Api<Pod> = Api::namespaced(client, &namespace);
-    println!("preview pod {namespace}/{pod_name} running after {:.1} s\n", started.elapsed().as_secs_f64());
+    println!(
+        "preview pod {namespace}/{pod_name} running after {:.1} s\n",
+        started.elapsed().as_secs_f64()
+    );
 
     println!("1. terminal round trip ({KEYSTROKES} keystrokes each)");
-    let (d50, d99) = summary("API server exec (kubectl exec)", direct_keystrokes(&pods, &pod_name).await);
+    let (d50, d99) = summary(
+        "API server exec (kubectl exec)",
+        direct_keystrokes(&pods, &pod_name).await,
+    );
     let (a50, a99) = summary("Ludis /terminalConnection", api_keystrokes(&b, &id).await);
     println!(
         "  ratio Ludis / direct: p50 {:.2}x   p99 {:.2}x   (goal <= 1.2x)\n",
@@ -431,11 +482,18 @@ async fn main() {
     for _ in 0..LISTINGS {
         let t = Instant::now();
         let listed = b
-            .call(reqwest::Method::POST, &format!("/v2/projects/repocontents/{id}"), Some(json!({"project": id, "path": "many"})))
+            .call(
+                reqwest::Method::POST,
+                &format!("/v2/projects/repocontents/{id}"),
+                Some(json!({"project": id, "path": "many"})),
+            )
             .await;
         api_times.push(t.elapsed());
         let n = listed["contents"].as_array().map_or(0, Vec::len);
-        assert!(n >= 5_000, "the folder is listed (up to the 5,000-entry cut): {n}");
+        assert!(
+            n >= 5_000,
+            "the folder is listed (up to the 5,000-entry cut): {n}"
+        );
     }
     let (g50, g99) = summary("git ls-tree (a process each)", git_times);
     let (r50, r99) = summary("Ludis repocontents", api_times);
@@ -446,6 +504,7 @@ async fn main() {
         if ms(r99) <= 50.0 { "met" } else { "missed" }
     );
 
-    b.call(reqwest::Method::DELETE, &format!("/v2/projects/{id}"), None).await;
+    b.call(reqwest::Method::DELETE, &format!("/v2/projects/{id}"), None)
+        .await;
     println!("\nproject {name} deleted");
 }

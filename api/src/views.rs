@@ -142,6 +142,14 @@ pub struct OwnerName {
     pub last_name: String,
 }
 
+/// The organization an item belongs to, as lists name it where a caller sees several.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct OrganizationName {
+    pub id: String,
+    /// Empty only in the moment an organization is deleted under a listing.
+    pub name: String,
+}
+
 /// What every insight call returns (issue 5 contract "InsightView").
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct InsightView {
@@ -179,6 +187,8 @@ pub struct InsightView {
     pub is_owner: bool,
     /// Applied with kubectl or GitOps: the custom resource is the source.
     pub managed: bool,
+    /// Whose insight it is (a superadmin sees every organization's).
+    pub organization: OrganizationName,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -191,6 +201,7 @@ impl InsightView {
         pinned: bool,
         caller_uid: &str,
         owner: Option<&UserRow>,
+        organization_name: &str,
     ) -> Self {
         let (a, d) = (&i.asset, &i.details);
         Self {
@@ -217,6 +228,10 @@ impl InsightView {
             access_level: level,
             is_owner: a.owner_uid.as_deref() == Some(caller_uid),
             managed: a.is_managed(),
+            organization: OrganizationName {
+                id: a.organization_id.clone(),
+                name: organization_name.to_owned(),
+            },
             created_at: a.created_at,
             updated_at: a.updated_at,
         }

@@ -19,12 +19,13 @@ const flightings = ['insights', 'projects', 'workflows', 'datasets', 'notebooks'
 const insight = (id: string, name: string) => ({
   id, name, description: 'Quarterly numbers', app_type: 'application', status: 'running', img_path: null, img_url: null, app_url: null,
   container_name: 'c', isLudis: true, template: null, is_template: false, language: 'python', userMetrics: 3, user_uid: 'u-1',
-  user: { first_name: 'Ada', last_name: 'Lovelace' }, pinned: false, access_level: 'edit', is_owner: true, managed: false, created_at: now, updated_at: now,
+  user: { first_name: 'Ada', last_name: 'Lovelace' }, pinned: false, access_level: 'edit', is_owner: true, managed: false,
+  organization: { id: '7', name: 'Acme' }, created_at: now, updated_at: now,
 });
 const dataset = {
   id: 'd1', name: 'Sales', description: 'Monthly sales', path: '', img_path: null, user_uid: 'u-1',
   user: { first_name: 'Ada', last_name: 'Lovelace', photo_path: { original: null } }, repo_author: 'ada@example.com', shareIcons: [],
-  access_level: 'owner', is_owner: true, sample: false, managed: false, object_count: 2, bytes: 1512, deletion_policy: 'Retain', status: 'ready',
+  access_level: 'edit', is_owner: true, sample: false, managed: false, object_count: 2, bytes: 1512, deletion_policy: 'Retain', status: 'ready',
   created_at: now, updated_at: now,
 };
 const org = { id: '7', name: 'Acme', slug: 'acme', namespace: 'ns', admin_email: 'a@acme.io', description: '', tier: 'paid', max_seats: 10, is_2fa_required: false, created_at: 0, active_users: 1, flightings };
@@ -41,8 +42,17 @@ function answer(path: string): unknown {
   }
   if (path === '/v1/organizations/list') return { success: true, organizations: [org], total: 1 };
   if (path === '/v1/organizations/activeUserCounts') return { success: true, counts: [{ id: '7', name: 'Acme', max_seats: 10, active_users: 1 }] };
-  if (path === '/v1/metrics') return { success: true, period: 'week', from: 0, to: 0, metrics: { logins: 1, failedLogins: 0, activeUsers: 1, totalUsers: 1, organizations: 1, activities: 1, byEntity: [] } };
-  if (path === '/v1/metrics/numLogins') return { success: true, logins: [] };
+  if (path === '/v1/metrics') {
+    const metrics = { logins: 1, failedLogins: 0, activeUsers: 1, totalUsers: 1, organizations: 1, activities: 1 };
+    const labels = ['Logins', 'Failed logins', 'Active users', 'Total users', 'Organizations', 'Activities'];
+    const figures = Object.entries(metrics).map(([figure, value], i) => ({ figure, label: labels[i], value, definition: `What ${labels[i]} counts.` }));
+    return { success: true, period: 'week', from: 0, to: 0, metrics: { ...metrics, byEntity: [{ entity: 'applications', count: 1 }] }, figures };
+  }
+  if (path === '/v1/metrics/numLogins') {
+    const series = [{ key: '7', name: 'Acme', kind: 'organization', logins: 1, organizations: ['Acme'], organizationCount: 1 }];
+    const logins = [{ date: new Date().toISOString().slice(0, 10), logins: 1, orgName: 'Acme', series: '7' }];
+    return { success: true, period: 'week', from: 0, to: 0, total: 1, definition: 'Sign-ins.', series, logins };
+  }
   return { success: true };
 }
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use sqlx::AnyPool;
 
 use super::{assets::AssetRow, organizations::OrganizationRow, users::UserRow};
-use crate::domain::{ActivityEntity, AssetKind};
+use crate::domain::{ActivityAction, ActivityEntity, AssetKind};
 
 /// One activity: who did what to which entity. Made by one of the constructors, which say how
 /// each entity is named in the log (the metrics read it).
@@ -16,9 +16,9 @@ pub struct Activity<'a> {
     pub organization_id: Option<&'a str>,
     pub entity_type: ActivityEntity,
     pub entity_id: &'a str,
+    /// The entity's name at the time of the action (kept when the entity is renamed or deleted).
     pub entity_name: Cow<'a, str>,
-    /// `created`, `updated`, `deleted`, `shared`, …
-    pub action: &'a str,
+    pub action: ActivityAction,
 }
 
 impl<'a> Activity<'a> {
@@ -26,7 +26,7 @@ impl<'a> Activity<'a> {
         by: &'a UserRow,
         organization_id: &'a str,
         (entity_type, entity_id, entity_name): (ActivityEntity, &'a str, Cow<'a, str>),
-        action: &'a str,
+        action: ActivityAction,
     ) -> Self {
         Self {
             user_uid: Some(&by.uid),
@@ -39,7 +39,7 @@ impl<'a> Activity<'a> {
     }
 
     /// `by` did `action` to an asset (of its organization).
-    pub fn on_asset(by: &'a UserRow, asset: &'a AssetRow, action: &'a str) -> Self {
+    pub fn on_asset(by: &'a UserRow, asset: &'a AssetRow, action: ActivityAction) -> Self {
         let entity = (
             asset.kind.activity_entity(),
             asset.id.as_str(),
@@ -49,7 +49,7 @@ impl<'a> Activity<'a> {
     }
 
     /// `by` did `action` to a user (named by e-mail, in the user's organization).
-    pub fn on_user(by: &'a UserRow, user: &'a UserRow, action: &'a str) -> Self {
+    pub fn on_user(by: &'a UserRow, user: &'a UserRow, action: ActivityAction) -> Self {
         let entity = (
             ActivityEntity::Users,
             user.uid.as_str(),
@@ -59,7 +59,7 @@ impl<'a> Activity<'a> {
     }
 
     /// `by` did `action` to an organization.
-    pub fn on_organization(by: &'a UserRow, org: &'a OrganizationRow, action: &'a str) -> Self {
+    pub fn on_organization(by: &'a UserRow, org: &'a OrganizationRow, action: ActivityAction) -> Self {
         let entity = (
             ActivityEntity::Organizations,
             org.id.as_str(),
@@ -68,21 +68,21 @@ impl<'a> Activity<'a> {
         Self::new(by, &org.id, entity, action)
     }
 
-    /// `by` changed an organization's flighting.
-    pub fn on_flighting(by: &'a UserRow, organization_id: &'a str) -> Self {
+    /// `by` changed an organization's flighting (named by the organization).
+    pub fn on_flighting(by: &'a UserRow, org: &'a OrganizationRow) -> Self {
         let entity = (
             ActivityEntity::Flighting,
-            organization_id,
-            Cow::Borrowed("flighting"),
+            org.id.as_str(),
+            Cow::Borrowed(org.name.as_str()),
         );
-        Self::new(by, organization_id, entity, "updated")
+        Self::new(by, &org.id, entity, ActivityAction::Updated)
     }
 
     /// `by` moved the assets of a kind from one owner to another in their organization.
     pub fn owners_moved(by: &'a UserRow, kind: AssetKind, from: &'a UserRow, to: &UserRow) -> Self {
         let moved = Cow::Owned(format!("{} -> {}", from.email, to.email));
         let entity = (kind.activity_entity(), from.uid.as_str(), moved);
-        Self::new(by, &from.organization_id, entity, "owner_migrated")
+        Self::new(by, &from.organization_id, entity, ActivityAction::OwnerMigrated)
     }
 
     /// Recorded outside any organization (the organization itself is gone).
@@ -100,19 +100,20 @@ impl<'a> Activity<'a> {
             "INSERT INTO activity (id, user_uid, organization_id, entity_type, entity_id, entity_name, action, at, day) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
-        .bind(super::new_id())
+        // Time-ordered, so entries of the same second stay in the order they happened.
+        .bind(uuid::Uuid::now_v7().to_string())
         .bind(self.user_uid)
         .bind(self.organization_id)
         .bind(self.entity_type.as_str())
         .bind(self.entity_id)
         .bind(self.entity_name.as_ref())
-        .bind(self.action)
+        .bind(self.action.as_str())
         .bind(now)
         .bind(super::day(now))
         .execute(db)
         .await;
         if let Err(e) = result {
-            tracing::error!(error = %e, entity_type = %self.entity_type, action = self.action, "failed to record activity");
+            tracing::error!(error = %e, entity_type = %self.entity_type, action = %self.action, "failed to record activity");
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The `organizations` and `buckets` tables.
 
+use std::collections::HashMap;
+
 use sqlx::{AnyPool, Row as _, any::AnyRow};
 
 #[derive(Debug, Clone)]
@@ -45,6 +47,25 @@ pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<OrganizationRow>, sq
     .await?
     .map(|r| OrganizationRow::from_row(&r))
     .transpose()
+}
+
+/// The names of organizations by id (ids of deleted organizations are absent).
+pub async fn names(db: &AnyPool, ids: &[&str]) -> Result<HashMap<String, String>, sqlx::Error> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let sql = format!(
+        "SELECT id, name FROM organizations WHERE id IN ({})",
+        super::placeholders(1, ids.len())
+    );
+    let mut q = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        q = q.bind(id);
+    }
+    Ok(q.fetch_all(db).await?.into_iter().collect())
 }
 
 pub async fn by_name(db: &AnyPool, name: &str) -> Result<Option<OrganizationRow>, sqlx::Error> {

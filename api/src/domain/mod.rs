@@ -17,7 +17,7 @@ pub use access::AccessLevel;
 pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
-pub use metrics::{ActivityEntity, Period};
+pub use metrics::{ActivityAction, ActivityEntity, Figure, LoginSeriesKind, Period};
 pub use projects::ProjectStatus;
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
@@ -122,6 +122,9 @@ mod tests {
         round_trips(ShareOrigin::ALL);
         round_trips(ProjectStatus::ALL);
         round_trips(ActivityEntity::ALL);
+        round_trips(ActivityAction::ALL);
+        round_trips(Figure::ALL);
+        round_trips(LoginSeriesKind::ALL);
         round_trips(Period::ALL);
         assert_eq!(
             "nope".parse::<Role>(),

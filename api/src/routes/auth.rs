@@ -20,6 +20,7 @@ use crate::{
         activity::{self, Activity},
         organizations, tokens, users,
     },
+    domain::ActivityAction,
     error::{ApiError, AppJson, ErrorBody, Result},
     state::AppState,
     views::{Done, UserView},
@@ -361,7 +362,7 @@ async fn change_password(
     let now = db::now();
     db::users::set_password_hash(&state.db, &caller.user.uid, &hash, now).await?;
     auth::revoke_credentials(&state, &caller.user.uid, Some(session), "password changed").await?;
-    Activity::on_user(&caller.user, &caller.user, "password_changed")
+    Activity::on_user(&caller.user, &caller.user, ActivityAction::PasswordChanged)
         .record(&state.db)
         .await;
     Ok(Done::new("Password Updated"))

@@ -7,7 +7,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     auth::AuthUser,
-    db::{activity::Activity, flighting, organizations},
+    db::{
+        activity::Activity,
+        flighting,
+        organizations::{self, OrganizationRow},
+    },
     domain::{AccessLevel, EntityType, Feature, Role},
     error::{ApiError, AppJson, AppQuery, ErrorBody, Result},
     policy::{
@@ -40,20 +44,17 @@ pub struct FlightingResponse {
     pub editable_roles: Vec<Role>,
 }
 
-async fn target_org(state: &AppState, caller: &AuthUser, q: OrgQuery) -> Result<String> {
+async fn target_org(state: &AppState, caller: &AuthUser, q: OrgQuery) -> Result<OrganizationRow> {
     let id = q
         .organization
         .filter(|o| !o.is_empty())
         .unwrap_or_else(|| caller.user.organization_id.clone());
-    if !policy::users::can_see_org(caller.person(), &id)
-        || organizations::by_id(&state.db, &id).await?.is_none()
-    {
-        return Err(ApiError::not_found(
-            "organization_not_found",
-            "Organization not found",
-        ));
-    }
-    Ok(id)
+    let org = if policy::users::can_see_org(caller.person(), &id) {
+        organizations::by_id(&state.db, &id).await?
+    } else {
+        None
+    };
+    org.ok_or_else(|| ApiError::not_found("organization_not_found", "Organization not found"))
 }
 
 fn response(caller: &AuthUser, org: String, flags: Vec<Flag>, message: &str) -> Json<FlightingResponse> {
@@ -76,8 +77,8 @@ async fn get_flighting(
     AppQuery(q): AppQuery<OrgQuery>,
 ) -> Result<Json<FlightingResponse>> {
     let org = target_org(&state, &caller, q).await?;
-    let flags = flighting::for_org(&state.db, &org).await?;
-    Ok(response(&caller, org, flags, ""))
+    let flags = flighting::for_org(&state.db, &org.id).await?;
+    Ok(response(&caller, org.id, flags, ""))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -102,7 +103,7 @@ async fn update_flighting(
     AppJson(req): AppJson<FlightingUpdate>,
 ) -> Result<Json<FlightingResponse>> {
     let org = target_org(&state, &caller, q).await?;
-    let current = flighting::for_org(&state.db, &org).await?;
+    let current = flighting::for_org(&state.db, &org.id).await?;
     let flags =
         policy::flags::apply_update(caller.user.role, &current, &req.flightings).map_err(|e| match e {
             FlagError::UnknownKey(_) | FlagError::UnknownRole(_) | FlagError::Duplicate(_) => {
@@ -113,9 +114,14 @@ async fn update_flighting(
                 ApiError::forbidden("flighting_change_forbidden", e.to_string())
             }
         })?;
-    flighting::upsert_all(&state.db, &org, &flags).await?;
+    flighting::upsert_all(&state.db, &org.id, &flags).await?;
     Activity::on_flighting(&caller.user, &org).record(&state.db).await;
-    Ok(response(&caller, org, flags, "Flighting configuration updated!"))
+    Ok(response(
+        &caller,
+        org.id,
+        flags,
+        "Flighting configuration updated!",
+    ))
 }
 
 #[derive(Serialize, ToSchema)]

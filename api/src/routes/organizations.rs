@@ -13,7 +13,7 @@ use crate::{
     auth::AuthUser,
     cluster,
     db::{self, activity::Activity, flighting, organizations, users},
-    domain::Role,
+    domain::{ActivityAction, Figure, Role},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     policy::{self, flags::FlagChange},
     state::AppState,
@@ -348,7 +348,7 @@ async fn create_organization(
     };
     // The sample datasets, in the background (they need object storage, not the answer).
     crate::samples::spawn_for(&state, &org.id);
-    Activity::on_organization(&caller.user, &org, "created")
+    Activity::on_organization(&caller.user, &org, ActivityAction::Created)
         .record(&state.db)
         .await;
     Ok((
@@ -419,7 +419,7 @@ async fn update_organization(
     organizations::update(&state.db, &updated)
         .await
         .on_unique("organizations_name_key", name_taken)?;
-    Activity::on_organization(&caller.user, &updated, "updated")
+    Activity::on_organization(&caller.user, &updated, ActivityAction::Updated)
         .record(&state.db)
         .await;
     Ok(Json(OrganizationResponse {
@@ -473,7 +473,7 @@ async fn delete_organization(
             .map_err(ApiError::Internal)?;
     }
     organizations::delete(&state.db, &org.id).await?;
-    Activity::on_organization(&caller.user, &org, "deleted")
+    Activity::on_organization(&caller.user, &org, ActivityAction::Deleted)
         .outside_organization()
         .record(&state.db)
         .await;
@@ -529,9 +529,9 @@ async fn set_2fa_required(
     admin_only(&caller)?;
     organizations::set_2fa_required(&state.db, &org.id, req.new2fa_required_status).await?;
     let action = if req.new2fa_required_status {
-        "2fa_required"
+        ActivityAction::TwoFactorRequired
     } else {
-        "2fa_not_required"
+        ActivityAction::TwoFactorNotRequired
     };
     Activity::on_organization(&caller.user, &org, action)
         .record(&state.db)
@@ -551,9 +551,12 @@ pub struct ActiveUserCount {
 pub struct ActiveUserCounts {
     pub success: bool,
     pub counts: Vec<ActiveUserCount>,
+    /// What `active_users` counts: the seats in use (the `seatsInUse` figure's definition).
+    pub definition: &'static str,
 }
 
-/// Active users per organization (all for a superadmin; one's own for an administrator).
+/// Active users (accounts not deactivated: the seats in use) per organization (all for a
+/// superadmin; one's own for an administrator).
 #[utoipa::path(get, path = "/v1/organizations/activeUserCounts", tag = "organizations",
     responses((status = 200, body = ActiveUserCounts), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn active_user_counts(
@@ -574,6 +577,7 @@ async fn active_user_counts(
                 active_users,
             })
             .collect(),
+        definition: Figure::SeatsInUse.definition(),
     }))
 }
 

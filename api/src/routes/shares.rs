@@ -29,7 +29,7 @@ use crate::{
         shares::{self, Entry, ShareRow},
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AssetKind, EntityType, ShareTarget, ShareType, StoredTarget},
+    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, ShareTarget, ShareType, StoredTarget},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     policy::sharing::{self, ShareDenied},
     state::AppState,
@@ -510,7 +510,7 @@ pub(crate) async fn share(
         .map(|((to_type, to_id), _)| (*to_type, to_id.as_str()))
         .collect();
     shares::apply_console(&state.db, &asset.id, &sets, &revokes, &caller.user.uid, db::now()).await?;
-    Activity::on_asset(&caller.user, &asset, "shared")
+    Activity::on_asset(&caller.user, &asset, ActivityAction::Shared)
         .record(&state.db)
         .await;
     Ok(Done::new(sharing::shared_message(entity.label())))
@@ -610,7 +610,9 @@ async fn remove_share(
             .map_err(|d| denied(d, asset.kind))?;
         }
         shares::delete_console_by_id(&state.db, &entry.id).await?;
-        Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
+        Activity::on_asset(me, &asset, ActivityAction::Unshared)
+            .record(&state.db)
+            .await;
         return Ok(Done::new("Access removed"));
     }
     let (asset, _) = visible(&state, me, Some(AssetKind::Insight), &id).await?;
@@ -626,6 +628,8 @@ async fn remove_share(
             "Your access comes from your organization, your role or the application's resource, not from a share of your own; it cannot be removed here",
         ));
     }
-    Activity::on_asset(me, &asset, "unshared").record(&state.db).await;
+    Activity::on_asset(me, &asset, ActivityAction::Unshared)
+        .record(&state.db)
+        .await;
     Ok(Done::new("Access removed"))
 }

@@ -20,7 +20,7 @@ use crate::{
         activity::{self, Activity},
         users,
     },
-    domain::Role,
+    domain::{ActivityAction, Role},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     policy::{self, users::Person},
     state::AppState,
@@ -157,7 +157,7 @@ async fn enable_2fa(
         // An administrator's reset: whoever holds the user's sessions or key starts over.
         auth::revoke_credentials(&state, &target.uid, None, "2FA reset by an administrator").await?;
     }
-    Activity::on_user(&caller.user, &target, "2fa_disabled")
+    Activity::on_user(&caller.user, &target, ActivityAction::TwoFactorDisabled)
         .record(&state.db)
         .await;
     Ok(Json(Enable2faResponse {

@@ -1,17 +1,17 @@
-//! Organizations, flighting, configuration and metrics.
+//! Organizations, flighting and configuration (metrics: metrics.rs).
 
 use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, apps};
 
-async fn superadmin(app: &TestApp, org: &str) -> String {
+pub async fn superadmin(app: &TestApp, org: &str) -> String {
     app.user("root@ludis.example", "root-pass", "superadmin", org)
         .await;
     app.login("root@ludis.example", "root-pass").await.0
 }
 
-fn org_body(name: &str) -> Value {
+pub fn org_body(name: &str) -> Value {
     json!({"organization": {"name": name, "admin_email": "boss@new.example", "tier": "paid", "max_seats": 5}})
 }
 
@@ -307,104 +307,5 @@ async fn config_is_public() {
             b["config"]["roles"],
             json!(["developer", "management", "administrator", "superadmin"])
         );
-    }
-}
-
-#[tokio::test]
-async fn metrics_count_real_events() {
-    for app in apps().await {
-        let t = app.org_with_admin_and_dev("Acme").await;
-        let b2 = app.org_with_admin_and_dev("Beta").await;
-        let root = superadmin(&app, &t.org).await;
-        let k = app.kind;
-        // One failed sign-in, and some activity.
-        let (s, _) = app
-            .post(
-                "/v1/auth/login",
-                None,
-                json!({"user": {"email": "dev@acme.example", "password": "x"}}),
-            )
-            .await;
-        assert_eq!(s, 401);
-        for n in 0..3 {
-            let (s, _) = app
-                .post("/v1/users", Some(&t.admin_token), json!({"user": {"email": format!("u{n}@acme.example"), "password": "secret1",
-                    "first_name": "U", "last_name": format!("N{n}"), "role": "developer", "timezone": "UTC"}}))
-                .await;
-            assert_eq!(s, 201);
-        }
-
-        let (s, b) = app.get("/v1/metrics?period=day", &t.admin_token).await;
-        assert_eq!(s, 200, "{k}: {b}");
-        let m = &b["metrics"];
-        // admin + dev + root signed in to Acme; one failure.
-        assert_eq!(
-            (
-                m["logins"].as_i64(),
-                m["failedLogins"].as_i64(),
-                m["activeUsers"].as_i64()
-            ),
-            (Some(3), Some(1), Some(3)),
-            "{k}: {m}"
-        );
-        assert_eq!(
-            (m["totalUsers"].as_i64(), m["organizations"].as_i64()),
-            (Some(6), Some(1))
-        );
-        assert_eq!(m["byEntity"], json!([{"entity": "users", "count": 3}]));
-        let (_, b) = app.get("/v1/metrics", &root).await;
-        assert_eq!(b["metrics"]["logins"], 5, "{k}: all organizations");
-        let (s, b) = app.get("/v1/metrics?period=decade", &root).await;
-        assert_eq!(
-            (s.as_u16(), b["message"].as_str()),
-            (400, Some("Period must be one of day, week, month, year"))
-        );
-        let (s, b) = app.get("/v1/metrics", &t.dev_token).await;
-        assert_eq!(
-            (s.as_u16(), b["message"].as_str()),
-            (403, Some("Only administrators can see metrics"))
-        );
-
-        let (_, b) = app.get("/v1/metrics/numLogins?period=week&limit=5", &root).await;
-        let series = b["logins"].as_array().unwrap();
-        assert_eq!(series.len(), 2, "{k}: {b}");
-        let acme = series.iter().find(|p| p["orgName"] == "Acme").unwrap();
-        assert_eq!(acme["logins"], 3);
-        assert_eq!(acme["date"], ludis_api::db::day(ludis_api::db::now()));
-        let (_, b) = app.get("/v1/metrics/numLogins?limit=1", &root).await;
-        assert_eq!(b["logins"][0]["orgName"], "Acme", "the busiest organization");
-
-        let (s, b) = app
-            .get(
-                "/v1/metrics/users?period=week&page=1&limit=2&searchTerm=U1@",
-                &t.admin_token,
-            )
-            .await;
-        assert_eq!(s, 200);
-        assert_eq!(b["total"], 1, "{k}: {b}");
-        assert_eq!(b["rows"][0]["entity_name"], "u1@acme.example");
-        assert_eq!(b["rows"][0]["email"], "admin@acme.example");
-        assert_eq!(b["rows"][0]["action"], "created");
-        let (_, b) = app.get("/v1/metrics/users?limit=2&page=2", &t.admin_token).await;
-        assert_eq!(
-            (b["rows"].as_array().unwrap().len(), b["total"].as_i64()),
-            (1, Some(3))
-        );
-        let (s, b) = app.get("/v1/metrics/spaceships", &t.admin_token).await;
-        assert_eq!(
-            (s.as_u16(), b["message"].as_str()),
-            (404, Some("Unknown metrics entity: spaceships"))
-        );
-        let (_, b) = app
-            .get(
-                &format!("/v1/metrics/{}/users?period=month&limit=10", t.org),
-                &t.admin_token,
-            )
-            .await;
-        assert_eq!(b["usage"].as_array().unwrap().len(), 3, "{k}: {b}");
-        let (s, _) = app
-            .get(&format!("/v1/metrics/{}/users", b2.org), &t.admin_token)
-            .await;
-        assert_eq!(s, 404);
     }
 }

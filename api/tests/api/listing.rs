@@ -17,7 +17,12 @@ use ludis_api::{
     policy::sharing::{self, Asset, Caller, Shares},
 };
 
-use crate::helpers::{InsightSeed, apps};
+use serde_json::{Value, json};
+
+use crate::{
+    admin::superadmin,
+    helpers::{InsightSeed, apps},
+};
 
 struct Rng(u64);
 impl Rng {
@@ -276,5 +281,38 @@ async fn paging_through_every_list_gives_exactly_what_the_access_rule_allows() {
             }
         }
         assert_eq!(checked, people.len() * 4 * 2 * 4);
+    }
+}
+
+#[tokio::test]
+async fn a_superadmins_list_names_each_insights_organization() {
+    for app in apps().await {
+        let k = app.kind;
+        let t = app.org_with_admin_and_dev("Acme").await;
+        let beta = app.org_with_admin_and_dev("Beta").await;
+        let root = superadmin(&app, &t.org).await;
+        let a = app
+            .insight(&t.org, Some(&t.dev), InsightSeed::app("Acme board"))
+            .await;
+        let b = app
+            .insight(&beta.org, Some(&beta.dev), InsightSeed::app("Beta board"))
+            .await;
+        let (s, list) = app.get("/v1/applications/insights?filter=all", &root).await;
+        assert_eq!(s, 200, "{k}: {list}");
+        let mut seen: Vec<(String, Value)> = list["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["id"].as_str().unwrap().to_owned(), i["organization"].clone()))
+            .collect();
+        seen.sort_by(|x, y| x.0.cmp(&y.0));
+        let mut want = vec![
+            (a.clone(), json!({"id": t.org, "name": "Acme"})),
+            (b, json!({"id": beta.org, "name": "Beta"})),
+        ];
+        want.sort_by(|x, y| x.0.cmp(&y.0));
+        assert_eq!(seen, want, "{k}");
+        let (_, one) = app.get(&format!("/v1/applications/{a}"), &t.dev_token).await;
+        assert_eq!(one["application"]["organization"]["name"], "Acme", "{k}");
     }
 }

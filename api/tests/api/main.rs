@@ -18,6 +18,7 @@ mod helpers;
 mod insights;
 mod listing;
 mod matrix;
+mod metrics;
 mod openapi;
 mod projects;
 mod projects_env;

@@ -1,17 +1,13 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 
 import { ApiError } from '@/lib/api-client';
-import { notify } from '@/lib/notify';
+import { messageOf, notify } from '@/lib/notify';
 
 declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: { silent?: boolean };
     mutationMeta: { silent?: boolean };
   }
-}
-
-function messageOf(error: unknown) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -26,6 +26,8 @@ export function makeInsight(patch: Partial<InsightView> = {}): InsightView {
     access_level: 'edit',
     is_owner: true,
     managed: false,
+    // The signed-in test user's organization (testing/session.ts).
+    organization: { id: '7', name: 'Acme' },
     created_at: 1763700000,
     updated_at: 1763700000,
     ...patch,

@@ -284,7 +284,7 @@ pub(super) async fn delete_objects(
             .map_err(storage_error)?;
     }
     refresh_usage(&state, &dataset);
-    Activity::on_asset(&caller.user, &dataset.asset, "deleted files")
+    Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::DeletedFiles)
         .record(&state.db)
         .await;
     Ok(Json(DeleteObjectsResponse {

@@ -76,7 +76,7 @@ pub(super) async fn create_dataset(
         .placed(placement),
     };
     assets::create(&state, &dataset, details::insert(&state.db, &dataset)).await?;
-    Activity::on_asset(&caller.user, &dataset.asset, "created")
+    Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Created)
         .record(&state.db)
         .await;
     let view = one_view(&state, &caller, dataset, AccessLevel::Edit).await?;
@@ -125,7 +125,7 @@ pub(super) async fn update_dataset(
         .await
         .map_err(ApiError::cluster)?;
     details::update(&state.db, &dataset).await?;
-    Activity::on_asset(&caller.user, &dataset.asset, "updated")
+    Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Updated)
         .record(&state.db)
         .await;
     Ok(Json(DatasetMessage {
@@ -190,7 +190,7 @@ pub(super) async fn delete_dataset(
             .map_err(storage_error)?;
     }
     db::assets::delete(&state.db, &dataset.asset.id).await?;
-    Activity::on_asset(&caller.user, &dataset.asset, "deleted")
+    Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Deleted)
         .record(&state.db)
         .await;
     Ok(Done::new("Dataset Deleted!"))

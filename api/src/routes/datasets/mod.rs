@@ -37,7 +37,7 @@ use crate::{
         details,
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AssetKind, DatasetStatus, DeletionPolicy, EntityType},
+    domain::{AccessLevel, ActivityAction, AssetKind, DatasetStatus, DeletionPolicy, EntityType},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::{
         insights::{optional_text, required_text},

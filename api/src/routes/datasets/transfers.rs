@@ -91,7 +91,7 @@ pub(super) async fn presigned_url(
         )
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     if method == PresignMethod::Put {
-        Activity::on_asset(&caller.user, &dataset.asset, "uploaded")
+        Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Uploaded)
             .record(&state.db)
             .await;
     }

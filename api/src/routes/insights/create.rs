@@ -45,7 +45,7 @@ pub(super) async fn create(
     message: &str,
 ) -> Result<(StatusCode, Json<InsightMessage>)> {
     assets::create(state, &insight, details::insert(&state.db, &insight)).await?;
-    Activity::on_asset(&caller.user, &insight.asset, "created")
+    Activity::on_asset(&caller.user, &insight.asset, ActivityAction::Created)
         .record(&state.db)
         .await;
     Ok((

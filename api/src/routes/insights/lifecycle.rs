@@ -52,7 +52,7 @@ pub(super) async fn update_insight(
         .await
         .map_err(ApiError::cluster)?;
     details::update(&state.db, &insight).await?;
-    Activity::on_asset(&caller.user, &insight.asset, "updated")
+    Activity::on_asset(&caller.user, &insight.asset, ActivityAction::Updated)
         .record(&state.db)
         .await;
     answer(&state, &caller, &id, level, "Application updated!").await
@@ -93,7 +93,7 @@ pub(super) async fn delete_insight(
     {
         tracing::warn!(key, error = %aws_sdk_s3::error::DisplayErrorContext(&e), "failed to remove a deleted report's file");
     }
-    Activity::on_asset(&caller.user, &insight.asset, "deleted")
+    Activity::on_asset(&caller.user, &insight.asset, ActivityAction::Deleted)
         .record(&state.db)
         .await;
     Ok(Done::new("App Deleted!"))
@@ -125,9 +125,17 @@ pub(super) async fn set_running(
         .await
         .map_err(ApiError::cluster)?;
     let (status, action, message) = if running {
-        (InsightStatus::Starting, "restarted", "Application restarted")
+        (
+            InsightStatus::Starting,
+            ActivityAction::Restarted,
+            "Application restarted",
+        )
     } else {
-        (InsightStatus::Stopped, "stopped", "Application stopped")
+        (
+            InsightStatus::Stopped,
+            ActivityAction::Stopped,
+            "Application stopped",
+        )
     };
     insights::set_status(&state.db, id, status, db::now()).await?;
     Activity::on_asset(&caller.user, &insight.asset, action)
@@ -209,7 +217,7 @@ pub(super) async fn redeploy_insight(
         .await
         .map_err(ApiError::cluster)?;
     insights::set_status(&state.db, &id, status, db::now()).await?;
-    Activity::on_asset(&caller.user, &insight.asset, "redeployed")
+    Activity::on_asset(&caller.user, &insight.asset, ActivityAction::Redeployed)
         .record(&state.db)
         .await;
     answer(&state, &caller, &id, level, "Application redeployed").await

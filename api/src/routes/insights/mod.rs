@@ -28,10 +28,10 @@ use crate::{
         assets::{AssetRow, Filter, ListQuery, Listed, SortBy},
         details,
         insights::{self, Insight, InsightRow},
-        pins,
+        organizations, pins,
         users::{self, UserRow},
     },
-    domain::{AccessLevel, AppType, AssetKind, InsightStatus, Language, Template},
+    domain::{AccessLevel, ActivityAction, AppType, AssetKind, InsightStatus, Language, Template},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     routes::apps,
     seeds::DEFAULT_IMAGES,
@@ -132,11 +132,19 @@ pub(crate) async fn listed_views(
         .into_iter()
         .map(|u| (u.uid.clone(), u))
         .collect();
+    let org_ids: Vec<&str> = page
+        .iter()
+        .map(|(i, ..)| i.asset.organization_id.as_str())
+        .collect();
+    let org_names = organizations::names(&state.db, &org_ids).await?;
     let mut views = Vec::with_capacity(page.len());
-    for (insight, level, pinned) in page {
+    for (insight, level, pinned) in &page {
         let owner = insight.asset.owner_uid.as_ref().and_then(|u| owners.get(u));
+        let org_name = org_names
+            .get(&insight.asset.organization_id)
+            .map_or("", String::as_str);
         views.push(
-            InsightView::new(&insight, level, pinned, &caller.user.uid, owner)
+            InsightView::new(insight, *level, *pinned, &caller.user.uid, owner, org_name)
                 .with_img_url(state)
                 .await,
         );
@@ -157,8 +165,12 @@ pub async fn view(
         Some(uid) => users::by_uid(&state.db, uid).await?,
         None => None,
     };
+    let org_name = organizations::names(&state.db, &[i.asset.organization_id.as_str()])
+        .await?
+        .remove(&i.asset.organization_id)
+        .unwrap_or_default();
     Ok(
-        InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref())
+        InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref(), &org_name)
             .with_img_url(state)
             .await,
     )

@@ -23,7 +23,7 @@ use crate::{
         details,
         projects::{Project, ProjectRow},
     },
-    domain::{AccessLevel, AssetKind, EntityType, Language},
+    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, Language},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     projects::{
         git::{self, git_error},
@@ -389,7 +389,7 @@ pub(super) async fn create_project(
     if let Err(e) = super::envvars::sync_secret(&state, &project).await {
         tracing::warn!(project = %id, error = %e, "failed to write a project's environment");
     }
-    Activity::on_asset(&caller.user, &project.asset, "created")
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Created)
         .record(&state.db)
         .await;
     Ok((
@@ -474,7 +474,7 @@ pub(super) async fn update_project(
         .await
         .map_err(ApiError::cluster)?;
     details::update(&state.db, &project).await?;
-    Activity::on_asset(&caller.user, &project.asset, "updated")
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Updated)
         .record(&state.db)
         .await;
     Ok(Json(ProjectAnswer {
@@ -537,7 +537,7 @@ pub(super) async fn delete_project(
     db::assets::delete(&state.db, &project.asset.id).await?;
     let repo_id = git::repo_id(&state, &project.asset.organization_id, &project.asset.id).await?;
     forget_repository(&state, &project, &repo_id).await;
-    Activity::on_asset(&caller.user, &project.asset, "deleted")
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Deleted)
         .record(&state.db)
         .await;
     Ok(Done::new("Project Deleted!"))

@@ -18,7 +18,7 @@ use super::load;
 use crate::{
     auth::AuthUser,
     db::{activity::Activity, projects::Project},
-    domain::AccessLevel,
+    domain::{AccessLevel, ActivityAction},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     projects::git::{self, git_error},
     state::AppState,
@@ -239,7 +239,7 @@ pub(super) async fn commit_file(
         author,
     };
     let done = state.git.commit_file(&repo, commit).await.map_err(git_error)?;
-    Activity::on_asset(&caller.user, &project.asset, "committed")
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Committed)
         .record(&state.db)
         .await;
     Ok(Json(CommitAnswer {
@@ -309,7 +309,7 @@ pub(super) async fn delete_file(
         author,
     };
     state.git.delete_file(&repo, delete).await.map_err(git_error)?;
-    Activity::on_asset(&caller.user, &project.asset, "committed")
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Committed)
         .record(&state.db)
         .await;
     Ok(Json(DeleteAnswer {

@@ -126,7 +126,7 @@ pub(super) async fn create_user(
         ApiError::conflict("email_taken", "A user with this email already exists")
     })?;
     let created = users::by_uid(&state.db, &uid).await?.ok_or_else(user_not_found)?;
-    Activity::on_user(&caller.user, &created, "created")
+    Activity::on_user(&caller.user, &created, ActivityAction::Created)
         .record(&state.db)
         .await;
     Ok((

@@ -13,7 +13,7 @@ use crate::{
     auth::{AuthUser, password},
     cluster, crypto,
     db::{self, activity::Activity, organizations, users},
-    domain::{AssetKind, Role, UserStatus},
+    domain::{ActivityAction, AssetKind, Role, UserStatus},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
     policy::{
         self,

@@ -189,7 +189,7 @@ pub(super) async fn update_user(
     let updated = users::by_uid(&state.db, &target.uid)
         .await?
         .ok_or_else(user_not_found)?;
-    Activity::on_user(&caller.user, &updated, "updated")
+    Activity::on_user(&caller.user, &updated, ActivityAction::Updated)
         .record(&state.db)
         .await;
     let required = org_2fa(&state, &updated.organization_id).await?;
@@ -221,7 +221,7 @@ pub(super) async fn delete_user(
     let target = visible_user(&state, &caller, &id).await?;
     policy::users::check_delete(caller.person(), person(&target))?;
     users::delete(&state.db, &target.uid).await?;
-    Activity::on_user(&caller.user, &target, "deleted")
+    Activity::on_user(&caller.user, &target, ActivityAction::Deleted)
         .record(&state.db)
         .await;
     Ok(Done::new("User Deleted"))

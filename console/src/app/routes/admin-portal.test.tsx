@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { createTestRouter } from '@/app/router';
 import { type Handler, mockFetch, on } from '@/testing/fetch-mock';
+import { makeLoginSeries, makeOverview, orgSeries } from '@/testing/metrics';
 import { makeOrganization, makeUser, signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
@@ -18,15 +19,9 @@ function api(...first: Handler[]) {
     on('GET', '/v1/organizations/7', { body: { success: true, organization: makeOrganization() } }),
     on('GET', '/v1/organizations/activeUserCounts', { body: { success: true, counts: [{ id: '7', name: 'Acme', max_seats: 5, active_users: 3 }] } }),
     on('GET', '/v1/metrics', {
-      body: {
-        success: true,
-        period: 'week',
-        from: 0,
-        to: 0,
-        metrics: { logins: 12, failedLogins: 1, activeUsers: 2, totalUsers: 3, organizations: 1, activities: 9, byEntity: [{ entity: 'projects', count: 4 }] },
-      },
+      body: makeOverview({ logins: 12, failedLogins: 1, activeUsers: 2, totalUsers: 3, organizations: 1, activities: 9, byEntity: [{ entity: 'projects', count: 4 }] }),
     }),
-    on('GET', '/v1/metrics/numLogins', { body: { logins: [{ date: '2026-11-01', logins: 2, orgName: 'Acme' }] } }),
+    on('GET', '/v1/metrics/numLogins', { body: makeLoginSeries([{ date: '2026-11-01', logins: 2, series: '7' }], [orgSeries('7', 'Acme', 2)]) }),
     on('GET', '/readyz', { body: { ready: true, checks: { database: 'ok' } } }),
     on('GET', '/v1/users', { body: { users: [], total: 0 } }),
   );

@@ -37,7 +37,7 @@ function useAdministeredOrganizations(superadmin: boolean, ownId: string | undef
   const active = new Map((counts.data?.counts ?? []).map((c) => [c.id, c.active_users]));
   const list = superadmin ? (all.data?.organizations ?? []) : own.data ? [own.data.organization] : [];
   const cards: OrganizationCard[] = list.map((o) => ({ ...o, activeUsers: active.get(String(o.id)) ?? o.active_users }));
-  return { cards, pending: superadmin ? all.isPending : own.isPending };
+  return { cards, seatsDefinition: counts.data?.definition, pending: superadmin ? all.isPending : own.isPending };
 }
 
 /**
@@ -94,8 +94,8 @@ export function AdminPortalRoute() {
             <Group justify="flex-end">
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
-            {orgs.pending ? <Skeleton h={160} /> : <OrganizationCarousel organizations={orgs.cards} />}
-            <UsageSummary period={period} organizationId={scope} superadmin={superadmin} />
+            {orgs.pending ? <Skeleton h={160} /> : <OrganizationCarousel organizations={orgs.cards} seatsDefinition={orgs.seatsDefinition} />}
+            <UsageSummary period={period} organizationId={scope} />
             <LoginsChart period={period} organization={scope} />
             <PlatformStatus />
           </Stack>
@@ -116,7 +116,7 @@ export function AdminPortalRoute() {
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
             <LoginsChart period={period} organization={scope} />
-            <ActivityTable entity="users" period={period} organizationId={scope} />
+            <ActivityTable entity="all" period={period} organizationId={scope} />
           </Stack>
         </Tabs.Panel>
 

@@ -829,8 +829,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals for a period: sign-ins, active users, users, organizations, activity by entity. */
+        /** The figures of a period: sign-ins, active users, users, organizations, activity by entity. */
         get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything people did, of every kind, newest first, paged and searchable. */
+        get: operations["all_activity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -846,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Successful sign-ins per day and organization (the busiest `limit` organizations). */
+        /**
+         * Successful sign-ins per day and organization: the busiest `limit` organizations each a
+         *     series, the others and the deleted ones folded into one series each.
+         */
         get: operations["num_logins"];
         put?: never;
         post?: never;
@@ -934,7 +954,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Active users per organization (all for a superadmin; one's own for an administrator). */
+        /**
+         * Active users (accounts not deactivated: the seats in use) per organization (all for a
+         *     superadmin; one's own for an administrator).
+         */
         get: operations["active_user_counts"];
         put?: never;
         post?: never;
@@ -1515,7 +1538,14 @@ export interface components {
         ActiveUserCounts: {
             success: boolean;
             counts: components["schemas"]["ActiveUserCount"][];
+            /** @description What `active_users` counts: the seats in use (the `seatsInUse` figure's definition). */
+            definition: string;
         };
+        /**
+         * @description What was done (`activity.action`); the console words each one.
+         * @enum {string}
+         */
+        ActivityAction: "created" | "updated" | "deleted" | "shared" | "unshared" | "uploaded" | "deleted files" | "committed" | "restarted" | "stopped" | "redeployed" | "password_changed" | "2fa_disabled" | "2fa_required" | "2fa_not_required" | "owner_migrated";
         /**
          * @description What an activity-log entry is about (`activity.entity_type`); the metrics name these.
          * @enum {string}
@@ -1523,7 +1553,7 @@ export interface components {
         ActivityEntity: "applications" | "projects" | "datasets" | "workflows" | "notebooks" | "users" | "organizations" | "flighting";
         ActivityPage: {
             success: boolean;
-            entity: components["schemas"]["ActivityEntity"];
+            entity?: null | components["schemas"]["ActivityEntity"];
             rows: components["schemas"]["ActivityRow"][];
             /** Format: int64 */
             total: number;
@@ -1532,12 +1562,18 @@ export interface components {
             /** Format: int64 */
             limit: number;
         };
+        /** @description Who did what to which item. */
         ActivityRow: {
+            /** @description The kind of item acted on. */
+            entity_type: components["schemas"]["ActivityEntity"];
+            entity_id: string;
+            /** @description The item's name at the time of the action (kept when it is renamed or deleted). */
             entity_name: string;
             first_name?: string | null;
             last_name?: string | null;
+            /** @description The person who did it (absent when their account is gone). */
             email?: string | null;
-            action: string;
+            action: components["schemas"]["ActivityAction"];
             /**
              * Format: int64
              * @description Unix seconds.
@@ -1990,6 +2026,23 @@ export interface components {
          * @enum {string}
          */
         Feature: "insights" | "projects" | "workflows" | "datasets" | "notebooks";
+        /**
+         * @description A figure of the admin portal. Each is counted by one query (`db::metrics`) over the same
+         *     period and the same organizations — one organization, or every organization for a
+         *     superadmin — and sent with its label and [`definition`](Figure::definition), so the console
+         *     says what it counts in the words of the code that counts it. The names are the fields of
+         *     the overview's `metrics`.
+         * @enum {string}
+         */
+        Figure: "logins" | "failedLogins" | "activeUsers" | "totalUsers" | "organizations" | "activities" | "seatsInUse";
+        /** @description A figure as the console shows it: its label, value and what it counts. */
+        FigureValue: {
+            figure: components["schemas"]["Figure"];
+            label: string;
+            /** Format: int64 */
+            value: number;
+            definition: string;
+        };
         /** @description A file at the head, its content in base64. */
         FileContent: {
             name: string;
@@ -2193,6 +2246,8 @@ export interface components {
             is_owner: boolean;
             /** @description Applied with kubectl or GitOps: the custom resource is the source. */
             managed: boolean;
+            /** @description Whose insight it is (a superadmin sees every organization's). */
+            organization: components["schemas"]["OrganizationName"];
             /** Format: int64 */
             created_at: number;
             /** Format: int64 */
@@ -2244,7 +2299,10 @@ export interface components {
             date: string;
             /** Format: int64 */
             logins: number;
+            /** @description The series' name: the organization's, or 'Other organizations' / 'Deleted organizations'. */
             orgName: string;
+            /** @description The `key` of the series the point belongs to. */
+            series: string;
         };
         LoginRequest: {
             user: components["schemas"]["Credentials"];
@@ -2252,8 +2310,46 @@ export interface components {
         LoginSeries: {
             success: boolean;
             period: components["schemas"]["Period"];
+            /** Format: int64 */
+            from: number;
+            /** Format: int64 */
+            to: number;
+            /**
+             * Format: int64
+             * @description Every sign-in of the chart: the Logins figure of the same period and organizations.
+             */
+            total: number;
+            /** @description What the chart counts (the Logins figure's definition). */
+            definition: string;
+            /**
+             * @description The series in the order they are drawn: the busiest organizations, then the others, then
+             *     the deleted ones.
+             */
+            series: components["schemas"]["LoginSeriesInfo"][];
+            /** @description By date, then series. */
             logins: components["schemas"]["LoginPoint"][];
         };
+        /** @description One series of the chart. */
+        LoginSeriesInfo: {
+            /** @description The organization's id, or `other` / `deleted`. */
+            key: string;
+            name: string;
+            kind: components["schemas"]["LoginSeriesKind"];
+            /**
+             * Format: int64
+             * @description Its sign-ins in the period.
+             */
+            logins: number;
+            /** @description The organizations it stands for, by name, busiest first (a deleted one's name is gone). */
+            organizations: string[];
+            /** Format: int64 */
+            organizationCount: number;
+        };
+        /**
+         * @description What one series of the Logins chart is.
+         * @enum {string}
+         */
+        LoginSeriesKind: "organization" | "other" | "deleted";
         /** @description A member of the caller's organization, for "Select from Organization". */
         MemberView: {
             uid: string;
@@ -2436,6 +2532,12 @@ export interface components {
             /** Format: int64 */
             limit: number;
         };
+        /** @description The organization an item belongs to, as lists name it where a caller sees several. */
+        OrganizationName: {
+            id: string;
+            /** @description Empty only in the moment an organization is deleted under a listing. */
+            name: string;
+        };
         OrganizationRequest: {
             organization: components["schemas"]["OrganizationFields"];
         };
@@ -2474,6 +2576,7 @@ export interface components {
             active_users: number;
             flightings: components["schemas"]["Flag"][];
         };
+        /** @description The figures by name (see `figures` for what each counts). */
         Overview: {
             /** Format: int64 */
             logins: number;
@@ -2481,7 +2584,7 @@ export interface components {
             failedLogins: number;
             /**
              * Format: int64
-             * @description Distinct users who signed in during the period.
+             * @description Accounts that exist now and signed in during the period (never more than `totalUsers`).
              */
             activeUsers: number;
             /** Format: int64 */
@@ -2500,6 +2603,11 @@ export interface components {
             /** Format: int64 */
             to: number;
             metrics: components["schemas"]["Overview"];
+            /**
+             * @description The overview's figures in the order they are read (`organizations` only across every
+             *     organization), each with its label and definition.
+             */
+            figures: components["schemas"]["FigureValue"][];
         };
         /** @description A person as the sharing and insight views show them. */
         OwnerName: {
@@ -5083,12 +5191,66 @@ export interface operations {
             };
         };
     };
+    all_activity: {
+        parameters: {
+            query?: {
+                period?: string;
+                page?: number;
+                /** @description Default 10. */
+                limit?: number;
+                organizationId?: string;
+                /** @description Matches the entity name, the person's names or e-mail. */
+                searchTerm?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     num_logins: {
         parameters: {
             query?: {
                 organization?: string;
                 period?: string;
-                /** @description The organizations with the most sign-ins (default 5). */
+                /**
+                 * @description How many of the busiest organizations have a series of their own (default 5); the others
+                 *     share the series 'Other organizations'.
+                 */
                 limit?: number;
             };
             header?: never;
@@ -5114,6 +5276,14 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

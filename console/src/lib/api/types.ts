@@ -63,8 +63,14 @@ export type AvailableSeatsResponse = Schemas['Seats'] & { message?: string; limi
 
 export type FlightingResponse = Schemas['FlightingResponse'];
 export type MetricsSummary = Schemas['OverviewResponse'];
+/** One figure of the admin portal with its label and the API's definition of it. */
+export type Figure = Schemas['FigureValue'];
+export type LoginSeries = Schemas['LoginSeries'];
+export type LoginSeriesInfo = Schemas['LoginSeriesInfo'];
 export type LoginPoint = Schemas['LoginPoint'];
 export type ActivityRow = Schemas['ActivityRow'];
+export type ActivityAction = Schemas['ActivityAction'];
+export type ActivityEntity = Schemas['ActivityEntity'];
 
 /* ---- Insights, sharing and comments (issue 5) ---- */
 

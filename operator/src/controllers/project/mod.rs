@@ -6,9 +6,9 @@
 
 pub mod apply;
 pub mod build;
-mod launcher;
 #[cfg(test)]
 mod fixtures;
+mod launcher;
 pub mod observe;
 pub mod status;
 pub mod validate;

@@ -5,25 +5,27 @@ import { api, unwrap } from '@/lib/api-client';
 import { METRICS_KEY } from '@/lib/query-client';
 import type { Id } from '@/lib/api/types';
 
-/** The metrics entities: `users` is the user-activities tab; the others are asset kinds. */
-export const METRIC_ENTITIES = ['users', 'applications', 'projects', 'datasets', 'workflows'] as const;
+/** The asset kinds of the Entity Usage tab. */
+export const METRIC_ENTITIES = ['applications', 'projects', 'datasets', 'workflows'] as const;
 export type MetricEntity = (typeof METRIC_ENTITIES)[number];
+/** What an activity list shows: every kind (the User activities tab) or one asset kind. */
+export type ActivitySubject = 'all' | MetricEntity;
 
 export type EntityMetricsParams = {
-  entity: MetricEntity;
+  entity: ActivitySubject;
   period: MetricPeriod;
   organizationId?: Id;
   searchTerm?: string;
 };
 
-/** GET /v1/metrics/{entity} (period, page, limit, organizationId, searchTerm). */
+/**
+ * The activity log, newest first: GET /v1/metrics/activities (every kind) or
+ * GET /v1/metrics/{entity} (one), with period, page, limit, organizationId, searchTerm.
+ */
 export function getEntityMetrics({ entity, ...query }: EntityMetricsParams & { page: number }, signal?: AbortSignal) {
-  return unwrap(
-    api.GET('/v1/metrics/{entity}', {
-      params: { path: { entity }, query: { ...query, limit: LIST_PAGE_SIZE } },
-      signal,
-    }),
-  );
+  const params = { query: { ...query, limit: LIST_PAGE_SIZE } };
+  if (entity === 'all') return unwrap(api.GET('/v1/metrics/activities', { params, signal }));
+  return unwrap(api.GET('/v1/metrics/{entity}', { params: { ...params, path: { entity } }, signal }));
 }
 
 export function getEntityMetricsQueryOptions(params: EntityMetricsParams) {

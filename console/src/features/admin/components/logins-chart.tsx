@@ -1,51 +1,63 @@
 import { BarChart, LineChart } from '@mantine/charts';
-import { Box, Paper, Skeleton, Text, Title } from '@mantine/core';
+import { Box, Group, Paper, Skeleton, Text, Title } from '@mantine/core';
 
+import { DefinitionHint } from '@/components/ui/definition-hint';
 import { EmptyState } from '@/components/ui/empty-state';
 import { QueryError } from '@/components/ui/query-error';
 import { LOGIN_CHART_LIMIT, type MetricPeriod } from '@/config/constants';
 import { useNumLogins } from '@/features/admin/api/get-num-logins';
-import type { Id, LoginPoint } from '@/lib/api/types';
+import type { Id, LoginSeries, LoginSeriesInfo } from '@/lib/api/types';
 
 const COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'cyan.6', 'red.6'];
+/** The folded series are grey: they stand for several organizations. */
+const FOLDED_COLORS: Record<LoginSeriesInfo['kind'], string | null> = { organization: null, other: 'gray.6', deleted: 'gray.4' };
 
-/** The API names the sign-ins of an organization removed since '(deleted)'. */
-const DELETED_ORGANIZATION = '(deleted)';
-
-/** A series' legend: the organization, 'Removed organization' for one that is gone. */
-function seriesName(p: LoginPoint) {
-  if (p.orgName === DELETED_ORGANIZATION) return 'Removed organization';
-  return p.orgName || 'Logins';
-}
-
-/** One row per date and one series per organization, as the line chart wants them. */
-export function pivotLogins(points: readonly LoginPoint[]) {
-  const series = [...new Set(points.map(seriesName))];
+/**
+ * One row per date with a value per series, as the charts want them; the series are the API's, in
+ * its order (the busiest organizations, 'Other organizations', 'Deleted organizations'), keyed by
+ * their key and labelled by their name.
+ */
+export function pivotLogins({ series, logins }: Pick<LoginSeries, 'series' | 'logins'>) {
   const byDate = new Map<string, Record<string, number | string>>();
-  for (const p of points) {
+  for (const p of logins) {
     const row = byDate.get(p.date) ?? { date: p.date };
-    const name = seriesName(p);
-    row[name] = ((row[name] as number | undefined) ?? 0) + p.logins;
+    row[p.series] = ((row[p.series] as number | undefined) ?? 0) + p.logins;
     byDate.set(p.date, row);
   }
   const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
-  for (const row of rows) for (const s of series) row[s] ??= 0;
-  return { rows, series: series.map((name, i) => ({ name, color: COLORS[i % COLORS.length] })) };
+  for (const row of rows) for (const s of series) row[s.key] ??= 0;
+  return {
+    rows,
+    series: series.map((s, i) => ({ name: s.key, label: s.name, color: FOLDED_COLORS[s.kind] ?? COLORS[i % COLORS.length] })),
+  };
 }
 
-/** Logins over the chosen period; a superadmin sees the top 5 organizations. */
+/** Which organizations a folded series stands for, in words under the chart. */
+function foldedLine(s: LoginSeriesInfo) {
+  if (s.kind === 'other') return `${s.name}: ${s.organizations.join(', ')}`;
+  if (s.kind === 'deleted') return `${s.name}: ${s.organizationCount} deleted since, ${s.logins} sign-in${s.logins === 1 ? '' : 's'}`;
+  return null;
+}
+
+/**
+ * Logins over the chosen period: the same sign-ins as the Logins tile, so its total is the tile's.
+ * Across organizations the 5 busiest each have a line; the others and the deleted ones are one
+ * line each, named under the chart.
+ */
 export function LoginsChart({ period, organization }: { period: MetricPeriod; organization?: Id }) {
   const logins = useNumLogins({ period, organization, limit: LOGIN_CHART_LIMIT });
-  const { rows, series } = pivotLogins(logins.data?.logins ?? []);
+  const { rows, series } = pivotLogins(logins.data ?? { series: [], logins: [] });
+  const folded = (logins.data?.series ?? []).map(foldedLine).filter((l) => l !== null);
   return (
     <Paper withBorder p="lg">
-      <Title order={4} mb="sm">
-        Logins
-      </Title>
+      <Group gap={4} mb="sm" wrap="nowrap">
+        <Title order={4}>Logins</Title>
+        {logins.data && <DefinitionHint label="the Logins chart" definition={logins.data.definition} />}
+      </Group>
       {logins.isPending && <Skeleton h={240} />}
       {logins.isError && <QueryError error={logins.error} onRetry={() => logins.refetch()} />}
       {logins.isSuccess && rows.length === 0 && <EmptyState title="No logins in this period" />}
-      {rows.length > 0 && (
+      {logins.data && rows.length > 0 && (
         <>
           {/* A line needs two days: one day is bars (one per organization), not a lone dot. */}
           <Box data-testid="logins-chart" data-kind={rows.length > 1 ? 'line' : 'bar'}>
@@ -56,11 +68,13 @@ export function LoginsChart({ period, organization }: { period: MetricPeriod; or
             )}
           </Box>
           <Text size="xs" c="dimmed" mt="xs">
-            Total: {rows.reduce((n, r) => n + series.reduce((m, s) => m + Number(r[s.name] ?? 0), 0), 0)} logins
-            {rows.length === 1 && ` on ${String(rows[0].date)}`}
-            {/* Across organizations the chart keeps the busiest few; the Logins tile counts everyone. */}
-            {organization === undefined && ` (the ${LOGIN_CHART_LIMIT} organizations with the most sign-ins; superadmins and smaller organizations are in the Logins tile only)`}
+            Total: {logins.data.total} login{logins.data.total === 1 ? '' : 's'}{rows.length === 1 && ` on ${String(rows[0].date)}`}
           </Text>
+          {folded.map((line) => (
+            <Text key={line} size="xs" c="dimmed">
+              {line}
+            </Text>
+          ))}
         </>
       )}
     </Paper>

@@ -3,6 +3,7 @@ import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 
+import { DefinitionHint } from '@/components/ui/definition-hint';
 import { EmptyState } from '@/components/ui/empty-state';
 import { CAROUSEL_CARDS } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -17,9 +18,10 @@ export function carouselWindow<T>(items: readonly T[], start: number, size = CAR
 
 /**
  * Organization cards, 4 at a time (spec 001 §2). Each shows the admin e-mail, seat usage
- * ('Active users' over max seats) and 'View in Legacy Mode'.
+ * ('Active users' over max seats, with the API's definition of what it counts) and 'View in
+ * Legacy Mode'.
  */
-export function OrganizationCarousel({ organizations }: { organizations: OrganizationCard[] }) {
+export function OrganizationCarousel({ organizations, seatsDefinition }: { organizations: OrganizationCard[]; seatsDefinition?: string }) {
   const [start, setStart] = useState(0);
   if (organizations.length === 0) return <EmptyState title="No organizations to show" />;
   const visible = carouselWindow(organizations, start);
@@ -62,9 +64,12 @@ export function OrganizationCarousel({ organizations }: { organizations: Organiz
               <Text size="xs" c="dimmed" truncate>
                 {o.admin_email}
               </Text>
-              <Text size="sm" mt="sm">
-                Active users: {used} / {o.max_seats}
-              </Text>
+              <Group gap={4} mt="sm" wrap="nowrap">
+                <Text size="sm">
+                  Active users: {used} / {o.max_seats}
+                </Text>
+                {seatsDefinition && <DefinitionHint label={`Active users of ${o.name}`} definition={seatsDefinition} />}
+              </Group>
               <Progress value={pct} color={pct >= 100 ? 'red' : 'indigo'} size="sm" mt={4} aria-label={`Seats used by ${o.name}`} />
               <Button component={Link} to={paths.organizationUsers.getHref(o.id)} variant="subtle" size="xs" mt="sm" px={0}>
                 View in Legacy Mode

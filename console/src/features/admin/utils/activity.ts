@@ -1,53 +1,64 @@
-import type { MetricEntity } from '@/features/admin/api/get-entity-metrics';
-import type { ActivityRow } from '@/lib/api/types';
+import type { ActivityAction, ActivityEntity, ActivityRow } from '@/lib/api/types';
 
-/** What one item of each kind is called in a sentence. */
-const NOUNS: Record<MetricEntity, string> = {
-  users: 'user',
-  applications: 'insight',
-  projects: 'project',
-  datasets: 'dataset',
-  workflows: 'workflow',
+/** What one item of each kind is called in a sentence, and several of them. */
+const NOUNS: Record<ActivityEntity, { one: string; many: string }> = {
+  applications: { one: 'insight', many: 'insights' },
+  projects: { one: 'project', many: 'projects' },
+  datasets: { one: 'dataset', many: 'datasets' },
+  workflows: { one: 'workflow', many: 'workflows' },
+  notebooks: { one: 'notebook', many: 'notebooks' },
+  users: { one: 'user', many: 'users' },
+  organizations: { one: 'organization', many: 'organizations' },
+  flighting: { one: 'flighting', many: 'flighting' },
 };
 
 /**
- * The API's action codes (api/src/db/activity.rs and the routes that record them) in words: a
- * verb, and whether the item follows it directly ('deleted dataset Q3') or after 'for'
- * ('disabled two-factor authentication for user Ada').
+ * The API's actions (domain::ActivityAction) in words, each the phrase before the item: 'deleted'
+ * dataset Q3, 'turned off two-factor authentication for' user ann@…. Typed by the API's enum, so a
+ * new action does not compile until it is worded here.
  */
-const ACTIONS: Record<string, { verb: string; forItem?: boolean }> = {
-  created: { verb: 'created' },
-  updated: { verb: 'updated' },
-  deleted: { verb: 'deleted' },
-  shared: { verb: 'shared' },
-  unshared: { verb: 'stopped sharing' },
-  uploaded: { verb: 'uploaded' },
-  redeployed: { verb: 'redeployed' },
-  password_changed: { verb: 'changed the password', forItem: true },
-  '2fa_disabled': { verb: 'disabled two-factor authentication', forItem: true },
-  '2fa_enabled': { verb: 'enabled two-factor authentication', forItem: true },
-  '2fa_required': { verb: 'required two-factor authentication', forItem: true },
-  '2fa_not_required': { verb: 'stopped requiring two-factor authentication', forItem: true },
-  owner_migrated: { verb: 'moved the assets', forItem: true },
+const ACTIONS: Record<ActivityAction, string> = {
+  created: 'created',
+  updated: 'changed',
+  deleted: 'deleted',
+  shared: 'shared',
+  unshared: 'stopped sharing',
+  uploaded: 'uploaded files to',
+  'deleted files': 'deleted files from',
+  committed: 'committed a change to',
+  restarted: 'restarted',
+  stopped: 'stopped',
+  redeployed: 'redeployed',
+  password_changed: 'changed the password of',
+  '2fa_disabled': 'turned off two-factor authentication for',
+  '2fa_required': 'required two-factor authentication in',
+  '2fa_not_required': 'stopped requiring two-factor authentication in',
+  owner_migrated: 'moved the owner of',
 };
-
-/** An action code nobody mapped yet still reads as words: 'owner_changed' → 'owner changed'. */
-function verbOf(action: string) {
-  return ACTIONS[action] ?? { verb: action.replace(/[_-]+/g, ' ').trim() || 'did something' };
-}
 
 /** Who did it: their name, else their e-mail, else that the account is gone. */
 export function actorOf(row: Pick<ActivityRow, 'first_name' | 'last_name' | 'email'>): string {
   return [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email || 'A removed user';
 }
 
+/** How many characters of an id name an item whose name was not kept. */
+const SHORT_ID = 8;
+
+/** The item acted on, with its kind: 'dataset Q3 sales', 'the flighting of Acme'. */
+function itemOf(row: Pick<ActivityRow, 'action' | 'entity_type' | 'entity_name' | 'entity_id'>): string {
+  const noun = NOUNS[row.entity_type];
+  // The name it had at the time of the action; without one, its id.
+  const name = row.entity_name.trim() || `(id ${row.entity_id.slice(0, SHORT_ID)})`;
+  if (row.entity_type === 'flighting') return `the flighting of ${name}`;
+  // An ownership move names the two people ('ann@… -> bob@…'), for every item of a kind.
+  if (row.action === 'owner_migrated') return `${noun.many} ${name}`;
+  return `${noun.one} ${name}`;
+}
+
 /**
- * What was done to what, in words: 'deleted dataset Q3 sales', 'disabled two-factor
- * authentication for user Ada'; an item without a name is still named by its kind.
+ * What was done to what, in words: 'deleted dataset Q3 sales', 'turned off two-factor
+ * authentication for user ann@acme.io', 'changed the flighting of Acme'; never a code or a blank.
  */
-export function describeActivity(row: Pick<ActivityRow, 'action' | 'entity_name'>, entity: MetricEntity): string {
-  const { verb, forItem } = verbOf(row.action);
-  const name = row.entity_name?.trim();
-  const item = name ? `${NOUNS[entity]} ${name}` : `an unnamed ${NOUNS[entity]}`;
-  return forItem ? `${verb} for ${item}` : `${verb} ${item}`;
+export function describeActivity(row: Pick<ActivityRow, 'action' | 'entity_type' | 'entity_name' | 'entity_id'>): string {
+  return `${ACTIONS[row.action]} ${itemOf(row)}`;
 }

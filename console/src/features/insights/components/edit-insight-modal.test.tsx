@@ -124,6 +124,24 @@ describe('edit insight modal', () => {
     expect(screen.queryByRole('dialog', { name: UNSAVED_CHANGES_TITLE })).not.toBeInTheDocument();
   });
 
+  it.each([
+    ['the name', () => user().type(screen.getByRole('textbox', { name: /^Name/ }), 'x')],
+    ['the description', () => user().type(screen.getByRole('textbox', { name: 'Description' }), ' more')],
+    ['the app URL', () => user().type(screen.getByRole('textbox', { name: /^App URL/ }), '/v2')],
+    ['the image', async () => user().click(await screen.findByRole('button', { name: 'Default image 2' }))],
+  ])("asks 'You have unsaved changes' on Escape after changing %s, with the focus where the change was made", async (_, change) => {
+    signIn();
+    mockFetch(images, config);
+    const onClose = vi.fn();
+    const external = makeInsight({ name: 'Sales', description: 'Q', status: 'external', container_name: null, app_url: 'https://old.io', img_path: null });
+    renderWithProviders(<EditInsightModal insight={external} onClose={onClose} />);
+    await screen.findByRole('textbox', { name: /^Name/ });
+    await change();
+    await user().keyboard('{Escape}');
+    expect(await screen.findByRole('dialog', { name: UNSAVED_CHANGES_TITLE })).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it('holds a navigation away while there are unsaved edits', async () => {
     signIn();
     mockFetch(images, config);

@@ -18,6 +18,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import {
+  IconBuilding,
   IconDots,
   IconEye,
   IconFileTypePdf,
@@ -43,7 +44,7 @@ import type { InsightView } from '@/lib/api/types';
 import { EditInsightModal } from '@/features/insights/components/edit-insight-modal';
 import { canEdit, canRun, INSIGHT_TYPE_LABELS, isRunning, ownerName } from '@/features/insights/components/insight-actions';
 import { ReportPreviewModal } from '@/features/insights/components/report-preview-modal';
-import { useSession } from '@/lib/auth';
+import { isSuperadmin, useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 import { truncate, viewCountLabel } from '@/lib/text';
 
@@ -238,11 +239,22 @@ export function useCardOpener(insight: InsightView, preview: () => void) {
   };
 }
 
+/** Whose insight it is, for a caller who sees several organizations' (a superadmin). */
+export function OrganizationLabel({ insight }: { insight: InsightView }) {
+  return (
+    <Badge size="xs" variant="light" color="gray" leftSection={<IconBuilding size={10} />} maw={160} title={`Organization: ${insight.organization.name}`}>
+      {insight.organization.name}
+    </Badge>
+  );
+}
+
 /**
  * The insight card (spec 000 §2): name cut to 22 and description to 25 characters, the view
- * count in a tooltip, the pin toggle, the run switch with its refresh control, and the menu.
+ * count in a tooltip, the pin toggle, the run switch with its refresh control, and the menu; for
+ * a superadmin, who sees every organization's insights, the insight's organization.
  */
 export function InsightCard({ insight, onShare }: { insight: InsightView; onShare?: (i: InsightView) => void }) {
+  const { user } = useSession();
   const { dialog, open, close } = useInsightDialogs();
   const views = insight.userMetrics ?? 0;
   const TypeIcon = insight.app_type === 'user_report' ? IconFileTypePdf : IconPresentationAnalytics;
@@ -312,6 +324,7 @@ export function InsightCard({ insight, onShare }: { insight: InsightView; onShar
           {INSIGHT_TYPE_LABELS[insight.app_type] ?? insight.app_type}
         </Badge>
         <StatusBadge status={insight.status} />
+        {isSuperadmin(user) && <OrganizationLabel insight={insight} />}
         {insight.managed && (
           <Tooltip label="Declared in the cluster (kubectl or GitOps)">
             <Badge size="xs" variant="dot" color="grape">

@@ -86,6 +86,29 @@ describe('insights list', () => {
     expect(window.localStorage.getItem(INSIGHTS_VIEW_STORAGE_KEY)).toBe('card');
   });
 
+  it("a superadmin's All Apps says each insight's organization, on the card and in the table; others see none", async () => {
+    signIn({ role: 'superadmin' });
+    const apps = [
+      makeInsight({ name: 'Sales', organization: { id: '7', name: 'Acme' } }),
+      makeInsight({ name: 'Churn', organization: { id: '8', name: 'Globex' } }),
+    ];
+    mockFetch(on('GET', '/v1/applications/insights', { body: page(apps) }));
+    const first = renderWithProviders(<InsightsList />);
+    expect(within(await screen.findByRole('article', { name: 'Sales' })).getByText('Acme')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Churn' })).getByText('Globex')).toBeInTheDocument();
+    await user().click(screen.getByText('Table'));
+    const table = await screen.findByRole('table', { name: 'Insights' });
+    expect(within(table).getByRole('columnheader', { name: 'Organization' })).toBeInTheDocument();
+    expect(within(table).getByRole('row', { name: /Churn/ })).toHaveTextContent('Globex');
+    first.unmount();
+    window.localStorage.removeItem(INSIGHTS_VIEW_STORAGE_KEY);
+
+    signIn({ role: 'developer' });
+    renderWithProviders(<InsightsList />);
+    const sales = await screen.findByRole('article', { name: 'Sales' });
+    expect(within(sales).queryByText('Acme')).not.toBeInTheDocument();
+  });
+
   it('loads more pages while pages remain', async () => {
     signIn();
     const apps = (n: number, count: number) => Array.from({ length: count }, (_, i) => makeInsight({ id: `p${n}-${i}`, name: `P${n} ${i}` }));

@@ -52,6 +52,7 @@ import {
   StatusBadge,
   useInsightDialogs,
 } from '@/features/insights/components/insight-card';
+import { isSuperadmin, useSession } from '@/lib/auth';
 import { useDates } from '@/lib/dates';
 import { readString, writeString } from '@/lib/storage';
 import { viewCountLabel } from '@/lib/text';
@@ -95,7 +96,7 @@ function readViewMode(): InsightViewMode {
   return readString(INSIGHTS_VIEW_STORAGE_KEY) === 'table' ? 'table' : 'card';
 }
 
-function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: InsightView) => void }) {
+function InsightRow({ insight, onShare, withOrganization }: { insight: InsightView; onShare?: (i: InsightView) => void; withOrganization: boolean }) {
   const dates = useDates();
   const { dialog, open, close } = useInsightDialogs();
   return (
@@ -115,6 +116,7 @@ function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: 
         <StatusBadge status={insight.status} />
       </Table.Td>
       <Table.Td>{ownerName(insight)}</Table.Td>
+      {withOrganization && <Table.Td>{insight.organization.name}</Table.Td>}
       <Table.Td>
         <Tooltip label={viewCountLabel(insight.userMetrics)}>
           <Text size="sm" span tabIndex={0}>
@@ -139,7 +141,9 @@ function InsightRow({ insight, onShare }: { insight: InsightView; onShare?: (i: 
   );
 }
 
+/** The table view; a superadmin, who sees every organization's insights, gets an Organization column. */
 function InsightsTable({ items, onShare }: { items: InsightView[]; onShare?: (i: InsightView) => void }) {
+  const withOrganization = isSuperadmin(useSession().user);
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table highlightOnHover aria-label="Insights">
@@ -149,6 +153,7 @@ function InsightsTable({ items, onShare }: { items: InsightView[]; onShare?: (i:
             <Table.Th>Type</Table.Th>
             <Table.Th>Status</Table.Th>
             <Table.Th>Owner</Table.Th>
+            {withOrganization && <Table.Th>Organization</Table.Th>}
             <Table.Th>Views</Table.Th>
             <Table.Th>Updated</Table.Th>
             <Table.Th data-row-actions>
@@ -158,7 +163,7 @@ function InsightsTable({ items, onShare }: { items: InsightView[]; onShare?: (i:
         </Table.Thead>
         <Table.Tbody>
           {items.map((i) => (
-            <InsightRow key={i.id} insight={i} onShare={onShare} />
+            <InsightRow key={i.id} insight={i} onShare={onShare} withOrganization={withOrganization} />
           ))}
         </Table.Tbody>
       </Table>

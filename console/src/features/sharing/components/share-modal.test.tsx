@@ -195,6 +195,38 @@ describe('share modal', () => {
     expect(box).toHaveAccessibleDescription(SHARE_MESSAGES.invalid);
   });
 
+  it("takes back the dialog's earlier error toasts when a share succeeds", async () => {
+    signIn({ uid: 'u-1', email: 'ada@example.com' });
+    let refuse = true;
+    mockFetch(
+      on('GET', '/v1/shares/sharedwith/e1', { body: sharedWith() }),
+      on('POST', '/v1/applications/share', () =>
+        refuse
+          ? { status: 400, body: { success: false, code: 'unknown_user', message: 'No user with the e-mail nobody@example.com' } }
+          : { body: { success: true, message: 'Application shared!' } },
+      ),
+    );
+    renderWithProviders(<ShareModal opened entityId="e1" entityType="Application" entityLabel="Sales board" onClose={() => undefined} />);
+    const toast = (text: string) => screen.queryByText(text, { selector: '.mantine-Notification-description' });
+    const box = await screen.findByRole('textbox', { name: 'Emails' });
+    // One refusal found before calling, one by the server.
+    await user().type(box, 'not-an-address');
+    await user().click(screen.getByRole('button', { name: 'add' }));
+    await vi.waitFor(() => expect(toast(SHARE_MESSAGES.invalid)).toBeInTheDocument());
+    await user().clear(box);
+    await user().type(box, 'nobody@example.com');
+    await user().click(screen.getByRole('button', { name: 'add' }));
+    await vi.waitFor(() => expect(toast('No user with the e-mail nobody@example.com')).toBeInTheDocument());
+
+    refuse = false;
+    await user().clear(box);
+    await user().type(box, 'grace@example.com');
+    await user().click(screen.getByRole('button', { name: 'add' }));
+    await vi.waitFor(() => expect(toast('Application shared!')).toBeInTheDocument());
+    await vi.waitFor(() => expect(toast('No user with the e-mail nobody@example.com')).not.toBeInTheDocument());
+    expect(toast(SHARE_MESSAGES.invalid)).not.toBeInTheDocument();
+  });
+
   it("shows 'Select from Organization' even when nobody else is there yet", async () => {
     setup(sharedWith({ members: [] }));
     expect(await screen.findByText('Select from Organization')).toBeInTheDocument();

@@ -22,10 +22,10 @@ import { QueryError } from '@/components/ui/query-error';
 import { ACCESS_LEVEL_LABELS, ACCESS_LEVELS, DEFAULT_ACCESS_LEVEL, REVOKE_ACCESS_LABEL } from '@/config/constants';
 import { useSharedWith } from '@/features/sharing/api/get-shared-with';
 import { useShareEntity } from '@/features/sharing/api/share-entity';
-import type { AccessLevel, EntityType, ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
+import type { AccessLevel, Done, EntityType, ShareChange, SharedWithResponse, ShareEntry, SharePerson } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
 import { fieldErrors } from '@/lib/field-errors';
-import { notify } from '@/lib/notify';
+import { notify, useErrorToasts } from '@/lib/notify';
 
 export const SHARE_MESSAGES = {
   self: 'Cannot share to yourself!',
@@ -127,21 +127,31 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
   const [addLevel, setAddLevel] = useState<AccessLevel>(DEFAULT_ACCESS_LEVEL);
   const [overrides, setOverrides] = useState<Record<string, boolean>>({});
   const fallbackMessage = `${entityType} shared!`;
+  // A success takes back the dialog's earlier error toasts: they are about a request now settled.
+  const errors = useErrorToasts();
+  const succeeded = (r: Done) => {
+    errors.clear();
+    notify.success(r.message || fallbackMessage);
+  };
 
   const add = useShareEntity(entityType, entityId, {
     onSuccess: (r) => {
-      notify.success(r.message || fallbackMessage);
+      succeeded(r);
       setEmails('');
     },
     // An address the server refuses (no such user, not an address) marks the box as well.
-    onError: (e) => setEmailError(fieldErrors(e, EMAIL_CODES).emails ?? null),
+    onError: (e) => {
+      errors.shownFor(e);
+      setEmailError(fieldErrors(e, EMAIL_CODES).emails ?? null);
+    },
   });
-  const change = useShareEntity(entityType, entityId, { onSuccess: (r) => notify.success(r.message || fallbackMessage) });
+  const change = useShareEntity(entityType, entityId, { onSuccess: succeeded, onError: errors.shownFor });
   const apply = useShareEntity(entityType, entityId, {
     onSuccess: (r) => {
-      notify.success(r.message || fallbackMessage);
+      succeeded(r);
       setOverrides({});
     },
+    onError: errors.shownFor,
   });
 
   const levelOptions = levels.map((l) => ({ value: l, label: ACCESS_LEVEL_LABELS[l] }));
@@ -157,7 +167,7 @@ function ShareBody({ data, entityType, entityId, directoryId }: { data: SharedWi
     const list = splitEmails(emails);
     const problem = emailProblem(list, user?.email);
     if (problem) {
-      notify.error(problem);
+      errors.show(problem);
       setEmailError(problem);
       return;
     }
