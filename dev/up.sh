@@ -17,8 +17,15 @@ if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubecon
 log "building the console"
 (cd console && npm run --silent build >"$LUDIS_STATE/console-build.log" 2>&1) ||
   { tail -n 20 "$LUDIS_STATE/console-build.log" >&2; die "the console build failed (log: $LUDIS_STATE/console-build.log)"; }
-log "building the API and the operator"
-cargo build --locked --quiet -p ludis-api -p ludis-operator || die "the build failed"
+# LUDIS_PROFILE=release runs optimised builds (slower to build; what the benchmarks measure).
+profile=${LUDIS_PROFILE:-debug}
+case $profile in
+  debug) build_flags=() ;;
+  release) build_flags=(--release) ;;
+  *) die "LUDIS_PROFILE must be debug or release, not '$profile'" ;;
+esac
+log "building the API and the operator ($profile)"
+cargo build --locked --quiet "${build_flags[@]}" -p ludis-api -p ludis-operator || die "the build failed"
 
 # The operator: our CRDs, the image list (seeds/ludis-images.json, the images built for the node),
 # then the controllers (against this cluster and S3) with the operator's own images.
@@ -34,7 +41,7 @@ LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LU
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((LUDIS_API_PORT + 1)) \
   LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
   LUDIS_UPLOAD_IMAGE=$(operator_image upload) \
-  start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/debug/ludis-operator"
+  start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/$profile/ludis-operator"
 wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
 A=$LUDIS_STATE/api
@@ -60,7 +67,7 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_DATA_DIR="$A/data" \
   LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$(cat "$A/admin-password")" \
   LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
-  start_bg ludis-api "$A" "$CARGO_TARGET_DIR/debug/ludis-api"
+  start_bg ludis-api "$A" "$CARGO_TARGET_DIR/$profile/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
 "$DEV_DIR/demo.sh" up
 
