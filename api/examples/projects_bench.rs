@@ -30,7 +30,7 @@ use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest as _};
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-const KEYSTROKES: usize = 200;
+const KEYSTROKES: usize = 400;
 const BURST: usize = 100_000;
 const STREAMS: usize = 500;
 /// The repository: `data/` with 1,000 files and `src/module_00` … `src/module_89` with 100 each.
@@ -111,22 +111,14 @@ async fn read_until(socket: &mut Socket, needle: &[u8]) -> Vec<u8> {
     seen
 }
 
-/// Keystroke round trips through the API's terminal.
-async fn api_keystrokes(b: &Bench, id: &str) -> Vec<Duration> {
-    let mut socket = b.socket("terminalConnection", id).await;
-    socket
-        .send(Message::Binary(
-            b"stty -echoctl; echo ready-$((1+1))\n".to_vec().into(),
-        ))
-        .await
-        .unwrap();
-    read_until(&mut socket, b"ready-2").await;
-    let mut out = Vec::with_capacity(KEYSTROKES);
-    for i in 0..KEYSTROKES {
+/// Keystroke round trips through the API's terminal (an open session).
+async fn api_keystrokes(socket: &mut Socket, n: usize) -> Vec<Duration> {
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
         let key = [b'a' + (i % 26) as u8];
         let t = Instant::now();
         socket.send(Message::Binary(key.to_vec().into())).await.unwrap();
-        read_until(&mut socket, &key).await;
+        read_until(socket, &key).await;
         out.push(t.elapsed());
         if i % 50 == 49 {
             // Ctrl-U clears the line typed so far.
@@ -136,36 +128,62 @@ async fn api_keystrokes(b: &Bench, id: &str) -> Vec<Duration> {
     out
 }
 
-/// Keystroke round trips through the API server's exec stream, as `kubectl exec -it` does.
-async fn direct_keystrokes(pods: &Api<Pod>, pod: &str) -> Vec<Duration> {
+/// Opens the API's terminal and waits for the shell.
+async fn api_terminal(b: &Bench, id: &str) -> Socket {
+    let mut socket = b.socket("terminalConnection", id).await;
+    socket
+        .send(Message::Binary(b"echo ready-$((1+1))\n".to_vec().into()))
+        .await
+        .unwrap();
+    read_until(&mut socket, b"ready-2").await;
+    socket
+}
+
+/// A shell through the API server's exec stream, as `kubectl exec -it` opens it.
+struct DirectShell {
+    stdin: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+    stdout: Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+    _process: kube::api::AttachedProcess,
+}
+
+async fn direct_terminal(pods: &Api<Pod>, pod: &str) -> DirectShell {
     let params = AttachParams::interactive_tty().container("preview");
     let mut process = pods
         .exec(pod, ["sh", "-c", "exec sh"], &params)
         .await
         .expect("exec opens");
-    let mut stdin = process.stdin().unwrap();
-    let mut stdout = process.stdout().unwrap();
+    let mut shell = DirectShell {
+        stdin: Box::new(process.stdin().unwrap()),
+        stdout: Box::new(process.stdout().unwrap()),
+        _process: process,
+    };
     let mut buffer = vec![0u8; 16 * 1024];
     let mut seen = Vec::new();
-    stdin.write_all(b"echo ready-$((1+1))\n").await.unwrap();
+    shell.stdin.write_all(b"echo ready-$((1+1))\n").await.unwrap();
     while !seen.windows(7).any(|w| w == b"ready-2") {
-        let n = stdout.read(&mut buffer).await.unwrap();
+        let n = shell.stdout.read(&mut buffer).await.unwrap();
         seen.extend_from_slice(&buffer[..n]);
     }
-    let mut out = Vec::with_capacity(KEYSTROKES);
-    for i in 0..KEYSTROKES {
+    shell
+}
+
+/// Keystroke round trips through the API server's exec stream directly.
+async fn direct_keystrokes(shell: &mut DirectShell, n: usize) -> Vec<Duration> {
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
         let key = b'a' + (i % 26) as u8;
         let t = Instant::now();
-        stdin.write_all(&[key]).await.unwrap();
+        shell.stdin.write_all(&[key]).await.unwrap();
         loop {
-            let n = stdout.read(&mut buffer).await.unwrap();
-            if buffer[..n].contains(&key) {
+            let read = shell.stdout.read(&mut buffer).await.unwrap();
+            if buffer[..read].contains(&key) {
                 break;
             }
         }
         out.push(t.elapsed());
         if i % 50 == 49 {
-            stdin.write_all(&[0x15]).await.unwrap();
+            shell.stdin.write_all(&[0x15]).await.unwrap();
         }
     }
     out
@@ -426,12 +444,17 @@ async fn main() {
         started.elapsed().as_secs_f64()
     );
 
-    println!("1. terminal round trip ({KEYSTROKES} keystrokes each)");
-    let (d50, d99) = summary(
-        "API server exec (kubectl exec)",
-        direct_keystrokes(&pods, &pod_name).await,
-    );
-    let (a50, a99) = summary("Ludis /terminalConnection", api_keystrokes(&b, &id).await);
+    println!("1. terminal round trip ({KEYSTROKES} keystrokes each, in 4 alternating rounds)");
+    let mut direct_shell = direct_terminal(&pods, &pod_name).await;
+    let mut api_socket = api_terminal(&b, &id).await;
+    let (mut direct_rtts, mut api_rtts) = (Vec::new(), Vec::new());
+    for _ in 0..4 {
+        direct_rtts.extend(direct_keystrokes(&mut direct_shell, KEYSTROKES / 4).await);
+        api_rtts.extend(api_keystrokes(&mut api_socket, KEYSTROKES / 4).await);
+    }
+    drop((direct_shell, api_socket));
+    let (d50, d99) = summary("API server exec (kubectl exec)", direct_rtts);
+    let (a50, a99) = summary("Ludis /terminalConnection", api_rtts);
     println!(
         "  ratio Ludis / direct: p50 {:.2}x   p99 {:.2}x   (goal <= 1.2x)\n",
         ms(a50) / ms(d50),
