@@ -54,13 +54,6 @@ const realTimeClock = {
   message: 'A fake clock that also follows real time makes outcomes depend on the speed of the machine (testing/clock.ts).',
 };
 
-/** The untyped escape hatch of lib/api-client.ts serves only the projects feature (issue 14). */
-const untypedImport = {
-  name: '@/lib/api-client',
-  importNames: ['untyped'],
-  message: 'untyped() is only for the Projects v2 calls not yet in the OpenAPI document (features/projects): use the typed `api`.',
-};
-
 const barrel = {
   selector: 'Program',
   message: 'No barrel index files: import each module from its own file.',
@@ -98,7 +91,6 @@ export default tseslint.config(
     rules: {
       'import/no-restricted-paths': ['error', { zones: [...noCrossFeature, ...layers] }],
       'no-restricted-syntax': ['error', realTimeClock, ...routeLiterals],
-      'no-restricted-imports': ['error', { paths: [untypedImport] }],
       // A router link's address is its `to`.
       'jsx-a11y/anchor-is-valid': ['error', { components: ['Link'], specialLink: ['to'] }],
     },
@@ -110,10 +102,6 @@ export default tseslint.config(
       'import/no-restricted-paths': ['error', { zones: noCrossFeature }],
       'no-restricted-syntax': ['error', realTimeClock],
     },
-  },
-  {
-    files: ['src/features/projects/**', 'src/lib/api-client.test.ts'],
-    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['src/config/paths.ts'],

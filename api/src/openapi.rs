@@ -72,6 +72,32 @@ pub fn document_json() -> String {
     .clone()
 }
 
+/// Test support: the fields `value` sends are exactly the ones its schema marks required. Given
+/// its emptiest value (every `Option` None), a field sent anyway must be required and a field
+/// left out must not be, so a typed client can trust the document.
+#[cfg(test)]
+pub fn assert_sent_as_documented<T: utoipa::ToSchema + serde::Serialize>(value: &T) {
+    use std::collections::BTreeSet;
+    let schema = serde_json::to_value(T::schema()).expect("a schema serializes");
+    let required: BTreeSet<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|f| f.as_str()).collect())
+        .unwrap_or_default();
+    let sent = serde_json::to_value(value).expect("an answer serializes");
+    let sent: BTreeSet<&str> = sent
+        .as_object()
+        .expect("an answer is an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        sent,
+        required,
+        "{}: the fields sent are not the ones the document requires",
+        T::name()
+    );
+}
+
 /// This document.
 #[utoipa::path(get, path = "/v1/openapi.json", tag = "health",
     responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json")))]

@@ -18,7 +18,7 @@ pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
 pub use metrics::{ActivityAction, ActivityEntity, Figure, LoginSeriesKind, Period};
-pub use projects::ProjectStatus;
+pub use projects::{ProjectStatus, RepoEntryType};
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
 

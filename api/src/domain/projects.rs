@@ -13,3 +13,12 @@ names! {
         Failed = "failed",
     }
 }
+
+names! {
+    /// What an entry of a project's folder is (the contract's `RepoContentItem.type`).
+    pub enum RepoEntryType ("repository entry type") {
+        File = "file",
+        /// A folder.
+        Dir = "dir",
+    }
+}

@@ -7,7 +7,6 @@ import {
   GATEWAY_TIMEOUT_MESSAGE,
   NETWORK_ERROR_MESSAGE,
   REFRESH_TOKEN_HEADER,
-  untyped,
   unwrap,
 } from '@/lib/api-client';
 import { getSession } from '@/lib/auth';
@@ -149,7 +148,7 @@ describe('api client (spec 001 §8)', () => {
     expect(calls[0].url).toBe('/v1/users?page=1&searchTerm=a+b');
   });
 
-  it('untyped() makes a call outside the schema through the same client: token, path, query, errors', async () => {
+  it('escapes path parameters and keeps the code of a refusal', async () => {
     signIn();
     const calls = mockFetch(
       on('GET', '/v2/projects/p%201', { body: { success: true, project: { id: 'p 1' } } }),
@@ -158,14 +157,14 @@ describe('api client (spec 001 §8)', () => {
         body: { success: false, code: 'stale_file', message: 'The file changed since you opened it; reload it to see the latest version' },
       }),
     );
-    await expect(untyped('GET', '/v2/projects/{id}', { params: { path: { id: 'p 1' }, query: { a: 'b c', empty: '' } } })).resolves.toEqual({
+    await expect(unwrap(api.GET('/v2/projects/{id}', { params: { path: { id: 'p 1' } } }))).resolves.toEqual({
       success: true,
       project: { id: 'p 1' },
     });
-    expect(calls[0].url).toBe('/v2/projects/p%201?a=b+c');
-    expect(calls[0].headers.get('Authorization')).toBe('Bearer access-1');
-    const refused = untyped('POST', '/v2/projects/commitfile', { body: { project: 'p' } });
+    expect(calls[0].url).toBe('/v2/projects/p%201');
+    const body = { project: 'p', filePath: 'app.py', contents: '', message: 'Update app.py' };
+    const refused = unwrap(api.POST('/v2/projects/commitfile', { body }));
     await expect(refused).rejects.toMatchObject({ status: 409, code: 'stale_file', message: expect.stringMatching(/^The file changed/) });
-    expect(calls[1].body).toEqual({ project: 'p' });
+    expect(calls[1].body).toEqual(body);
   });
 });

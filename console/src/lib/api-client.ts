@@ -159,23 +159,3 @@ export function refreshAccessToken(): Promise<boolean> {
   });
   return refreshing;
 }
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type UntypedInit = {
-  params?: { path?: Record<string, string>; query?: Record<string, unknown> };
-  body?: unknown;
-  signal?: AbortSignal;
-};
-type LooseClient = Record<Method, (path: string, init: UntypedInit) => Promise<Answer>>;
-
-/**
- * ESCAPE HATCH (issue 14, Projects v2): a call whose path is not in the API's OpenAPI document
- * yet. It goes through the same client, transport and `unwrap` as `api`, only without the schema's
- * types; the caller names the answer's type. Only the projects feature may use it (ESLint
- * `no-restricted-imports`), for the calls of docs/contracts/projects-v2.md. Once the API documents
- * them, each use turns into a typed call by rewriting
- * `untyped<T>('GET', '/v2/projects/{id}', init)` as `unwrap(api.GET('/v2/projects/{id}', init))`.
- */
-export function untyped<T>(method: Method, path: string, init: UntypedInit = {}): Promise<T> {
-  return unwrap((api as unknown as LooseClient)[method](path, init)) as Promise<T>;
-}

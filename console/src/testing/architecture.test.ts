@@ -83,15 +83,6 @@ describe('source layout (eslint.config.js)', () => {
     expect(await problems('src/testing/probe.ts', code.replace('true', 'false'))).toEqual([]);
   });
 
-  it('keeps the untyped API escape hatch to the projects feature (issue 14)', async () => {
-    const code = "export { untyped } from '@/lib/api-client';\n";
-    for (const path of ['src/features/insights/api/probe.ts', 'src/lib/probe.ts', 'src/app/routes/probe.tsx']) {
-      expect(await problems(path, code)).toEqual([expect.stringMatching(/^no-restricted-imports: .*untyped\(\) is only for the Projects v2 calls/)]);
-    }
-    expect(await problems('src/features/projects/api/probe.ts', code)).toEqual([]);
-    expect(await problems('src/features/insights/api/probe.ts', "export { api, unwrap } from '@/lib/api-client';\n")).toEqual([]);
-  });
-
   it('checks accessibility and the rules of hooks', async () => {
     const code = [
       "import { useState } from 'react';",

@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { EditorView } from '@codemirror/view';
 import { expect } from 'vitest';
 
-import type { PreviewState, ProjectView, RepoContentItem } from '@/features/projects/api/types';
 import { ProjectWorkspace, type WorkspaceSlots } from '@/features/projects/components/project-workspace';
+import type { PreviewState, ProjectView, RepoContentItem } from '@/lib/api/types';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { detail, fileContent, IMAGES, item, STOPPED } from '@/testing/projects';
 import { landing, renderWithProviders } from '@/testing/render';

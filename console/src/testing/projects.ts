@@ -1,13 +1,14 @@
-import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
 import type {
   DockerImage,
   EnvVar,
   FileContent,
+  GrantedLevel,
   PreviewState,
   ProjectDetail,
+  ProjectsPage,
   ProjectView,
   RepoContentItem,
-} from '@/features/projects/api/types';
+} from '@/lib/api/types';
 
 let next = 0;
 
@@ -43,7 +44,7 @@ export function makeProject(patch: Partial<ProjectView> = {}): ProjectView {
 }
 
 /** A project someone else owns, shared with the caller at `level`. */
-export function sharedProject(level: AccessLevel, patch: Partial<ProjectView> = {}) {
+export function sharedProject(level: GrantedLevel, patch: Partial<ProjectView> = {}) {
   return makeProject({
     access_level: level,
     is_owner: false,
@@ -64,7 +65,7 @@ export function detail(project: ProjectView, preview: PreviewState = STOPPED): P
   return { success: true, project: { ...project, status: preview.status }, preview };
 }
 
-export function projectsPage(projects: ProjectView[], extra: { page?: number; total?: number; total_pages?: number } = {}) {
+export function projectsPage(projects: ProjectView[], extra: { page?: number; total?: number; total_pages?: number } = {}): ProjectsPage {
   return {
     success: true,
     projects,

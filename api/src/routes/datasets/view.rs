@@ -13,6 +13,7 @@ pub struct DatasetOwner {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PhotoPath {
     /// A presigned address of the photo (one hour), or null.
+    #[schema(required)]
     pub original: Option<String>,
 }
 
@@ -20,6 +21,8 @@ pub struct PhotoPath {
 pub struct ShareIcon {
     pub id: String,
     pub name: String,
+    /// A presigned address of the photo (one hour), or null.
+    #[schema(required)]
     pub photo_path: Option<String>,
 }
 

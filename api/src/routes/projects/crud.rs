@@ -226,8 +226,8 @@ pub struct NewProject {
     /// empty on import.
     pub name: String,
     pub description: String,
-    /// python (default) or r.
-    #[schema(value_type = Option<Language>)]
+    /// python (the default, also for an empty string) or r.
+    #[schema(value_type = Language, default = "python")]
     pub language: String,
     /// An id of `GET /v2/cluster/dockerimages/list`; default: the language's first image.
     pub image_id: Option<String>,

@@ -52,6 +52,7 @@ fn checked_value(value: &str) -> Result<&str> {
 pub struct EnvVar {
     pub id: String,
     pub key: String,
+    #[schema(required)]
     pub value: Option<String>,
     pub project_uid: String,
 }
@@ -145,10 +146,15 @@ pub(super) async fn list_env_vars(
     }))
 }
 
+/// A new variable: `project_uid` and `key` are refused when absent or empty; an absent `value`
+/// is empty.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct NewEnvVar {
+    /// The project id.
+    #[schema(required)]
     pub project_uid: String,
+    #[schema(required)]
     pub key: String,
     pub value: String,
 }

@@ -12,16 +12,20 @@ use ludis_git::{
     Author, CommitMessage, Contents, EntryKind, Expected, FileCommit, FileDelete, ProjectRepo, RepoPath, Sha,
 };
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{
+    ToSchema,
+    openapi::schema::{Object, ObjectBuilder, Type},
+};
 
 use super::load;
 use crate::{
     auth::AuthUser,
     db::{activity::Activity, projects::Project},
-    domain::{AccessLevel, ActivityAction},
+    domain::{AccessLevel, ActivityAction, RepoEntryType},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     projects::git::{self, git_error},
     state::AppState,
+    views::Done,
 };
 
 /// The largest commitfile body: a 10 MiB file in base64, and the rest of the request.
@@ -37,18 +41,36 @@ fn input_error(e: ludis_git::InputError) -> ApiError {
     ApiError::bad_request("invalid_request", e.to_string())
 }
 
+/// The document's schema of a string that is always `value` (the contract's literal types).
+fn literal(value: &str) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some([value]))
+        .description(Some(format!("Always `{value}`.")))
+        .build()
+}
+
+fn file_literal() -> Object {
+    literal("file")
+}
+
+fn base64_literal() -> Object {
+    literal("base64")
+}
+
 /// One entry of a folder: a file or a folder (`sha`: its blob or tree at the head).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RepoContentItem {
     pub name: String,
     pub path: String,
-    /// `file` or `dir`.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: RepoEntryType,
     pub sha: String,
     pub size: u64,
     /// Always null: files are read through this call.
-    #[schema(value_type = Option<String>)]
+    // Documented as a nullable string: openapi-fetch (the console's typed client) drops a field
+    // whose only type is `null` from the answers it types.
+    #[schema(value_type = Option<String>, required)]
     pub download_url: Option<()>,
 }
 
@@ -57,12 +79,12 @@ pub struct RepoContentItem {
 pub struct FileContent {
     pub name: String,
     pub path: String,
-    /// `file`.
     #[serde(rename = "type")]
+    #[schema(schema_with = file_literal)]
     pub kind: &'static str,
     pub sha: String,
     pub size: u64,
-    /// `base64`.
+    #[schema(schema_with = base64_literal)]
     pub encoding: &'static str,
     pub content: String,
 }
@@ -81,6 +103,7 @@ pub struct RepoContentsAnswer {
     pub contents: RepoContents,
     /// How many entries the folder has when the listing is cut (at 5,000); else absent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub total: Option<usize>,
 }
 
@@ -132,8 +155,8 @@ pub(super) async fn repo_contents(
                 .into_iter()
                 .filter_map(|e| {
                     let kind = match e.kind {
-                        EntryKind::File => "file",
-                        EntryKind::Folder => "dir",
+                        EntryKind::File => RepoEntryType::File,
+                        EntryKind::Folder => RepoEntryType::Dir,
                         // A submodule cannot be opened here.
                         EntryKind::Submodule => return None,
                     };
@@ -169,14 +192,18 @@ pub(super) async fn repo_contents(
     }))
 }
 
+/// A new version of one file; the fields marked required are refused when absent or empty.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub struct CommitFileRequest {
     /// The project id.
+    #[schema(required)]
     pub project: String,
+    #[schema(required)]
     pub file_path: String,
-    /// The file's new content, base64.
+    /// The file's new content, base64 (absent: an empty file).
     pub contents: String,
+    #[schema(required)]
     pub message: String,
     /// The blob the editor loaded; absent for a new file that must not exist yet.
     pub sha: Option<String>,
@@ -255,29 +282,27 @@ pub(super) async fn commit_file(
     }))
 }
 
+/// The removal of one file; the fields marked required are refused when absent or empty.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DeleteFileRequest {
     /// The project id.
+    #[schema(required)]
     pub project: String,
+    #[schema(required)]
     pub file_path: String,
     /// The blob the caller loaded (required: a file someone just changed is never deleted blind).
+    #[schema(required)]
     pub sha: String,
     /// Default: 'Delete <path>'.
     pub message: Option<String>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct DeleteAnswer {
-    pub success: bool,
-    pub message: String,
 }
 
 /// Delete one file in a commit by the caller (edit access), when it is still the version `sha`
 /// names (409 `stale_file` otherwise).
 #[utoipa::path(post, path = "/v2/projects/deletefile", tag = "projects", request_body = DeleteFileRequest,
     responses(
-        (status = 200, description = "File deleted", body = DeleteAnswer),
+        (status = 200, description = "File deleted", body = Done),
         (status = 400, description = "A path the rules refuse; no sha", body = ErrorBody),
         (status = 403, description = "You need edit access to this project", body = ErrorBody),
         (status = 404, description = "Project or file not found", body = ErrorBody),
@@ -288,7 +313,7 @@ pub(super) async fn delete_file(
     State(state): State<AppState>,
     caller: AuthUser,
     AppJson(req): AppJson<DeleteFileRequest>,
-) -> Result<Json<DeleteAnswer>> {
+) -> Result<Json<Done>> {
     let (project, repo, author) = as_author(&state, &caller, &req.project).await?;
     let path = RepoPath::file(&req.file_path).map_err(path_error)?;
     if req.sha.trim().is_empty() {
@@ -312,8 +337,5 @@ pub(super) async fn delete_file(
     Activity::on_asset(&caller.user, &project.asset, ActivityAction::Committed)
         .record(&state.db)
         .await;
-    Ok(Json(DeleteAnswer {
-        success: true,
-        message: "File deleted".into(),
-    }))
+    Ok(Done::new("File deleted"))
 }

@@ -73,3 +73,89 @@ pub(crate) async fn load(
 ) -> Result<(Project, AccessLevel)> {
     assets::load::<ProjectRow>(state, &caller.user, id.trim(), need).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        envvars::EnvVar,
+        files::{FileContent, RepoContentItem, RepoContents, RepoContentsAnswer},
+        view::{PreviewState, ProjectView},
+    };
+    use crate::{
+        domain::{AccessLevel, Language, ProjectStatus, RepoEntryType},
+        openapi::assert_sent_as_documented,
+        routes::datasets::{PhotoPath, ShareIcon},
+    };
+
+    /// The console types these answers from the document: what they always send (null when
+    /// empty) is required there, what they leave out is not.
+    #[test]
+    fn the_answers_send_what_the_document_requires() {
+        assert_sent_as_documented(&ProjectView {
+            id: "p".into(),
+            name: "p".into(),
+            description: String::new(),
+            language: Language::Python,
+            author: String::new(),
+            repo_author: None,
+            repo_url: None,
+            hosted: true,
+            branch: "main".into(),
+            image_id: "python".into(),
+            img_path: None,
+            img_url: None,
+            dataset_ids: Vec::new(),
+            status: ProjectStatus::Stopped,
+            status_message: None,
+            access_level: AccessLevel::View,
+            is_owner: false,
+            managed: false,
+            user_uid: None,
+            user: None,
+            share_icons: Vec::new(),
+            created_at: 0,
+            updated_at: 0,
+        });
+        assert_sent_as_documented(&PreviewState {
+            running: false,
+            status: ProjectStatus::Stopped,
+            container_id: None,
+            web_url: None,
+            port: None,
+        });
+        assert_sent_as_documented(&EnvVar {
+            id: "e".into(),
+            key: "K".into(),
+            value: None,
+            project_uid: "p".into(),
+        });
+        assert_sent_as_documented(&RepoContentItem {
+            name: "a".into(),
+            path: "a".into(),
+            kind: RepoEntryType::Dir,
+            sha: "0".into(),
+            size: 0,
+            download_url: None,
+        });
+        assert_sent_as_documented(&FileContent {
+            name: "a".into(),
+            path: "a".into(),
+            kind: "file",
+            sha: "0".into(),
+            size: 0,
+            encoding: "base64",
+            content: String::new(),
+        });
+        assert_sent_as_documented(&RepoContentsAnswer {
+            success: true,
+            contents: RepoContents::Folder(Vec::new()),
+            total: None,
+        });
+        assert_sent_as_documented(&PhotoPath { original: None });
+        assert_sent_as_documented(&ShareIcon {
+            id: "u".into(),
+            name: "U".into(),
+            photo_path: None,
+        });
+    }
+}

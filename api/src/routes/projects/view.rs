@@ -28,7 +28,7 @@ use crate::{
 /// People shown on a listed project's row.
 const SHARE_ICONS: usize = 5;
 
-/// One project as the caller sees it.
+/// One project as the caller sees it; every field is always sent (`null` when it has no value).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ProjectView {
     pub id: String,
@@ -38,24 +38,31 @@ pub struct ProjectView {
     /// The owner's display name.
     pub author: String,
     /// The repository's owner, derived from the URL on import; null for a hosted repository.
+    #[schema(required)]
     pub repo_author: Option<String>,
     /// The external HTTPS remote; null for a repository hosted by Ludis.
+    #[schema(required)]
     pub repo_url: Option<String>,
     pub hosted: bool,
     pub branch: String,
     /// An id of `GET /v2/cluster/dockerimages/list`.
     pub image_id: String,
+    #[schema(required)]
     pub img_path: Option<String>,
+    #[schema(required)]
     pub img_url: Option<String>,
     pub dataset_ids: Vec<String>,
     /// The preview container.
     pub status: ProjectStatus,
+    #[schema(required)]
     pub status_message: Option<String>,
     pub access_level: AccessLevel,
     pub is_owner: bool,
     /// Applied with kubectl or GitOps: changed there, not here.
     pub managed: bool,
+    #[schema(required)]
     pub user_uid: Option<String>,
+    #[schema(required)]
     pub user: Option<DatasetOwner>,
     #[serde(rename = "shareIcons")]
     pub share_icons: Vec<ShareIcon>,
@@ -63,15 +70,19 @@ pub struct ProjectView {
     pub updated_at: i64,
 }
 
-/// The preview container that logs, web view and terminal need.
+/// The preview container that logs, web view and terminal need (every field always sent).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PreviewState {
     pub running: bool,
     pub status: ProjectStatus,
     /// An opaque handle: the project id while a preview runs, else null (never a pod name).
+    #[schema(required)]
     pub container_id: Option<String>,
-    /// The preview through the authenticated app proxy; null while it does not run.
+    /// The preview through the authenticated app proxy; null while it does not run and for
+    /// callers below execute access.
+    #[schema(required)]
     pub web_url: Option<String>,
+    #[schema(required)]
     pub port: Option<i32>,
 }
 

@@ -3,7 +3,6 @@ import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
-import type { ProjectView } from '@/features/projects/api/types';
 import { CommentsPanel } from '@/features/comments/components/comments-panel';
 import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-snippets-panel';
 import { insightKeys } from '@/features/insights/api/keys';
@@ -13,6 +12,7 @@ import type { GitTokenPrompt, ImageField } from '@/features/projects/components/
 import { ImageSelector } from '@/features/insights/components/image-selector';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 import { GitTokenModal } from '@/features/users/components/git-token-modal';
+import type { ProjectView } from '@/lib/api/types';
 
 function ProjectsGate({ children }: { children: ReactNode }) {
   return (

@@ -1678,21 +1678,22 @@ export interface components {
             /** @description The file's blob afterwards (what the editor sends with its next commit). */
             content: components["schemas"]["CommittedContent"];
         };
+        /** @description A new version of one file; the fields marked required are refused when absent or empty. */
         CommitFileRequest: {
             /**
              * @description The project id.
              * @default
              */
-            project?: string;
+            project: string;
             /** @default  */
-            filePath?: string;
+            filePath: string;
             /**
-             * @description The file's new content, base64.
+             * @description The file's new content, base64 (absent: an empty file).
              * @default
              */
             contents?: string;
             /** @default  */
-            message?: string;
+            message: string;
             /**
              * @description The blob the editor loaded; absent for a new file that must not exist yet.
              * @default null
@@ -1879,23 +1880,20 @@ export interface components {
             success: boolean;
             images: components["schemas"]["DefaultImage"][];
         };
-        DeleteAnswer: {
-            success: boolean;
-            message: string;
-        };
+        /** @description The removal of one file; the fields marked required are refused when absent or empty. */
         DeleteFileRequest: {
             /**
              * @description The project id.
              * @default
              */
-            project?: string;
+            project: string;
             /** @default  */
-            filePath?: string;
+            filePath: string;
             /**
              * @description The blob the caller loaded (required: a file someone just changed is never deleted blind).
              * @default
              */
-            sha?: string;
+            sha: string;
             /**
              * @description Default: 'Delete <path>'.
              * @default null
@@ -1995,7 +1993,7 @@ export interface components {
         EnvVar: {
             id: string;
             key: string;
-            value?: string | null;
+            value: string | null;
             project_uid: string;
         };
         EnvVarAnswer: {
@@ -2047,13 +2045,19 @@ export interface components {
         FileContent: {
             name: string;
             path: string;
-            /** @description `file`. */
-            type: string;
+            /**
+             * @description Always `file`.
+             * @enum {string}
+             */
+            type: "file";
             sha: string;
             /** Format: int64 */
             size: number;
-            /** @description `base64`. */
-            encoding: string;
+            /**
+             * @description Always `base64`.
+             * @enum {string}
+             */
+            encoding: "base64";
             content: string;
         };
         FileEntry: {
@@ -2388,11 +2392,18 @@ export interface components {
              */
             reference_id?: string;
         };
+        /**
+         * @description A new variable: `project_uid` and `key` are refused when absent or empty; an absent `value`
+         *     is empty.
+         */
         NewEnvVar: {
+            /**
+             * @description The project id.
+             * @default
+             */
+            project_uid: string;
             /** @default  */
-            project_uid?: string;
-            /** @default  */
-            key?: string;
+            key: string;
             /** @default  */
             value?: string;
         };
@@ -2441,8 +2452,8 @@ export interface components {
             name?: string;
             /** @default  */
             description?: string;
-            /** @default  */
-            language?: null | components["schemas"]["Language"];
+            /** @default python */
+            language?: components["schemas"]["Language"];
             /**
              * @description An id of `GET /v2/cluster/dockerimages/list`; default: the language's first image.
              * @default null
@@ -2637,7 +2648,7 @@ export interface components {
         };
         PhotoPath: {
             /** @description A presigned address of the photo (one hour), or null. */
-            original?: string | null;
+            original: string | null;
         };
         PhotoUploadResponse: {
             success: boolean;
@@ -2706,16 +2717,19 @@ export interface components {
             size: number;
             preview: components["schemas"]["FilePreview"];
         };
-        /** @description The preview container that logs, web view and terminal need. */
+        /** @description The preview container that logs, web view and terminal need (every field always sent). */
         PreviewState: {
             running: boolean;
             status: components["schemas"]["ProjectStatus"];
             /** @description An opaque handle: the project id while a preview runs, else null (never a pod name). */
-            container_id?: string | null;
-            /** @description The preview through the authenticated app proxy; null while it does not run. */
-            web_url?: string | null;
+            container_id: string | null;
+            /**
+             * @description The preview through the authenticated app proxy; null while it does not run and for
+             *     callers below execute access.
+             */
+            web_url: string | null;
             /** Format: int32 */
-            port?: number | null;
+            port: number | null;
         };
         ProjectAnswer: {
             success: boolean;
@@ -2754,7 +2768,7 @@ export interface components {
          * @enum {string}
          */
         ProjectStatus: "stopped" | "starting" | "running" | "failed";
-        /** @description One project as the caller sees it. */
+        /** @description One project as the caller sees it; every field is always sent (`null` when it has no value). */
         ProjectView: {
             id: string;
             name: string;
@@ -2763,25 +2777,25 @@ export interface components {
             /** @description The owner's display name. */
             author: string;
             /** @description The repository's owner, derived from the URL on import; null for a hosted repository. */
-            repo_author?: string | null;
+            repo_author: string | null;
             /** @description The external HTTPS remote; null for a repository hosted by Ludis. */
-            repo_url?: string | null;
+            repo_url: string | null;
             hosted: boolean;
             branch: string;
             /** @description An id of `GET /v2/cluster/dockerimages/list`. */
             image_id: string;
-            img_path?: string | null;
-            img_url?: string | null;
+            img_path: string | null;
+            img_url: string | null;
             dataset_ids: string[];
             /** @description The preview container. */
             status: components["schemas"]["ProjectStatus"];
-            status_message?: string | null;
+            status_message: string | null;
             access_level: components["schemas"]["AccessLevel"];
             is_owner: boolean;
             /** @description Applied with kubectl or GitOps: changed there, not here. */
             managed: boolean;
-            user_uid?: string | null;
-            user?: null | components["schemas"]["DatasetOwner"];
+            user_uid: string | null;
+            user: null | components["schemas"]["DatasetOwner"];
             shareIcons: components["schemas"]["ShareIcon"][];
             /** Format: int64 */
             created_at: number;
@@ -2811,13 +2825,12 @@ export interface components {
         RepoContentItem: {
             name: string;
             path: string;
-            /** @description `file` or `dir`. */
-            type: string;
+            type: components["schemas"]["RepoEntryType"];
             sha: string;
             /** Format: int64 */
             size: number;
             /** @description Always null: files are read through this call. */
-            download_url?: string | null;
+            download_url: string | null;
         };
         /** @description A folder's entries, or a file. */
         RepoContents: components["schemas"]["RepoContentItem"][] | components["schemas"]["FileContent"];
@@ -2825,7 +2838,7 @@ export interface components {
             success: boolean;
             contents: components["schemas"]["RepoContents"];
             /** @description How many entries the folder has when the listing is cut (at 5,000); else absent. */
-            total?: number | null;
+            total?: number;
         };
         RepoContentsRequest: {
             /**
@@ -2839,6 +2852,11 @@ export interface components {
              */
             path?: string;
         };
+        /**
+         * @description What an entry of a project's folder is (the contract's `RepoContentItem.type`).
+         * @enum {string}
+         */
+        RepoEntryType: "file" | "dir";
         /**
          * @description A user's role.
          * @enum {string}
@@ -2933,7 +2951,8 @@ export interface components {
         ShareIcon: {
             id: string;
             name: string;
-            photo_path?: string | null;
+            /** @description A presigned address of the photo (one hour), or null. */
+            photo_path: string | null;
         };
         ShareRequest: {
             share: components["schemas"]["ShareBody"];
@@ -6571,7 +6590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteAnswer"];
+                    "application/json": components["schemas"]["Done"];
                 };
             };
             /** @description A path the rules refuse; no sha */

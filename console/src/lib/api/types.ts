@@ -112,3 +112,27 @@ export type DatasetPresignResponse = Schemas['DatasetPresignResponse'];
 /** A file's first rows or lines. */
 export type FilePreview = Schemas['FilePreview'];
 export type FilePreviewResponse = Schemas['PreviewResponse'];
+
+/* ---- Projects v2 (issue 14) ---- */
+
+/** The language of a project's or an insight's code. */
+export type Language = Schemas['Language'];
+export type ProjectView = Schemas['ProjectView'];
+/** The preview container that logs, web view and terminal need. */
+export type PreviewState = Schemas['PreviewState'];
+export type ProjectsPage = Schemas['ProjectsPage'];
+export type ProjectDetail = Schemas['ProjectDetail'];
+export type ProjectAnswer = Schemas['ProjectAnswer'];
+export type NewProjectFields = Schemas['NewProject'];
+export type ProjectChanges = Schemas['ProjectChanges'];
+/** One entry of a folder; `sha` is the git blob (file) or tree (dir) id at the branch head. */
+export type RepoContentItem = Schemas['RepoContentItem'];
+export type FileContent = Schemas['FileContent'];
+export type CommitFileRequest = Schemas['CommitFileRequest'];
+export type CommitAnswer = Schemas['CommitAnswer'];
+export type DeleteFileRequest = Schemas['DeleteFileRequest'];
+/** `value` is null unless the caller has edit access. */
+export type EnvVar = Schemas['EnvVar'];
+export type NewEnvVar = Schemas['NewEnvVar'];
+/** An image of the administrator's list (`GET /v2/cluster/dockerimages/list`). */
+export type DockerImage = Schemas['DockerImage'];

@@ -3,12 +3,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PREVIEW_CHECK_MS } from '@/config/constants';
 import { setPreview } from '@/features/projects/api/get-project';
 import { projectKeys } from '@/features/projects/api/keys';
-import type { PreviewAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/projects/check/{id}: the preview container's state (view access). */
 export function checkProject(id: string, signal?: AbortSignal) {
-  return untyped<PreviewAnswer>('GET', '/v2/projects/check/{id}', { params: { path: { id } }, signal });
+  return unwrap(api.GET('/v2/projects/check/{id}', { params: { path: { id } }, signal }));
 }
 
 /**

@@ -1,14 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { EnvVarAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
-
-export type NewEnvVar = { project_uid: string; key: string; value: string };
+import { api, unwrap } from '@/lib/api-client';
+import type { NewEnvVar } from '@/lib/api/types';
 
 /** POST /v2/projects/envvar {project_uid, key, value} (edit access); 400 'Please add valid inputs'. */
 export function createEnvVar(variable: NewEnvVar) {
-  return untyped<EnvVarAnswer>('POST', '/v2/projects/envvar', { body: variable });
+  return unwrap(api.POST('/v2/projects/envvar', { body: variable }));
 }
 
 export function useCreateEnvVar(projectId: string, options: { onSuccess?: () => void } = {}) {

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { NewProject, ProjectAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { NewProjectFields, ProjectAnswer } from '@/lib/api/types';
 
 /**
  * POST /v2/projects: without `repo_url` Ludis hosts a new repository with a starter file; with it,
  * "import project" from that remote (needs the user's saved git token).
  */
-export function createProject(project: NewProject) {
-  return untyped<ProjectAnswer>('POST', '/v2/projects', { body: { project } });
+export function createProject(project: NewProjectFields) {
+  return unwrap(api.POST('/v2/projects', { body: { project } }));
 }
 
 export function useCreateProject(options: { onSuccess?: (r: ProjectAnswer) => void } = {}) {

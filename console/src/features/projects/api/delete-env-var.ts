@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { MessageAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** DELETE /v2/projects/envvar/{id} (edit access). */
 export function deleteEnvVar(id: string) {
-  return untyped<MessageAnswer>('DELETE', '/v2/projects/envvar/{id}', { params: { path: { id } } });
+  return unwrap(api.DELETE('/v2/projects/envvar/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteEnvVar(projectId: string) {

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { DeleteFileRequest, MessageAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { DeleteFileRequest, Done } from '@/lib/api/types';
 
 /** POST /v2/projects/deletefile (edit access): removes a file in a commit; 409 `stale_file` as commitfile. */
 export function deleteFile(request: DeleteFileRequest) {
-  return untyped<MessageAnswer>('POST', '/v2/projects/deletefile', { body: request });
+  return unwrap(api.POST('/v2/projects/deletefile', { body: request }));
 }
 
-export function useDeleteFile(options: { onSuccess?: (r: MessageAnswer, request: DeleteFileRequest) => void } = {}) {
+export function useDeleteFile(options: { onSuccess?: (r: Done, request: DeleteFileRequest) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteFile,

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { MessageAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { Done } from '@/lib/api/types';
 
 /** DELETE /v2/projects/{id} (edit access). */
 export function deleteProject(id: string) {
-  return untyped<MessageAnswer>('DELETE', '/v2/projects/{id}', { params: { path: { id } } });
+  return unwrap(api.DELETE('/v2/projects/{id}', { params: { path: { id } } }));
 }
 
-export function useDeleteProject(options: { onSuccess?: (r: MessageAnswer) => void } = {}) {
+export function useDeleteProject(options: { onSuccess?: (r: Done) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteProject,

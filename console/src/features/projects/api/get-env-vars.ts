@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { EnvVarsAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/projects/envvar?id= (view access; values only for edit access). */
 export function getEnvVars(id: string, signal?: AbortSignal) {
-  return untyped<EnvVarsAnswer>('GET', '/v2/projects/envvar', { params: { query: { id } }, signal });
+  return unwrap(api.GET('/v2/projects/envvar', { params: { query: { id } }, signal }));
 }
 
 export function getEnvVarsQueryOptions(id: string) {

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { ProjectAppsAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/projects/getprojectapps/{id}: the insights published from the project that the caller may see. */
 export function getProjectApps(id: string, signal?: AbortSignal) {
-  return untyped<ProjectAppsAnswer>('GET', '/v2/projects/getprojectapps/{id}', { params: { path: { id } }, signal });
+  return unwrap(api.GET('/v2/projects/getprojectapps/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getProjectAppsQueryOptions(id: string) {

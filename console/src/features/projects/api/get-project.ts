@@ -1,12 +1,12 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { PreviewState, ProjectDetail } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { PreviewState, ProjectDetail } from '@/lib/api/types';
 
 /** GET /v2/projects/{id}: the project and its preview container (view access). */
 export function getProject(id: string, signal?: AbortSignal) {
-  return untyped<ProjectDetail>('GET', '/v2/projects/{id}', { params: { path: { id } }, signal });
+  return unwrap(api.GET('/v2/projects/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getProjectQueryOptions(id: string) {

@@ -2,15 +2,16 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import { PROJECTS_PAGE_SIZE } from '@/config/constants';
 import { projectKeys, type ProjectsQuery } from '@/features/projects/api/keys';
-import type { ProjectsPage } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/projects with filter (all, owned, shared), page, pageSize and search. */
 export function getProjects(q: ProjectsQuery, signal?: AbortSignal) {
-  return untyped<ProjectsPage>('GET', '/v2/projects', {
-    params: { query: { filter: q.filter, page: q.page, pageSize: PROJECTS_PAGE_SIZE, search: q.search } },
-    signal,
-  });
+  return unwrap(
+    api.GET('/v2/projects', {
+      params: { query: { filter: q.filter, page: q.page, pageSize: PROJECTS_PAGE_SIZE, search: q.search } },
+      signal,
+    }),
+  );
 }
 
 export function getProjectsQueryOptions(q: ProjectsQuery) {

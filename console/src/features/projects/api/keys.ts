@@ -1,4 +1,7 @@
-import type { ProjectFilter } from '@/features/projects/api/types';
+import type { PROJECT_FILTERS } from '@/config/constants';
+
+/** A tab of the list, sent as the API's `filter`. */
+export type ProjectFilter = (typeof PROJECT_FILTERS)[number]['value'];
 
 /** What the list asks for (client-side, not a wire type). */
 export type ProjectsQuery = { filter: ProjectFilter; page: number; search: string };

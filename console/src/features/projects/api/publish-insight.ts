@@ -1,16 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { ProjectLanguage } from '@/features/projects/api/types';
 import { api, unwrap } from '@/lib/api-client';
-import type { InsightMessageResponse, InsightType } from '@/lib/api/types';
+import type { InsightMessageResponse, InsightType, Language } from '@/lib/api/types';
 
 export type InsightPublication = {
   projectId: string;
   name: string;
   description: string;
   appType: Exclude<InsightType, 'user_report'>;
-  language: ProjectLanguage;
+  language: Language;
   /** The driver file, relative to the repository root. */
   driverFile: string;
 };
@@ -28,7 +27,7 @@ export function publishInsight(p: InsightPublication) {
     project_id: p.projectId,
     publish_filenames: [p.driverFile],
   };
-  return unwrap(api.POST('/v1/applications', { body: { application } })) as Promise<InsightMessageResponse>;
+  return unwrap(api.POST('/v1/applications', { body: { application } }));
 }
 
 /**
@@ -38,7 +37,7 @@ export function publishInsight(p: InsightPublication) {
 export function replaceInsightFiles(applicationId: string, driverFile: string) {
   return unwrap(
     api.POST('/v1/applications/restart', { body: { application_id: applicationId, publish_filenames: [driverFile] } }),
-  ) as Promise<InsightMessageResponse>;
+  );
 }
 
 export type Publication = { kind: 'new'; insight: InsightPublication } | { kind: 'existing'; projectId: string; applicationId: string; driverFile: string };

@@ -1,23 +1,30 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { FileAnswer, FolderAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { FileContent, RepoContentItem } from '@/lib/api/types';
 
 /**
  * POST /v2/projects/repocontents/{id} {project, path} (view access) lists a folder at the branch
- * head ('' is the root) or reads a file; the answer's `contents` says which.
+ * head ('' is the root) or reads a file; the answer's `contents` says which: the folder's entries
+ * (an array) or the file.
  */
-function repoContents<T>(id: string, path: string, signal?: AbortSignal) {
-  return untyped<T>('POST', '/v2/projects/repocontents/{id}', { params: { path: { id } }, body: { project: id, path }, signal });
+function repoContents(id: string, path: string, signal?: AbortSignal) {
+  return unwrap(api.POST('/v2/projects/repocontents/{id}', { params: { path: { id } }, body: { project: id, path }, signal }));
 }
 
-export function getRepoFolder(id: string, path: string, signal?: AbortSignal) {
-  return repoContents<FolderAnswer>(id, path, signal);
+/** A folder's entries; a path that names a file is an error. */
+export async function getRepoFolder(id: string, path: string, signal?: AbortSignal): Promise<RepoContentItem[]> {
+  const { contents } = await repoContents(id, path, signal);
+  if (!Array.isArray(contents)) throw new Error(`${path} is a file, not a folder`);
+  return contents;
 }
 
-export function getRepoFile(id: string, path: string, signal?: AbortSignal) {
-  return repoContents<FileAnswer>(id, path, signal);
+/** A file's content; a path that names a folder is an error. */
+export async function getRepoFile(id: string, path: string, signal?: AbortSignal): Promise<FileContent> {
+  const { contents } = await repoContents(id, path, signal);
+  if (Array.isArray(contents)) throw new Error(`${path || '/'} is a folder, not a file`);
+  return contents;
 }
 
 export function getRepoFolderQueryOptions(id: string, path: string) {

@@ -1,17 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { setPreview } from '@/features/projects/api/get-project';
-import type { PreviewAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v2/projects/run/{id} (execute access): starts the preview with the latest commit. */
 export function runProject(id: string) {
-  return untyped<PreviewAnswer>('POST', '/v2/projects/run/{id}', { params: { path: { id } } });
+  return unwrap(api.POST('/v2/projects/run/{id}', { params: { path: { id } } }));
 }
 
 /** POST /v2/projects/stop/{id} (execute access). */
 export function stopProject(id: string) {
-  return untyped<PreviewAnswer>('POST', '/v2/projects/stop/{id}', { params: { path: { id } } });
+  return unwrap(api.POST('/v2/projects/stop/{id}', { params: { path: { id } } }));
 }
 
 /** Run (`running` true) or stop the preview; the answer goes straight into the project's query. */

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { EnvVarAnswer } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PUT /v2/projects/envvar/{id} {value} (edit access). */
 export function updateEnvVar(id: string, value: string) {
-  return untyped<EnvVarAnswer>('PUT', '/v2/projects/envvar/{id}', { params: { path: { id } }, body: { value } });
+  return unwrap(api.PUT('/v2/projects/envvar/{id}', { params: { path: { id } }, body: { value } }));
 }
 
 export function useUpdateEnvVar(projectId: string, options: { onSuccess?: () => void } = {}) {

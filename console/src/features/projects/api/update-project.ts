@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { projectKeys } from '@/features/projects/api/keys';
-import type { ProjectAnswer, ProjectChanges, ProjectDetail } from '@/features/projects/api/types';
-import { untyped } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
+import type { ProjectAnswer, ProjectChanges, ProjectDetail } from '@/lib/api/types';
 
 /** PUT /v2/projects/{id} {entity} (edit access): name, description, image, card image, datasets. */
 export function updateProject(id: string, entity: ProjectChanges) {
-  return untyped<ProjectAnswer>('PUT', '/v2/projects/{id}', { params: { path: { id } }, body: { entity } });
+  return unwrap(api.PUT('/v2/projects/{id}', { params: { path: { id } }, body: { entity } }));
 }
 
 export function useUpdateProject(

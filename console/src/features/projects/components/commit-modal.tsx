@@ -2,8 +2,7 @@ import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mant
 import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
-import { useCommitFile } from '@/features/projects/api/commit-file';
-import { STALE_FILE_CODE } from '@/features/projects/api/types';
+import { STALE_FILE_CODE, useCommitFile } from '@/features/projects/api/commit-file';
 import type { OpenFile } from '@/features/projects/components/open-files';
 import { baseName, checkFilePath, encodeText, joinPath } from '@/features/projects/utils/files';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';

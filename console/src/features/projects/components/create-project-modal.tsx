@@ -7,19 +7,19 @@ import { PROJECT_LANGUAGES } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import { useDockerImages } from '@/features/projects/api/get-docker-images';
-import type { DockerImage, ProjectLanguage } from '@/features/projects/api/types';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { projectNameError } from '@/features/projects/utils/names';
+import type { DockerImage, Language } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 /** The images offered for a language: those made for it, else all of them. */
-export function imagesFor(images: readonly DockerImage[], language: ProjectLanguage): DockerImage[] {
+export function imagesFor(images: readonly DockerImage[], language: Language): DockerImage[] {
   const matching = images.filter((i) => i.language.toLowerCase() === language);
   return matching.length > 0 ? matching : [...images];
 }
 
 /** The language control of the create and import forms. */
-export function LanguageField({ value, onChange }: { value: ProjectLanguage; onChange: (v: ProjectLanguage) => void }) {
+export function LanguageField({ value, onChange }: { value: Language; onChange: (v: Language) => void }) {
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500} id="project-language">
@@ -28,7 +28,7 @@ export function LanguageField({ value, onChange }: { value: ProjectLanguage; onC
       <SegmentedControl
         aria-labelledby="project-language"
         value={value}
-        onChange={(v) => onChange(v as ProjectLanguage)}
+        onChange={(v) => onChange(v as Language)}
         data={PROJECT_LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
       />
     </Stack>
@@ -45,7 +45,7 @@ export function CreateProjectModal({ onClose }: { onClose: () => void }) {
   const images = useDockerImages();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [language, setLanguage] = useState<ProjectLanguage>('python');
+  const [language, setLanguage] = useState<Language>('python');
   const [imageId, setImageId] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const create = useCreateProject({

@@ -2,11 +2,11 @@ import { Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
 import { EditModal } from '@/components/ui/edit-modal';
-import type { ProjectView } from '@/features/projects/api/types';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 import type { ImageField } from '@/features/projects/components/slots';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { projectNameError } from '@/features/projects/utils/names';
+import type { ProjectView } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 type Values = { name: string; description: string; img_path: string | null };

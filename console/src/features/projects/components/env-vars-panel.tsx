@@ -7,9 +7,9 @@ import { ERROR_TOAST_DURATION_MS } from '@/config/constants';
 import { useCreateEnvVar } from '@/features/projects/api/create-env-var';
 import { useDeleteEnvVar } from '@/features/projects/api/delete-env-var';
 import { useEnvVars } from '@/features/projects/api/get-env-vars';
-import type { EnvVar } from '@/features/projects/api/types';
 import { useUpdateEnvVar } from '@/features/projects/api/update-env-var';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
+import type { EnvVar } from '@/lib/api/types';
 
 /** A message that goes away by itself after `ms` (the spec's 5 s error). */
 function useFleetingError(ms: number) {

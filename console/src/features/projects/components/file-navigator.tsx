@@ -7,10 +7,10 @@ import { GatedActionIcon } from '@/components/ui/gated-button';
 import { QueryError } from '@/components/ui/query-error';
 import { useDeleteFile } from '@/features/projects/api/delete-file';
 import { useRepoFolder } from '@/features/projects/api/repo-contents';
-import type { RepoContentItem } from '@/features/projects/api/types';
 import type { Gate } from '@/features/projects/utils/access';
 import { isImageFile, parentFolder } from '@/features/projects/utils/files';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
+import type { RepoContentItem } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 /** Folders first, then files, each by name. */
@@ -59,7 +59,7 @@ type Props = {
 export function FileNavigator({ projectId, folder, onFolder, onOpen, onAdd, onDeleted, activePath, filesGate }: Props) {
   const listing = useRepoFolder(projectId, folder);
   const [deleting, setDeleting] = useState<RepoContentItem | null>(null);
-  const items = sortItems(listing.data?.contents ?? []);
+  const items = sortItems(listing.data ?? []);
 
   return (
     <Stack gap={4} h="100%" miw={0}>

@@ -5,10 +5,10 @@ import { useNavigate } from 'react-router';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { paths } from '@/config/paths';
 import { useCreateProject } from '@/features/projects/api/create-project';
-import type { ProjectLanguage } from '@/features/projects/api/types';
 import { LanguageField } from '@/features/projects/components/create-project-modal';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { parseRepoUrl, projectNameError } from '@/features/projects/utils/names';
+import type { Language } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 /**
@@ -19,7 +19,7 @@ import { notify } from '@/lib/notify';
 export function ImportProjectModal({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [url, setUrl] = useState('');
-  const [language, setLanguage] = useState<ProjectLanguage>('python');
+  const [language, setLanguage] = useState<Language>('python');
   const [error, setError] = useState<string | null>(null);
   const create = useCreateProject({
     onSuccess: (r) => {

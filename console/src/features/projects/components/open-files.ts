@@ -1,7 +1,7 @@
 import { useReducer } from 'react';
 
-import type { FileContent } from '@/features/projects/api/types';
 import { decodeText } from '@/features/projects/utils/files';
+import type { FileContent } from '@/lib/api/types';
 
 /** A file open in the editor (spec 001 §3 "file content": path, content and an unsaved flag). */
 export type OpenFile = {

@@ -16,7 +16,6 @@ import { usePreviewCheck } from '@/features/projects/api/check-project';
 import { useProject } from '@/features/projects/api/get-project';
 import { getRepoFileQueryOptions } from '@/features/projects/api/repo-contents';
 import { useRunProject } from '@/features/projects/api/run-project';
-import type { PreviewState, ProjectView, RepoContentItem } from '@/features/projects/api/types';
 import { CommitModal, type CommitTarget } from '@/features/projects/components/commit-modal';
 import { type DevPanel, DevToolsPanel } from '@/features/projects/components/dev-tools-panel';
 import { EditorPane } from '@/features/projects/components/editor-pane';
@@ -30,6 +29,7 @@ import { type ToolPanel, WorkspaceToolbar } from '@/features/projects/components
 import { canEdit, workspaceGates } from '@/features/projects/utils/access';
 import { decodeBytes, encodeText, isImageFile } from '@/features/projects/utils/files';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
+import type { PreviewState, ProjectView, RepoContentItem } from '@/lib/api/types';
 import { useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 
@@ -90,7 +90,7 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
   }, []);
 
   async function load(path: string) {
-    return (await queryClient.fetchQuery(getRepoFileQueryOptions(id, path))).contents;
+    return queryClient.fetchQuery(getRepoFileQueryOptions(id, path));
   }
 
   async function openItem(item: RepoContentItem) {

@@ -7,11 +7,10 @@ import { PROJECT_LANGUAGES } from '@/config/constants';
 import { useProjectApps } from '@/features/projects/api/get-project-apps';
 import { type Publication, usePublishInsight } from '@/features/projects/api/publish-insight';
 import { useRepoFolder } from '@/features/projects/api/repo-contents';
-import type { ProjectLanguage, ProjectView } from '@/features/projects/api/types';
 import { extensionOf } from '@/features/projects/utils/files';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { notify } from '@/lib/notify';
-import type { InsightType } from '@/lib/api/types';
+import type { InsightType, Language, ProjectView } from '@/lib/api/types';
 
 export type PublishKind = 'insight' | 'workflow';
 
@@ -83,7 +82,7 @@ export function InsightPublishModal({
   const [mode, setMode] = useState<Mode>('new');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [language, setLanguage] = useState<ProjectLanguage>(project.language);
+  const [language, setLanguage] = useState<Language>(project.language);
   const [file, setFile] = useState<string | null>(null);
   const [appType, setAppType] = useState<Exclude<InsightType, 'user_report'> | null>(null);
   const [appId, setAppId] = useState<string | null>(null);
@@ -97,7 +96,7 @@ export function InsightPublishModal({
     },
   });
 
-  const files = [...new Set([...(root.data?.contents ?? []).filter((i) => i.type === 'file').map((i) => i.path), ...openPaths])].sort();
+  const files = [...new Set([...(root.data ?? []).filter((i) => i.type === 'file').map((i) => i.path), ...openPaths])].sort();
   const type = appType ?? defaultType(file);
   const editableApps = (apps.data?.projectApps ?? []).filter((a) => a.access_level === 'edit');
 
@@ -168,7 +167,7 @@ export function InsightPublishModal({
                   label="Language"
                   data={PROJECT_LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
                   value={language}
-                  onChange={(v) => v && setLanguage(v as ProjectLanguage)}
+                  onChange={(v) => v && setLanguage(v as Language)}
                   allowDeselect={false}
                 />
                 <Select

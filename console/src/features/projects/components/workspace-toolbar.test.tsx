@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import { PREVIEW_CHECK_MS } from '@/config/constants';
-import type { PreviewState } from '@/features/projects/api/types';
+import type { PreviewState } from '@/lib/api/types';
 import { advance, installManualClock, settle } from '@/testing/clock';
 import { installFakeWebSocket } from '@/testing/fake-websocket';
 import { on } from '@/testing/fetch-mock';

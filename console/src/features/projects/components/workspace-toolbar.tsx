@@ -12,10 +12,10 @@ import {
 
 import { GatedButton } from '@/components/ui/gated-button';
 import { useDockerImages } from '@/features/projects/api/get-docker-images';
-import type { PreviewState, ProjectView } from '@/features/projects/api/types';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 import type { Gate, WorkspaceGates } from '@/features/projects/utils/access';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
+import type { PreviewState, ProjectView } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
 export type ToolPanel = 'env' | 'logs' | 'terminal';

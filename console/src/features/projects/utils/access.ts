@@ -1,5 +1,4 @@
-import type { GrantedLevel as AccessLevel } from '@/lib/api/types';
-import type { PreviewState } from '@/features/projects/api/types';
+import type { AccessLevel, PreviewState } from '@/lib/api/types';
 
 /** Tooltips of disabled controls (spec 001 §6, §8). */
 export const NEED_EXECUTE_OR_EDIT = 'You need execute or edit access';
