@@ -314,7 +314,11 @@ fn push_many(url: &str, id: &str, namespace: &str, email: &str, key: &str) -> te
     git(&["clone", "-q", &remote, "."]);
     std::fs::create_dir_all(dir.path().join("data")).unwrap();
     for i in 0..1_000 {
-        std::fs::write(dir.path().join(format!("data/part-{i:04}.csv")), format!("id\n{i}\n")).unwrap();
+        std::fs::write(
+            dir.path().join(format!("data/part-{i:04}.csv")),
+            format!("id\n{i}\n"),
+        )
+        .unwrap();
     }
     for m in 0..90 {
         let module = dir.path().join(format!("src/module_{m:02}"));
@@ -494,7 +498,9 @@ async fn main() {
     );
     drop(sockets);
 
-    println!("3. repocontents in a repository of {FILES} files ({LISTINGS} listings of each folder, alternating)");
+    println!(
+        "3. repocontents in a repository of {FILES} files ({LISTINGS} listings of each folder, alternating)"
+    );
     let key = b
         .call(reqwest::Method::POST, &format!("/v1/users/{uid}/api_key"), None)
         .await["api_key"]
@@ -505,7 +511,11 @@ async fn main() {
     let mut worst = Duration::ZERO;
     for folder in FOLDERS {
         let (mut git_times, mut api_times) = (Vec::with_capacity(LISTINGS), Vec::with_capacity(LISTINGS));
-        let tree = if folder.is_empty() { "HEAD".to_owned() } else { format!("HEAD:{folder}") };
+        let tree = if folder.is_empty() {
+            "HEAD".to_owned()
+        } else {
+            format!("HEAD:{folder}")
+        };
         for _ in 0..LISTINGS {
             let t = Instant::now();
             let out = std::process::Command::new("git")
@@ -531,7 +541,12 @@ async fn main() {
         println!("  {shown}");
         let (g50, g99) = summary("git ls-tree -l (a process each)", git_times);
         let (r50, r99) = summary("Ludis repocontents", api_times);
-        println!("  {:<34} p50 {:>6.2}x   p99 {:>6.2}x", "ratio Ludis / git", ms(r50) / ms(g50), ms(r99) / ms(g99));
+        println!(
+            "  {:<34} p50 {:>6.2}x   p99 {:>6.2}x",
+            "ratio Ludis / git",
+            ms(r50) / ms(g50),
+            ms(r99) / ms(g99)
+        );
         worst = worst.max(r99);
     }
     println!(
