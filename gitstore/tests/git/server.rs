@@ -284,9 +284,7 @@ async fn a_push_over_the_limit_is_refused() {
         // the push is refused and nothing lands.
         let said = stderr(&output);
         assert!(
-            said.contains("413")
-                || said.contains("Broken pipe")
-                || said.contains("remote end hung up"),
+            said.contains("413") || said.contains("Broken pipe") || said.contains("remote end hung up"),
             "{said}"
         );
         let remote = git_ok(clone.path(), &["ls-remote", "origin", "refs/heads/main"]).await;
