@@ -37,6 +37,8 @@ use crate::common::Sharing;
 #[x_kube(validation = Rule::new("self.edges.all(e, self.tasks.exists(t, t.name == e.from) && self.tasks.exists(t, t.name == e.to))").message("every edge must join two tasks of this workflow"))]
 #[x_kube(validation = Rule::new("self.tasks.all(t, self.tasks.exists_one(u, u.name == t.name))").message("task names must be unique"))]
 #[x_kube(validation = Rule::new("self.project == oldSelf.project").message("project is immutable"))]
+#[x_kube(validation = Rule::new("size(self.tasks) > 0 || has(self.dagFile)").message("a workflow needs tasks, or a dagFile to read them from"))]
+#[x_kube(validation = Rule::new("!(size(self.tasks) > 0 && has(self.dagFile))").message("a workflow has either tasks or a dagFile, not both"))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowSpec {
     /// Name shown in the console.
@@ -56,9 +58,27 @@ pub struct WorkflowSpec {
     /// Whether scheduled runs are paused (the CronJob is suspended). Manual runs still work.
     #[serde(default)]
     pub paused: bool,
-    /// The tasks.
-    #[schemars(length(min = 1, max = 100))]
+    /// The tasks of a workflow drawn in the designer (empty when `dagFile` is set).
+    #[serde(default)]
+    #[schemars(length(max = 100))]
     pub tasks: Vec<WorkflowTask>,
+    /// For a workflow written as code: its DAG file, relative to the project root
+    /// (`{workflowId}_dag.py`). The operator reads the tasks by running the file in a pod, the way
+    /// Airflow does (`status.dag`); a file that fails to import makes the workflow broken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 4, max = 1024))]
+    #[x_kube(validation = Rule::new("self.endsWith('.py') && !self.contains('..') && !self.startsWith('/')").message("dagFile must be a .py file inside the project"))]
+    pub dag_file: Option<String>,
+    /// Id of the image (from the administrator's image list) that parses the DAG file and runs its
+    /// tasks. Unset: the project's image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 128))]
+    pub image: Option<String>,
+    /// The commit of the project's repository the tasks run (pinned when the workflow is
+    /// published). Unset: the head of the project's branch when a run starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 40, max = 64), regex(pattern = r"^[0-9a-f]{40,64}$"))]
+    pub revision: Option<String>,
     /// Dependencies: `to` runs after `from` succeeded.
     #[serde(default)]
     #[schemars(length(max = 500))]
@@ -132,11 +152,47 @@ pub struct UploadTask {
 #[serde(rename_all = "camelCase")]
 pub struct Edge {
     /// The upstream task.
-    #[schemars(length(min = 1, max = 40))]
+    #[schemars(length(min = 1, max = 250))]
     pub from: String,
     /// The downstream task.
-    #[schemars(length(min = 1, max = 40))]
+    #[schemars(length(min = 1, max = 250))]
     pub to: String,
+}
+
+/// The tasks and dependencies read from a workflow's DAG file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Default, KubeSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedDag {
+    /// The commit the file was read at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// The DAG's id as the file declares it (`DAG(dag_id=...)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dag_id: Option<String>,
+    /// The schedule the file declares (a cron expression or preset), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+    /// The tasks, in the file's order.
+    #[serde(default)]
+    #[schemars(length(max = 1000))]
+    pub tasks: Vec<ParsedTask>,
+    /// Dependencies: `to` runs after `from` succeeded.
+    #[serde(default)]
+    #[schemars(length(max = 5000))]
+    pub edges: Vec<Edge>,
+}
+
+/// One task read from a DAG file. It runs as `python -m ludis.run <dagFile> <taskId>` in the
+/// workflow's image, which imports the file again and executes that task's operator.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, KubeSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedTask {
+    /// The task id as the file declares it (letters, digits, `_`, `-`, `.`).
+    #[schemars(length(min = 1, max = 250))]
+    pub name: String,
+    /// The operator: BashOperator, PythonOperator, task (the `@task` decorator), EmptyOperator…
+    #[schemars(length(max = 100))]
+    pub operator: String,
 }
 
 /// E-mail notification of finished runs.
@@ -181,9 +237,12 @@ pub struct WorkflowStatus {
     /// unpublished, initializing, ready or broken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<WorkflowState>,
-    /// Why the workflow is broken (e.g. a cycle in its tasks).
+    /// Why the workflow is broken (e.g. a cycle in its tasks, or the DAG file's import error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub import_error: Option<String>,
+    /// What the DAG file declares (workflows written as code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dag: Option<ParsedDag>,
     /// Name of the CronJob that carries the schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cron_job: Option<String>,

@@ -148,6 +148,41 @@ async fn workflow_rules_are_enforced_at_admission() {
     )
     .await;
 
+    // A workflow written as code names its DAG file instead of listing tasks; never both, never
+    // neither, and the file stays inside the project.
+    let mut bad = workflow();
+    bad["tasks"] = json!([]);
+    bad["edges"] = json!([]);
+    refused(
+        &client,
+        n,
+        "Workflow",
+        bad.clone(),
+        "a workflow needs tasks, or a dagFile",
+    )
+    .await;
+    bad["dagFile"] = json!("../elsewhere_dag.py");
+    refused(
+        &client,
+        n,
+        "Workflow",
+        bad.clone(),
+        "dagFile must be a .py file inside the project",
+    )
+    .await;
+    let mut both = workflow();
+    both["dagFile"] = json!("abc_dag.py");
+    refused(
+        &client,
+        n,
+        "Workflow",
+        both,
+        "either tasks or a dagFile, not both",
+    )
+    .await;
+    bad["dagFile"] = json!("abc_dag.py");
+    create(&client, n, "Workflow", "as-code", bad).await.unwrap();
+
     // The project is immutable.
     create(&client, n, "Workflow", "fixed", workflow()).await.unwrap();
     let patch = json!({

@@ -311,6 +311,8 @@ pub fn status_of(
         observed_generation: wf.metadata.generation,
         state: Some(state),
         import_error,
+        // Kept until the DAG file is read again.
+        dag: wf.status.as_ref().and_then(|s| s.dag.clone()),
         cron_job,
         last_run: last.map(|r| r.name_any()),
         last_run_time: last.and_then(|r| r.status.as_ref()?.start_time.clone()),
