@@ -9,6 +9,8 @@
 #   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
 #   helm        helm CLI (helm.sh/helm/v4)
 #   s3-server   the S3-protocol server: s3s-fs's storage with CORS added (dev/tools/s3-server)
+#   argo-workflows  Argo Workflows' workflow-controller, only for dev/bench-workflows.sh (not built
+#               by default)
 # Usage: dev/build-tools.sh [component...]   (default: all)
 # Prints one line per component with its cache folder; a failure names the component and its log.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -68,6 +70,10 @@ build_one() {
       v=$(gomod_version helm helm.sh/helm/v4)
       GO_PKGS=helm.sh/helm/v4/cmd/helm \
         build_go helm "$dir" -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$v" >"$log" 2>&1
+      ;;
+    argo-workflows)
+      GO_PKGS=github.com/argoproj/argo-workflows/v3/cmd/workflow-controller \
+        build_go argo-workflows "$dir" -ldflags "-s -w" >"$log" 2>&1
       ;;
     s3-server)
       # Our crate (its own workspace and Cargo.lock), built with a target folder of its own so the

@@ -96,7 +96,7 @@ crate_hash() {
 # The cache folder for one built component. Every input that changes the binary is in the name.
 tool_dir() {
   case "$1" in
-    kubernetes | kubernetes-node | etcd | kwok | helm | coredns | local-volumes)
+    kubernetes | kubernetes-node | etcd | kwok | helm | coredns | local-volumes | argo-workflows)
       local mod wrapper=$1
       case "$1" in
         kubernetes) mod=k8s.io/kubernetes ;;
@@ -107,6 +107,7 @@ tool_dir() {
         helm) mod=helm.sh/helm/v4 ;;
         coredns) mod=github.com/coredns/coredns ;;
         local-volumes) mod=sigs.k8s.io/sig-storage-lib-external-provisioner/v10 ;;
+        argo-workflows) mod=github.com/argoproj/argo-workflows/v3 ;;
       esac
       echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$wrapper" "$mod")-$(gomod_hash "$wrapper")-$(go_version)"
       ;;

@@ -23,6 +23,10 @@ use kube::{
 use ludis_crds::{Insight, InsightSpec, Project, ProjectSpec};
 use serde_json::json;
 
+mod bench_util;
+
+use bench_util::{cpu_seconds, peak_rss_mib, percentile};
+
 type Seen = Arc<Mutex<HashMap<String, Instant>>>;
 
 /// Records when each object named like a key of `owners` (by `key_of`) is first seen.
@@ -44,13 +48,6 @@ where
             }
         }
     })
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
 fn ready(status: &serde_json::Value) -> bool {
@@ -83,33 +80,6 @@ async fn metric(url: &str) -> f64 {
         .filter(|l| l.starts_with("ludis_operator_reconciles_total"))
         .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
         .sum()
-}
-
-/// CPU seconds (user + system) the process has used so far.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command (which may hold spaces) start after the last ')'.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(f64::NAN)
-    };
-    // utime and stime are fields 14 and 15 of stat(5); here 11 and 12 (0-based, after the state).
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-fn peak_rss_mib(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        .map_or(f64::NAN, |kib| kib / 1024.0)
 }
 
 #[tokio::main]
