@@ -20,16 +20,9 @@ export type WorkflowLevel = Exclude<AccessLevel, 'none'>;
 export type ScriptTaskData = { fileName: string; image: string; installScript?: string | null };
 export type UploadTaskData = { fileName: string; datasetID: string; datasetName: string; datasetDestination: string; datasetPath: string };
 
-/** A designer node (spec 001 §3): empty (`taskType: null`) until configured. */
-export type DesignerNode = {
-  id: string;
-  type: 'taskNode';
-  position: { x: number; y: number };
-  data:
-    | { label: string; taskType: null; taskData?: null }
-    | { label: string; taskType: 'script'; taskData: ScriptTaskData }
-    | { label: string; taskType: 'upload'; taskData: UploadTaskData };
-};
+/** A designer node's data (spec 001 §3): empty (`taskType: null`) until configured. */
+export type NodeData = { label: string; taskType: TaskType | null; taskData?: ScriptTaskData | UploadTaskData | null };
+export type DesignerNode = { id: string; type: 'taskNode'; position: { x: number; y: number }; data: NodeData };
 export type DesignerEdge = { id: string; source: string; target: string };
 
 export type WorkflowUser = { first_name: string; last_name: string; photo_path?: { original?: string | null } | null };

@@ -1,4 +1,14 @@
-import type { DesignerNode, ScriptTaskData, UploadTaskData } from '@/features/workflows/api/types';
+import type { DesignerNode, NodeData, ScriptTaskData, UploadTaskData } from '@/features/workflows/api/types';
+
+/** A script node's settings so far (none yet: an empty object). */
+export function scriptData(data: NodeData): Partial<ScriptTaskData> {
+  return data.taskType === 'script' && data.taskData ? (data.taskData as ScriptTaskData) : {};
+}
+
+/** An upload node's settings so far. */
+export function uploadData(data: NodeData): Partial<UploadTaskData> {
+  return data.taskType === 'upload' && data.taskData ? (data.taskData as UploadTaskData) : {};
+}
 
 /** The designer's messages (spec 001 §5). */
 export const TASK_MESSAGES = {
@@ -54,8 +64,8 @@ export function validateUpload(d: Partial<UploadTaskData>): UploadErrors {
 export function nodeProblem(node: DesignerNode): string | null {
   const { data } = node;
   if (!data.label.trim()) return TASK_MESSAGES.label;
-  if (data.taskType === 'script') return Object.values(validateScript(data.taskData))[0] ?? null;
-  if (data.taskType === 'upload') return Object.values(validateUpload(data.taskData))[0] ?? null;
+  if (data.taskType === 'script') return Object.values(validateScript(scriptData(data)))[0] ?? null;
+  if (data.taskType === 'upload') return Object.values(validateUpload(uploadData(data)))[0] ?? null;
   return TASK_MESSAGES.unconfigured;
 }
 
