@@ -47,6 +47,13 @@ const NODE_TYPES = { taskNode: TaskNode };
 
 const edgeId = (source: string, target: string) => `e-${source}-${target}`;
 
+/** Where 'Add task' puts a node: to the right of the rightmost one, so nodes never overlap. */
+function nextPosition(nodes: readonly TaskFlowNode[]) {
+  if (nodes.length === 0) return { x: 60, y: 100 };
+  const right = nodes.reduce((a, n) => (n.position.x > a.position.x ? n : a));
+  return { x: right.position.x + 240, y: right.position.y };
+}
+
 /** What the API stores of a node: nothing of the canvas's own (selection, measurements). */
 function toDesignerNode(n: TaskFlowNode): DesignerNode {
   return { id: n.id, type: 'taskNode', position: { x: n.position.x, y: n.position.y }, data: n.data };
@@ -98,7 +105,7 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
 
   function addNode() {
     const id = nextNodeId(nodes);
-    setNodes((ns) => [...ns, emptyNode(id, { x: 80 + ns.length * 40, y: 80 + ns.length * 40 }) as TaskFlowNode]);
+    setNodes((ns) => [...ns, emptyNode(id, nextPosition(ns)) as TaskFlowNode]);
     setSelectedId(id);
     changed();
   }
