@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { apiLogin, screenshots, signIn } from './session';
+import { apiLogin, demoOrganization, enableForDevelopers, screenshots, signIn } from './session';
 
 /**
  * Workflows end to end, against the running API (issue 15): an owner whose project holds three
@@ -59,22 +59,11 @@ test.describe.serial('workflows', () => {
     const probe = await request.get('/v2/workflows?filter=all&page=1&pageSize=1', { headers });
     apiHasWorkflows = probe.status() !== 404;
     if (!apiHasWorkflows) return;
-    const orgs = await request.get('/v1/organizations/list?page=1&limit=100', { headers });
-    expect(orgs.ok()).toBe(true);
-    const demo = ((await orgs.json()) as { organizations: { id: string; name: string }[] }).organizations.find((o) => o.name === 'Demo');
-    expect(demo, 'the seeded Demo organization').toBeTruthy();
-    // Projects and Workflows on for developers (another spec may have switched one off).
-    const flags = await request.get(`/v1/flighting?organization=${demo!.id}`, { headers });
-    expect(flags.ok(), await flags.text()).toBe(true);
-    type Flag = { key: string; name: string; active: boolean; user_roles: string[] };
-    const flightings = ((await flags.json()) as { flightings: Flag[] }).flightings.map((f) =>
-      f.key === 'projects' || f.key === 'workflows' ? { ...f, active: true, user_roles: [...new Set([...f.user_roles, 'developer'])] } : f,
-    );
-    const put = await request.put(`/v1/flighting?organization=${demo!.id}`, { headers, data: { flightings } });
-    expect(put.ok(), await put.text()).toBe(true);
+    const demo = await demoOrganization(request, headers);
+    await enableForDevelopers(request, headers, demo, ['projects', 'workflows']);
     const res = await request.post('/v1/users', {
       headers,
-      data: { user: { email: owner.email, password: owner.password, first_name: owner.first, last_name: owner.last, role: 'developer', timezone: 'UTC', organization: demo!.id } },
+      data: { user: { email: owner.email, password: owner.password, first_name: owner.first, last_name: owner.last, role: 'developer', timezone: 'UTC', organization: demo } },
     });
     expect(res.ok(), await res.text()).toBe(true);
 

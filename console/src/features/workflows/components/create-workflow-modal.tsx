@@ -9,6 +9,11 @@ import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { notify } from '@/lib/notify';
 
 type Kind = 'visual' | 'manual';
+
+/** The workflow's name (1–128 characters; empty: 'Please add a workflow name'). */
+export function WorkflowNameField({ value, error, onChange }: { value: string; error?: string; onChange: (v: string) => void }) {
+  return <TextInput label="Workflow name" required data-autofocus maxLength={128} value={value} error={error} onChange={(e) => onChange(e.currentTarget.value)} />;
+}
 type Errors = { project?: string; name?: string };
 
 /**
@@ -64,15 +69,11 @@ export function CreateWorkflowModal({
                 setErrors((er) => ({ ...er, project: undefined }));
               },
             })}
-          <TextInput
-            label="Workflow name"
-            required
-            data-autofocus
-            maxLength={128}
+          <WorkflowNameField
             value={name}
             error={errors.name}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
+            onChange={(v) => {
+              setName(v);
               setErrors((er) => ({ ...er, name: undefined }));
             }}
           />

@@ -1,9 +1,10 @@
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useUpdateWorkflow } from '@/features/workflows/api/update-workflow';
 import type { WorkflowView } from '@/features/workflows/api/types';
+import { WorkflowNameField } from '@/features/workflows/components/create-workflow-modal';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { notify } from '@/lib/notify';
 
@@ -28,15 +29,11 @@ export function RenameWorkflowModal({ workflow, onClose }: { workflow: Pick<Work
     <Modal opened onClose={onClose} title="Edit workflow" centered>
       <form noValidate onSubmit={submit}>
         <Stack>
-          <TextInput
-            label="Workflow name"
-            required
-            data-autofocus
-            maxLength={128}
+          <WorkflowNameField
             value={name}
             error={error}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
+            onChange={(v) => {
+              setName(v);
               setError(undefined);
             }}
           />

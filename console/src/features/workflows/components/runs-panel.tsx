@@ -1,7 +1,8 @@
-import { Badge, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 
 import { Pager } from '@/components/ui/pager';
+import { LoadingRows } from '@/components/ui/loading-rows';
 import { QueryError } from '@/components/ui/query-error';
 import { WORKFLOW_POLL_MS } from '@/config/constants';
 import { useRuns } from '@/features/workflows/api/get-runs';
@@ -23,11 +24,7 @@ export function RunsPanel({ workflow }: { workflow: Pick<WorkflowView, 'id' | 'a
 
   if (runs.isPending) {
     return (
-      <Stack gap={6} role="status" aria-label="Loading runs">
-        {Array.from({ length: 3 }, (_, i) => (
-          <Skeleton key={i} h={30} />
-        ))}
-      </Stack>
+      <LoadingRows label="Loading runs" rows={3} height={30} />
     );
   }
   if (runs.isError) return <QueryError error={runs.error} onRetry={() => runs.refetch()} />;

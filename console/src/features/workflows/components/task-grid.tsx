@@ -1,8 +1,9 @@
-import { Alert, Button, Checkbox, Group, Menu, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconFileText, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 
 import { GatedButton } from '@/components/ui/gated-button';
+import { LoadingRows } from '@/components/ui/loading-rows';
 import { WORKFLOW_POLL_MS } from '@/config/constants';
 import { useClearTasks } from '@/features/workflows/api/clear-tasks';
 import { useTaskInstances } from '@/features/workflows/api/get-task-instances';
@@ -74,11 +75,7 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
 
   if (tasks.isPending) {
     return (
-      <Stack gap={6} role="status" aria-label="Loading tasks">
-        {Array.from({ length: 3 }, (_, i) => (
-          <Skeleton key={i} h={30} />
-        ))}
-      </Stack>
+      <LoadingRows label="Loading tasks" rows={3} height={30} />
     );
   }
   if (tasks.isError) {

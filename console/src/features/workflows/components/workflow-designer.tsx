@@ -238,18 +238,17 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
         <Card withBorder w={340} style={{ overflow: 'auto' }}>
           <Stack gap="sm">
             <Group gap="md">
-              <Anchor component={Link} to={paths.project.getHref(workflow.project_id)} size="sm">
-                <Group gap={4} component="span">
-                  <IconExternalLink size={14} />
-                  Project
-                </Group>
-              </Anchor>
-              <Anchor component={Link} to={paths.workflow.getHref(workflow.id)} size="sm">
-                <Group gap={4} component="span">
-                  <IconExternalLink size={14} />
-                  Details
-                </Group>
-              </Anchor>
+              {[
+                { label: 'Project', href: paths.project.getHref(workflow.project_id) },
+                { label: 'Details', href: paths.workflow.getHref(workflow.id) },
+              ].map((l) => (
+                <Anchor key={l.label} component={Link} to={l.href} size="sm">
+                  <Group gap={4} component="span">
+                    <IconExternalLink size={14} />
+                    {l.label}
+                  </Group>
+                </Anchor>
+              ))}
             </Group>
             <Divider />
             {selected ? (

@@ -1,13 +1,15 @@
-import { ActionIcon, Button, Group, Menu, Skeleton, Stack, Table, Tabs, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconDots, IconFolder, IconHierarchy2, IconPencil, IconPlus, IconShare, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
+import { FilterTabs } from '@/components/ui/filter-tabs';
 import { ListToolbar } from '@/components/ui/list-toolbar';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { LoadingRows } from '@/components/ui/loading-rows';
 import { QueryError } from '@/components/ui/query-error';
 import { ACCESS_LEVEL_LABELS, WORKFLOW_FILTERS } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -183,15 +185,7 @@ export function WorkflowsList({ onShare, projectPicker }: { onShare?: OnShare; p
           </Button>
         }
       />
-      <Tabs value={filter} onChange={chooseFilter}>
-        <Tabs.List aria-label="Workflow filter">
-          {WORKFLOW_FILTERS.map((f) => (
-            <Tabs.Tab key={f.value} value={f.value}>
-              {f.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
+      <FilterTabs label="Workflow filter" filters={WORKFLOW_FILTERS} value={filter} onChange={chooseFilter} />
       <ListToolbar
         search={{ label: 'Search workflows', value: search, onChange: setSearch }}
         end={
@@ -203,11 +197,7 @@ export function WorkflowsList({ onShare, projectPicker }: { onShare?: OnShare; p
         }
       />
       {workflows.isPending && (
-        <Stack gap={6} role="status" aria-label="Loading workflows">
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} h={36} />
-          ))}
-        </Stack>
+        <LoadingRows label="Loading workflows" />
       )}
       {workflows.isError && <QueryError error={workflows.error} onRetry={() => workflows.refetch()} />}
       {workflows.isSuccess && items.length === 0 && (

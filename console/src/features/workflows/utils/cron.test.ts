@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildCron, describeSchedule, NO_SCHEDULE, parseCron, zoneOffsetMinutes } from '@/features/workflows/utils/cron';
+import { buildCron, describeSchedule, NO_SCHEDULE, parseCron } from '@/features/workflows/utils/cron';
+import { zoneOffsetMinutes } from '@/lib/dates';
 
 const WINTER = new Date(Date.UTC(2026, 0, 15, 12));
 const SUMMER = new Date(Date.UTC(2026, 6, 15, 12));

@@ -1,3 +1,5 @@
+import { zoneOffsetMinutes } from '@/lib/dates';
+
 /**
  * The schedule editor's cron (spec 001 §4, §9): days 0 (Sunday) … 6 and a time of day in the
  * user's time zone become a five-field UTC cron 'minute hour * * days'; 'None' is unscheduled.
@@ -12,23 +14,6 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
 export type ScheduleChoice = { days: number[]; time: string };
 
 const MINUTES_PER_DAY = 24 * 60;
-
-/** Minutes the zone is ahead of UTC at `at` (Asia/Kolkata +330, America/New_York −300 or −240). */
-export function zoneOffsetMinutes(timeZone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
-}
 
 function parseTime(time: string): number | null {
   const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(time.trim());
