@@ -43,7 +43,7 @@ let workflowId = '';
 
 /** Picks `option` in the Mantine select labelled `label` inside the side panel. */
 async function pick(page: Page, label: RegExp, option: string | RegExp) {
-  await page.getByTestId('node-panel').getByLabel(label).click();
+  await page.getByTestId('node-panel').getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option }).first().click();
 }
 
@@ -100,8 +100,8 @@ test.describe.serial('workflows', () => {
     await create.getByRole('button', { name: 'Create' }).click();
     await expect(create.getByText('Please select a project for the workflow to live in')).toBeVisible();
     await expect(create.getByText('Please add a workflow name')).toBeVisible();
-    await create.getByLabel(/^Project/).click();
-    await create.getByLabel(/^Project/).fill(projectName);
+    await create.getByRole('combobox', { name: /^Project/ }).click();
+    await create.getByRole('combobox', { name: /^Project/ }).fill(projectName);
     await page.getByRole('option', { name: projectName }).click();
     await create.getByRole('textbox', { name: /^Workflow name/ }).fill(workflowName);
     await screen(page, 'create');
@@ -140,6 +140,9 @@ test.describe.serial('workflows', () => {
 
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Workflow Saved Successfully').first()).toBeVisible();
+    // The toast sits over Publish (top right) and stays while the pointer rests on it.
+    await page.mouse.move(0, 0);
+    await expect(page.getByText('Workflow Saved Successfully')).toBeHidden();
 
     await page.getByRole('button', { name: 'Publish' }).click();
     const confirmation = page.getByRole('dialog', { name: 'Workflow Published Successfully' });

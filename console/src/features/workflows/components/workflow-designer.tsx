@@ -44,6 +44,7 @@ import { designProblems } from '@/features/workflows/utils/tasks';
 import { notify } from '@/lib/notify';
 
 const NODE_TYPES = { taskNode: TaskNode };
+const FIT_VIEW = { maxZoom: 1, padding: 0.2 };
 
 const edgeId = (source: string, target: string) => `e-${source}-${target}`;
 
@@ -108,6 +109,8 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
     setNodes((ns) => [...ns, emptyNode(id, nextPosition(ns)) as TaskFlowNode]);
     setSelectedId(id);
     changed();
+    // Keep every task in view (xyflow runs it once the new node is measured).
+    void flow.fitView(FIT_VIEW);
   }
 
   function deleteNodes(ids: string[]) {
@@ -228,7 +231,7 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
             minZoom={DESIGNER_ZOOM.min}
             maxZoom={DESIGNER_ZOOM.max}
             fitView
-            fitViewOptions={{ maxZoom: 1 }}
+            fitViewOptions={FIT_VIEW}
           >
             <Background />
             <Controls showInteractive={false} />
