@@ -175,6 +175,37 @@ describe('visual designer', () => {
     expect(within(confirmation).getByRole('link', { name: 'View Details' })).toHaveAttribute('href', '/workflows/w1');
   });
 
+  it("keeps e-mail settings (only valid addresses, 'Please enter valid email') and saves them", async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1' });
+    const calls = api(w, design(), on('POST', '/v2/workflows/save/w1', { body: { success: true, workflow: w, message: 'Workflow Saved Successfully' } }));
+    render('w1');
+    const email = await screen.findByTestId('email-settings');
+    await user().click(within(email).getByRole('switch', { name: 'E-mail notifications' }));
+    const addresses = within(email).getByLabelText('Addresses');
+    await user().type(addresses, 'not-an-address{Enter}');
+    expect(await within(email).findByText(WORKFLOW_MESSAGES.invalidEmail)).toBeInTheDocument();
+    await user().type(addresses, 'ops@example.com{Enter}');
+    await user().click(within(email).getByRole('checkbox', { name: 'Success' }));
+    await user().click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(WORKFLOW_MESSAGES.saved);
+    expect(calls.find((c) => c.url === '/v2/workflows/save/w1')?.body).toMatchObject({
+      email_bool: true,
+      email_list: ['ops@example.com'],
+      email_on_success: true,
+      email_on_failure: true,
+    });
+  });
+
+  it('says a workflow written as code has no design', async () => {
+    signIn();
+    api(makeWorkflow({ id: 'w1', name: 'Coded', visual: false, dag_file: 'w1_dag.py' }), design({ nodes: [], edges: [] }));
+    render('w1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Coded is a DAG file (w1_dag.py) in its project, not a design.');
+    expect(screen.getByRole('link', { name: 'Open its details' })).toHaveAttribute('href', '/workflows/w1');
+    expect(screen.queryByTestId('designer-canvas')).not.toBeInTheDocument();
+  });
+
   it('gives viewers a read-only canvas: no add, save or delete; publish says why', async () => {
     signIn();
     api(sharedWorkflow('view', { id: 'w1' }), design());

@@ -313,6 +313,16 @@ export function WorkflowDesigner({ id, pickers, onShare }: { id: string; pickers
       </Group>
     );
   }
+  if (!workflow.data.visual) {
+    return (
+      <Alert color="gray" variant="light" title="Written as code" role="alert">
+        {workflow.data.name} is a DAG file ({workflow.data.dag_file ?? 'its {id}_dag.py'}) in its project, not a design.{' '}
+        <Anchor component={Link} to={paths.workflow.getHref(id)}>
+          Open its details
+        </Anchor>
+      </Alert>
+    );
+  }
   return (
     <ReactFlowProvider>
       <Canvas workflow={workflow.data} design={design.data} pickers={pickers} onShare={onShare} />
