@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { apiLogin, newSession, screenshots, signIn } from './session';
+import { apiLogin, demoOrganization, enableForDevelopers, newSession, screenshots, signIn } from './session';
 
 /**
  * Projects v2 end to end, against the running API (issue 14): an owner creates a project, adds
@@ -56,23 +56,13 @@ test.describe.serial('projects v2', () => {
     const probe = await request.get('/v2/projects?filter=all&page=1&pageSize=1', { headers });
     apiHasProjects = probe.status() !== 404;
     if (!apiHasProjects) return;
-    const orgs = await request.get('/v1/organizations/list?page=1&limit=100', { headers });
-    expect(orgs.ok()).toBe(true);
-    const demo = ((await orgs.json()) as { organizations: { id: string; name: string }[] }).organizations.find((o) => o.name === 'Demo');
-    expect(demo, 'the seeded Demo organization').toBeTruthy();
+    const demo = await demoOrganization(request, headers);
     // The identity spec switches Projects off for developers of this organization: back on.
-    const flags = await request.get(`/v1/flighting?organization=${demo!.id}`, { headers });
-    expect(flags.ok(), await flags.text()).toBe(true);
-    type Flag = { key: string; name: string; active: boolean; user_roles: string[] };
-    const flightings = ((await flags.json()) as { flightings: Flag[] }).flightings.map((f) =>
-      f.key === 'projects' ? { ...f, active: true, user_roles: [...new Set([...f.user_roles, 'developer'])] } : f,
-    );
-    const put = await request.put(`/v1/flighting?organization=${demo!.id}`, { headers, data: { flightings } });
-    expect(put.ok(), await put.text()).toBe(true);
+    await enableForDevelopers(request, headers, demo, ['projects']);
     for (const u of [owner, colleague]) {
       const res = await request.post('/v1/users', {
         headers,
-        data: { user: { email: u.email, password: u.password, first_name: u.first, last_name: u.last, role: 'developer', timezone: 'UTC', organization: demo!.id } },
+        data: { user: { email: u.email, password: u.password, first_name: u.first, last_name: u.last, role: 'developer', timezone: 'UTC', organization: demo } },
       });
       expect(res.ok(), await res.text()).toBe(true);
     }

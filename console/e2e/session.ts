@@ -36,3 +36,26 @@ export function screenshots(prefix: string) {
     await page.screenshot({ path: `e2e-screenshots/${prefix}-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
   };
 }
+
+type Headers = Record<string, string>;
+
+/** The seeded Demo organization's id (asked as the superadmin). */
+export async function demoOrganization(request: APIRequestContext, headers: Headers): Promise<string> {
+  const orgs = await request.get('/v1/organizations/list?page=1&limit=100', { headers });
+  expect(orgs.ok()).toBe(true);
+  const demo = ((await orgs.json()) as { organizations: { id: string; name: string }[] }).organizations.find((o) => o.name === 'Demo');
+  expect(demo, 'the seeded Demo organization').toBeTruthy();
+  return demo!.id;
+}
+
+/** Switches the features `keys` on for developers of `organization` (another spec may have switched one off). */
+export async function enableForDevelopers(request: APIRequestContext, headers: Headers, organization: string, keys: string[]) {
+  const flags = await request.get(`/v1/flighting?organization=${organization}`, { headers });
+  expect(flags.ok(), await flags.text()).toBe(true);
+  type Flag = { key: string; name: string; active: boolean; user_roles: string[] };
+  const flightings = ((await flags.json()) as { flightings: Flag[] }).flightings.map((f) =>
+    keys.includes(f.key) ? { ...f, active: true, user_roles: [...new Set([...f.user_roles, 'developer'])] } : f,
+  );
+  const put = await request.put(`/v1/flighting?organization=${organization}`, { headers, data: { flightings } });
+  expect(put.ok(), await put.text()).toBe(true);
+}

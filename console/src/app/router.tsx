@@ -75,7 +75,19 @@ export const routes: RouteObject[] = [
             path: paths.project.path,
             lazy: () => import('@/app/routes/projects').then((m) => ({ Component: m.ProjectRoute })),
           },
-          ...[paths.notebooks, paths.workflows, paths.collections].map(
+          {
+            path: paths.workflows.path,
+            lazy: () => import('@/app/routes/workflows').then((m) => ({ Component: m.WorkflowsRoute })),
+          },
+          {
+            path: paths.workflow.path,
+            lazy: () => import('@/app/routes/workflows').then((m) => ({ Component: m.WorkflowRoute })),
+          },
+          {
+            path: paths.visualWorkflow.path,
+            lazy: () => import('@/app/routes/visual-workflow').then((m) => ({ Component: m.VisualWorkflowRoute })),
+          },
+          ...[paths.notebooks, paths.collections].map(
             (p) => ({
               path: p.path,
               lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),

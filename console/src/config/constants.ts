@@ -156,3 +156,27 @@ export const PREVIEW_CHECK_MS = 2000;
 export const MAX_PROJECT_FILE_BYTES = 10 * 1024 * 1024;
 /** Websocket reconnects: 1 s, 2 s, 4 s … at most 30 s apart, 8 tries, then the viewer gives up. */
 export const STREAM_BACKOFF = { initialMs: 1000, maxMs: 30_000, maxAttempts: 8 } as const;
+
+/* ---- Workflows (spec 001 §2, §4–§6, §9; docs/contracts/workflows.md) ---- */
+
+/** Rows per page of the workflow list (the contract's default). */
+export const WORKFLOWS_PAGE_SIZE = 20;
+export const WORKFLOW_FILTERS = [
+  { value: 'all', label: 'All' },
+  { value: 'owned', label: 'Created by me' },
+  { value: 'shared', label: 'Shared with me' },
+] as const;
+/** The workflow list refreshes every 60 s (spec 001 §9). */
+export const WORKFLOWS_REFRESH_MS = 60_000;
+/** Task history: 10 runs per page (spec 001 §9). */
+export const RUNS_PAGE_SIZE = 10;
+/** Latest logs: the newest 5 runs; "download all" asks for 'all' (spec 001 §9). */
+export const LATEST_LOGS_LIMIT = 5;
+/** Task instances asked for per run (the contract's limit; a DAG has at most 100 nodes). */
+export const TASKS_PAGE_LIMIT = 100;
+/** How often a run in flight, or a workflow being initialized, is asked again (ours; the spec says none). */
+export const WORKFLOW_POLL_MS = 3000;
+/** Workflow picker labels show the first 7 characters of the id (spec 001 §9). */
+export const WORKFLOW_ID_LABEL_LENGTH = 7;
+/** The designer's zoom range (spec 001 §9 "Graph zoom 0.3 to 3"). */
+export const DESIGNER_ZOOM = { min: 0.3, max: 3 } as const;

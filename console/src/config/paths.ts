@@ -28,6 +28,10 @@ export const paths = {
   project: { path: '/projectsv2/:id', getHref: (id: string) => `/projectsv2/${encodeURIComponent(id)}` },
   notebooks: { path: '/projects', getHref: () => '/projects' },
   workflows: { path: '/workflows', getHref: () => '/workflows' },
+  /** A workflow's details: runs, tasks and logs (spec 001 §2 "Workflow detail"). */
+  workflow: { path: '/workflows/:id', getHref: (id: string) => `/workflows/${encodeURIComponent(id)}` },
+  /** The visual designer (spec 001 §2 "Visual designer"). */
+  visualWorkflow: { path: '/visual-workflows/:id', getHref: (id: string) => `/visual-workflows/${encodeURIComponent(id)}` },
   datasets: { path: '/datasets', getHref: () => '/datasets' },
   datasetNew: { path: '/datasets/new', getHref: () => '/datasets/new' },
   datasetEdit: {

@@ -48,6 +48,16 @@ function partsIn(d: Date, timeZone: string | undefined): Parts {
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour') % 24, minute: get('minute') };
 }
 
+/**
+ * Minutes `timeZone` is ahead of UTC at `at` (Asia/Kolkata +330, America/New_York −300 or −240
+ * with daylight saving); an unknown zone is the browser's.
+ */
+export function zoneOffsetMinutes(timeZone: string | undefined, at: Date): number {
+  const p = partsIn(at, timeZone);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+  return Math.round((wall - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A day number (days since 1970-01-01) for calendar arithmetic, whatever the zone. */

@@ -9,6 +9,7 @@ import { type Handler, mockFetch, on } from '@/testing/fetch-mock';
 import { detail, IMAGES, item, makeProject, projectsPage } from '@/testing/projects';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
+import { makeWorkflow, workflowsPage } from '@/testing/workflows';
 
 const roles = ['developer', 'management', 'administrator'];
 
@@ -105,6 +106,7 @@ describe('/projectsv2 routes', () => {
       on('POST', '/v1/comment/list', { body: { success: true, conversation: [] } }),
       on('GET', '/v1/datasets/listdatasets', { body: { success: true, datasets: [makeDataset({ id: 'd1', name: 'Sales' })], total: 1, page: 1, page_size: 10, total_pages: 1 } }),
       on('GET', '/v1/shares/sharedwith/p1', { body: sharedWith }),
+      on('GET', '/v2/workflows', { body: workflowsPage([makeWorkflow({ id: 'w1', name: 'Nightly ETL' })]) }),
     );
     renderAt('/projectsv2/p1');
     expect(await screen.findByRole('heading', { name: 'Forecast' })).toBeInTheDocument();
@@ -116,8 +118,12 @@ describe('/projectsv2 routes', () => {
     expect(await screen.findByRole('button', { name: 'Sales' })).toBeInTheDocument();
     await user().click(screen.getByRole('button', { name: 'Share' }));
     expect(await screen.findByRole('dialog', { name: 'Share' })).toBeInTheDocument();
+    // The linked workflows come from the workflows feature, this project's only.
     await user().click(screen.getByRole('tab', { name: 'Workflows' }));
-    expect(await screen.findByText('No linked workflows')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Nightly ETL' })).toHaveAttribute('href', '/workflows/w1');
+    const asked = calls.find((c) => c.url.startsWith('/v2/workflows?'));
+    expect(new URL(asked!.url, 'http://x').searchParams.get('projectId')).toBe('p1');
+    expect(screen.getByRole('button', { name: 'Create workflow' })).toBeInTheDocument();
   });
 
   it('says the section is off when the projects flag leaves the role out', async () => {

@@ -8,10 +8,12 @@ import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-sni
 import { insightKeys } from '@/features/insights/api/keys';
 import { ProjectWorkspace } from '@/features/projects/components/project-workspace';
 import { ProjectsList } from '@/features/projects/components/projects-list';
-import type { GitTokenPrompt, ImageField } from '@/features/projects/components/slots';
+import type { GitTokenPrompt, ImageField, LinkedWorkflowsPanel, WorkflowPublish } from '@/features/projects/components/slots';
 import { ImageSelector } from '@/features/insights/components/image-selector';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 import { GitTokenModal } from '@/features/users/components/git-token-modal';
+import { ProjectWorkflows } from '@/features/workflows/components/project-workflows';
+import { WorkflowPublishModal } from '@/features/workflows/components/workflow-publish-modal';
 import type { ProjectView } from '@/lib/api/types';
 
 function ProjectsGate({ children }: { children: ReactNode }) {
@@ -33,6 +35,11 @@ export function useProjectShare() {
 
 const gitTokenPrompt: GitTokenPrompt = (props) => <GitTokenModal {...props} />;
 const imageField: ImageField = (props) => <ImageSelector {...props} />;
+// Creating linked workflows is hidden for view access (spec 001 §6).
+const linkedWorkflows: LinkedWorkflowsPanel = ({ projectId, level }) => (
+  <ProjectWorkflows projectId={projectId} canCreate={level === 'execute' || level === 'edit'} />
+);
+const workflowPublish: WorkflowPublish = (props) => <WorkflowPublishModal {...props} />;
 
 /** /projectsv2 */
 export function ProjectsRoute() {
@@ -47,7 +54,8 @@ export function ProjectsRoute() {
 
 /**
  * /projectsv2/{id}: the workspace, with the datasets panel (datasets feature), the discussion
- * (comments feature) and Share (sharing feature); publishing refreshes the insights.
+ * (comments feature), Share (sharing feature) and the linked workflows and the publish chooser's
+ * Workflow branch (workflows feature); publishing an insight refreshes the insights.
  */
 export function ProjectRoute() {
   const { id = '' } = useParams();
@@ -62,6 +70,8 @@ export function ProjectRoute() {
         datasetsPanel={<DatasetSnippetsPanel />}
         discussion={<CommentsPanel referenceId={id} />}
         onPublished={() => void queryClient.invalidateQueries({ queryKey: insightKeys.all })}
+        linkedWorkflows={linkedWorkflows}
+        workflowPublish={workflowPublish}
       />
       {share.dialog}
     </ProjectsGate>

@@ -14,7 +14,7 @@ import { DEV_TOOLS_WIDTH, FILE_NAVIGATOR_WIDTH } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { usePreviewCheck } from '@/features/projects/api/check-project';
 import { useProject } from '@/features/projects/api/get-project';
-import { getRepoFileQueryOptions } from '@/features/projects/api/repo-contents';
+import { getRepoFileQueryOptions, useRepoFolder } from '@/features/projects/api/repo-contents';
 import { useRunProject } from '@/features/projects/api/run-project';
 import { CommitModal, type CommitTarget } from '@/features/projects/components/commit-modal';
 import { type DevPanel, DevToolsPanel } from '@/features/projects/components/dev-tools-panel';
@@ -24,7 +24,8 @@ import { FileNavigator } from '@/features/projects/components/file-navigator';
 import { LinkedWorkflows } from '@/features/projects/components/linked-workflows';
 import { showImageInTab } from '@/features/projects/components/open-image';
 import { isDirty, useOpenFiles } from '@/features/projects/components/open-files';
-import { InsightPublishModal, PublishChooser } from '@/features/projects/components/publish-modals';
+import { InsightPublishModal, PublishChooser, type PublishKind } from '@/features/projects/components/publish-modals';
+import type { LinkedWorkflowsPanel, WorkflowPublish } from '@/features/projects/components/slots';
 import { type ToolPanel, WorkspaceToolbar } from '@/features/projects/components/workspace-toolbar';
 import { canEdit, workspaceGates } from '@/features/projects/utils/access';
 import { decodeBytes, encodeText, isImageFile } from '@/features/projects/utils/files';
@@ -48,6 +49,10 @@ export type WorkspaceSlots = {
   onShare?: (project: ProjectView) => void;
   /** After an insight was published (the app layer refreshes the insights). */
   onPublished?: () => void;
+  /** The linked workflows panel: the workflows feature, through the app layer. */
+  linkedWorkflows?: LinkedWorkflowsPanel;
+  /** The publish chooser's Workflow branch: the workflows feature, through the app layer. */
+  workflowPublish?: WorkflowPublish;
 };
 
 function Workspace({ project, preview, slots }: { project: ProjectView; preview: PreviewState; slots: WorkspaceSlots }) {
@@ -63,11 +68,12 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
   const [toolsWidth, setToolsWidth] = useState<number>(DEV_TOOLS_WIDTH.initial);
   const [panels, setPanels] = useState<ToolPanel[]>([]);
   const [commitTarget, setCommitTarget] = useState<CommitTarget | null>(null);
-  const [publishing, setPublishing] = useState<'choose' | 'insight' | null>(null);
+  const [publishing, setPublishing] = useState<'choose' | PublishKind | null>(null);
   const [discussionOpen, setDiscussionOpen] = useState(false);
   const [loadingPath, setLoadingPath] = useState<string | null>(null);
   const [closing, setClosing] = useState<string | null>(null);
   const run = useRunProject(id);
+  const rootFiles = useRepoFolder(id, '');
   usePreviewCheck(id, preview.status === 'starting');
 
   const commitIdle = !activeFile ? 'Open a file to commit it' : !isDirty(activeFile) ? 'No unsaved changes to commit' : null;
@@ -236,7 +242,7 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
               {slots.datasetsPanel}
             </Tabs.Panel>
             <Tabs.Panel value="workflows" pt={4}>
-              <LinkedWorkflows />
+              {slots.linkedWorkflows ? slots.linkedWorkflows({ projectId: id, level: project.access_level }) : <LinkedWorkflows />}
             </Tabs.Panel>
           </Tabs>
         </Box>
@@ -273,7 +279,23 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
           }
         />
       )}
-      {publishing === 'choose' && <PublishChooser onClose={() => setPublishing(null)} onChoose={(kind) => kind === 'insight' && setPublishing('insight')} />}
+      {publishing === 'choose' && (
+        <PublishChooser
+          onClose={() => setPublishing(null)}
+          workflowsAvailable={!!slots.workflowPublish}
+          onChoose={(kind) => setPublishing(kind)}
+        />
+      )}
+      {publishing === 'workflow' &&
+        slots.workflowPublish?.({
+          projectId: id,
+          files: [...new Set([...(rootFiles.data ?? []).filter((i) => i.type === 'file').map((i) => i.path), ...files.map((f) => f.path)])].sort(),
+          onClose: () => setPublishing(null),
+          onPublished: () => {
+            setPublishing(null);
+            navigate(paths.workflows.getHref());
+          },
+        })}
       {publishing === 'insight' && (
         <InsightPublishModal
           project={project}

@@ -35,8 +35,16 @@ function Choice({ title, text, icon, disabled, onClick }: { title: string; text:
   return disabled ? <Tooltip label={disabled}>{card}</Tooltip> : card;
 }
 
-/** The publish chooser (spec 001 §2, §4): Insight, or Workflow (which arrives with the workflows feature). */
-export function PublishChooser({ onChoose, onClose }: { onChoose: (kind: PublishKind) => void; onClose: () => void }) {
+/** The publish chooser (spec 001 §2, §4): Insight, or Workflow (when the workflows feature is there). */
+export function PublishChooser({
+  onChoose,
+  onClose,
+  workflowsAvailable = false,
+}: {
+  onChoose: (kind: PublishKind) => void;
+  onClose: () => void;
+  workflowsAvailable?: boolean;
+}) {
   return (
     <Modal opened onClose={onClose} title="Publish" centered>
       <Group grow align="stretch">
@@ -45,7 +53,7 @@ export function PublishChooser({ onChoose, onClose }: { onChoose: (kind: Publish
           title="Workflow"
           text="A scheduled pipeline of this project's scripts."
           icon={<IconHierarchy size={28} />}
-          disabled={PROJECT_MESSAGES.workflowsLater}
+          disabled={workflowsAvailable ? undefined : PROJECT_MESSAGES.workflowsLater}
           onClick={() => onChoose('workflow')}
         />
       </Group>

@@ -1,0 +1,49 @@
+import { type ReactNode, useState } from 'react';
+import { useParams } from 'react-router';
+
+import { FeatureGate } from '@/app/routes/feature-gate';
+import { ProjectPickerField } from '@/app/routes/workflow-pickers';
+import { ShareModal } from '@/features/sharing/components/share-modal';
+import { WorkflowDetail } from '@/features/workflows/components/workflow-detail';
+import { WorkflowsList } from '@/features/workflows/components/workflows-list';
+import type { ProjectPicker } from '@/features/workflows/components/slots';
+
+export function WorkflowsGate({ children }: { children: ReactNode }) {
+  return (
+    <FeatureGate feature="workflows" title="Workflows">
+      {children}
+    </FeatureGate>
+  );
+}
+
+/** The Share dialog of the sharing feature for a workflow. */
+export function useWorkflowShare() {
+  const [sharing, setSharing] = useState<{ id: string; name: string } | null>(null);
+  const dialog = sharing && <ShareModal opened entityId={sharing.id} entityType="Workflow" entityLabel={sharing.name} onClose={() => setSharing(null)} />;
+  return { open: setSharing, dialog };
+}
+
+const projectPicker: ProjectPicker = (props) => <ProjectPickerField {...props} />;
+
+/** /workflows */
+export function WorkflowsRoute() {
+  const share = useWorkflowShare();
+  return (
+    <WorkflowsGate>
+      <WorkflowsList onShare={share.open} projectPicker={projectPicker} />
+      {share.dialog}
+    </WorkflowsGate>
+  );
+}
+
+/** /workflows/{id} */
+export function WorkflowRoute() {
+  const { id = '' } = useParams();
+  const share = useWorkflowShare();
+  return (
+    <WorkflowsGate>
+      <WorkflowDetail key={id} id={id} onShare={share.open} />
+      {share.dialog}
+    </WorkflowsGate>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { workflowsApi } from '@/features/workflows/api/client';
+import { workflowKeys } from '@/features/workflows/api/keys';
+import { unwrap } from '@/lib/api-client';
+
+/** POST /v2/workflows/delete/{id} (edit): the workflow, its resource, runs and pods. */
+export function deleteWorkflow(id: string) {
+  return unwrap(workflowsApi.POST('/v2/workflows/delete/{id}', { params: { path: { id } } }));
+}
+
+export function useDeleteWorkflow(options: { onSuccess?: (message: string) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteWorkflow,
+    onSuccess: (r, id) => {
+      queryClient.removeQueries({ queryKey: workflowKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: workflowKeys.lists() });
+      options.onSuccess?.(r.message);
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { workflowsApi } from '@/features/workflows/api/client';
+import { workflowKeys } from '@/features/workflows/api/keys';
+import { unwrap } from '@/lib/api-client';
+
+/** POST /v2/workflows/run/{id} (execute): a manual run now. */
+export function runWorkflow(id: string) {
+  return unwrap(workflowsApi.POST('/v2/workflows/run/{id}', { params: { path: { id } } }));
+}
+
+export function useRunWorkflow(options: { onSuccess?: (dagRunId: string) => void; onError?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: runWorkflow,
+    // The page says 'Workflow run failed' itself (spec 001 §8).
+    meta: { silent: true },
+    onSuccess: (r, id) => {
+      void queryClient.invalidateQueries({ queryKey: workflowKeys.runs(id) });
+      void queryClient.invalidateQueries({ queryKey: workflowKeys.detail(id) });
+      options.onSuccess?.(r.dag_run_id);
+    },
+    onError: () => options.onError?.(),
+  });
+}
