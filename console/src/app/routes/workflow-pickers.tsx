@@ -72,15 +72,15 @@ export function ProjectFileField({ projectId, label, description, value, onChang
   );
 }
 
-/** An image of the administrator's list, by name. */
+/** An image of the administrator's list: its id is what a task names (the operator resolves it). */
 export function ImageField({ value, onChange, error, disabled }: ImagePickerProps) {
   const images = useDockerImages();
-  const names = (images.data?.dockerImages ?? []).map((i) => i.name);
+  const options = (images.data?.dockerImages ?? []).map((i) => ({ value: i.id, label: i.name === i.id ? i.id : `${i.name} (${i.id})` }));
   return (
     <Select
       label="Image"
       placeholder={images.isPending ? 'Loading images…' : 'Choose an image'}
-      data={value && !names.includes(value) ? [value, ...names] : names}
+      data={value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options}
       value={value}
       onChange={onChange}
       searchable
