@@ -184,6 +184,9 @@ pub fn task_name(label: &str) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
+/// A dependency `(from, to)` between two tasks, by name: `to` runs after `from`.
+pub type Dependency = (String, String);
+
 /// One task as the Workflow resource has it (`spec.tasks[]`), before the dataset's resource name
 /// is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,10 +229,7 @@ fn inside(path: &str) -> bool {
 
 /// Pure: the tasks and dependencies of a checked graph ([`check_graph`]), or why it cannot be
 /// published (an unconfigured node, a bad file, two tasks of one name).
-pub fn tasks(
-    nodes: &[DesignerNode],
-    edges: &[DesignerEdge],
-) -> Result<(Vec<Task>, Vec<(String, String)>), String> {
+pub fn tasks(nodes: &[DesignerNode], edges: &[DesignerEdge]) -> Result<(Vec<Task>, Vec<Dependency>), String> {
     check_graph(nodes, edges)?;
     if nodes.is_empty() {
         return Err("Please add a task to the workflow".into());
