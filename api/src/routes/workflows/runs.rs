@@ -30,8 +30,16 @@ pub(super) fn run_not_found() -> ApiError {
     ApiError::not_found("run_not_found", "Run not found")
 }
 
-/// Run `run` of the workflow (404 when it is not one of its runs).
+/// 409 before the first publish: an unpublished workflow has no runs.
+pub(super) fn not_published() -> ApiError {
+    ApiError::conflict("not_published", "The workflow is not published yet")
+}
+
+/// Run `run` of the workflow (409 before the first publish, 404 when it is not one of its runs).
 pub(super) async fn run_of(state: &AppState, w: &Workflow, run: &str) -> Result<WorkflowRun> {
+    if !w.details.published && !w.asset.is_managed() {
+        return Err(not_published());
+    }
     workflow_runs::get(state, w, run.trim())
         .await
         .map_err(ApiError::cluster)?
