@@ -32,3 +32,4 @@ mod seeds;
 mod sharing;
 mod users;
 mod workflows;
+mod workflows_runs;
