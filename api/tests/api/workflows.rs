@@ -186,9 +186,9 @@ async fn workflows_are_created_in_a_project_listed_and_read() {
                 &owner.token,
             )
             .await;
-        assert_eq!(ids(&body), [manual.clone()]);
+        assert_eq!(ids(&body), [manual.as_str()]);
         let (_, body) = app.get("/v2/workflows?filter=owned", &runner.token).await;
-        assert_eq!(ids(&body), [theirs.clone()]);
+        assert_eq!(ids(&body), [theirs.as_str()]);
         let (_, body) = app.get("/v2/workflows", &outsider.token).await;
         assert_eq!(body["total"], 0);
         let (status, body) = app
@@ -199,7 +199,7 @@ async fn workflows_are_created_in_a_project_listed_and_read() {
             )
             .await;
         assert_eq!(status, 200, "{body}");
-        assert_eq!(ids(&body), [theirs.clone()], "only the ones the caller sees");
+        assert_eq!(ids(&body), [theirs.as_str()], "only the ones the caller sees");
 
         // One workflow: view access, 404 otherwise; its designer graph.
         app.share(&visual, "user", &viewer.uid, "view", &owner.uid).await;
