@@ -13,6 +13,7 @@ mod gitops;
 mod gitops_datasets;
 mod gitops_projects;
 mod gitops_reports;
+mod gitops_workflows;
 mod health;
 mod helpers;
 mod insights;

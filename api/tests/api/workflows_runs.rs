@@ -225,6 +225,10 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
         );
         let workflows: Api<Workflow> = Api::namespaced(client.clone(), &ns);
         operator_status(&workflows, &name, "Workflow", json!({"state": "ready"})).await;
+        crate::gitops::eventually("the watcher mirrors the ready state", || async {
+            app.get(&format!("/v2/workflows/{id}"), &viewer.token).await.1["workflow"]["status"] == "ready"
+        })
+        .await;
         let (status, body) = run_now(viewer.token.clone()).await;
         assert_eq!(status, 403, "{body}");
         let (status, body) = run_now(runner.token.clone()).await;

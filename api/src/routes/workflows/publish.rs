@@ -111,17 +111,22 @@ async fn publish(
     if state.kube.is_some() && project.asset.resource_name.is_none() {
         return Err(bad("The project has no resource in the cluster yet"));
     }
+    let before = w.clone();
     place(state, &mut w).await?;
     w.details.revision = Some(revision);
-    let project_resource = project.asset.resource_name.clone().unwrap_or_default();
-    cluster::workflows::publish(state, &w, &project_resource, &work, image)
-        .await
-        .map_err(ApiError::cluster)?;
     w.details.published = true;
     w.details.status = WorkflowStatus::Initializing;
     w.details.import_error = None;
     w.asset.updated_at = db::now();
+    // The rows first: the watcher, seeing the resource, finds the row already placed.
     details::update(&state.db, &w).await?;
+    let project_resource = project.asset.resource_name.clone().unwrap_or_default();
+    if let Err(e) = cluster::workflows::publish(state, &w, &project_resource, &work, image).await {
+        if let Err(undo) = details::update(&state.db, &before).await {
+            tracing::error!(workflow = %w.asset.id, error = %undo, "failed to restore a workflow whose publish the cluster refused");
+        }
+        return Err(ApiError::cluster(e));
+    }
     Activity::on_asset(&caller.user, &w.asset, ActivityAction::Updated)
         .record(&state.db)
         .await;
