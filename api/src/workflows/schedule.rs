@@ -10,18 +10,13 @@ use crate::db::workflows::NO_SCHEDULE;
 pub const ENV_PREFIX: &str = "LUDIS_WORKFLOW_SCHEDULE_";
 
 /// Pure: the environment variable key of workflow `id`: the prefix and the id's first 8
-/// characters, upper-cased (a shell name: `-` cannot occur in them, a UUID's first 8 are hex).
+/// characters as they are (a UUID's first 8 are hex digits; anything else becomes `_`, so the
+/// key is always a shell name).
 pub fn env_key(id: &str) -> String {
     let head: String = id
         .chars()
         .take(8)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
     format!("{ENV_PREFIX}{head}")
 }
@@ -78,7 +73,7 @@ mod tests {
     fn the_env_key_takes_the_ids_first_8_characters() {
         assert_eq!(
             env_key("1a2b3c4d-0000-4000-8000-000000000000"),
-            "LUDIS_WORKFLOW_SCHEDULE_1A2B3C4D"
+            "LUDIS_WORKFLOW_SCHEDULE_1a2b3c4d"
         );
     }
 }

@@ -120,7 +120,7 @@ async fn workflows_are_created_in_a_project_listed_and_read() {
             (w["project_name"].as_str(), w["access_level"].as_str()),
             (Some("Pipelines"), Some("edit"))
         );
-        let key = format!("LUDIS_WORKFLOW_SCHEDULE_{}", visual[..8].to_uppercase());
+        let key = format!("LUDIS_WORKFLOW_SCHEDULE_{}", &visual[..8]);
         assert!(
             env_vars(&app, &project, &owner.token)
                 .await
@@ -406,7 +406,7 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
             let (status, body) = schedule(runner.token.clone(), bad).await;
             assert_eq!(status, 400, "{bad}: {body}");
         }
-        let key = format!("LUDIS_WORKFLOW_SCHEDULE_{}", id[..8].to_uppercase());
+        let key = format!("LUDIS_WORKFLOW_SCHEDULE_{}", &id[..8]);
         for (value, stored) in [
             ("30 2 * * 1", "30 2 * * 1"),
             ("None", "None"),

@@ -255,6 +255,19 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
                              {"name": "load", "state": "failed", "tryNumber": 2, "startTime": "2026-01-01T00:01:00Z", "duration": 40.0}]}),
         )
         .await;
+        // The table's Last Run: the Workflow names its newest run; the watcher reads its state.
+        operator_status(
+            &workflows,
+            &name,
+            "Workflow",
+            json!({"state": "ready", "lastRun": run, "lastRunTime": "2026-01-01T00:00:00Z", "lastRunDuration": 100.0}),
+        )
+        .await;
+        crate::gitops::eventually("the newest run's state is mirrored", || async {
+            app.get(&format!("/v2/workflows/{id}"), &viewer.token).await.1["workflow"]["last_run_state"]
+                == "failed"
+        })
+        .await;
         let (status, body) = app.get(&format!("/v2/workflows/runs/{id}"), &viewer.token).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["total"], 1);

@@ -7,12 +7,13 @@
 //!   `revision`, `schedule`, `paused` and `notification`, and counts as published. A console row
 //!   keeps what the API wrote.
 //! - **Status** (every workflow, the API's too): `state` → `unpublished`, `initializing`,
-//!   `ready`, `broken`, with `importError`, and the newest run's name, start and duration; only
-//!   when the status describes the current generation (or says nothing about it).
+//!   `ready`, `broken`, with `importError`, and the newest run's name, start and duration (its
+//!   state read from the WorkflowRun); only when the status describes the current generation (or
+//!   says nothing about it).
 
-use kube::ResourceExt as _;
+use kube::{Api, ResourceExt as _};
 use ludis_crds::{
-    Workflow as WorkflowCr,
+    Workflow as WorkflowCr, WorkflowRun,
     common::Sharing,
     workflow::{NotifyOn, WorkflowStatus as CrStatus},
 };
@@ -24,7 +25,7 @@ use crate::{
         assets::AssetRow,
         workflows::{self as rows, LastRun, NO_SCHEDULE, Workflow, WorkflowRow},
     },
-    domain::{AssetKind, EmailOn, Origin, WorkflowStatus},
+    domain::{AssetKind, EmailOn, Origin, RunState, WorkflowStatus},
 };
 
 impl Mirrored for WorkflowCr {
@@ -56,6 +57,7 @@ impl Mirrored for WorkflowCr {
             row.created_at,
         );
         w.asset.origin = row.origin;
+        read_run_state(m, &namespace, &mut w.details).await;
         Ok(Some(w))
     }
 
@@ -72,13 +74,9 @@ impl Mirrored for WorkflowCr {
         } else {
             old.details.project_id.clone()
         };
-        Ok(updated_workflow(
-            old,
-            seen,
-            owner,
-            (&namespace, &name),
-            &project_id,
-        ))
+        let mut new = updated_workflow(old, seen, owner, (&namespace, &name), &project_id);
+        read_run_state(m, &namespace, &mut new.details).await;
+        Ok(new)
     }
 
     fn same_fields(a: &Workflow, b: &Workflow) -> bool {
@@ -95,6 +93,29 @@ impl Mirrored for WorkflowCr {
             rows::set_observed(db, &n.id, n.status, n.import_error.as_deref(), &n.observed).await?;
         }
         Ok(())
+    }
+}
+
+/// The newest run's state, read from its WorkflowRun (the Workflow's status names the run, not
+/// its state; a finished run changes the Workflow's `lastRunDuration`, so it is read again then).
+/// Kept as it was when the run cannot be read.
+async fn read_run_state(m: &Mirror, namespace: &str, d: &mut WorkflowRow) {
+    let (Some(client), Some(run)) = (m.state.kube.clone(), d.observed.name.clone()) else {
+        return;
+    };
+    match Api::<WorkflowRun>::namespaced(client, namespace)
+        .get_opt(&run)
+        .await
+    {
+        Ok(Some(r)) => {
+            d.observed.state = Some(
+                r.status
+                    .and_then(|s| s.phase)
+                    .map_or(RunState::Queued, RunState::from),
+            );
+        }
+        Ok(None) => d.observed.state = None,
+        Err(e) => tracing::debug!(%namespace, %run, error = %e, "failed to read a workflow's newest run"),
     }
 }
 
