@@ -14,6 +14,7 @@ pub mod images;
 pub mod insights;
 pub mod metrics;
 pub mod organizations;
+pub mod people;
 pub mod projects;
 pub mod shares;
 pub mod streams;

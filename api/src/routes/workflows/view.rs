@@ -9,23 +9,16 @@ use utoipa::ToSchema;
 use crate::{
     assets,
     auth::AuthUser,
-    db::{
-        self,
-        users::{self, UserRow},
-        workflows::Workflow,
-    },
+    db::workflows::Workflow,
     domain::{AccessLevel, AssetKind, EmailOn, RunState, WorkflowStatus},
     error::{ApiError, Result},
     routes::{
-        datasets::{DatasetOwner, PhotoPath, ShareIcon},
-        shares::photo,
+        datasets::{DatasetOwner, ShareIcon},
+        people::People,
     },
     state::AppState,
     workflows::designer::{DesignerEdge, DesignerNode},
 };
-
-/// People shown on a listed workflow's row.
-const SHARE_ICONS: usize = 5;
 
 /// One workflow as the caller sees it; every field is always sent (`null` when it has no value).
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -85,32 +78,13 @@ pub struct WorkflowView {
     pub updated_at: i64,
 }
 
-fn display_name(u: &UserRow) -> String {
-    let name = format!("{} {}", u.first_name, u.last_name);
-    match name.trim() {
-        "" => u.email.clone(),
-        n => n.to_owned(),
-    }
-}
-
 /// The views of some workflows (owners, share icons and projects loaded together).
 pub async fn views(
     state: &AppState,
     caller: &AuthUser,
     items: &[(Workflow, AccessLevel)],
 ) -> Result<Vec<WorkflowView>> {
-    let ids: Vec<String> = items.iter().map(|(w, _)| w.asset.id.clone()).collect();
-    let shared = db::datasets::shared_people(&state.db, &ids, SHARE_ICONS).await?;
-    let mut uids: Vec<String> = items
-        .iter()
-        .filter_map(|(w, _)| w.asset.owner_uid.clone())
-        .collect();
-    uids.extend(shared.iter().map(|(_, u)| u.clone()));
-    let people: HashMap<String, UserRow> = users::by_uids(&state.db, &uids)
-        .await?
-        .into_iter()
-        .map(|u| (u.uid.clone(), u))
-        .collect();
+    let people = People::of(state, items.iter().map(|(w, _)| &w.asset)).await?;
     // Each project once: its name and the caller's level, when they see it.
     let mut projects: HashMap<String, Option<(String, AccessLevel)>> = HashMap::new();
     for (w, _) in items {
@@ -125,27 +99,8 @@ pub async fn views(
     let mut out = Vec::with_capacity(items.len());
     for (w, level) in items {
         let (a, d) = (&w.asset, &w.details);
-        let owner = a.owner_uid.as_ref().and_then(|u| people.get(u));
-        let user = match owner {
-            Some(u) => Some(DatasetOwner {
-                first_name: u.first_name.clone(),
-                last_name: u.last_name.clone(),
-                photo_path: PhotoPath {
-                    original: photo(state, u).await,
-                },
-            }),
-            None => None,
-        };
-        let mut share_icons = Vec::new();
-        for (_, uid) in shared.iter().filter(|(asset, _)| *asset == a.id) {
-            if let Some(u) = people.get(uid) {
-                share_icons.push(ShareIcon {
-                    id: u.uid.clone(),
-                    name: display_name(u),
-                    photo_path: photo(state, u).await,
-                });
-            }
-        }
+        let user = people.owner(state, a).await;
+        let share_icons = people.share_icons(state, a).await;
         let project = projects.get(&d.project_id).cloned().flatten();
         out.push(WorkflowView {
             id: a.id.clone(),
