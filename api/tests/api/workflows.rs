@@ -465,3 +465,47 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
         assert_eq!(status, 404);
     }
 }
+
+#[tokio::test]
+async fn the_workflows_feature_gates_every_workflow_call() {
+    for app in apps().await {
+        let t = app.org_with_admin_and_dev("Wf flags").await;
+        let org = t.org.clone();
+        let owner = app.person(&org, "developer", "Owner").await;
+        let project = app.project(&owner, "Pipelines").await;
+        let id = app.workflow(&owner, &project, "Nightly", true).await;
+        let (status, body) = app
+            .put(
+                "/v1/flighting",
+                &t.admin_token,
+                json!({"flightings": [{"key": "workflows", "name": "Workflows", "active": true, "user_roles": ["administrator"]}]}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        for path in [
+            "/v2/workflows".to_owned(),
+            format!("/v2/workflows/{id}"),
+            format!("/v2/workflows/runs/{id}"),
+        ] {
+            let (status, body) = app.get(&path, &owner.token).await;
+            assert_eq!(
+                (status.as_u16(), body["message"].as_str()),
+                (403, Some("The Workflows feature is not enabled for your role")),
+                "{path}"
+            );
+        }
+        let (status, _) = app
+            .post(
+                "/v1/applications/share",
+                Some(&owner.token),
+                json!({"share": {"entity_id": id, "entity_type": "Workflow", "shares": [
+                    {"share_type": "share", "email": "x@example.com", "access_level": "view", "to_entity_type": "User"}]}}),
+            )
+            .await;
+        assert_eq!(status, 403, "sharing checks the kind's feature too");
+        assert_ne!(
+            app.get(&format!("/v2/workflows/{id}"), &t.admin_token).await.0,
+            403
+        );
+    }
+}
