@@ -25,6 +25,8 @@ use crate::{db::workflows::Workflow, state::AppState};
 const TASK_CONTAINER: &str = "task";
 /// The most bytes of a log answered: its end.
 pub const LOG_MAX_BYTES: usize = 1024 * 1024;
+/// Lines of a live pod's log read (its end).
+const LIVE_TAIL_LINES: i64 = 20_000;
 /// Attempts at appending a request when the run changes meanwhile.
 const APPEND_ATTEMPTS: usize = 10;
 
@@ -198,13 +200,14 @@ pub async fn task_log(
         .iter()
         .find(|p| p.metadata.deletion_timestamp.is_none())
     {
+        // The end of the log: its last lines, then at most the last MiB of them.
         let params = LogParams {
             container: Some(TASK_CONTAINER.into()),
-            limit_bytes: Some(LOG_MAX_BYTES as i64),
+            tail_lines: Some(LIVE_TAIL_LINES),
             ..LogParams::default()
         };
         match pods.logs(&pod.name_any(), &params).await {
-            Ok(text) => return Ok(Some((text, false))),
+            Ok(text) => return Ok(Some((last_bytes(text.as_bytes()), false))),
             // A pod whose container has not started yet has no log.
             Err(kube::Error::Api(e)) if e.code == 400 => return Ok(Some((String::new(), false))),
             Err(e) => {
@@ -224,10 +227,13 @@ pub async fn task_log(
     let archived = ludis_storage::logs::latest(s3, &bucket, &owner.prefix(namespace), TASK_CONTAINER)
         .await
         .with_context(|| format!("failed to read the archived log of {run}/{task}/{try_number}"))?;
-    Ok(archived.map(|bytes| {
-        let start = bytes.len().saturating_sub(LOG_MAX_BYTES);
-        (String::from_utf8_lossy(&bytes[start..]).into_owned(), true)
-    }))
+    Ok(archived.map(|bytes| (last_bytes(&bytes), true)))
+}
+
+/// Pure: the last [`LOG_MAX_BYTES`] of a log, as text.
+fn last_bytes(bytes: &[u8]) -> String {
+    let start = bytes.len().saturating_sub(LOG_MAX_BYTES);
+    String::from_utf8_lossy(&bytes[start..]).into_owned()
 }
 
 #[cfg(test)]
@@ -255,5 +261,8 @@ mod tests {
         let n = manual_name("nightly-1a2b3c4d");
         assert!(n.starts_with("nightly-1a2b3c4d-manual-") && valid_name(&n), "{n}");
         assert_ne!(n, manual_name("nightly-1a2b3c4d"));
+        let big = vec![b'x'; LOG_MAX_BYTES + 10];
+        assert_eq!(last_bytes(&big).len(), LOG_MAX_BYTES);
+        assert_eq!(last_bytes(b"short"), "short");
     }
 }

@@ -421,6 +421,51 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             assert_eq!(logs[0]["content"], "extracted 42 rows\n");
         }
 
+        // A task pod that exists: its own log, not an archive.
+        let pod_name = format!("{run}-load-2");
+        let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_value(json!({
+            "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_WORKFLOW_RUN: run, ludis_crds::LABEL_TASK: "load", ludis_crds::LABEL_TRY: "2"}},
+            "spec": {
+                "restartPolicy": "Never",
+                "tolerations": [{"key": "ludis.dev/workloads", "operator": "Exists", "effect": "NoSchedule"}],
+                "automountServiceAccountToken": false,
+                "terminationGracePeriodSeconds": 1,
+                "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
+                "containers": [{"name": "task", "image": crate::projects_streams::node_image("python"),
+                    "args": ["python", "-u", "-c", "print('loading 7 rows')"],
+                    "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
+                    "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]
+            }
+        }))
+        .unwrap();
+        let pods: Api<k8s_openapi::api::core::v1::Pod> = Api::namespaced(client.clone(), &ns);
+        pods.create(&Default::default(), &pod).await.unwrap();
+        crate::gitops::eventually("the task pod ran on the real node", || async {
+            pods.get(&pod_name)
+                .await
+                .ok()
+                .and_then(|p| p.status?.phase)
+                .is_some_and(|p| p == "Succeeded")
+        })
+        .await;
+        let (status, body) = app
+            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/2"), &viewer.token)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            body["log"],
+            json!({"dag_run_id": run, "task_id": "load", "try_number": 2, "state": "failed",
+                   "content": "loading 7 rows\n", "archived": false})
+        );
+        let (_, body) = app
+            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/1"), &viewer.token)
+            .await;
+        assert_eq!(
+            body["message"], "No Logs available for this task",
+            "an earlier try without a pod or an archive"
+        );
+        pods.delete(&pod_name, &Default::default()).await.unwrap();
+
         // Delete: the resource goes (its runs by owner reference).
         let (status, body) = app
             .post(

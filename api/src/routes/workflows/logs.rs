@@ -24,6 +24,8 @@ pub const NO_LOGS: &str = "No Logs available for this task";
 /// Runs of `latest` by default (spec 001 §9), and at most.
 const LATEST_DEFAULT: usize = 5;
 const LATEST_MAX: usize = 100;
+/// Logs one `latest` answers at most.
+const LATEST_LOGS_MAX: usize = 500;
 
 /// One try's log.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -163,7 +165,7 @@ fn latest_limit(v: &Value) -> Result<usize> {
     }
 }
 
-/// Every try's log of the newest runs (view access), for download.
+/// Every try's log of the newest runs (view access), for download (at most 500 logs).
 #[utoipa::path(post, path = "/v2/workflows/latest/{id}", tag = "workflows", request_body = LatestRequest,
     params(("id" = String, Path, description = "Workflow id")),
     responses(
@@ -189,6 +191,9 @@ pub(super) async fn latest(
                 continue;
             }
             for try_number in 1..=t.try_number {
+                if logs.len() >= LATEST_LOGS_MAX {
+                    break;
+                }
                 if let Some(log) = log_of(&state, &w, run, &t.name, try_number).await? {
                     logs.push(log);
                 }
