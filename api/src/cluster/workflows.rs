@@ -37,16 +37,6 @@ pub enum Work {
     DagFile(String),
 }
 
-/// Where a workflow's resource goes ([`apply::placement`]); `None` without a cluster.
-pub async fn placement(
-    state: &AppState,
-    organization_id: &str,
-    id: &str,
-    name: &str,
-) -> anyhow::Result<Option<(String, String)>> {
-    apply::placement(state, AssetKind::Workflow, organization_id, id, name).await
-}
-
 /// Pure: `spec.notification` of the e-mail settings (none while off or without recipients).
 pub fn notification(d: &WorkflowRow) -> Value {
     if !d.email_bool || d.email_list.is_empty() {

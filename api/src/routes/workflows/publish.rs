@@ -90,9 +90,15 @@ async fn dataset_resource(
 /// Gives a workflow its resource's place at its first publish.
 async fn place(state: &AppState, w: &mut Workflow) -> Result<()> {
     if w.asset.resource().is_none() {
-        let at = cluster::workflows::placement(state, &w.asset.organization_id, &w.asset.id, &w.asset.name)
-            .await
-            .map_err(ApiError::cluster)?;
+        let at = cluster::apply::placement(
+            state,
+            AssetKind::Workflow,
+            &w.asset.organization_id,
+            &w.asset.id,
+            &w.asset.name,
+        )
+        .await
+        .map_err(ApiError::cluster)?;
         w.asset = w.asset.clone().placed(at);
     }
     Ok(())
