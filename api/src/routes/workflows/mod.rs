@@ -114,9 +114,14 @@ pub(crate) async fn project_to_edit(state: &AppState, caller: &AuthUser, w: &Wor
 
 #[cfg(test)]
 mod tests {
-    use super::view::WorkflowView;
+    use super::{
+        designer::{DagInfo, DagTask},
+        logs::{TaskLog, TaskLogAnswer},
+        runs::{RunView, TaskInstance},
+        view::WorkflowView,
+    };
     use crate::{
-        domain::{AccessLevel, EmailOn, WorkflowStatus},
+        domain::{AccessLevel, EmailOn, RunState, RunTrigger, TaskState, WorkflowStatus},
         openapi::assert_sent_as_documented,
     };
 
@@ -153,6 +158,50 @@ mod tests {
             managed: false,
             created_at: 0,
             updated_at: 0,
+        });
+        assert_sent_as_documented(&RunView {
+            dag_run_id: "r".into(),
+            state: RunState::Queued,
+            trigger: RunTrigger::Manual,
+            start_date: None,
+            end_date: None,
+            duration: None,
+        });
+        assert_sent_as_documented(&TaskInstance {
+            task_id: "t".into(),
+            dag_run_id: "r".into(),
+            state: TaskState::Queued,
+            duration: None,
+            start_date: None,
+            end_date: None,
+            try_number: 0,
+            operator: None,
+        });
+        let log = TaskLog {
+            dag_run_id: "r".into(),
+            task_id: "t".into(),
+            try_number: 1,
+            state: None,
+            content: String::new(),
+            archived: false,
+        };
+        assert_sent_as_documented(&log);
+        assert_sent_as_documented(&TaskLogAnswer {
+            success: true,
+            log: None,
+            message: None,
+        });
+        assert_sent_as_documented(&DagInfo {
+            dag_id: "d".into(),
+            is_paused: false,
+            schedule: "None".into(),
+            tasks: vec![DagTask {
+                task_id: "t".into(),
+                operator: "script".into(),
+                upstream: Vec::new(),
+            }],
+            revision: None,
+            import_error: None,
         });
     }
 }
