@@ -1593,7 +1593,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every try's log of the newest runs (view access), for download. */
+        /** Every try's log of the newest runs (view access), for download (at most 500 logs). */
         post: operations["latest"];
         delete?: never;
         options?: never;
