@@ -20,6 +20,7 @@ mod settings;
 pub mod state;
 pub mod telemetry;
 pub mod views;
+pub mod workflows;
 
 pub use app::App;
 pub use routes::BODY_LIMIT;

@@ -27,6 +27,7 @@ use utoipa::{
         (name = "comments", description = "The conversation on an asset"),
         (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
         (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),
+        (name = "workflows", description = "Workflows v2: visual and written-as-code DAGs, publish, schedule, runs, task logs, mark and clear"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]

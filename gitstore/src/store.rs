@@ -138,6 +138,13 @@ impl GitStore {
         self.inner.caches.default_branch(id, external).await
     }
 
+    /// The commit at the branch head (`None` for a repository without commits): what a workflow
+    /// pins when it is published.
+    pub async fn head(&self, repo: &ProjectRepo) -> Result<Option<Sha>> {
+        self.read_head(repo, |_, head| Ok(head.map(|c| Sha::from_oid(c.id()))))
+            .await
+    }
+
     /// A folder's listing or a file, whichever `path` names at the branch head.
     pub async fn contents(&self, repo: &ProjectRepo, path: &RepoPath) -> Result<Contents> {
         let path = path.clone();

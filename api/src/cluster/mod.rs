@@ -11,3 +11,5 @@ pub mod organizations;
 pub mod projects;
 pub mod services;
 pub mod watcher;
+pub mod workflow_runs;
+pub mod workflows;

@@ -18,6 +18,7 @@ pub mod shares;
 pub mod throttle;
 pub mod tokens;
 pub mod users;
+pub mod workflows;
 
 use sqlx::AnyPool;
 

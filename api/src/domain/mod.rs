@@ -1,5 +1,5 @@
 //! The platform's vocabulary as types: asset kinds and the spec's entity types, access levels,
-//! roles, feature keys, and the fixed sets of values of insights, datasets and shares. Each is
+//! roles, feature keys, and the fixed sets of values of insights, datasets, shares and workflows. Each is
 //! stored and sent under exactly one name (its serde name, which is also what
 //! [`as_str`](AssetKind::as_str) gives and what the OpenAPI document lists), so no module maps
 //! strings of its own.
@@ -12,6 +12,7 @@ mod metrics;
 mod projects;
 mod roles;
 mod sharing;
+mod workflows;
 
 pub use access::AccessLevel;
 pub use datasets::{DatasetStatus, DeletionPolicy};
@@ -21,6 +22,7 @@ pub use metrics::{ActivityAction, ActivityEntity, Figure, LoginSeriesKind, Perio
 pub use projects::{ProjectStatus, RepoEntryType};
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
+pub use workflows::{EmailOn, MarkState, NodeTaskType, RunState, RunTrigger, TaskState, WorkflowStatus};
 
 /// A value of a fixed set that a stored or sent text did not name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -126,6 +128,13 @@ mod tests {
         round_trips(Figure::ALL);
         round_trips(LoginSeriesKind::ALL);
         round_trips(Period::ALL);
+        round_trips(WorkflowStatus::ALL);
+        round_trips(EmailOn::ALL);
+        round_trips(RunState::ALL);
+        round_trips(RunTrigger::ALL);
+        round_trips(TaskState::ALL);
+        round_trips(MarkState::ALL);
+        round_trips(NodeTaskType::ALL);
         assert_eq!(
             "nope".parse::<Role>(),
             Err(Unknown {

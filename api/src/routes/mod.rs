@@ -14,11 +14,13 @@ pub mod images;
 pub mod insights;
 pub mod metrics;
 pub mod organizations;
+pub mod people;
 pub mod projects;
 pub mod shares;
 pub mod streams;
 pub mod two_factor;
 pub mod users;
+pub mod workflows;
 
 use std::time::Duration;
 
@@ -48,6 +50,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(comments::router())
         .merge(datasets::router())
         .merge(projects::router())
+        .merge(workflows::router())
 }
 
 /// The whole server: the documented routes (flighting gate, body limit, request timeout), any

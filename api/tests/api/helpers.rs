@@ -535,6 +535,20 @@ impl TestApp {
         body["project"]["id"].as_str().unwrap().to_owned()
     }
 
+    /// A workflow of `project` made through the API by `owner` (visual, or written as a DAG
+    /// file); returns its id.
+    pub async fn workflow(&self, owner: &Person, project: &str, name: &str, visual: bool) -> String {
+        let (status, body) = self
+            .post(
+                "/v2/workflows",
+                Some(&owner.token),
+                json!({"project_id": project, "name": name, "visual_workflow": visual}),
+            )
+            .await;
+        assert_eq!(status, 201, "create workflow on {}: {body}", self.kind);
+        body["workflow"]["id"].as_str().unwrap().to_owned()
+    }
+
     /// [`TestApp::project`] with `files` committed to it (each holding its own name).
     pub async fn project_with_files(&self, owner: &Person, name: &str, files: &[&str]) -> String {
         use base64::Engine as _;

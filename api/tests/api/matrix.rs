@@ -62,33 +62,39 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
 ];
 
 #[derive(Clone, Copy, Debug)]
-enum Need {
+pub(crate) enum Need {
     Level(Level),
 }
 
-type Response = (StatusCode, Value);
-type Call = fn(Arc<Ctx>, String, Person) -> Pin<Box<dyn Future<Output = Response>>>;
+pub(crate) type Response = (StatusCode, Value);
+pub(crate) type Call = fn(Arc<Ctx>, String, Person) -> Pin<Box<dyn Future<Output = Response>>>;
 
-struct Entry {
-    method: &'static str,
-    path: &'static str,
+pub(crate) struct Entry {
+    pub(crate) method: &'static str,
+    pub(crate) path: &'static str,
     /// Which use of the route this is, when it has several.
-    variant: &'static str,
-    need: Need,
+    pub(crate) variant: &'static str,
+    pub(crate) need: Need,
     /// The call changes the asset for everyone (a fresh asset per caller).
-    destructive: bool,
-    call: Call,
+    pub(crate) destructive: bool,
+    pub(crate) call: Call,
 }
 
 /// What the calls need besides the asset and the caller.
-struct Ctx {
-    app: TestApp,
-    owner: Person,
+pub(crate) struct Ctx {
+    pub(crate) app: TestApp,
+    pub(crate) owner: Person,
     /// Someone to share with (never one of the callers).
-    target: Person,
+    pub(crate) target: Person,
 }
 
 fn entries() -> Vec<Entry> {
+    let mut all = other_entries();
+    all.extend(crate::matrix_workflows::entries());
+    all
+}
+
+fn other_entries() -> Vec<Entry> {
     use Level::{Edit, Execute, View};
     vec![
         Entry {
@@ -914,13 +920,21 @@ struct Caller {
     level: Level,
 }
 
-/// An application, dataset or project of the owner's, shared with the viewer, executor and editor
+/// An application, dataset, project or workflow of the owner's, shared with the viewer, executor and editor
 /// (and, when `org_shared`, with its organization at view).
 async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, kind: AssetKind) -> String {
     let org = &c.owner.org;
     let id = match kind {
         AssetKind::Dataset => c.app.dataset(org, Some(&c.owner.uid), "Matrix data").await,
         AssetKind::ProjectV2 => c.app.project(&c.owner, "Matrix project").await,
+        AssetKind::Workflow => {
+            // Publish and schedule need edit on the project too: every share holder has it.
+            let project = c.app.project(&c.owner, "Matrix project").await;
+            for p in people {
+                c.app.share(&project, "user", &p.uid, "edit", &c.owner.uid).await;
+            }
+            c.app.workflow(&c.owner, &project, "Matrix workflow", true).await
+        }
         _ => {
             c.app
                 .insight(org, Some(&c.owner.uid), InsightSeed::app("Matrix"))
@@ -940,6 +954,8 @@ async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, kind: AssetKind)
 fn kind_of(path: &str) -> AssetKind {
     if path.starts_with("/v2/projects") {
         AssetKind::ProjectV2
+    } else if path.starts_with("/v2/workflows") {
+        AssetKind::Workflow
     } else if path.contains("/datasets") || path == "/v1/directory/share" {
         AssetKind::Dataset
     } else {

@@ -131,7 +131,7 @@ async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revo
 
 /// The reference of a local image of the real node (`LUDIS_IMAGE_REFS`, which dev/test.sh
 /// exports from the node's `node.env`).
-fn node_image(name: &str) -> String {
+pub(crate) fn node_image(name: &str) -> String {
     let refs = std::env::var("LUDIS_IMAGE_REFS")
         .expect("LUDIS_IMAGE_REFS is not set: run the tests with dev/test.sh, which starts the real node");
     refs.split_whitespace()

@@ -112,6 +112,8 @@ async fn commit_update_and_delete_show_in_a_clone() {
         git_ok(clone.path(), &["rev-parse", "HEAD"]).await.trim(),
         updated.commit.as_str()
     );
+    // The head a workflow pins at publish.
+    assert_eq!(store.head(&repo).await.unwrap(), Some(updated.commit.clone()));
 
     let deleted = store
         .delete_file(&repo, delete("src/report.py", updated.blob.unwrap()))

@@ -1,9 +1,10 @@
 //! The resource watcher: one task, started by the API when a cluster is configured, that mirrors
-//! every Insight, Dataset and Project custom resource (all namespaces) into the database, so a resource
+//! every Insight, Dataset, Project and Workflow custom resource (all namespaces) into the database, so a resource
 //! applied with kubectl or a GitOps tool appears in its owner's console and the operator's
 //! observations reach the rows the routes read. The kinds share everything ([`mirror`]: the
 //! mirroring of one resource, its organization, row, owner and deletion; [`shares`]:
-//! `spec.sharing`); what each kind decides is in its own module ([`insights`], [`datasets`], [`projects`]),
+//! `spec.sharing`); what each kind decides is in its own module ([`insights`], [`datasets`], [`projects`],
+//! [`workflows`]),
 //! through [`mirror::Mirrored`].
 //!
 //! - **Organization**: the namespace's `ludis.dev/organization` label (an organization id), or a
@@ -47,7 +48,7 @@ use kube::{
         watcher::{self, Event},
     },
 };
-use ludis_crds::{Dataset as DatasetCr, Insight as InsightCr, Project as ProjectCr};
+use ludis_crds::{Dataset as DatasetCr, Insight as InsightCr, Project as ProjectCr, Workflow as WorkflowCr};
 
 use crate::state::AppState;
 
@@ -56,6 +57,7 @@ mod insights;
 mod mirror;
 mod projects;
 mod shares;
+mod workflows;
 
 use mirror::{Mirror, Mirrored as _};
 
@@ -108,6 +110,7 @@ enum Input {
     Insight(Box<Event<DeserializeGuard<InsightCr>>>),
     Dataset(Box<Event<DeserializeGuard<DatasetCr>>>),
     Project(Box<Event<DeserializeGuard<ProjectCr>>>),
+    Workflow(Box<Event<DeserializeGuard<WorkflowCr>>>),
     Namespace(Box<Event<PartialObjectMeta<Namespace>>>),
 }
 
@@ -142,6 +145,16 @@ async fn run(state: AppState, client: Client) {
             .map_err(|e| (ProjectCr::KIND.noun(), e))
     })
     .boxed();
+    let workflows = watcher::watcher(
+        Api::<DeserializeGuard<WorkflowCr>>::all(client.clone()),
+        watcher::Config::default(),
+    )
+    .backoff(Retry::new())
+    .map(|r| {
+        r.map(|e| Input::Workflow(Box::new(e)))
+            .map_err(|e| (WorkflowCr::KIND.noun(), e))
+    })
+    .boxed();
     let namespaces = watcher::watcher(
         Api::<PartialObjectMeta<Namespace>>::all(client.clone()),
         watcher::Config::default(),
@@ -153,11 +166,14 @@ async fn run(state: AppState, client: Client) {
     })
     .boxed();
     let mut inputs = stream::select(
-        stream::select(stream::select(insights, datasets), projects),
+        stream::select(
+            stream::select(stream::select(insights, datasets), projects),
+            workflows,
+        ),
         namespaces,
     );
     let mut mirror = Mirror::new(state, client);
-    tracing::info!("watching Insight, Dataset and Project resources");
+    tracing::info!("watching Insight, Dataset, Project and Workflow resources");
     // Whether each watch is failing (one warning per failure spell).
     let mut failing: HashSet<&'static str> = HashSet::new();
     while let Some(input) = inputs.next().await {
@@ -172,6 +188,10 @@ async fn run(state: AppState, client: Client) {
             }
             Ok(Input::Project(event)) => {
                 failing.remove(ProjectCr::KIND.noun());
+                mirror.event(*event).await;
+            }
+            Ok(Input::Workflow(event)) => {
+                failing.remove(WorkflowCr::KIND.noun());
                 mirror.event(*event).await;
             }
             Ok(Input::Namespace(event)) => mirror.namespace_event(*event).await,

@@ -112,7 +112,7 @@ pub struct ProjectsPage {
     pub total_pages: i64,
 }
 
-fn parse_filter(v: Option<&str>) -> Result<Filter> {
+pub(crate) fn parse_filter(v: Option<&str>) -> Result<Filter> {
     match v.map(|s| s.trim().to_lowercase()).unwrap_or_default().as_str() {
         "" | "all" => Ok(Filter::All),
         "owned" | "mine" | "created by me" | "created_by_me" => Ok(Filter::Owned),

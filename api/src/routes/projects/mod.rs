@@ -30,6 +30,9 @@ pub mod git_http;
 mod run;
 pub mod view;
 
+pub(crate) use crud::parse_filter;
+pub(crate) use envvars::sync_secret;
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(crud::list_projects, crud::create_project))

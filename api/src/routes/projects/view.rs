@@ -1,32 +1,23 @@
 //! The shapes the project calls answer (docs/contracts/projects-v2.md "Types"): a project as the
 //! caller sees it ([`ProjectView`]) and its preview container ([`PreviewState`]).
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
     auth::AuthUser,
     cluster::projects::PREVIEW_PORT,
-    db::{
-        self,
-        projects::Project,
-        users::{self, UserRow},
-    },
+    db::projects::Project,
     domain::{AccessLevel, Language, ProjectStatus},
     error::{ApiError, Result},
     routes::{
         apps::open_url,
-        datasets::{DatasetOwner, PhotoPath, ShareIcon},
-        shares::photo,
+        datasets::{DatasetOwner, ShareIcon},
+        people::{People, display_name},
     },
     state::AppState,
     views::image_url,
 };
-
-/// People shown on a listed project's row.
-const SHARE_ICONS: usize = 5;
 
 /// One project as the caller sees it; every field is always sent (`null` when it has no value).
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -105,57 +96,28 @@ impl PreviewState {
     }
 }
 
-fn display_name(u: &UserRow) -> String {
-    let name = format!("{} {}", u.first_name, u.last_name);
-    let name = name.trim();
-    if name.is_empty() {
-        u.email.clone()
-    } else {
-        name.to_owned()
-    }
-}
-
-async fn one(
-    state: &AppState,
-    caller: &AuthUser,
+fn one(
     p: &Project,
     level: AccessLevel,
-    people: &HashMap<String, UserRow>,
-    shared: &[&str],
+    caller: &AuthUser,
+    author: String,
+    user: Option<DatasetOwner>,
+    share_icons: Vec<ShareIcon>,
 ) -> ProjectView {
     let (a, d) = (&p.asset, &p.details);
-    let owner = a.owner_uid.as_ref().and_then(|u| people.get(u));
-    let user = match owner {
-        Some(u) => Some(DatasetOwner {
-            first_name: u.first_name.clone(),
-            last_name: u.last_name.clone(),
-            photo_path: PhotoPath {
-                original: photo(state, u).await,
-            },
-        }),
-        None => None,
-    };
-    let mut share_icons = Vec::with_capacity(shared.len());
-    for u in shared.iter().filter_map(|uid| people.get(*uid)) {
-        share_icons.push(ShareIcon {
-            id: u.uid.clone(),
-            name: display_name(u),
-            photo_path: photo(state, u).await,
-        });
-    }
     ProjectView {
         id: a.id.clone(),
         name: a.name.clone(),
         description: a.description.clone(),
         language: d.language,
-        author: owner.map(display_name).unwrap_or_default(),
+        author,
         repo_author: d.repo_author.clone(),
         repo_url: d.repo_url.clone(),
         hosted: d.is_hosted(),
         branch: d.branch.clone(),
         image_id: d.image_id.clone(),
         img_path: a.img_path.clone(),
-        img_url: image_url(state, a.img_path.as_deref()).await,
+        img_url: None,
         dataset_ids: d.dataset_ids.clone(),
         status: d.status,
         status_message: d.status_message.clone(),
@@ -176,26 +138,15 @@ pub async fn views(
     caller: &AuthUser,
     items: &[(Project, AccessLevel)],
 ) -> Result<Vec<ProjectView>> {
-    let ids: Vec<String> = items.iter().map(|(p, _)| p.asset.id.clone()).collect();
-    let shared = db::datasets::shared_people(&state.db, &ids, SHARE_ICONS).await?;
-    let mut uids: Vec<String> = items
-        .iter()
-        .filter_map(|(p, _)| p.asset.owner_uid.clone())
-        .collect();
-    uids.extend(shared.iter().map(|(_, u)| u.clone()));
-    let people: HashMap<String, UserRow> = users::by_uids(&state.db, &uids)
-        .await?
-        .into_iter()
-        .map(|u| (u.uid.clone(), u))
-        .collect();
+    let people = People::of(state, items.iter().map(|(p, _)| &p.asset)).await?;
     let mut out = Vec::with_capacity(items.len());
     for (p, level) in items {
-        let mine: Vec<&str> = shared
-            .iter()
-            .filter(|(a, _)| *a == p.asset.id)
-            .map(|(_, u)| u.as_str())
-            .collect();
-        out.push(one(state, caller, p, *level, &people, &mine).await);
+        let author = people.owner_of(&p.asset).map(display_name).unwrap_or_default();
+        let user = people.owner(state, &p.asset).await;
+        let icons = people.share_icons(state, &p.asset).await;
+        let mut view = one(p, *level, caller, author, user, icons);
+        view.img_url = image_url(state, p.asset.img_path.as_deref()).await;
+        out.push(view);
     }
     Ok(out)
 }

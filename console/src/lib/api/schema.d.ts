@@ -1502,6 +1502,370 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workflows the caller may see, newest change first: all, created by them, or shared with
+         *     them; one project's (`projectId`), only manual ones (`dags=true`); with search and pages.
+         */
+        get: operations["list_workflows"];
+        put?: never;
+        /**
+         * Create a workflow in a project the caller may execute (they own it). A manual workflow's DAG
+         *     file is `{id}_dag.py`; when the caller may edit the project, a starter file is committed
+         *     there. Nothing is applied to the cluster before the first publish.
+         */
+        post: operations["create_workflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/clear/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run tasks again (execute access): each cleared, with everything downstream when asked. */
+        post: operations["clear"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/daginfo/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the published workflow runs (view access): its tasks and their dependencies, the
+         *     pinned revision, and why it is broken. 409 `not_published` before the first publish.
+         */
+        get: operations["dag_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a workflow (edit access): its resource (its CronJob, runs and their pods go with it)
+         *     and its rows. The DAG file stays in the project.
+         */
+        post: operations["delete_workflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/latest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every try's log of the newest runs (view access), for download (at most 500 logs). */
+        post: operations["latest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/mark/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** 'Mark State As' Success or Failed (execute access): 409 when the task is in that state. */
+        patch: operations["mark"];
+        trace?: never;
+    };
+    "/v2/workflows/publish/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a manual workflow: its DAG file `{id}_dag.py` (and the other files named) must exist
+         *     at the project's head, which it is pinned to; the project's image parses and runs it.
+         */
+        post: operations["publish_manual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/run/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the workflow now (execute access): a new run, triggered manually. 409 until the
+         *     workflow is ready.
+         */
+        post: operations["run_now"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's runs, newest first (view access). */
+        get: operations["runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/save/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the designer's graph and e-mail settings (edit access). Cycles and self-connections are
+         *     refused ('Cycles are not allowed'). The published resource changes at the next publish.
+         */
+        post: operations["save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the schedule (execute access on the workflow and edit on its project): the row, the
+         *     project's environment variable and, once published, the resource.
+         */
+        post: operations["set_schedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Share a workflow: `POST /v1/applications/share` for a workflow (edit access). */
+        post: operations["share_workflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/share/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who has access to a workflow (view access): `GET /v1/shares/sharedwith/{id}` for a workflow. */
+        get: operations["share_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/tasks/{id}/{dagRunId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task instances of one run (view access). */
+        get: operations["task_instances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log of one try of a task (view access); try 0, or a try without a log: `log: null` and
+         *     'No Logs available for this task'.
+         */
+        get: operations["task_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/visual/publish/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a visual workflow: its nodes become the resource's tasks (an unconfigured node, a bad
+         *     file, two tasks of one name, a cycle are 400 naming it; an upload needs edit on its dataset),
+         *     every file must exist at the project's head, which the tasks are pinned to.
+         */
+        post: operations["publish_visual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/visual/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The designer's graph and settings (view access). */
+        get: operations["visual"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/workflowdata/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The rows of some workflows: those the caller may see, in the order asked (others are left
+         *     out, as if they did not exist).
+         */
+        post: operations["workflow_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow (view access). */
+        get: operations["workflow_details"];
+        /**
+         * Change a workflow (edit access): its name and e-mail settings (the published resource's
+         *     notification follows).
+         */
+        put: operations["update_workflow"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** The Active toggle (execute access): pause or resume the scheduled runs. */
+        patch: operations["pause_workflow"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1612,6 +1976,14 @@ export interface components {
         Checks: {
             database: string;
             cluster: string;
+        };
+        ClearRequest: {
+            /** @default [] */
+            task_ids?: string[];
+            /** @default  */
+            dag_run_id: string;
+            /** @default false */
+            include_downstream?: boolean;
         };
         ClientConfig: {
             environment: string;
@@ -1759,6 +2131,26 @@ export interface components {
         Credentials: {
             email?: string;
             password?: string;
+        };
+        DagInfo: {
+            dag_id: string;
+            is_paused: boolean;
+            schedule: string;
+            tasks: components["schemas"]["DagTask"][];
+            revision: string | null;
+            import_error: string | null;
+        };
+        DagInfoAnswer: {
+            success: boolean;
+            dag: components["schemas"]["DagInfo"];
+        };
+        /** @description One task of the published workflow. */
+        DagTask: {
+            task_id: string;
+            /** @description script or upload (designer), or the DAG file's operator (BashOperator, PythonOperator…). */
+            operator: string;
+            /** @description The tasks it runs after. */
+            upstream: string[];
         };
         DatasetFields: {
             /** @default  */
@@ -1926,6 +2318,20 @@ export interface components {
          * @enum {string}
          */
         DeletionPolicy: "Retain" | "Delete";
+        /** @description A connection: `target` runs after `source`. */
+        DesignerEdge: {
+            id: string;
+            source: string;
+            target: string;
+        };
+        /** @description One node of the canvas. */
+        DesignerNode: {
+            id: string;
+            /** @description Always `taskNode`. */
+            type?: string;
+            position?: components["schemas"]["NodePosition"];
+            data?: components["schemas"]["NodeData"];
+        };
         DirectoryShareBody: {
             /**
              * @description The dataset's id.
@@ -1962,6 +2368,11 @@ export interface components {
             success: boolean;
             message: string;
         };
+        /**
+         * @description When notification e-mails are sent (the contract's `email_on`).
+         * @enum {string}
+         */
+        EmailOn: "both" | "failure" | "success";
         Enable2faRequest: {
             /** @description true: start enrolment (a new secret); false: switch 2FA off. */
             enabled_2fa: boolean;
@@ -2277,6 +2688,14 @@ export interface components {
          * @enum {string}
          */
         Language: "python" | "r";
+        LatestAnswer: {
+            success: boolean;
+            logs: components["schemas"]["TaskLog"][];
+        };
+        LatestRequest: {
+            /** @description How many of the newest runs (default 5), or 'all'. */
+            limit?: Record<string, never>;
+        };
         ListCommentsRequest: {
             comments: components["schemas"]["CommentsOf"];
         };
@@ -2354,6 +2773,16 @@ export interface components {
          * @enum {string}
          */
         LoginSeriesKind: "organization" | "other" | "deleted";
+        MarkRequest: {
+            state: components["schemas"]["MarkState"];
+            dagRunId: string;
+            taskId: string;
+        };
+        /**
+         * @description The state a task may be marked as ('Mark State As').
+         * @enum {string}
+         */
+        MarkState: "success" | "failed";
         /** @description A member of the caller's organization, for "Select from Organization". */
         MemberView: {
             uid: string;
@@ -2505,6 +2934,42 @@ export interface components {
             /** @default null */
             date_format?: string | null;
         };
+        NewWorkflow: {
+            /**
+             * @description The project whose code the tasks run (execute access needed).
+             * @default
+             */
+            project_id?: string;
+            /** @default  */
+            name?: string;
+            /**
+             * @description A five-field UTC cron, or 'None' (default).
+             * @default null
+             */
+            schedule?: string | null;
+            /**
+             * @description Drawn in the designer (true) or written as a DAG file (false).
+             * @default false
+             */
+            visual_workflow: boolean;
+        };
+        /** @description What a node is: its label and, once configured, its task. */
+        NodeData: {
+            label?: string;
+            taskType: null | components["schemas"]["NodeTaskType"];
+            taskData?: components["schemas"]["TaskData"];
+        };
+        NodePosition: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /**
+         * @description What a designer node runs (`data.taskType`).
+         * @enum {string}
+         */
+        NodeTaskType: "script" | "upload";
         OrganizationFields: {
             /** @default null */
             name?: string | null;
@@ -2631,6 +3096,10 @@ export interface components {
              * @default
              */
             path?: string;
+        };
+        PauseRequest: {
+            /** @description true pauses the scheduled runs (the CronJob is suspended). */
+            paused: boolean;
         };
         /**
          * @description The span of time a metrics call covers, ending now.
@@ -2814,6 +3283,27 @@ export interface components {
             /** Format: int64 */
             total_pages: number;
         };
+        PublishManualRequest: {
+            /** @default null */
+            project_id?: string | null;
+            /**
+             * @description `{id}_dag.py`.
+             * @default
+             */
+            file_name: string;
+            /**
+             * @description Other files of the project the tasks need (each must exist at the head).
+             * @default []
+             */
+            files?: string[];
+        };
+        PublishVisualRequest: {
+            /**
+             * @description The workflow's project (optional; another project is refused).
+             * @default null
+             */
+            project_id?: string | null;
+        };
         Readiness: {
             ready: boolean;
             checks: components["schemas"]["Checks"];
@@ -2862,6 +3352,11 @@ export interface components {
          * @enum {string}
          */
         Role: "developer" | "management" | "administrator" | "superadmin";
+        RunNowAnswer: {
+            success: boolean;
+            dag_run_id: string;
+            message: string;
+        };
         RunRequest: {
             /** @default  */
             application_id?: string;
@@ -2870,6 +3365,81 @@ export interface components {
              * @default []
              */
             publish_filenames?: string[];
+        };
+        /**
+         * @description The state of a run (the contract's `RunView.state`).
+         * @enum {string}
+         */
+        RunState: "queued" | "running" | "success" | "failed";
+        /**
+         * @description What started a run (the contract's `RunView.trigger`).
+         * @enum {string}
+         */
+        RunTrigger: "schedule" | "manual" | "rerun";
+        /** @description One run. */
+        RunView: {
+            /** @description The run's name. */
+            dag_run_id: string;
+            state: components["schemas"]["RunState"];
+            trigger: components["schemas"]["RunTrigger"];
+            /**
+             * Format: int64
+             * @description Unix seconds; null until it starts.
+             */
+            start_date: number | null;
+            /** Format: int64 */
+            end_date: number | null;
+            /**
+             * Format: int64
+             * @description Seconds.
+             */
+            duration: number | null;
+        };
+        RunsPage: {
+            success: boolean;
+            runs: components["schemas"]["RunView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
+        SaveRequest: {
+            /** @default [] */
+            nodes?: components["schemas"]["DesignerNode"][];
+            /** @default [] */
+            edges?: components["schemas"]["DesignerEdge"][];
+            /** @default null */
+            email_on_success?: boolean | null;
+            /** @default null */
+            email_on_failure?: boolean | null;
+            /** @default null */
+            email_list?: string[] | null;
+            /** @default null */
+            email_bool?: boolean | null;
+        };
+        ScheduleAnswer: {
+            success: boolean;
+            schedule: string;
+            message: string;
+        };
+        ScheduleRequest: {
+            /**
+             * @description A five-field UTC cron, or 'None'.
+             * @default
+             */
+            value: string;
+            /**
+             * @description The workflow's project (optional; another project is refused).
+             * @default null
+             */
+            project_id?: string | null;
+            /**
+             * @description The console's id of the schedule variable (not needed: the key names it).
+             * @default null
+             */
+            var_id?: string | null;
         };
         Seats: {
             success: boolean;
@@ -2983,6 +3553,70 @@ export interface components {
             /** @description The caller's organization without the owner and the caller; only when `can_share`. */
             members: components["schemas"]["MemberView"][];
         };
+        /**
+         * @description A script task's `{fileName, image, installScript?}` or an upload task's `{fileName,
+         *     datasetID, datasetName, datasetDestination, datasetPath}`.
+         */
+        TaskData: {
+            fileName?: string | null;
+            /** @description Script: an image id of the administrator's list. */
+            image?: string | null;
+            /** @description Script: run first; ends in .sh. */
+            installScript?: string | null;
+            /** @description Upload: the destination dataset's id. */
+            datasetID?: string | null;
+            datasetName?: string | null;
+            datasetDestination?: string | null;
+            /** @description Upload: the folder inside the dataset. */
+            datasetPath?: string | null;
+        };
+        /** @description One task of a run. */
+        TaskInstance: {
+            task_id: string;
+            dag_run_id: string;
+            state: components["schemas"]["TaskState"];
+            /**
+             * Format: double
+             * @description Seconds.
+             */
+            duration: number | null;
+            /** Format: int64 */
+            start_date: number | null;
+            /** Format: int64 */
+            end_date: number | null;
+            /** Format: int32 */
+            try_number: number;
+            /** @description script or upload (designer), or the DAG file's operator. */
+            operator: string | null;
+        };
+        TaskInstancesAnswer: {
+            success: boolean;
+            task_instances: components["schemas"]["TaskInstance"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description One try's log. */
+        TaskLog: {
+            dag_run_id: string;
+            task_id: string;
+            /** Format: int32 */
+            try_number: number;
+            state: null | components["schemas"]["TaskState"];
+            /** @description The text (at most its last MiB). */
+            content: string;
+            /** @description It came from the archive (the pod is gone). */
+            archived: boolean;
+        };
+        TaskLogAnswer: {
+            success: boolean;
+            log: null | components["schemas"]["TaskLog"];
+            message?: string | null;
+        };
+        /**
+         * @description The state of a task in a run (the contract's `TaskInstance.state`).
+         * @enum {string}
+         */
+        TaskState: "queued" | "running" | "success" | "failed" | "upstream_failed" | "skipped";
         /**
          * @description The app templates (spec 000 §9).
          * @enum {string}
@@ -3126,6 +3760,113 @@ export interface components {
             secret?: string | null;
             /** @description The 6-digit code. */
             token?: string;
+        };
+        VisualAnswer: {
+            success: boolean;
+            nodes: components["schemas"]["DesignerNode"][];
+            edges: components["schemas"]["DesignerEdge"][];
+            schedule: string;
+            email_bool: boolean;
+            email_list: string[];
+            email_on: components["schemas"]["EmailOn"];
+        };
+        WorkflowAnswer: {
+            success: boolean;
+            workflow: components["schemas"]["WorkflowView"];
+        };
+        WorkflowChanges: {
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            email_bool?: boolean | null;
+            /** @default null */
+            email_list?: string[] | null;
+            /** @default null */
+            email_on?: null | components["schemas"]["EmailOn"];
+        };
+        WorkflowDataRequest: {
+            /**
+             * @description At most 100.
+             * @default []
+             */
+            workflow_ids?: string[];
+        };
+        WorkflowMessage: {
+            success: boolean;
+            message: string;
+            workflow: components["schemas"]["WorkflowView"];
+        };
+        /**
+         * @description Where a workflow stands (the contract's `status`).
+         * @enum {string}
+         */
+        WorkflowStatus: "unpublished" | "initializing" | "ready" | "broken";
+        /** @description One workflow as the caller sees it; every field is always sent (`null` when it has no value). */
+        WorkflowView: {
+            id: string;
+            name: string;
+            project_id: string;
+            /** @description Null when the caller cannot see the project. */
+            project_name: string | null;
+            user_uid: string | null;
+            user: null | components["schemas"]["DatasetOwner"];
+            shareIcons: components["schemas"]["ShareIcon"][];
+            /** @description A five-field UTC cron, or 'None'. */
+            schedule: string;
+            /** @description Drawn in the designer (true) or written as a DAG file. */
+            visual: boolean;
+            nodes: components["schemas"]["DesignerNode"][];
+            edges: components["schemas"]["DesignerEdge"][];
+            status: components["schemas"]["WorkflowStatus"];
+            /** @description Why it is broken. */
+            import_error: string | null;
+            /** @description The Active toggle is `!is_paused`. */
+            is_paused: boolean;
+            published: boolean;
+            /**
+             * Format: int64
+             * @description The start of the newest run (Unix seconds).
+             */
+            last_run: number | null;
+            last_run_state: null | components["schemas"]["RunState"];
+            /**
+             * Format: int64
+             * @description Seconds.
+             */
+            last_run_duration: number | null;
+            /** @description `{id}_dag.py` for a manual workflow. */
+            dag_file: string | null;
+            /** @description The project commit the published tasks run. */
+            revision: string | null;
+            email_bool: boolean;
+            email_list: string[];
+            email_on: components["schemas"]["EmailOn"];
+            /** @description The caller's level. */
+            access_level: components["schemas"]["AccessLevel"];
+            project_access_level: null | components["schemas"]["AccessLevel"];
+            is_owner: boolean;
+            /** @description Applied with kubectl or GitOps: changed there, not here. */
+            managed: boolean;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        WorkflowsAnswer: {
+            success: boolean;
+            workflows: components["schemas"]["WorkflowView"][];
+        };
+        WorkflowsPage: {
+            success: boolean;
+            workflows: components["schemas"]["WorkflowView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            page_size: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            total_pages: number;
         };
     };
     responses: never;
@@ -7173,6 +7914,1045 @@ export interface operations {
                 };
             };
             /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_workflows: {
+        parameters: {
+            query?: {
+                /** @description all (default), owned or shared. */
+                filter?: string;
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 20). */
+                pageSize?: number;
+                /** @description Part of the name. */
+                search?: string;
+                /** @description Only this project's workflows. */
+                projectId?: string;
+                /** @description true: only manual ones (written as DAG files). */
+                dags?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowsPage"];
+                };
+            };
+            /** @description Unknown filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_workflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWorkflow"];
+            };
+        };
+        responses: {
+            /** @description Workflow Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMessage"];
+                };
+            };
+            /** @description Please select a project for the workflow to live in / Please add a workflow name / a bad schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clear: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClearRequest"];
+            };
+        };
+        responses: {
+            /** @description Task Successfully Cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Please select a task to re-run */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow, run or task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dag_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DagInfoAnswer"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not published yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_workflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workflow deleted successfully! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    latest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LatestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatestAnswer"];
+                };
+            };
+            /** @description A bad limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkRequest"];
+            };
+        };
+        responses: {
+            /** @description Task update successful! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow, run or task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The task is in that state already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publish_manual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishManualRequest"];
+            };
+        };
+        responses: {
+            /** @description Workflow Published Successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMessage"];
+                };
+            };
+            /** @description A missing DAG file or file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need execute or edit workflow access and edit project access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource, or another tool owns a field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_now: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workflow run successful! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunNowAnswer"];
+                };
+            };
+            /** @description You need execute or edit workflow access and edit project access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please publish or wait for workflow to be initialized */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    runs: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 10). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsPage"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveRequest"];
+            };
+        };
+        responses: {
+            /** @description Workflow Saved Successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMessage"];
+                };
+            };
+            /** @description Cycles are not allowed / a bad graph or e-mail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated Schedule Successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleAnswer"];
+                };
+            };
+            /** @description Not a five-field cron */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need execute or edit workflow access and edit project access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_workflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description Workflow shared! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Invalid entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_list: {
+        parameters: {
+            query: {
+                /** @description The workflow's id. */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedWithResponse"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    task_instances: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 1000 (default: all). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+                /** @description Run name */
+                dagRunId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskInstancesAnswer"];
+                };
+            };
+            /** @description Workflow or run not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    task_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+                /** @description Run name */
+                dagRunId: string;
+                /** @description Task id */
+                taskId: string;
+                /** @description Try, from 1 */
+                tryNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskLogAnswer"];
+                };
+            };
+            /** @description Workflow or run not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publish_visual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishVisualRequest"];
+            };
+        };
+        responses: {
+            /** @description Workflow Published Successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMessage"];
+                };
+            };
+            /** @description An unconfigured node, a missing file, a cycle… */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need execute or edit workflow access and edit project access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource, or another tool owns a field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    visual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisualAnswer"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    workflow_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowDataRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowsAnswer"];
+                };
+            };
+            /** @description More than 100 ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    workflow_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowAnswer"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_workflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowChanges"];
+            };
+        };
+        responses: {
+            /** @description Workflow update successful! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMessage"];
+                };
+            };
+            /** @description Please add a workflow name / Email is invalid! */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pause_workflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowAnswer"];
+                };
+            };
+            /** @description You need execute or edit workflow access and edit project access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Workflow not found */
             404: {
                 headers: {
                     [name: string]: unknown;
