@@ -163,8 +163,8 @@ pub struct Edge {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Default, KubeSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParsedDag {
-    /// What was read, as a hash of the file's path, the revision and the image: when it differs
-    /// from the spec's, the operator reads the file again.
+    /// What was read, as a hash of the file's path, the revision, the image and the operator's
+    /// parser: when it differs from the current one, the operator reads the file again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 64))]
     pub source: Option<String>,

@@ -480,6 +480,42 @@ mod tests {
     }
 
     #[test]
+    fn a_dag_file_being_read_is_initializing_then_ready_or_broken_with_its_error() {
+        let wf = workflow(json!({"tasks": [], "dagFile": "wf_dag.py"}));
+        let reading = status_of(&wf, Ok(()), Some(&DagFileState::Reading), &[]);
+        assert_eq!(reading.state, Some(WorkflowState::Initializing));
+        assert_eq!(reading.cron_job, None);
+        let dag: ludis_crds::workflow::ParsedDag = serde_json::from_value(json!({"source": "s1",
+            "dagId": "d", "tasks": [{"name": "a", "operator": "BashOperator"}], "edges": []}))
+        .unwrap();
+        let read = status_of(&wf, Ok(()), Some(&DagFileState::Read(dag.clone())), &[]);
+        assert_eq!(read.state, Some(WorkflowState::Ready));
+        assert_eq!(read.dag.as_ref(), Some(&dag));
+        // What was read is recorded: the same source is not read again.
+        let mut wf = wf;
+        wf.status = Some(read);
+        assert_eq!(dag_file::recorded(&wf, "s1"), Some(DagFileState::Read(dag)));
+        assert_eq!(dag_file::recorded(&wf, "s2"), None);
+        let failed = ludis_crds::workflow::ParsedDag {
+            source: Some("s3".into()),
+            ..Default::default()
+        };
+        let broken = status_of(
+            &wf,
+            Err("NameError: x"),
+            Some(&DagFileState::Broken(failed.clone(), "NameError: x".into())),
+            &[],
+        );
+        assert_eq!(broken.state, Some(WorkflowState::Broken));
+        assert_eq!(broken.import_error.as_deref(), Some("NameError: x"));
+        wf.status = Some(broken);
+        assert_eq!(
+            dag_file::recorded(&wf, "s3"),
+            Some(DagFileState::Broken(failed, "NameError: x".into()))
+        );
+    }
+
+    #[test]
     fn manual_jobs_are_manual_runs() {
         let manual: Job = serde_json::from_value(json!({"metadata": {"annotations":
             {"cronjob.kubernetes.io/instantiate": "manual"}}}))

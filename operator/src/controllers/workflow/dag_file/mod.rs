@@ -1,9 +1,9 @@
 //! Workflows written as code: the operator reads the DAG file by running it, the way Airflow
 //! does, in a pod ([`parse_pod`]) with the `ludis` Python package ([`package`]), and reads the
 //! verdict from the pod's log ([`result`]). What was read is kept in `status.dag` with a hash of
-//! what it read (`source`: file, revision, image); while it differs from the spec's, the file is
-//! read again (the workflow is `initializing`); the parse pod is deleted once read, and an event
-//! tells the verdict.
+//! what it read (`source`: file, revision, image, the package itself); while it differs from the
+//! current one, the file is read again (the workflow is `initializing`); the parse pod is deleted
+//! once read, and an event tells the verdict.
 
 pub mod package;
 pub mod parse_pod;

@@ -22,9 +22,14 @@ pub const COMPONENT: &str = "parse";
 /// The container that runs the parser (its log holds the result).
 pub const CONTAINER: &str = "parse";
 
-/// What a parse reads, as a hash: the DAG file's path, the revision and the image reference.
+/// What a parse reads, as a hash: the DAG file's path, the revision, the image reference and the
+/// `ludis` package (an operator with another package reads every file again, and applies its
+/// package's ConfigMap for the tasks).
 pub fn source(dag_file: &str, revision: Option<&str>, image: &str) -> String {
-    format!("{:016x}", content_hash(&(dag_file, revision, image)))
+    format!(
+        "{:016x}",
+        content_hash(&(dag_file, revision, image, package::FILES))
+    )
 }
 
 /// The parse pod's name for `source`.
