@@ -78,14 +78,25 @@ pub async fn reconcile(
     let ns = wf.namespace().unwrap_or_default();
     let pods = Api::<Pod>::namespaced(ctx.client.clone(), &ns);
     let children = ctx.children(super::CONTROLLER, wf);
-    // Parse pods of earlier sources are no longer needed.
+    // What was read is recorded. The workflow given may predate this controller's own last status
+    // write (the watch lags behind it): before reading the file again, ask the API server.
+    let mut recorded_state = recorded(wf, &source);
+    let current = parse_pods.iter().find(|p| p.name_any() == pod_name);
+    if recorded_state.is_none() && current.is_none_or(|p| p.metadata.deletion_timestamp.is_some()) {
+        let fresh = Api::<Workflow>::namespaced(ctx.client.clone(), &ns)
+            .get_opt(&wf.name_any())
+            .await
+            .map_err(error::observe("workflow"))?;
+        recorded_state = fresh.and_then(|f| recorded(&f, &source));
+    }
+    // Parse pods no longer needed: those of other sources, and every one once read.
     let stale: Vec<_> = parse_pods
         .iter()
-        .filter(|p| p.name_any() != pod_name)
+        .filter(|p| recorded_state.is_some() || p.name_any() != pod_name)
         .map(|p| p.metadata.clone())
         .collect();
     children.delete_orphans::<Pod>("parse pods", &stale, &[]).await?;
-    if let Some(state) = recorded(wf, &source) {
+    if let Some(state) = recorded_state {
         children.applied();
         return Ok(state);
     }
@@ -100,7 +111,6 @@ pub async fn reconcile(
     children
         .apply("python package", &package::config_map(wf), &[])
         .await?;
-    let current = parse_pods.iter().find(|p| p.name_any() == pod_name);
     let finished = current.and_then(|p| p.status.as_ref()?.phase.clone());
     let state = match finished.as_deref() {
         Some("Succeeded" | "Failed") => {
