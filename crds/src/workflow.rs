@@ -163,6 +163,11 @@ pub struct Edge {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Default, KubeSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParsedDag {
+    /// What was read, as a hash of the file's path, the revision, the image and the operator's
+    /// parser: when it differs from the current one, the operator reads the file again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 64))]
+    pub source: Option<String>,
     /// The commit the file was read at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
@@ -342,8 +347,8 @@ pub struct TaskRequest {
     pub id: String,
     /// markSuccess, markFailed or clear (run again).
     pub action: TaskAction,
-    /// The task.
-    #[schemars(length(min = 1, max = 40))]
+    /// The task (a designer task's name, or a DAG file's task id).
+    #[schemars(length(min = 1, max = 250))]
     pub task: String,
     /// Also apply to every task downstream of it.
     #[serde(default)]
@@ -445,4 +450,72 @@ pub enum TaskState {
     UpstreamFailed,
     /// It was skipped.
     Skipped,
+}
+
+/// The `ludis.dev/task` label value (and pod name part) of a task: the task's name when it is a
+/// valid label value of at most 40 characters in lowercase, else the name lowercased with other
+/// characters as `-`, cut to 31 characters, plus `-` and 8 hex digits of a hash of the name
+/// (a DAG file's task ids may have `_`, `.`, capitals and 250 characters). Used by the operator
+/// for task pods and by the API to find a task's pods and archived logs.
+pub fn task_label(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name.len() <= 40
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-');
+    if plain {
+        return name.to_owned();
+    }
+    let mut cleaned = String::with_capacity(31);
+    for c in name.chars() {
+        if cleaned.len() == 31 {
+            break;
+        }
+        let c = c.to_ascii_lowercase();
+        cleaned.push(if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            c
+        } else {
+            '-'
+        });
+    }
+    let cleaned = cleaned.trim_matches('-');
+    // FNV-1a 32: stable across builds and machines.
+    let hash = name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    if cleaned.is_empty() {
+        format!("t-{hash:08x}")
+    } else {
+        format!("{cleaned}-{hash:08x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::task_label;
+
+    #[test]
+    fn task_labels_are_valid_label_values_and_keep_plain_names() {
+        assert_eq!(task_label("extract"), "extract");
+        let dotted = task_label("Extract.EU_data");
+        assert!(
+            dotted.starts_with("extract-eu-data-") && dotted.len() == 24,
+            "{dotted}"
+        );
+        assert_ne!(task_label("a_b"), task_label("a.b"));
+        let long = task_label(&"x".repeat(250));
+        assert_eq!(long.len(), 40);
+        assert_eq!(task_label("__"), format!("t-{}", &task_label("__")[2..]));
+        for name in ["a_b", "A", "-x-", "_", "x".repeat(41).as_str(), "ünï"] {
+            let l = task_label(name);
+            assert!(
+                l.len() <= 40
+                    && l.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            );
+            assert!(!l.starts_with('-') && !l.ends_with('-'), "{l}");
+        }
+    }
 }

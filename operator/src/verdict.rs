@@ -27,6 +27,8 @@ pub enum Reason {
     WorkflowNotFound,
     /// A workflow cannot run: a cycle, a missing project, an image outside the list.
     WorkflowBroken,
+    /// A workflow's DAG file is being read.
+    ReadingDagFile,
     /// A task of a run cannot be made into a pod.
     TaskInvalid,
 
@@ -75,6 +77,7 @@ impl Reason {
             Reason::StorageNotConfigured => "StorageNotConfigured",
             Reason::WorkflowNotFound => "WorkflowNotFound",
             Reason::WorkflowBroken => "WorkflowBroken",
+            Reason::ReadingDagFile => "ReadingDagFile",
             Reason::TaskInvalid => "TaskInvalid",
             Reason::Stopped => "Stopped",
             Reason::PreviewStarting => "PreviewStarting",

@@ -1,8 +1,10 @@
-//! Workflows against the local control plane, their tasks running on the real node: the CronJob,
-//! a manual run (a Job from the CronJob's template) becoming a WorkflowRun, a diamond DAG whose
-//! scripts really run (a task fails by its own exit code), mark success, clear with downstream,
-//! an upload task copying a file the run made into a dataset, and the notification e-mails
-//! arriving at a real SMTP server.
+//! Workflows against the local control plane, their tasks running on the real node, each task
+//! checking out the project's repository at the pinned revision: the CronJob, a manual run (a Job
+//! from the CronJob's template) becoming a WorkflowRun, a diamond DAG whose scripts really run (a
+//! task fails by its own exit code), mark success, clear with downstream, an upload task copying
+//! a file of the repository into a dataset, and the notification e-mails arriving at a real SMTP
+//! server; a workflow written as code (an Airflow-style DAG file) read by a parse pod and run, and
+//! one whose file fails to import being broken with the import error.
 
 use std::collections::BTreeMap;
 
@@ -80,6 +82,7 @@ const EXTRACT: &str = "import os\nos.makedirs('out', exist_ok=True)\n\
 const SETUP: &str = "echo prepared > /tmp/installed\n";
 const CLEAN: &str = "assert open('/tmp/installed').read() == 'prepared\\n'\nprint('cleaned')\n";
 const CHECK: &str = "import sys\nprint('the totals do not add up', file=sys.stderr)\nsys.exit(3)\n";
+const RESULT: &str = "region,total\nnorth,12\nsouth,30\n";
 
 #[tokio::test]
 async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
@@ -93,8 +96,9 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         ("setup.sh", SETUP),
         ("clean.py", CLEAN),
         ("fail_check.py", CHECK),
+        ("data/result.csv", RESULT),
     ]);
-    let _repo = common::project_with_files(&client, n, "demo", &files).await;
+    let repo = common::project_with_repo(&client, n, "demo", &files).await;
     let ds: DatasetSpec =
         serde_json::from_value(json!({"displayName": "Out", "deletionPolicy": "Delete"})).unwrap();
     let datasets: Api<Dataset> = Api::namespaced(client.clone(), n);
@@ -110,11 +114,12 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     let recipient = format!("ops+{n}@example.com");
     let spec: WorkflowSpec = serde_json::from_value(json!({
         "displayName": format!("Nightly {n}"), "project": "demo", "schedule": "0 3 * * *",
+        "revision": repo.head,
         "tasks": [
             {"name": "extract", "script": {"file": "extract.py", "image": "python-3.11"}},
             {"name": "clean", "script": {"file": "clean.py", "image": "python-3.11", "installScript": "setup.sh"}},
             {"name": "check", "script": {"file": "fail_check.py", "image": "python-3.11"}},
-            {"name": "load", "upload": {"file": "out/result.csv", "dataset": "out", "destinationPath": "daily"}}
+            {"name": "load", "upload": {"file": "data/result.csv", "dataset": "out", "destinationPath": "daily"}}
         ],
         "edges": [{"from": "extract", "to": "clean"}, {"from": "extract", "to": "check"},
                   {"from": "clean", "to": "load"}, {"from": "check", "to": "load"}],
@@ -142,29 +147,7 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     );
     assert_eq!(wf.status.unwrap().cron_job.as_deref(), Some("nightly"));
 
-    // Run now: exactly what `kubectl create job --from=cronjob/nightly` does.
-    let template = cj_spec.job_template;
-    let mut annotations = template
-        .metadata
-        .as_ref()
-        .and_then(|m| m.annotations.clone())
-        .unwrap_or_default();
-    annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
-    let job = Job {
-        metadata: ObjectMeta {
-            name: Some("nightly-manual-1".into()),
-            labels: template.metadata.as_ref().and_then(|m| m.labels.clone()),
-            annotations: Some(annotations),
-            owner_references: Some(vec![cj.controller_owner_ref(&()).unwrap()]),
-            ..Default::default()
-        },
-        spec: template.spec,
-        status: None,
-    };
-    Api::<Job>::namespaced(client.clone(), n)
-        .create(&PostParams::default(), &job)
-        .await
-        .unwrap();
+    run_now(&client, n, "nightly", "nightly-manual-1").await;
 
     let runs: Api<WorkflowRun> = Api::namespaced(client.clone(), n);
     let run = run_in_phase(&runs, "nightly-manual-1", RunPhase::Failed, 0).await;
@@ -272,7 +255,7 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         ])
     );
 
-    // The upload task copied the file extract made into the dataset's folder, with the storage
+    // The upload task copied the repository's file into the dataset's folder, with the storage
     // credentials.
     let out = datasets.get("out").await.unwrap().status.unwrap();
     let (bucket, prefix) = (out.bucket.clone().unwrap(), out.prefix.clone().unwrap());
@@ -319,6 +302,36 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         (cronjobs.get("nightly").await.ok()?.spec?.suspend == Some(true)).then_some(())
     })
     .await;
+}
+
+/// Runs the workflow now: exactly what `kubectl create job --from=cronjob/<workflow>` does.
+async fn run_now(client: &kube::Client, ns: &str, workflow: &str, job_name: &str) {
+    let cj = Api::<CronJob>::namespaced(client.clone(), ns)
+        .get(workflow)
+        .await
+        .unwrap();
+    let template = cj.spec.clone().unwrap().job_template;
+    let mut annotations = template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.annotations.clone())
+        .unwrap_or_default();
+    annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
+    let job = Job {
+        metadata: ObjectMeta {
+            name: Some(job_name.into()),
+            labels: template.metadata.as_ref().and_then(|m| m.labels.clone()),
+            annotations: Some(annotations),
+            owner_references: Some(vec![cj.controller_owner_ref(&()).unwrap()]),
+            ..Default::default()
+        },
+        spec: template.spec,
+        status: None,
+    };
+    Api::<Job>::namespaced(client.clone(), ns)
+        .create(&PostParams::default(), &job)
+        .await
+        .unwrap();
 }
 
 /// The pod of a task's current try.
@@ -374,7 +387,7 @@ async fn a_scheduled_tick_becomes_a_run_that_runs_its_tasks() {
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-wf-tick").await;
     let files = BTreeMap::from([("a.py", "print('tick ran')\n")]);
-    let _repo = common::project_with_files(&client, &ns.name, "demo", &files).await;
+    let _repo = common::project_with_repo(&client, &ns.name, "demo", &files).await;
     // Every minute: the controller-manager's CronJob controller starts the tick (within 60 s).
     let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "Minutely", "project": "demo",
         "schedule": "* * * * *",
@@ -401,4 +414,169 @@ async fn a_scheduled_tick_becomes_a_run_that_runs_its_tasks() {
         .await
         .unwrap();
     assert_eq!(logs, "tick ran\n");
+}
+
+/// A DAG file written for Airflow, unchanged: `with DAG`, BashOperator with env, PythonOperator
+/// asking for the context, `@task(task_id=…)`, `>>`, a helper module imported from the project.
+const SALES_DAG: &str = r#"from datetime import datetime
+
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.python import PythonOperator
+
+from helpers.greeting import greet
+
+
+def summarize(**context):
+    print(greet("python"), "in run", context["run_id"], "try", context["ti"].try_number)
+
+
+with DAG(
+    dag_id="sales_daily",
+    schedule_interval="@daily",
+    start_date=datetime(2024, 1, 1),
+    catchup=False,
+    default_args={"owner": "data", "retries": 1},
+    tags=["sales"],
+) as dag:
+    extract = BashOperator(
+        task_id="extract.raw_data",
+        bash_command="echo bash says $GREETING in $(pwd)",
+        env={"GREETING": "hello"},
+    )
+    summary = PythonOperator(task_id="summarize", python_callable=summarize)
+
+    @task(task_id="final_check")
+    def final_check():
+        print("the @task ran")
+
+    extract >> summary >> final_check()
+"#;
+const GREETING: &str = "def greet(who):\n    return f'hello from {who}'\n";
+const BROKEN_DAG: &str = "from airflow import DAG\nimport sales_helpers_that_do_not_exist\n";
+
+#[tokio::test]
+async fn a_dag_file_is_read_in_a_pod_and_its_tasks_run_and_an_import_error_breaks_its_workflow() {
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-wf-dag").await;
+    let n = ns.name.as_str();
+    let files = BTreeMap::from([
+        ("dags/sales_dag.py", SALES_DAG),
+        ("dags/broken_dag.py", BROKEN_DAG),
+        ("helpers/__init__.py", ""),
+        ("helpers/greeting.py", GREETING),
+    ]);
+    let repo = common::project_with_repo(&client, n, "demo", &files).await;
+    let workflows: Api<Workflow> = Api::namespaced(client.clone(), n);
+    for (name, file) in [("sales", "dags/sales_dag.py"), ("broken", "dags/broken_dag.py")] {
+        let spec: WorkflowSpec = serde_json::from_value(json!({
+            "displayName": name, "project": "demo", "dagFile": file, "revision": repo.head,
+        }))
+        .unwrap();
+        workflows
+            .create(&PostParams::default(), &Workflow::new(name, spec))
+            .await
+            .unwrap();
+    }
+
+    // Read in a pod: the tasks and dependencies the file declares, at the pinned revision.
+    let wf = eventually("the DAG file to be read", || async {
+        let w = workflows.get("sales").await.ok()?;
+        (w.status.as_ref()?.state == Some(WorkflowState::Ready)).then_some(w)
+    })
+    .await;
+    let dag = wf.status.unwrap().dag.unwrap();
+    assert_eq!(dag.dag_id.as_deref(), Some("sales_daily"));
+    assert_eq!(dag.schedule.as_deref(), Some("@daily"));
+    assert_eq!(dag.revision.as_deref(), Some(repo.head.as_str()));
+    let tasks: Vec<_> = dag
+        .tasks
+        .iter()
+        .map(|t| (t.name.as_str(), t.operator.as_str()))
+        .collect();
+    assert_eq!(
+        tasks,
+        [
+            ("extract.raw_data", "BashOperator"),
+            ("summarize", "PythonOperator"),
+            ("final_check", "task")
+        ]
+    );
+    let edges: Vec<_> = dag
+        .edges
+        .iter()
+        .map(|e| (e.from.as_str(), e.to.as_str()))
+        .collect();
+    assert_eq!(
+        edges,
+        [("extract.raw_data", "summarize"), ("summarize", "final_check")]
+    );
+
+    // The file that fails to import: broken, with the import error and where it happened.
+    let broken = eventually("the broken DAG file's verdict", || async {
+        let w = workflows.get("broken").await.ok()?;
+        (w.status.as_ref()?.state == Some(WorkflowState::Broken)).then_some(w)
+    })
+    .await;
+    let error = broken.status.unwrap().import_error.unwrap();
+    assert!(
+        error.starts_with(
+            "ModuleNotFoundError: No module named 'sales_helpers_that_do_not_exist' (dags/broken_dag.py, line 2)"
+        ),
+        "{error}"
+    );
+    assert!(
+        Api::<CronJob>::namespaced(client.clone(), n)
+            .get_opt("broken")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // The parse pods are gone once read.
+    let pods: Api<Pod> = Api::namespaced(client.clone(), n);
+    eventually("the parse pods to be deleted", || async {
+        let list = pods
+            .list(&kube::api::ListParams::default().labels("app.kubernetes.io/component=parse"))
+            .await
+            .ok()?;
+        list.items
+            .iter()
+            .all(|p| p.metadata.deletion_timestamp.is_some())
+            .then_some(())
+    })
+    .await;
+
+    // A run executes the Bash, Python and @task tasks in order, each with `ludis.run`.
+    run_now(&client, n, "sales", "sales-manual-1").await;
+    let runs: Api<WorkflowRun> = Api::namespaced(client.clone(), n);
+    let run = run_in_phase(&runs, "sales-manual-1", RunPhase::Succeeded, 0).await;
+    assert_eq!(
+        task_states(&run),
+        BTreeMap::from([
+            ("extract.raw_data".to_owned(), (TaskState::Success, 1)),
+            ("summarize".to_owned(), (TaskState::Success, 1)),
+            ("final_check".to_owned(), (TaskState::Success, 1)),
+        ])
+    );
+    let log = |task: &'static str| {
+        let pods = pods.clone();
+        let pod = task_pod(&run, task);
+        async move { pods.logs(&pod, &Default::default()).await.unwrap() }
+    };
+    let bash = log("extract.raw_data").await;
+    assert!(bash.ends_with("bash says hello in /workspace\n"), "{bash}");
+    let python = log("summarize").await;
+    assert!(
+        python.starts_with("hello from python in run sales-manual-1 try 1\n"),
+        "{python}"
+    );
+    assert!(log("final_check").await.starts_with("the @task ran\n"));
+    // The task id with `.` and `_` keeps its name in the run; its pod's label is a valid one.
+    let pod = pods.get(&task_pod(&run, "extract.raw_data")).await.unwrap();
+    assert_eq!(
+        pod.labels()["ludis.dev/task"],
+        ludis_crds::workflow::task_label("extract.raw_data")
+    );
 }

@@ -1,6 +1,7 @@
 //! One controller per kind. Each reconcile is a pipeline: observe (IO) → validate (pure) →
 //! build the desired children (pure) → apply them and delete orphans (IO) → status (IO).
 
+pub mod checkout;
 pub mod dataset;
 pub mod insight;
 pub mod pods;

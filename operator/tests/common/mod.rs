@@ -232,3 +232,24 @@ pub async fn project_with_files(
     .await;
     repo
 }
+
+/// A project `name` whose git repository holds `files` (committed and served to pods), without a
+/// preview: what workflows check out. Returns the repository (served while it lives).
+pub async fn project_with_repo(
+    client: &Client,
+    ns: &str,
+    name: &str,
+    files: &std::collections::BTreeMap<&str, &str>,
+) -> node::GitRepo {
+    use ludis_crds::{Project, ProjectSpec};
+    let repo = node::serve_repo(files).await;
+    let spec: ProjectSpec = serde_json::from_value(json!({
+        "displayName": name, "image": "default-python", "git": {"url": repo.url}
+    }))
+    .unwrap();
+    Api::<Project>::namespaced(client.clone(), ns)
+        .create(&PostParams::default(), &Project::new(name, spec))
+        .await
+        .unwrap();
+    repo
+}

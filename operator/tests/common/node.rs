@@ -239,6 +239,8 @@ pub async fn http_body(url: &str) -> String {
 pub struct GitRepo {
     /// The clone URL pods use.
     pub url: String,
+    /// The commit of branch main.
+    pub head: String,
     _dir: tempfile::TempDir,
     server: tokio::task::JoinHandle<()>,
 }
@@ -276,6 +278,12 @@ pub async fn serve_repo(files: &BTreeMap<&str, &str>) -> GitRepo {
     git(&work, &["init", "-q", "--initial-branch=main"]);
     git(&work, &["add", "."]);
     git(&work, &["commit", "-q", "-m", "files of the test"]);
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(&work)
+        .output()
+        .expect("git is installed");
+    let head = String::from_utf8(head.stdout).unwrap().trim().to_owned();
     git(dir.path(), &["clone", "-q", "--bare", "work", "repo.git"]);
     git(&dir.path().join("repo.git"), &["update-server-info"]);
 
@@ -287,6 +295,7 @@ pub async fn serve_repo(files: &BTreeMap<&str, &str>) -> GitRepo {
     });
     GitRepo {
         url,
+        head,
         _dir: dir,
         server,
     }

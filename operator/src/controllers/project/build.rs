@@ -5,27 +5,27 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
-        Container, ContainerPort, EnvFromSource, EnvVar, EnvVarSource, PersistentVolumeClaim,
-        PersistentVolumeClaimSpec, Pod, PodSpec, SecretEnvSource, SecretKeySelector, Service, ServicePort,
-        ServiceSpec, VolumeMount, VolumeResourceRequirements,
+        Container, ContainerPort, EnvFromSource, EnvVar, PersistentVolumeClaim, PersistentVolumeClaimSpec,
+        Pod, PodSpec, SecretEnvSource, Service, ServicePort, ServiceSpec, VolumeMount,
+        VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
 use kube::{ResourceExt as _, api::ObjectMeta};
-use ludis_crds::{LABEL_PROJECT, Project, project::GitSource};
+use ludis_crds::{LABEL_PROJECT, Project};
 
 use super::validate::Validated;
 use crate::{
     context::Config,
-    controllers::pods,
+    controllers::{
+        checkout::{self, WORKSPACE},
+        pods,
+    },
     k8s::{
         apply::owner_ref,
         labels::{child_labels, pod_selector},
     },
 };
-
-/// Where the workspace volume is mounted.
-const WORKSPACE: &str = "/workspace";
 
 /// Desired children.
 #[derive(Debug)]
@@ -128,7 +128,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         .spec
         .git
         .as_ref()
-        .map(|git| git_checkout(git, &config.git_image, workspace_mount));
+        .map(|git| checkout::git_checkout(git, None, &config.git_image, workspace_mount));
     let pod_spec = PodSpec {
         init_containers: init.map(|c| vec![c]),
         containers: vec![main],
@@ -161,60 +161,6 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         pvc,
         pod: Some(pod),
         service: Some(service),
-    }
-}
-
-/// The init container that clones the repository into the workspace, or pulls it when present.
-fn git_checkout(git: &GitSource, image: &str, mount: VolumeMount) -> Container {
-    let mut env = vec![
-        EnvVar {
-            name: "REPO_URL".into(),
-            value: Some(git.url.clone()),
-            ..Default::default()
-        },
-        EnvVar {
-            name: "BRANCH".into(),
-            value: Some(git.branch.clone()),
-            ..Default::default()
-        },
-        EnvVar {
-            name: "HOME".into(),
-            value: Some("/tmp".into()),
-            ..Default::default()
-        },
-    ];
-    if let Some(secret) = &git.credentials_secret {
-        for (var, key) in [("GIT_USERNAME", "username"), ("GIT_TOKEN", "token")] {
-            env.push(EnvVar {
-                name: var.into(),
-                value_from: Some(EnvVarSource {
-                    secret_key_ref: Some(SecretKeySelector {
-                        name: secret.name.clone(),
-                        key: key.into(),
-                        optional: Some(false),
-                    }),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            });
-        }
-    }
-    let script = r#"set -eu
-helper='!f() { echo "username=${GIT_USERNAME:-}"; echo "password=${GIT_TOKEN:-}"; }; f'
-if [ -d /workspace/.git ]; then
-  # The volume's root may belong to another user than the checkout (root, or the fsGroup).
-  git -C /workspace -c safe.directory=/workspace -c credential.helper="$helper" pull --ff-only
-else
-  git -c credential.helper="$helper" clone --branch "$BRANCH" -- "$REPO_URL" /workspace
-fi"#;
-    Container {
-        name: "git-checkout".into(),
-        image: Some(image.to_owned()),
-        args: Some(vec!["sh".into(), "-c".into(), script.into()]),
-        env: Some(env),
-        security_context: Some(pods::container_security_context()),
-        volume_mounts: Some(vec![mount]),
-        ..Default::default()
     }
 }
 

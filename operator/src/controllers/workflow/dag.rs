@@ -18,6 +18,11 @@ impl Dag {
     /// Checks that the edges join known tasks and make no cycle.
     pub fn new(tasks: &[WorkflowTask], edges: &[Edge]) -> Result<Self, String> {
         let names: Vec<String> = tasks.iter().map(|t| t.name.clone()).collect();
+        Self::of_names(&names, edges)
+    }
+
+    /// Checks that the names are unique, the edges join them and make no cycle.
+    pub fn of_names(names: &[String], edges: &[Edge]) -> Result<Self, String> {
         let mut upstream: BTreeMap<String, BTreeSet<String>> =
             names.iter().map(|n| (n.clone(), BTreeSet::new())).collect();
         let mut downstream = upstream.clone();
@@ -104,7 +109,7 @@ pub struct Step {
 
 /// The pod name of a task's try.
 pub fn pod_name(run: &str, task: &str, try_number: i32) -> String {
-    format!("{run}-{task}-{try_number}")
+    format!("{run}-{}-{try_number}", ludis_crds::workflow::task_label(task))
 }
 
 /// Advances a run: applies new requests, records pod outcomes (`pods` maps pod name to outcome;

@@ -7,6 +7,7 @@
 //! reconciled by [`run`].
 
 pub mod dag;
+pub mod dag_file;
 #[cfg(test)]
 mod fixtures;
 pub mod run;
@@ -16,7 +17,7 @@ use std::{collections::BTreeMap, sync::Arc};
 use futures::Stream;
 use k8s_openapi::api::{
     batch::v1::{CronJob, CronJobSpec, Job, JobSpec, JobTemplateSpec},
-    core::v1::{Container, PodSpec, PodTemplateSpec},
+    core::v1::{Container, Pod, PodSpec, PodTemplateSpec},
 };
 use kube::{
     Api, ResourceExt as _,
@@ -29,6 +30,7 @@ use ludis_crds::{
     workflow::{RunPhase, Trigger, WorkflowState},
 };
 
+use self::dag_file::DagFileState;
 use super::pods;
 use crate::{
     context::{Config, Context},
@@ -37,7 +39,7 @@ use crate::{
     k8s::{
         apply::{owner_ref, update_status},
         children::RESYNC,
-        labels::{child_labels, kind_selector},
+        labels::{child_labels, children_selector, kind_selector},
         stores::{metadata, owned_by},
     },
     verdict::{Reason, Verdict},
@@ -69,6 +71,14 @@ pub fn controller(
             Api::<WorkflowRun>::all(client.clone()),
             watcher::Config::default(),
         )
+        // The pods that read DAG files.
+        .owns(
+            Api::<Pod>::all(client.clone()),
+            watcher::Config::default().labels(&kind_selector(
+                LABEL_WORKFLOW,
+                Some(dag_file::parse_pod::COMPONENT),
+            )),
+        )
         // Jobs are owned by the CronJob, not the workflow: map them back by label.
         .watches(
             Api::<Job>::all(client.clone()),
@@ -89,21 +99,38 @@ pub fn controller(
 
 async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
     let observed = observe(&wf, &ctx).await?;
-    let valid = validate(&wf, observed.project_exists, &observed.images).map(|_dag| {
+    let mut valid = validate(&wf, observed.project.as_ref(), &observed.images).map(|_dag| ());
+    // A workflow written as code is ready once its DAG file is read.
+    let mut dag_state = None;
+    if let (Ok(()), Some(dag_file), Some(project)) = (&valid, &wf.spec.dag_file, observed.project.as_ref()) {
+        let image = dag_file_image(&wf, project, &observed.images).expect("validated");
+        let state = dag_file::reconcile(&ctx, &wf, dag_file, project, &image, &observed.parse_pods).await?;
+        if let DagFileState::Broken(_, why) = &state {
+            valid = Err(why.clone());
+        }
+        dag_state = Some(state);
+    }
+    let reading = dag_state == Some(DagFileState::Reading);
+    if valid.is_ok() && !reading {
         let cron_job = build_cronjob(&wf, &ctx.config);
         let runs = new_runs(&wf, &observed.jobs);
-        (cron_job, runs)
-    });
-    if let Ok((cron_job, runs)) = &valid {
-        apply(&ctx, &wf, cron_job, runs, &observed).await?;
+        apply(&ctx, &wf, &cron_job, &runs, &observed).await?;
     }
     // The runs as they are now (with any just made), for the latest one.
     let runs = list_runs(&ctx, &wf).await?;
-    let status = status_of(&wf, valid.as_ref().map(|_| ()).map_err(String::as_str), &runs);
+    let status = status_of(
+        &wf,
+        valid.as_ref().map(|_| ()).map_err(String::as_str),
+        dag_state.as_ref(),
+        &runs,
+    );
     update_status(&ctx.client, wf.as_ref(), wf.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
-    Ok(if valid.is_err() {
+    Ok(if reading {
+        // The parse pod's end triggers the next look; this is a safety net.
+        Action::requeue(std::time::Duration::from_secs(30))
+    } else if valid.is_err() {
         Action::await_change()
     } else {
         Action::requeue(RESYNC)
@@ -112,7 +139,8 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
 
 /// What a workflow's reconcile reads.
 pub struct Observed {
-    pub project_exists: bool,
+    /// The workflow's project (None: it does not exist).
+    pub project: Option<Project>,
     pub images: ImageCatalog,
     /// The workflow's CronJob, as cached.
     pub cron_jobs: Vec<ObjectMeta>,
@@ -120,15 +148,16 @@ pub struct Observed {
     pub jobs: Vec<Job>,
     /// Its runs, as they were before this reconcile.
     pub runs: Vec<ObjectMeta>,
+    /// The pods reading its DAG file.
+    pub parse_pods: Vec<Pod>,
 }
 
 async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
     let ns = wf.namespace().unwrap_or_default();
-    let project_exists = Api::<Project>::namespaced(ctx.client.clone(), &ns)
-        .get_metadata_opt(&wf.spec.project)
+    let project = Api::<Project>::namespaced(ctx.client.clone(), &ns)
+        .get_opt(&wf.spec.project)
         .await
-        .map_err(error::observe("project"))?
-        .is_some();
+        .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
     let uid = wf.uid().unwrap_or_default();
     let cron_jobs = metadata(&owned_by(ctx.caches.cron_jobs.ready("cronjob").await?, &ns, &uid));
@@ -145,12 +174,33 @@ async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
         .into_iter()
         .map(|r| r.metadata)
         .collect();
+    let parse_pods = if wf.spec.dag_file.is_some() {
+        Api::<Pod>::namespaced(ctx.client.clone(), &ns)
+            .list(&ListParams::default().labels(&format!(
+                "{},app.kubernetes.io/component={}",
+                children_selector(LABEL_WORKFLOW, &wf.name_any()),
+                dag_file::parse_pod::COMPONENT
+            )))
+            .await
+            .map_err(error::observe("parse pods"))?
+            .items
+            .into_iter()
+            .filter(|p| {
+                p.owner_references()
+                    .iter()
+                    .any(|o| Some(&o.uid) == wf.uid().as_ref())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Observed {
-        project_exists,
+        project,
         images,
         cron_jobs,
         jobs,
         runs,
+        parse_pods,
     })
 }
 
@@ -164,9 +214,12 @@ async fn list_runs(ctx: &Context, wf: &Workflow) -> Result<Vec<WorkflowRun>> {
 }
 
 /// Pure: why a workflow cannot run, if it cannot.
-pub fn validate(wf: &Workflow, project_exists: bool, images: &ImageCatalog) -> Result<dag::Dag, String> {
-    if !project_exists {
+pub fn validate(wf: &Workflow, project: Option<&Project>, images: &ImageCatalog) -> Result<dag::Dag, String> {
+    let Some(project) = project else {
         return Err(format!("the project {:?} does not exist", wf.spec.project));
+    };
+    if wf.spec.dag_file.is_some() {
+        dag_file_image(wf, project, images)?;
     }
     for t in &wf.spec.tasks {
         if let Some(s) = &t.script
@@ -179,6 +232,16 @@ pub fn validate(wf: &Workflow, project_exists: bool, images: &ImageCatalog) -> R
         }
     }
     dag::Dag::new(&wf.spec.tasks, &wf.spec.edges)
+}
+
+/// Pure: the image reference that reads a workflow's DAG file and runs its tasks: the workflow's
+/// image, else the project's, from the administrator's list.
+pub fn dag_file_image(wf: &Workflow, project: &Project, images: &ImageCatalog) -> Result<String, String> {
+    let id = wf.spec.image.as_deref().unwrap_or(&project.spec.image);
+    images
+        .resolve(id)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("image {id:?} is not in the administrator's image list"))
 }
 
 /// Pure: the CronJob of a workflow. Its Jobs only mark a tick; the tasks run as the WorkflowRun's
@@ -276,9 +339,16 @@ async fn apply(
 pub fn status_of(
     wf: &Workflow,
     valid: std::result::Result<(), &str>,
+    dag_state: Option<&DagFileState>,
     runs: &[WorkflowRun],
 ) -> WorkflowStatus {
     let (state, import_error, verdict, cron_job) = match valid {
+        Ok(()) if dag_state == Some(&DagFileState::Reading) => (
+            WorkflowState::Initializing,
+            None,
+            Verdict::progressing(Reason::ReadingDagFile, "the DAG file is being read"),
+            wf.status.as_ref().and_then(|s| s.cron_job.clone()),
+        ),
         Err(why) => (
             WorkflowState::Broken,
             Some(why.to_owned()),
@@ -311,8 +381,11 @@ pub fn status_of(
         observed_generation: wf.metadata.generation,
         state: Some(state),
         import_error,
-        // Kept until the DAG file is read again.
-        dag: wf.status.as_ref().and_then(|s| s.dag.clone()),
+        // What the DAG file declares; kept while it is read again.
+        dag: match dag_state {
+            Some(DagFileState::Read(dag) | DagFileState::Broken(dag, _)) => Some(dag.clone()),
+            _ => wf.status.as_ref().and_then(|s| s.dag.clone()),
+        },
         cron_job,
         last_run: last.map(|r| r.name_any()),
         last_run_time: last.and_then(|r| r.status.as_ref()?.start_time.clone()),
@@ -348,7 +421,10 @@ pub fn new_run(wf: &Workflow, name: &str, trigger: Trigger, job: Option<String>)
 mod tests {
     use serde_json::json;
 
-    use super::{fixtures::workflow, *};
+    use super::{
+        fixtures::{project, workflow},
+        *,
+    };
 
     #[test]
     fn the_cronjob_carries_the_schedule_in_utc_and_pauses() {
@@ -377,16 +453,18 @@ mod tests {
     #[test]
     fn broken_workflows_say_why() {
         let images = ImageCatalog(BTreeMap::from([("py".into(), "python:3".into())]));
-        assert!(validate(&workflow(json!({})), true, &images).is_ok());
+        let project = project();
+        let p = Some(&project);
+        assert!(validate(&workflow(json!({})), p, &images).is_ok());
         assert!(
-            validate(&workflow(json!({})), false, &images)
+            validate(&workflow(json!({})), None, &images)
                 .unwrap_err()
                 .contains("project \"demo\" does not exist")
         );
         let bad_image =
             workflow(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
         assert!(
-            validate(&bad_image, true, &images)
+            validate(&bad_image, p, &images)
                 .unwrap_err()
                 .contains("image \"zz\"")
         );
@@ -396,8 +474,44 @@ mod tests {
             "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]}),
         );
         assert_eq!(
-            validate(&cycle, true, &images).unwrap_err(),
+            validate(&cycle, p, &images).unwrap_err(),
             "the tasks form a cycle through a, b"
+        );
+    }
+
+    #[test]
+    fn a_dag_file_being_read_is_initializing_then_ready_or_broken_with_its_error() {
+        let wf = workflow(json!({"tasks": [], "dagFile": "wf_dag.py"}));
+        let reading = status_of(&wf, Ok(()), Some(&DagFileState::Reading), &[]);
+        assert_eq!(reading.state, Some(WorkflowState::Initializing));
+        assert_eq!(reading.cron_job, None);
+        let dag: ludis_crds::workflow::ParsedDag = serde_json::from_value(json!({"source": "s1",
+            "dagId": "d", "tasks": [{"name": "a", "operator": "BashOperator"}], "edges": []}))
+        .unwrap();
+        let read = status_of(&wf, Ok(()), Some(&DagFileState::Read(dag.clone())), &[]);
+        assert_eq!(read.state, Some(WorkflowState::Ready));
+        assert_eq!(read.dag.as_ref(), Some(&dag));
+        // What was read is recorded: the same source is not read again.
+        let mut wf = wf;
+        wf.status = Some(read);
+        assert_eq!(dag_file::recorded(&wf, "s1"), Some(DagFileState::Read(dag)));
+        assert_eq!(dag_file::recorded(&wf, "s2"), None);
+        let failed = ludis_crds::workflow::ParsedDag {
+            source: Some("s3".into()),
+            ..Default::default()
+        };
+        let broken = status_of(
+            &wf,
+            Err("NameError: x"),
+            Some(&DagFileState::Broken(failed.clone(), "NameError: x".into())),
+            &[],
+        );
+        assert_eq!(broken.state, Some(WorkflowState::Broken));
+        assert_eq!(broken.import_error.as_deref(), Some("NameError: x"));
+        wf.status = Some(broken);
+        assert_eq!(
+            dag_file::recorded(&wf, "s3"),
+            Some(DagFileState::Broken(failed, "NameError: x".into()))
         );
     }
 

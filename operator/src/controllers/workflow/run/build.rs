@@ -14,7 +14,7 @@ use ludis_crds::{
 use super::{
     super::dag::{self, PodOutcome},
     observe::Observed,
-    task_pod::{build_pod, outcome},
+    task_pod::{TaskWork, build_pod, outcome},
     validate::Validated,
 };
 use crate::{
@@ -61,16 +61,21 @@ pub fn build(
     // The pods of the tasks the step released; they start now.
     let mut start = Vec::with_capacity(step.start.len());
     for (task_name, try_number) in &step.start {
-        let task = wf
-            .spec
-            .tasks
-            .iter()
-            .find(|t| &t.name == task_name)
-            .expect("a task of the DAG");
+        let work = if wf.spec.dag_file.is_some() {
+            TaskWork::Coded(task_name)
+        } else {
+            TaskWork::Designed(
+                wf.spec
+                    .tasks
+                    .iter()
+                    .find(|t| &t.name == task_name)
+                    .expect("a task of the DAG"),
+            )
+        };
         let pod = build_pod(
             run,
-            wf,
-            task,
+            valid,
+            work,
             *try_number,
             &observed.images,
             &observed.destinations,

@@ -9,7 +9,7 @@ use ludis_crds::{
 };
 use serde_json::json;
 
-pub use super::super::fixtures::workflow;
+pub use super::super::fixtures::{project, workflow};
 use super::observe::Observed;
 use crate::images::ImageCatalog;
 
@@ -47,6 +47,7 @@ pub fn diamond() -> Workflow {
 pub fn observed(workflow: Option<Workflow>) -> Observed {
     Observed {
         workflow,
+        project: Some(project()),
         images: ImageCatalog(BTreeMap::from([
             ("py".into(), "python:3.12-slim".into()),
             ("r".into(), "rocker/r-ver:4.4".into()),

@@ -1,11 +1,11 @@
-//! Observe (IO): the run's workflow, the image list, where its upload tasks put files, and its
+//! Observe (IO): the run's workflow and its project, the image list, where its upload tasks put files, and its
 //! task pods (listed fresh: a pod's outcome decides what runs next).
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::{Api, ResourceExt as _, api::ListParams};
-use ludis_crds::{LABEL_WORKFLOW_RUN, Workflow, WorkflowRun};
+use ludis_crds::{LABEL_WORKFLOW_RUN, Project, Workflow, WorkflowRun};
 
 use crate::{
     context::Context,
@@ -23,6 +23,8 @@ pub type Destinations = BTreeMap<String, String>;
 pub struct Observed {
     /// The run's workflow (None: it does not exist).
     pub workflow: Option<Workflow>,
+    /// The workflow's project (its repository is what the tasks check out).
+    pub project: Option<Project>,
     pub images: ImageCatalog,
     /// The datasets of the workflow's upload tasks that are ready.
     pub destinations: Destinations,
@@ -39,6 +41,10 @@ pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
     else {
         return Ok(Observed::default());
     };
+    let project = Api::<Project>::namespaced(ctx.client.clone(), &ns)
+        .get_opt(&workflow.spec.project)
+        .await
+        .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
     let mut destinations = Destinations::new();
     for upload in workflow.spec.tasks.iter().filter_map(|t| t.upload.as_ref()) {
@@ -57,6 +63,7 @@ pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
         .items;
     Ok(Observed {
         workflow: Some(workflow),
+        project,
         images,
         destinations,
         pods,

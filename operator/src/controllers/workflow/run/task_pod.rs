@@ -1,24 +1,45 @@
 //! The pod of one try of a task (pure), and what became of it.
 
-use k8s_openapi::api::core::v1::{
-    Container, EnvFromSource, EnvVar, Pod, PodSpec, SecretEnvSource, VolumeMount,
-};
+use k8s_openapi::api::core::v1::{Container, EnvFromSource, EnvVar, Pod, PodSpec, SecretEnvSource};
 use kube::{ResourceExt as _, api::ObjectMeta};
 use ludis_crds::{
-    LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, Workflow, WorkflowRun, common::Language,
-    workflow::WorkflowTask,
+    LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, WorkflowRun,
+    common::Language,
+    workflow::{WorkflowTask, task_label},
 };
 
 use super::{
-    super::dag::{PodOutcome, pod_name},
+    super::{
+        dag::{PodOutcome, pod_name},
+        dag_file::package,
+    },
     observe::Destinations,
+    validate::Validated,
 };
 use crate::{
     context::Config,
-    controllers::pods,
+    controllers::{checkout, pods},
     images::ImageCatalog,
     k8s::{apply::owner_ref, labels::child_labels},
 };
+
+/// What a task does.
+#[derive(Clone, Copy, Debug)]
+pub enum TaskWork<'a> {
+    /// A task drawn in the designer: a script or an upload.
+    Designed(&'a WorkflowTask),
+    /// A task of a DAG file (by its id): `python -m ludis.run <dagFile> <taskId>`.
+    Coded(&'a str),
+}
+
+impl TaskWork<'_> {
+    pub fn name(&self) -> &str {
+        match self {
+            TaskWork::Designed(t) => &t.name,
+            TaskWork::Coded(name) => name,
+        }
+    }
+}
 
 /// A pod's outcome and how long it ran, in seconds.
 pub fn outcome(pod: &Pod) -> Option<(PodOutcome, Option<f64>)> {
@@ -40,21 +61,26 @@ pub fn outcome(pod: &Pod) -> Option<(PodOutcome, Option<f64>)> {
     }
 }
 
-/// The pod of one try of a task (Err: why the task cannot run).
+/// The pod of one try of a task (Err: why the task cannot run). It checks out the project's
+/// repository at the run's revision into a workspace of its own.
 pub fn build_pod(
     run: &WorkflowRun,
-    wf: &Workflow,
-    task: &WorkflowTask,
+    valid: &Validated<'_>,
+    work: TaskWork<'_>,
     try_number: i32,
     images: &ImageCatalog,
     destinations: &Destinations,
     config: &Config,
 ) -> Result<Pod, String> {
+    let wf = valid.workflow;
     let run_name = run.name_any();
+    let task_name = work.name();
     let mut labels = child_labels(LABEL_WORKFLOW_RUN, &run_name, "task");
-    labels.insert(LABEL_TASK.to_owned(), task.name.clone());
+    labels.insert(LABEL_TASK.to_owned(), task_label(task_name));
     labels.insert(LABEL_TRY.to_owned(), try_number.to_string());
     labels.insert(LABEL_WORKFLOW.to_owned(), wf.name_any());
+    let mut volumes = vec![checkout::scratch_workspace()];
+    let mut mounts = vec![checkout::workspace_mount()];
     let mut env = vec![
         EnvVar {
             name: "LUDIS_RUN".into(),
@@ -63,7 +89,7 @@ pub fn build_pod(
         },
         EnvVar {
             name: "LUDIS_TASK".into(),
-            value: Some(task.name.clone()),
+            value: Some(task_name.to_owned()),
             ..Default::default()
         },
         EnvVar {
@@ -72,7 +98,73 @@ pub fn build_pod(
             ..Default::default()
         },
     ];
-    let (image, command, env_from) = if let Some(script) = &task.script {
+    let work_container = match work {
+        TaskWork::Coded(id) => {
+            let dag_file = wf.spec.dag_file.clone().unwrap_or_default();
+            let image = valid
+                .dag_file_image
+                .clone()
+                .ok_or_else(|| format!("task {id:?}: the workflow has no DAG file image"))?;
+            env.extend(package::env());
+            volumes.push(package::volume(&wf.name_any()));
+            mounts.push(package::mount());
+            let command = vec![
+                "python".into(),
+                "-m".into(),
+                "ludis.run".into(),
+                dag_file,
+                id.to_owned(),
+            ];
+            Container {
+                image: Some(image),
+                args: Some(command),
+                ..Default::default()
+            }
+        }
+        TaskWork::Designed(task) => designed(task, &mut env, images, destinations, config)?,
+    };
+    let checkout = checkout::git_checkout(
+        valid.git,
+        valid.revision.as_deref(),
+        &config.git_image,
+        checkout::workspace_mount(),
+    );
+    Ok(Pod {
+        metadata: ObjectMeta {
+            name: Some(pod_name(&run_name, task_name, try_number)),
+            namespace: run.namespace(),
+            labels: Some(labels),
+            owner_references: Some(vec![owner_ref(run)]),
+            ..Default::default()
+        },
+        spec: Some(PodSpec {
+            init_containers: Some(vec![checkout]),
+            containers: vec![Container {
+                name: "task".into(),
+                working_dir: Some(checkout::WORKSPACE.into()),
+                env: Some(env),
+                resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
+                security_context: Some(pods::container_security_context()),
+                volume_mounts: Some(mounts),
+                ..work_container
+            }],
+            restart_policy: Some("Never".into()),
+            volumes: Some(volumes),
+            ..pods::restricted(config)
+        }),
+        status: None,
+    })
+}
+
+/// The image, command and `envFrom` of a designer's task (the rest of the container is common).
+fn designed(
+    task: &WorkflowTask,
+    env: &mut Vec<EnvVar>,
+    images: &ImageCatalog,
+    destinations: &Destinations,
+    config: &Config,
+) -> Result<Container, String> {
+    let result = if let Some(script) = &task.script {
         let image = images.resolve(&script.image).ok_or_else(|| {
             format!(
                 "task {:?}: image {:?} is not in the administrator's image list",
@@ -105,7 +197,11 @@ pub fn build_pod(
             wrapped.append(&mut command);
             command = wrapped;
         }
-        (image.to_owned(), command, None)
+        Container {
+            image: Some(image.to_owned()),
+            args: Some(command),
+            ..Default::default()
+        }
     } else if let Some(upload) = &task.upload {
         let dest = destinations.get(&upload.dataset).ok_or_else(|| {
             format!(
@@ -141,45 +237,16 @@ pub fn build_pod(
             }),
             ..Default::default()
         }];
-        (config.upload_image.clone(), command, Some(from))
+        Container {
+            image: Some(config.upload_image.clone()),
+            args: Some(command),
+            env_from: Some(from),
+            ..Default::default()
+        }
     } else {
         return Err(format!("task {:?} is neither a script nor an upload", task.name));
     };
-    Ok(Pod {
-        metadata: ObjectMeta {
-            name: Some(pod_name(&run_name, &task.name, try_number)),
-            namespace: run.namespace(),
-            labels: Some(labels),
-            owner_references: Some(vec![owner_ref(run)]),
-            ..Default::default()
-        },
-        spec: Some(PodSpec {
-            containers: vec![Container {
-                name: "task".into(),
-                image: Some(image),
-                args: Some(command),
-                working_dir: Some("/workspace".into()),
-                env: Some(env),
-                env_from,
-                resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
-                security_context: Some(pods::container_security_context()),
-                volume_mounts: Some(vec![VolumeMount {
-                    name: "workspace".into(),
-                    mount_path: "/workspace".into(),
-                    ..Default::default()
-                }]),
-                ..Default::default()
-            }],
-            restart_policy: Some("Never".into()),
-            volumes: Some(vec![pods::pvc_volume(
-                "workspace",
-                format!("{}-workspace", wf.spec.project),
-                false,
-            )]),
-            ..pods::restricted(config)
-        }),
-        status: None,
-    })
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -193,12 +260,13 @@ mod tests {
     fn pod_of(name: &str, try_number: i32, destinations: Option<&Destinations>) -> Result<Pod, String> {
         let wf = diamond();
         let o = observed(Some(wf.clone()));
+        let valid = super::super::validate::validate(&run(&[]), &o).unwrap();
         let task = wf.spec.tasks.iter().find(|t| t.name == name).unwrap();
         let destinations = destinations.unwrap_or(&o.destinations);
         build_pod(
             &run(&[]),
-            &wf,
-            task,
+            &valid,
+            TaskWork::Designed(task),
             try_number,
             &o.images,
             destinations,
@@ -244,14 +312,11 @@ mod tests {
         assert_eq!(command[4], "python");
         assert_eq!(env(&pod, "LUDIS_INSTALL_SCRIPT").as_deref(), Some("setup.sh"));
         assert_eq!(env(&pod, "LUDIS_TRY").as_deref(), Some("2"));
-        assert_eq!(
-            spec.volumes.as_ref().unwrap()[0]
-                .persistent_volume_claim
-                .as_ref()
-                .unwrap()
-                .claim_name,
-            "demo-workspace"
-        );
+        // The project's repository is checked out into a workspace of the pod's own.
+        assert!(spec.volumes.as_ref().unwrap()[0].empty_dir.is_some());
+        let checkout = &spec.init_containers.as_ref().unwrap()[0];
+        assert_eq!(checkout.name, "git-checkout");
+        assert_eq!(main.working_dir.as_deref(), Some("/workspace"));
         // An R file runs with Rscript.
         let r = pod_of("check", 1, None).unwrap();
         assert_eq!(
@@ -277,6 +342,57 @@ mod tests {
         assert_eq!(
             why,
             "task \"load\": the dataset \"sales\" does not exist or is not ready"
+        );
+    }
+
+    #[test]
+    fn a_dag_file_task_runs_ludis_run_at_the_revision_read_with_a_valid_label() {
+        let mut wf = workflow(json!({"tasks": [], "dagFile": "flows/wf_dag.py"}));
+        wf.status = Some(
+            serde_json::from_value(json!({"dag": {
+            "revision": "0123456789abcdef0123456789abcdef01234567", "dagId": "d",
+            "tasks": [{"name": "Extract.EU_data", "operator": "BashOperator"}], "edges": []}}))
+            .unwrap(),
+        );
+        let o = observed(Some(wf));
+        let valid = super::super::validate::validate(&run(&[]), &o).unwrap();
+        let pod = build_pod(
+            &run(&[]),
+            &valid,
+            TaskWork::Coded("Extract.EU_data"),
+            1,
+            &o.images,
+            &o.destinations,
+            &config(),
+        )
+        .unwrap();
+        let label = &pod.metadata.labels.as_ref().unwrap()["ludis.dev/task"];
+        assert_eq!(label, &task_label("Extract.EU_data"));
+        assert_eq!(pod.metadata.name, Some(format!("r1-{label}-1")));
+        assert_eq!(env(&pod, "LUDIS_TASK").as_deref(), Some("Extract.EU_data"));
+        assert_eq!(env(&pod, "PYTHONPATH").as_deref(), Some("/opt/ludis-python"));
+        let spec = pod.spec.unwrap();
+        let main = &spec.containers[0];
+        // The project's image (the workflow names none).
+        assert_eq!(main.image.as_deref(), Some("python:3.12-slim"));
+        assert_eq!(
+            main.args.as_ref().unwrap(),
+            &["python", "-m", "ludis.run", "flows/wf_dag.py", "Extract.EU_data"]
+        );
+        let checkout = &spec.init_containers.unwrap()[0];
+        let revision = checkout
+            .env
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|e| e.name == "REVISION");
+        assert_eq!(
+            revision.and_then(|e| e.value.as_deref()),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        );
+        assert_eq!(
+            spec.volumes.unwrap()[1].config_map.as_ref().unwrap().name,
+            "nightly-ludis-python"
         );
     }
 

@@ -1,0 +1,6 @@
+"""Ludis's stand-in for `airflow.operators.python` (see `ludis.loader`): what Ludis runs, and every other name refused."""
+
+from ludis.operators import PythonOperator  # noqa: F401
+from ludis.loader import refusing_getattr
+
+__getattr__ = refusing_getattr(__name__)

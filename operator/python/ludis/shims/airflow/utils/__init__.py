@@ -1,0 +1,5 @@
+"""Ludis's stand-in for `airflow.utils` (see `ludis.loader`): what Ludis runs, and every other name refused."""
+
+from ludis.loader import refusing_getattr
+
+__getattr__ = refusing_getattr(__name__)
