@@ -60,7 +60,7 @@ if [ -n "${KUBECONFIG:-}" ] && [ -f "$LUDIS_STATE/node/node.env" ] && [ "${LUDIS
   git_url=http://$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env"):$port/git
 fi
 # start_operator: the operator, when the cluster has the real node and its link forwards this
-# API's port; then the projects spec runs code (LUDIS_E2E_REAL_NODE=1). It starts after the other
+# API's port; then the projects and workflows specs run code (LUDIS_E2E_REAL_NODE=1). It starts after the other
 # specs, which expect resources mirrored, not reconciled.
 start_operator() {
   if [ -z "$git_url" ]; then
@@ -86,7 +86,7 @@ run_api 900
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
   e2e/datasets.spec.ts e2e/admin.spec.ts e2e/layout.spec.ts) || rc=$?
 start_operator
-(cd console && npx playwright test e2e/projects.spec.ts) || rc=$?
+(cd console && npx playwright test e2e/projects.spec.ts e2e/workflows.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"
