@@ -11,6 +11,8 @@ fn python(args: &[&str]) -> (i32, String, String) {
     let out = Command::new("python3")
         .args(args)
         .env("PYTHONPATH", root.join("python"))
+        // No __pycache__ in the source tree.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("LUDIS_RUN", "nightly-manual-1")
         .env("LUDIS_TRY", "2")
         .current_dir(root.join("tests"))
