@@ -15,7 +15,7 @@ use kube::{
 use ludis_crds::{
     LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, Workflow as WorkflowCr, WorkflowRun,
     WorkflowRunSpec,
-    workflow::{TaskRequest, Trigger},
+    workflow::{TaskRequest, Trigger, task_label},
 };
 use ludis_storage::logs::LogOwner;
 
@@ -190,7 +190,9 @@ pub async fn task_log(
         return Ok(None);
     };
     let pods = Api::<Pod>::namespaced(client.clone(), namespace);
-    let selector = format!("{LABEL_WORKFLOW_RUN}={run},{LABEL_TASK}={task},{LABEL_TRY}={try_number}");
+    // Task pods and their archives carry the task's label form (DAG-file ids may hold `_`/`.`).
+    let label = task_label(task);
+    let selector = format!("{LABEL_WORKFLOW_RUN}={run},{LABEL_TASK}={label},{LABEL_TRY}={try_number}");
     let live = pods
         .list(&ListParams::default().labels(&selector))
         .await
@@ -221,7 +223,7 @@ pub async fn task_log(
     let bucket = super::organizations::bucket_of(state, &w.asset.organization_id).await?;
     let owner = LogOwner::Task {
         run: run.to_owned(),
-        task: task.to_owned(),
+        task: label,
         attempt: try_number.to_string(),
     };
     let archived = ludis_storage::logs::latest(s3, &bucket, &owner.prefix(namespace), TASK_CONTAINER)

@@ -42,11 +42,15 @@ pub struct TaskLog {
     pub archived: bool,
 }
 
-/// Pure: whether a client's text may be a task id (a label value: letters, digits, `_`, `-`,
-/// `.`; at most 63), so it never reaches a selector or a key otherwise.
+/// The longest task id (a DAG file's, as `ParsedTask` allows; the WorkflowRun's requests too).
+const TASK_ID_MAX: usize = 250;
+
+/// Pure: whether a client's text may be a task id (letters, digits, `_`, `-`, `.`; at most
+/// [`TASK_ID_MAX`]). Pods and archives are found by its label form
+/// (`ludis_crds::workflow::task_label`), never by the text itself.
 pub fn valid_task_id(s: &str) -> bool {
     !s.is_empty()
-        && s.len() <= 63
+        && s.len() <= TASK_ID_MAX
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         && s.starts_with(|c: char| c.is_ascii_alphanumeric())
@@ -214,7 +218,16 @@ mod tests {
         for ok in ["extract", "load_2", "a.b-c"] {
             assert!(valid_task_id(ok), "{ok}");
         }
-        for bad in ["", "a b", "a,b", "a=b", "../x", "-a", &"x".repeat(64)] {
+        assert!(valid_task_id(&"x".repeat(TASK_ID_MAX)));
+        for bad in [
+            "",
+            "a b",
+            "a,b",
+            "a=b",
+            "../x",
+            "-a",
+            &"x".repeat(TASK_ID_MAX + 1),
+        ] {
             assert!(!valid_task_id(bad), "{bad}");
         }
         assert_eq!(latest_limit(&Value::Null).unwrap(), 5);

@@ -38,9 +38,6 @@ fn task_state(run: &WorkflowRun, task: &str) -> Option<TaskState> {
         .map(|t| t.state.into())
 }
 
-/// The most characters of a task a request may name (the WorkflowRun's limit).
-const REQUEST_TASK_MAX: usize = 40;
-
 async fn append(
     state: &AppState,
     w: &Workflow,
@@ -49,14 +46,6 @@ async fn append(
     task: &str,
     downstream: bool,
 ) -> Result<()> {
-    if task.len() > REQUEST_TASK_MAX {
-        return Err(ApiError::bad_request(
-            "task_id_too_long",
-            format!(
-                "Tasks whose id is longer than {REQUEST_TASK_MAX} characters cannot be marked or cleared"
-            ),
-        ));
-    }
     let request = TaskRequest {
         id: uuid::Uuid::new_v4().simple().to_string(),
         action,
