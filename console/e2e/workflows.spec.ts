@@ -9,10 +9,8 @@ import { apiLogin, demoOrganization, enableForDevelopers, screenshots, signIn } 
  * (transform exits 1, so load is upstream_failed), opens a task's log, marks the failed task
  * success, re-runs downstream of it and sees load succeed.
  *
- * The spec asks `GET /v2/workflows` first and skips every test while that answers 404 (an API
- * without the workflow calls of docs/contracts/workflows.md). Running the tasks needs the API's
- * cluster with a node that runs pods and the operator: those tests run only with
- * LUDIS_E2E_REAL_NODE=1.
+ * Running the tasks needs the API's cluster with a node that runs pods and the operator: those
+ * tests run only with LUDIS_E2E_REAL_NODE=1.
  */
 const realNode = process.env.LUDIS_E2E_REAL_NODE === '1';
 const adminEmail = process.env.LUDIS_E2E_ADMIN_EMAIL ?? 'admin@ludis.local';
@@ -38,7 +36,6 @@ const TASKS = [
   { label: 'load', file: 'load.py' },
 ];
 
-let apiHasWorkflows = true;
 let workflowId = '';
 
 /** Picks `option` in the Mantine select labelled `label` inside the side panel. */
@@ -56,9 +53,6 @@ test.describe.serial('workflows', () => {
   test.beforeAll(async ({ request }) => {
     const admin = await apiLogin(request, adminEmail, adminPassword);
     const headers = { Authorization: `Bearer ${admin.token}` };
-    const probe = await request.get('/v2/workflows?filter=all&page=1&pageSize=1', { headers });
-    apiHasWorkflows = probe.status() !== 404;
-    if (!apiHasWorkflows) return;
     const demo = await demoOrganization(request, headers);
     await enableForDevelopers(request, headers, demo, ['projects', 'workflows']);
     const res = await request.post('/v1/users', {
@@ -80,10 +74,6 @@ test.describe.serial('workflows', () => {
       });
       expect(commit.ok(), await commit.text()).toBe(true);
     }
-  });
-
-  test.beforeEach(() => {
-    test.skip(!apiHasWorkflows, 'the API has no workflow calls yet: GET /v2/workflows answers 404 (docs/contracts/workflows.md)');
   });
 
   test('the owner designs a three-task visual workflow, saves and publishes it', async ({ page }) => {

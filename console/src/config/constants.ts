@@ -166,12 +166,17 @@ export const WORKFLOW_FILTERS = [
   { value: 'owned', label: 'Created by me' },
   { value: 'shared', label: 'Shared with me' },
 ] as const;
+export type WorkflowFilter = (typeof WORKFLOW_FILTERS)[number]['value'];
 /** The workflow list refreshes every 60 s (spec 001 §9). */
 export const WORKFLOWS_REFRESH_MS = 60_000;
+/** The longest task id 'Mark State As' and re-run may name (a WorkflowRun request's limit). */
+export const TASK_REQUEST_ID_MAX = 40;
 /** Task history: 10 runs per page (spec 001 §9). */
 export const RUNS_PAGE_SIZE = 10;
 /** Latest logs: the newest 5 runs; "download all" asks for 'all' (spec 001 §9). */
 export const LATEST_LOGS_LIMIT = 5;
+/** The most logs one latest-logs answer holds (the API's cap). */
+export const LATEST_LOGS_MAX = 500;
 /** Task instances asked for per run (the contract's limit; a DAG has at most 100 nodes). */
 export const TASKS_PAGE_LIMIT = 100;
 /** How often a run in flight, or a workflow being initialized, is asked again (ours; the spec says none). */

@@ -110,21 +110,11 @@ async function transport(request: Request): Promise<Response> {
  * The one API client, typed by the generated schema (`npm run gen:api`). Every call goes through
  * `unwrap`, which turns the answer into its data or an ApiError.
  */
-export const api = createApiClient<paths>();
-
-/**
- * A client over the same transport, typed by another paths document. The workflows feature uses
- * one typed by its hand-written contract (features/workflows/api/types.ts) until the API documents
- * those calls; then its calls move to `api`.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- openapi-fetch's own bound
-export function createApiClient<P extends {}>() {
-  return createClient<P>({
-    headers: { Accept: 'application/json' },
-    querySerializer: serializeQuery,
-    fetch: transport,
-  });
-}
+export const api = createClient<paths>({
+  headers: { Accept: 'application/json' },
+  querySerializer: serializeQuery,
+  fetch: transport,
+});
 
 type Answer = { data?: unknown; error?: unknown; response: Response };
 

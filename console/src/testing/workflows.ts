@@ -1,4 +1,5 @@
-import type { DesignerNode, RunView, TaskInstance, WorkflowsPage, WorkflowView } from '@/features/workflows/api/types';
+import type { CanvasNode } from '@/features/workflows/utils/design';
+import type { RunView, TaskInstance, WorkflowView, WorkflowsPage } from '@/lib/api/types';
 
 let next = 0;
 
@@ -73,6 +74,7 @@ export function makeTask(patch: Partial<TaskInstance> = {}): TaskInstance {
   };
 }
 
-export function scriptNode(id: string, label: string, fileName = `${label}.py`): DesignerNode {
-  return { id, type: 'taskNode', position: { x: 0, y: 0 }, data: { label, taskType: 'script', taskData: { fileName, image: 'python', installScript: null } } };
+/** A script node as the API sends it (a setting that is not there is left out, never null). */
+export function scriptNode(id: string, label: string, fileName = `${label}.py`): CanvasNode {
+  return { id, type: 'taskNode', position: { x: 0, y: 0 }, data: { label, taskType: 'script', taskData: { fileName, image: 'python' } } };
 }

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { storeWorkflow } from '@/features/workflows/api/get-workflow';
-import type { CreateWorkflowBody, WorkflowMessage } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { NewWorkflowFields, WorkflowMessage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v2/workflows (execute on the project): a manual one also gets a starter `{id}_dag.py`. */
-export function createWorkflow(body: CreateWorkflowBody) {
-  return unwrap(workflowsApi.POST('/v2/workflows', { body }));
+export function createWorkflow(body: NewWorkflowFields) {
+  return unwrap(api.POST('/v2/workflows', { body }));
 }
 
 export function useCreateWorkflow(options: { onSuccess?: (r: WorkflowMessage) => void } = {}) {

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v2/workflows/delete/{id} (edit): the workflow, its resource, runs and pods. */
 export function deleteWorkflow(id: string) {
-  return unwrap(workflowsApi.POST('/v2/workflows/delete/{id}', { params: { path: { id } } }));
+  return unwrap(api.POST('/v2/workflows/delete/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteWorkflow(options: { onSuccess?: (message: string) => void } = {}) {

@@ -1,14 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { RUNS_PAGE_SIZE } from '@/config/constants';
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import type { RunsPage } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { RunsPage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/workflows/runs/{id}?page&limit: the run history, newest first, 10 a page (spec 001 §9). */
 export function getRuns(id: string, page: number, signal?: AbortSignal) {
-  return unwrap(workflowsApi.GET('/v2/workflows/runs/{id}', { params: { path: { id }, query: { page, limit: RUNS_PAGE_SIZE } }, signal }));
+  return unwrap(api.GET('/v2/workflows/runs/{id}', { params: { path: { id }, query: { page, limit: RUNS_PAGE_SIZE } }, signal }));
 }
 
 export function getRunsQueryOptions(id: string, page: number) {

@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { TASKS_PAGE_LIMIT } from '@/config/constants';
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import type { TaskInstance } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { TaskInstance } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/workflows/tasks/{id}/{dagRunId}?limit&page: the run's task instances. */
 export function getTaskInstances(id: string, dagRunId: string, signal?: AbortSignal) {
   return unwrap(
-    workflowsApi.GET('/v2/workflows/tasks/{id}/{dagRunId}', {
+    api.GET('/v2/workflows/tasks/{id}/{dagRunId}', {
       params: { path: { id, dagRunId }, query: { page: 1, limit: TASKS_PAGE_LIMIT } },
       signal,
     }),

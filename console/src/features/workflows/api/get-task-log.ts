@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * GET /v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}: one try's log (the live pod's, or
@@ -10,7 +9,7 @@ import { unwrap } from '@/lib/api-client';
  */
 export function getTaskLog(id: string, dagRunId: string, taskId: string, tryNumber: number, signal?: AbortSignal) {
   return unwrap(
-    workflowsApi.GET('/v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}', {
+    api.GET('/v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}', {
       params: { path: { id, dagRunId, taskId, tryNumber } },
       signal,
     }),

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/workflows/visual/{id}: the designer's nodes, edges, schedule and e-mail settings (view). */
 export function getVisualDesign(id: string, signal?: AbortSignal) {
-  return unwrap(workflowsApi.GET('/v2/workflows/visual/{id}', { params: { path: { id } }, signal }));
+  return unwrap(api.GET('/v2/workflows/visual/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getVisualDesignQueryOptions(id: string) {

@@ -1,13 +1,12 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import type { WorkflowView } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { WorkflowView } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/workflows/{id} (view access). */
 export async function getWorkflow(id: string, signal?: AbortSignal) {
-  const { workflow } = await unwrap(workflowsApi.GET('/v2/workflows/{id}', { params: { path: { id } }, signal }));
+  const { workflow } = await unwrap(api.GET('/v2/workflows/{id}', { params: { path: { id } }, signal }));
   return workflow;
 }
 

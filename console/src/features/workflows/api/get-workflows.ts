@@ -1,14 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { WORKFLOWS_PAGE_SIZE, WORKFLOWS_REFRESH_MS } from '@/config/constants';
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys, type WorkflowsQuery } from '@/features/workflows/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v2/workflows with filter, page, pageSize, search and optionally one project's. */
 export function getWorkflows(q: WorkflowsQuery, signal?: AbortSignal) {
   return unwrap(
-    workflowsApi.GET('/v2/workflows', {
+    api.GET('/v2/workflows', {
       params: { query: { filter: q.filter, page: q.page, pageSize: WORKFLOWS_PAGE_SIZE, search: q.search, projectId: q.projectId } },
       signal,
     }),

@@ -1,4 +1,4 @@
-import type { WorkflowFilter } from '@/features/workflows/api/types';
+import type { WorkflowFilter } from '@/config/constants';
 
 /** What the list asks for (client-side, not a wire type). */
 export type WorkflowsQuery = { filter: WorkflowFilter; page: number; search: string; projectId?: string };

@@ -1,22 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import type { MarkTaskBody } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { MarkRequest } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PATCH /v2/workflows/mark/{id} {state, dagRunId, taskId} (execute): 'Mark State As'. */
-export function markTask({ id, ...body }: MarkTaskBody & { id: string }) {
-  return unwrap(workflowsApi.PATCH('/v2/workflows/mark/{id}', { params: { path: { id } }, body }));
+export function markTask({ id, ...body }: MarkRequest & { id: string }) {
+  return unwrap(api.PATCH('/v2/workflows/mark/{id}', { params: { path: { id } }, body }));
 }
 
 export function useMarkTask(options: { onSuccess?: (message: string) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: markTask,
-    onSuccess: (r, v) => {
-      void queryClient.invalidateQueries({ queryKey: workflowKeys.runs(v.id) });
-      options.onSuccess?.(r.message);
-    },
+    onSuccess: (r) => options.onSuccess?.(r.message),
+    // A 409 (the task is in that state already) means the grid is behind: refresh it either way.
+    onSettled: (_r, _e, v) => void queryClient.invalidateQueries({ queryKey: workflowKeys.runs(v.id) }),
   });
 }

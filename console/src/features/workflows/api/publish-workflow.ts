@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { storeWorkflow } from '@/features/workflows/api/get-workflow';
-import type { WorkflowMessage } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { WorkflowMessage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** The file a manual workflow's DAG lives in (spec 001 §3). */
 export function dagFileName(workflowId: string) {
@@ -19,9 +18,9 @@ export type Publication = { id: string; projectId: string } & ({ visual: true } 
  */
 export function publishWorkflow(p: Publication) {
   const path = { id: p.id };
-  if (p.visual) return unwrap(workflowsApi.POST('/v2/workflows/visual/publish/{id}', { params: { path }, body: { project_id: p.projectId } }));
+  if (p.visual) return unwrap(api.POST('/v2/workflows/visual/publish/{id}', { params: { path }, body: { project_id: p.projectId } }));
   return unwrap(
-    workflowsApi.POST('/v2/workflows/publish/{id}', {
+    api.POST('/v2/workflows/publish/{id}', {
       params: { path },
       body: { project_id: p.projectId, file_name: dagFileName(p.id), files: p.files },
     }),

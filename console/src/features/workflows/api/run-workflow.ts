@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 
 /** POST /v2/workflows/run/{id} (execute): a manual run now. */
 export function runWorkflow(id: string) {
-  return unwrap(workflowsApi.POST('/v2/workflows/run/{id}', { params: { path: { id } } }));
+  return unwrap(api.POST('/v2/workflows/run/{id}', { params: { path: { id } } }));
 }
 
-export function useRunWorkflow(options: { onSuccess?: (dagRunId: string) => void; onError?: () => void } = {}) {
+export function useRunWorkflow(options: { onSuccess?: (dagRunId: string) => void; onError?: (error: Error) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runWorkflow,
@@ -20,6 +19,10 @@ export function useRunWorkflow(options: { onSuccess?: (dagRunId: string) => void
       void queryClient.invalidateQueries({ queryKey: workflowKeys.detail(id) });
       options.onSuccess?.(r.dag_run_id);
     },
-    onError: () => options.onError?.(),
+    onError: (e, id) => {
+      // 409: not ready (unpublished, initializing or broken); the page's status is behind.
+      if (e instanceof ApiError && e.status === 409) void queryClient.invalidateQueries({ queryKey: workflowKeys.detail(id) });
+      options.onError?.(e);
+    },
   });
 }

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { storeWorkflow } from '@/features/workflows/api/get-workflow';
-import type { SaveWorkflowBody, WorkflowMessage } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { SaveWorkflowRequest, WorkflowMessage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v2/workflows/save/{id} (edit): nodes, edges and the e-mail settings. */
-export function saveWorkflow({ id, ...body }: SaveWorkflowBody & { id: string }) {
-  return unwrap(workflowsApi.POST('/v2/workflows/save/{id}', { params: { path: { id } }, body }));
+export function saveWorkflow({ id, ...body }: SaveWorkflowRequest & { id: string }) {
+  return unwrap(api.POST('/v2/workflows/save/{id}', { params: { path: { id } }, body }));
 }
 
 export function useSaveWorkflow(options: { onSuccess?: (r: WorkflowMessage) => void } = {}) {

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { storeWorkflow } from '@/features/workflows/api/get-workflow';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PATCH /v2/workflows/{id} {paused} (execute): the Active toggle (on = not paused). */
 export function setWorkflowPaused({ id, paused }: { id: string; paused: boolean }) {
-  return unwrap(workflowsApi.PATCH('/v2/workflows/{id}', { params: { path: { id } }, body: { paused } }));
+  return unwrap(api.PATCH('/v2/workflows/{id}', { params: { path: { id } }, body: { paused } }));
 }
 
 /** The Active toggle's call; the toggle is disabled while it is pending (spec 001 §4). */

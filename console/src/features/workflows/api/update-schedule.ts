@@ -1,16 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { workflowKeys } from '@/features/workflows/api/keys';
-import type { ScheduleBody, WorkflowView } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { ScheduleRequest, WorkflowView } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * POST /v2/workflows/schedule/{id} {value, project_id, var_id?} (execute on the workflow, edit on
  * the project): the UTC cron or 'None', kept on the resource and in the project's variable.
  */
-export function updateSchedule({ id, ...body }: ScheduleBody & { id: string }) {
-  return unwrap(workflowsApi.POST('/v2/workflows/schedule/{id}', { params: { path: { id } }, body }));
+export function updateSchedule({ id, ...body }: ScheduleRequest & { id: string }) {
+  return unwrap(api.POST('/v2/workflows/schedule/{id}', { params: { path: { id } }, body }));
 }
 
 export function useUpdateSchedule(options: { onSuccess?: (message: string) => void; onError?: () => void } = {}) {

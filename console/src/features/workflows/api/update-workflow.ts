@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { workflowsApi } from '@/features/workflows/api/client';
 import { storeWorkflow } from '@/features/workflows/api/get-workflow';
-import type { UpdateWorkflowBody, WorkflowMessage } from '@/features/workflows/api/types';
-import { unwrap } from '@/lib/api-client';
+import type { WorkflowChanges, WorkflowMessage } from '@/lib/api/types';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PUT /v2/workflows/{id} (edit): the name and the e-mail settings. */
-export function updateWorkflow({ id, ...body }: UpdateWorkflowBody & { id: string }) {
-  return unwrap(workflowsApi.PUT('/v2/workflows/{id}', { params: { path: { id } }, body }));
+export function updateWorkflow({ id, ...body }: WorkflowChanges & { id: string }) {
+  return unwrap(api.PUT('/v2/workflows/{id}', { params: { path: { id } }, body }));
 }
 
 export function useUpdateWorkflow(options: { onSuccess?: (r: WorkflowMessage) => void } = {}) {

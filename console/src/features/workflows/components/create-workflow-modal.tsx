@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useCreateWorkflow } from '@/features/workflows/api/create-workflow';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import type { ProjectPicker } from '@/features/workflows/components/slots';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { notify } from '@/lib/notify';

@@ -18,7 +18,7 @@ export function EmailSettings({ value, readOnly, onChange }: { value: Settings; 
         placeholder="name@example.com, then Enter"
         value={value.list}
         disabled={readOnly || !value.enabled}
-        error={error}
+        error={error ?? (value.enabled && value.list.length === 0 ? WORKFLOW_MESSAGES.emailRequired : undefined)}
         onChange={(list) => {
           const bad = list.find((a) => !isEmail(a));
           setError(bad ? WORKFLOW_MESSAGES.invalidEmail : undefined);

@@ -1,24 +1,24 @@
 import { Button, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 
-import type { DesignerNode, ScriptTaskData, TaskType, UploadTaskData } from '@/features/workflows/api/types';
+import type { TaskType } from '@/lib/api/types';
 import type { DesignerPickers } from '@/features/workflows/components/slots';
-import { withTaskType } from '@/features/workflows/utils/design';
-import { hasExtension, isInstallScript, isScriptFile, scriptData, uploadData, validateScript, validateUpload } from '@/features/workflows/utils/tasks';
+import { type CanvasNode, withTaskType } from '@/features/workflows/utils/design';
+import { hasExtension, isInstallScript, isScriptFile, scriptData, uploadData, validateScript, validateUpload, type ScriptTaskData, type UploadTaskData } from '@/features/workflows/utils/tasks';
 
 type Props = {
-  node: DesignerNode;
+  node: CanvasNode;
   projectId: string;
   pickers: DesignerPickers;
   readOnly: boolean;
-  onChange: (node: DesignerNode) => void;
+  onChange: (node: CanvasNode) => void;
   onDelete: () => void;
 };
 
 function ScriptFields({ node, projectId, pickers, readOnly, onChange }: Omit<Props, 'onDelete'>) {
   const d = scriptData(node.data);
   const errors = validateScript(d);
-  const set = (patch: Partial<ScriptTaskData>) =>
+  const set = (patch: ScriptTaskData) =>
     onChange({ ...node, data: { ...node.data, taskData: { fileName: '', image: '', ...d, ...patch } } });
   return (
     <>
@@ -51,7 +51,7 @@ function ScriptFields({ node, projectId, pickers, readOnly, onChange }: Omit<Pro
 function UploadFields({ node, projectId, pickers, readOnly, onChange }: Omit<Props, 'onDelete'>) {
   const d = uploadData(node.data);
   const errors = validateUpload(d);
-  const set = (patch: Partial<UploadTaskData>) =>
+  const set = (patch: UploadTaskData) =>
     onChange({
       ...node,
       data: { ...node.data, taskData: { fileName: '', datasetID: '', datasetName: '', datasetDestination: '', datasetPath: '', ...d, ...patch } },

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
 import { useWorkflows } from '@/features/workflows/api/get-workflows';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { CreateWorkflowModal } from '@/features/workflows/components/create-workflow-modal';
 import { StateBadge } from '@/features/workflows/components/workflow-cells';
 import { detailsBlocked } from '@/features/workflows/utils/access';

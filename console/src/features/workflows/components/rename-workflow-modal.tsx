@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useUpdateWorkflow } from '@/features/workflows/api/update-workflow';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { WorkflowNameField } from '@/features/workflows/components/create-workflow-modal';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { notify } from '@/lib/notify';

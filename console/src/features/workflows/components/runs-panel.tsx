@@ -6,7 +6,7 @@ import { LoadingRows } from '@/components/ui/loading-rows';
 import { QueryError } from '@/components/ui/query-error';
 import { WORKFLOW_POLL_MS } from '@/config/constants';
 import { useRuns } from '@/features/workflows/api/get-runs';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { TaskGrid } from '@/features/workflows/components/task-grid';
 import { StateBadge } from '@/features/workflows/components/workflow-cells';
 import { formatDuration } from '@/features/workflows/utils/duration';

@@ -2,7 +2,7 @@ import { Button, Checkbox, Chip, Group, Stack, Text, TextInput, Tooltip } from '
 import { useState } from 'react';
 
 import { useUpdateSchedule } from '@/features/workflows/api/update-schedule';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { scheduleBlocked } from '@/features/workflows/utils/access';
 import { buildCron, DAY_NAMES, describeSchedule, parseCron, type ScheduleChoice } from '@/features/workflows/utils/cron';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';

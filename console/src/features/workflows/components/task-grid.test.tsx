@@ -2,17 +2,26 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { setTimeout as realTimeout } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
-import { LATEST_LOGS_LIMIT, WORKFLOW_POLL_MS } from '@/config/constants';
+import { LATEST_LOGS_LIMIT, LATEST_LOGS_MAX, WORKFLOW_POLL_MS } from '@/config/constants';
+import { MORE_LOGS_NOTE } from '@/features/workflows/api/get-latest-logs';
 import { LatestLogs } from '@/features/workflows/components/latest-logs';
 import { TaskGrid } from '@/features/workflows/components/task-grid';
-import type { TaskLog, TaskState } from '@/features/workflows/api/types';
+import type { TaskLog, TaskState } from '@/lib/api/types';
 import { advance, installManualClock, settle } from '@/testing/clock';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderInProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 import { makeTask, makeWorkflow } from '@/testing/workflows';
 
-const log = (run: string, task: string, tryNumber: number, content: string): TaskLog => ({ dag_run_id: run, task_id: task, try_number: tryNumber, state: 'success', content, archived: false });
+/** A log as `latest` sends it: an earlier try (not the task's current one) has no state. */
+const log = (run: string, task: string, tryNumber: number, content: string, state: TaskLog['state'] = 'success'): TaskLog => ({
+  dag_run_id: run,
+  task_id: task,
+  try_number: tryNumber,
+  state,
+  content,
+  archived: false,
+});
 
 /**
  * Like `settle`, but each round moves the fake clock 1 ms: a poll's answer reaches the screen only
@@ -77,14 +86,19 @@ describe('latest logs', () => {
       on('POST', '/v2/workflows/latest/w1', (c) => ({
         body: {
           success: true,
-          logs: (c.body as { limit: unknown }).limit === 'all' ? [log('run-2', 'a', 1, 'newest'), log('run-1', 'a', 1, 'oldest')] : [log('run-2', 'a', 1, 'newest')],
+          logs:
+            (c.body as { limit: unknown }).limit === 'all'
+              ? [log('run-2', 'a', 2, 'newest'), log('run-2', 'a', 1, 'first try', null), log('run-1', 'a', 1, 'oldest')]
+              : [log('run-2', 'a', 2, 'newest'), log('run-2', 'a', 1, 'first try', null)],
         },
       })),
     );
     renderInProviders(<LatestLogs workflowId="w1" workflowName="Nightly" />);
     fireEvent.click(screen.getByRole('button', { name: 'Latest logs' }));
     const dialog = await screen.findByRole('dialog', { name: `Logs of the latest ${LATEST_LOGS_LIMIT} runs` });
-    expect(await within(dialog).findByTestId('latest-logs')).toHaveTextContent('run run-2 · task a · try 1');
+    expect(await within(dialog).findByTestId('latest-logs')).toHaveTextContent('run run-2 · task a · try 2 · success =====');
+    // An earlier try has no state: none is written.
+    expect(within(dialog).getByTestId('latest-logs')).toHaveTextContent('run run-2 · task a · try 1 =====');
     expect(within(dialog).getByTestId('latest-logs')).toHaveTextContent('newest');
 
     fireEvent.click(screen.getByRole('button', { name: 'Download all', hidden: true }));
@@ -93,6 +107,17 @@ describe('latest logs', () => {
     const text = await saved[0].text();
     expect(text).toContain('newest');
     expect(text).toContain('oldest');
+    expect(text).not.toContain(MORE_LOGS_NOTE);
     click.mockRestore();
+  });
+
+  it(`says so when the answer is full (the API sends at most ${LATEST_LOGS_MAX} logs)`, async () => {
+    signIn();
+    const full = Array.from({ length: LATEST_LOGS_MAX }, (_, i) => log(`run-${i}`, 'a', 1, `log ${i}`));
+    mockFetch(on('POST', '/v2/workflows/latest/w1', { body: { success: true, logs: full } }));
+    renderInProviders(<LatestLogs workflowId="w1" workflowName="Nightly" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Latest logs' }));
+    const dialog = await screen.findByRole('dialog', { name: `Logs of the latest ${LATEST_LOGS_LIMIT} runs` });
+    expect(await within(dialog).findByTestId('latest-logs')).toHaveTextContent(MORE_LOGS_NOTE);
   });
 });

@@ -8,16 +8,14 @@ import { WORKFLOW_POLL_MS } from '@/config/constants';
 import { useClearTasks } from '@/features/workflows/api/clear-tasks';
 import { useTaskInstances } from '@/features/workflows/api/get-task-instances';
 import { useMarkTask } from '@/features/workflows/api/mark-task';
-import type { TaskInstance, WorkflowView } from '@/features/workflows/api/types';
+import type { MarkState, TaskInstance, WorkflowView } from '@/lib/api/types';
 import { TaskLogModal } from '@/features/workflows/components/task-log-modal';
 import { StateBadge } from '@/features/workflows/components/workflow-cells';
-import { taskControlBlocked } from '@/features/workflows/utils/access';
+import { taskControlBlocked, taskRequestBlocked } from '@/features/workflows/utils/access';
 import { formatDuration } from '@/features/workflows/utils/duration';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { useDates } from '@/lib/dates';
 import { notify } from '@/lib/notify';
-
-type MarkState = 'success' | 'failed';
 
 /** 'Mark State As' Success / Failed, each disabled when the task is already in that state (spec 001 §4). */
 function MarkStateMenu({ task, blocked, onMark }: { task: TaskInstance; blocked: string | null; onMark: (s: MarkState) => void }) {
@@ -112,7 +110,8 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
               <Table.Td>
                 <Checkbox
                   aria-label={`Select ${t.task_id}`}
-                  disabled={!!blocked}
+                  disabled={!!taskRequestBlocked(workflow, t.task_id)}
+                  title={taskRequestBlocked(workflow, t.task_id) ?? undefined}
                   checked={selected.includes(t.task_id)}
                   onChange={(e) => {
                     const on = e.currentTarget.checked;
@@ -138,7 +137,7 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
                   </Button>
                   <MarkStateMenu
                     task={t}
-                    blocked={blocked}
+                    blocked={taskRequestBlocked(workflow, t.task_id)}
                     onMark={(state) => mark.mutate({ id: workflow.id, state, dagRunId, taskId: t.task_id })}
                   />
                 </Group>

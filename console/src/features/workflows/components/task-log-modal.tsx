@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import { QueryError } from '@/components/ui/query-error';
 import { useTaskLog } from '@/features/workflows/api/get-task-log';
-import type { TaskInstance } from '@/features/workflows/api/types';
+import type { TaskInstance } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 
 /** A task's log, per try (the newest first shown); try 0 has none (spec 001 §8). */

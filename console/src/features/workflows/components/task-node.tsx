@@ -2,10 +2,10 @@ import { Badge, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCode, IconUpload } from '@tabler/icons-react';
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 
-import type { NodeData } from '@/features/workflows/api/types';
+import type { TaskNodeData } from '@/features/workflows/utils/design';
 import { nodeProblem } from '@/features/workflows/utils/tasks';
 
-export type TaskFlowNode = Node<NodeData, 'taskNode'>;
+export type TaskFlowNode = Node<TaskNodeData, 'taskNode'>;
 
 /** A task on the canvas: its name, its kind (empty until configured) and why it is not ready. */
 export function TaskNode({ id, data, selected }: NodeProps<TaskFlowNode>) {

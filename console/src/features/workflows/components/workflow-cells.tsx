@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { useSetWorkflowPaused } from '@/features/workflows/api/toggle-workflow';
-import type { RunState, TaskState, WorkflowStatus, WorkflowView } from '@/features/workflows/api/types';
+import type { RunState, TaskState, WorkflowStatus, WorkflowView } from '@/lib/api/types';
 import { detailsBlocked, runBlocked } from '@/features/workflows/utils/access';
 
 /** The colours of statuses and states, everywhere the same. */

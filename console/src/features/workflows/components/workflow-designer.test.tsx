@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { WORKFLOW_POLL_MS } from '@/config/constants';
-import type { SaveWorkflowBody, VisualDesign, WorkflowView } from '@/features/workflows/api/types';
+import type { SaveWorkflowRequest, VisualAnswer, WorkflowView } from '@/lib/api/types';
 import { PublishConfirmation } from '@/features/workflows/components/publish-confirmation';
 import type { DesignerPickers } from '@/features/workflows/components/slots';
 import { WorkflowDesigner } from '@/features/workflows/components/workflow-designer';
@@ -51,7 +51,7 @@ const pickers: DesignerPickers = {
   ),
 };
 
-const design = (patch: Partial<VisualDesign> = {}): VisualDesign & { success: true } => ({
+const design = (patch: Partial<VisualAnswer> = {}): VisualAnswer => ({
   success: true,
   nodes: [scriptNode('task-1', 'extract', 'extract.py'), scriptNode('task-2', 'train', 'train.R')],
   edges: [{ id: 'e-task-1-task-2', source: 'task-1', target: 'task-2' }],
@@ -62,7 +62,7 @@ const design = (patch: Partial<VisualDesign> = {}): VisualDesign & { success: tr
   ...patch,
 });
 
-function api(workflow: WorkflowView, visual: VisualDesign, ...more: Handler[]) {
+function api(workflow: WorkflowView, visual: VisualAnswer, ...more: Handler[]) {
   return mockFetch(
     ...more,
     on('GET', `/v2/workflows/${workflow.id}`, { body: { success: true, workflow } }),
@@ -101,14 +101,14 @@ describe('visual designer', () => {
 
     await user().click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(WORKFLOW_MESSAGES.saved)).toBeInTheDocument();
-    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowBody;
+    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowRequest;
     expect(body.edges).toEqual([{ id: 'e-task-1-task-2', source: 'task-1', target: 'task-2' }]);
-    expect(body.nodes.map((n) => n.data)).toEqual([
+    expect(body.nodes?.map((n) => n.data)).toEqual([
       scriptNode('task-1', 'extract', 'extract.py').data,
       scriptNode('task-2', 'train', 'train.R').data,
       { label: 'report', taskType: 'script', taskData: { fileName: 'train.R', image: 'python', installScript: 'setup.sh' } },
     ]);
-    expect(Object.keys(body.nodes[2]).sort()).toEqual(['data', 'id', 'position', 'type']);
+    expect(Object.keys(body.nodes?.[2] ?? {}).sort()).toEqual(['data', 'id', 'position', 'type']);
     expect(body).toMatchObject({ email_bool: false, email_list: [], email_on_success: false, email_on_failure: true });
   });
 
@@ -126,8 +126,8 @@ describe('visual designer', () => {
     await user().type(within(panel).getByRole('textbox', { name: /Destination folder/ }), 'results/');
     await user().click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText(WORKFLOW_MESSAGES.saved);
-    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowBody;
-    expect(body.nodes[0].data).toEqual({
+    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowRequest;
+    expect(body.nodes?.[0]?.data).toEqual({
       label: 'task-1',
       taskType: 'upload',
       taskData: { fileName: 'load.csv', datasetID: 'd1', datasetName: 'Sales', datasetPath: 'results/', datasetDestination: 'Sales/results/' },
@@ -145,8 +145,8 @@ describe('visual designer', () => {
     await waitFor(() => expect(nodeLabels()).toEqual(['train']));
     await user().click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText(WORKFLOW_MESSAGES.saved);
-    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowBody;
-    expect(body.nodes.map((n) => n.id)).toEqual(['task-2']);
+    const body = calls.find((c) => c.url === '/v2/workflows/save/w1')!.body as SaveWorkflowRequest;
+    expect(body.nodes?.map((n) => n.id)).toEqual(['task-2']);
     expect(body.edges).toEqual([]);
   });
 
@@ -155,7 +155,7 @@ describe('visual designer', () => {
     const w = makeWorkflow({ id: 'w1', status: 'unpublished', published: false });
     const calls = api(
       w,
-      design({ nodes: [scriptNode('task-1', 'extract'), { id: 'task-2', type: 'taskNode', position: { x: 0, y: 0 }, data: { label: 'empty one', taskType: null, taskData: null } }] }),
+      design({ nodes: [scriptNode('task-1', 'extract'), { id: 'task-2', type: 'taskNode', position: { x: 0, y: 0 }, data: { label: 'empty one', taskType: null, taskData: {} } }] }),
       on('POST', '/v2/workflows/save/w1', { body: { success: true, workflow: w, message: 'Workflow Saved Successfully' } }),
       on('POST', '/v2/workflows/visual/publish/w1', { body: { success: true, workflow: { ...w, status: 'ready', published: true }, message: 'Workflow Published Successfully' } }),
     );
@@ -195,6 +195,19 @@ describe('visual designer', () => {
       email_on_success: true,
       email_on_failure: true,
     });
+  });
+
+  it("does not save e-mail on without an address ('Please add an email address to notify', the API's 400)", async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1' });
+    const calls = api(w, design());
+    render('w1');
+    const email = await screen.findByTestId('email-settings');
+    await user().click(within(email).getByRole('switch', { name: 'E-mail notifications' }));
+    expect(await within(email).findByText(WORKFLOW_MESSAGES.emailRequired)).toBeInTheDocument();
+    await user().click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getAllByText(WORKFLOW_MESSAGES.emailRequired)).toHaveLength(2));
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it('says a workflow written as code has no design', async () => {

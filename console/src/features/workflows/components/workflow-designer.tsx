@@ -29,7 +29,7 @@ import { useWorkflow } from '@/features/workflows/api/get-workflow';
 import { useVisualDesign } from '@/features/workflows/api/get-visual';
 import { usePublishWorkflow } from '@/features/workflows/api/publish-workflow';
 import { useSaveWorkflow } from '@/features/workflows/api/save-workflow';
-import type { DesignerEdge, DesignerNode, VisualDesign, WorkflowView } from '@/features/workflows/api/types';
+import type { DesignerEdge, VisualAnswer, WorkflowView } from '@/lib/api/types';
 import { EmailSettings } from '@/features/workflows/components/email-settings';
 import { NodePanel } from '@/features/workflows/components/node-panel';
 import { PublishConfirmation } from '@/features/workflows/components/publish-confirmation';
@@ -37,7 +37,7 @@ import { ScheduleEditor } from '@/features/workflows/components/schedule-editor'
 import type { DesignerPickers, OnShare } from '@/features/workflows/components/slots';
 import { TaskNode, type TaskFlowNode } from '@/features/workflows/components/task-node';
 import { canEditWorkflow, publishBlocked } from '@/features/workflows/utils/access';
-import { emailSettingsOf, emptyNode, type EmailSettings as Email, nextNodeId, saveBody } from '@/features/workflows/utils/design';
+import { type CanvasNode, canvasNode, emailSettingsOf, emptyNode, type EmailSettings as Email, nextNodeId, saveBody } from '@/features/workflows/utils/design';
 import { CONNECTION_MESSAGES, edgesWithout, hasCycle, refuseConnection } from '@/features/workflows/utils/graph';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { designProblems } from '@/features/workflows/utils/tasks';
@@ -55,19 +55,25 @@ function nextPosition(nodes: readonly TaskFlowNode[]) {
   return { x: right.position.x + 240, y: right.position.y };
 }
 
+/** A node of the design on the canvas. */
+function canvasFlowNode(n: VisualAnswer['nodes'][number]): TaskFlowNode {
+  const { id, position, data } = canvasNode(n);
+  return { id, type: 'taskNode', position, data };
+}
+
 /** What the API stores of a node: nothing of the canvas's own (selection, measurements). */
-function toDesignerNode(n: TaskFlowNode): DesignerNode {
+function toCanvasNode(n: TaskFlowNode): CanvasNode {
   return { id: n.id, type: 'taskNode', position: { x: n.position.x, y: n.position.y }, data: n.data };
 }
 function toDesignerEdge(e: Edge): DesignerEdge {
   return { id: e.id, source: e.source, target: e.target };
 }
 
-type CanvasProps = { workflow: WorkflowView; design: VisualDesign; pickers: DesignerPickers; onShare?: OnShare };
+type CanvasProps = { workflow: WorkflowView; design: VisualAnswer; pickers: DesignerPickers; onShare?: OnShare };
 
 function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
   const flow = useReactFlow<TaskFlowNode, Edge>();
-  const [nodes, setNodes, onNodesChange] = useNodesState<TaskFlowNode>(design.nodes as TaskFlowNode[]);
+  const [nodes, setNodes, onNodesChange] = useNodesState<TaskFlowNode>(design.nodes.map(canvasFlowNode));
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(design.edges);
   const [email, setEmail] = useState<Email>(() => emailSettingsOf(design));
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -121,17 +127,21 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
     changed();
   }
 
-  function updateNode(node: DesignerNode) {
+  function updateNode(node: CanvasNode) {
     setNodes((ns) => ns.map((n) => (n.id === node.id ? { ...n, data: node.data } : n)));
     changed();
   }
 
   /** Saves the design; false when it was refused (the toast says why). */
   async function saveDesign(): Promise<boolean> {
-    const ns = nodes.map(toDesignerNode);
+    const ns = nodes.map(toCanvasNode);
     const es = edges.map(toDesignerEdge);
     if (hasCycle(ns.map((n) => n.id), es)) {
       notify.error(CONNECTION_MESSAGES.cycle);
+      return false;
+    }
+    if (email.enabled && email.list.length === 0) {
+      notify.error(WORKFLOW_MESSAGES.emailRequired);
       return false;
     }
     try {
@@ -149,7 +159,7 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
 
   /** Save (when the caller may), then publish, then the confirmation (spec 001 §4). */
   async function onPublish() {
-    const found = designProblems(nodes.map(toDesignerNode));
+    const found = designProblems(nodes.map(toCanvasNode));
     setProblems(found);
     if (nodes.length === 0) return notify.error('Add a task before publishing');
     if (found.length) return;
@@ -257,7 +267,7 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
             {selected ? (
               <NodePanel
                 key={selected.id}
-                node={toDesignerNode(selected)}
+                node={toCanvasNode(selected)}
                 projectId={workflow.project_id}
                 pickers={pickers}
                 readOnly={!editable}

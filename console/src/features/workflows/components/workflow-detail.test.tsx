@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { WorkflowDetail } from '@/features/workflows/components/workflow-detail';
-import type { TaskInstance, WorkflowView } from '@/features/workflows/api/types';
+import type { TaskInstance, WorkflowView } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
 import { expectTooltip } from '@/testing/project-workspace';
@@ -59,18 +59,61 @@ describe('workflow detail', () => {
     expect(screen.getByText('1m 15s')).toBeInTheDocument();
   });
 
-  it("runs now with 'Workflow run successful!' and says 'Workflow run failed' on a refusal", async () => {
+  it("runs now with 'Workflow run successful!'; a 409 says the API's reason and reloads the workflow; another refusal says 'Workflow run failed'", async () => {
     signIn();
     const w = makeWorkflow({ id: 'w1', name: 'Nightly' });
-    let refuse = false;
-    const calls = api(w, [], on('POST', '/v2/workflows/run/w1', () => (refuse ? { status: 409, body: { success: false, message: 'busy' } } : { body: { success: true, dag_run_id: 'run-3', message: 'Workflow run successful!' } })));
+    let answer: 'ok' | 'not_ready' | 'error' = 'ok';
+    const calls = api(
+      w,
+      [],
+      on('POST', '/v2/workflows/run/w1', () =>
+        answer === 'ok'
+          ? { body: { success: true, dag_run_id: 'run-3', message: 'Workflow run successful!' } }
+          : answer === 'not_ready'
+            ? { status: 409, body: { success: false, code: 'not_ready', message: 'Please publish or wait for workflow to be initialized' } }
+            : { status: 500, body: { success: false, code: 'internal', message: 'cluster unreachable' } },
+      ),
+    );
     render('w1');
     await user().click(await screen.findByRole('button', { name: 'Run now' }));
     expect(await screen.findByText(WORKFLOW_MESSAGES.runOk)).toBeInTheDocument();
-    refuse = true;
+    const detailGets = () => paths(calls, 'GET').filter((u) => u === '/v2/workflows/w1').length;
+    const before = detailGets();
+    answer = 'not_ready';
+    await user().click(screen.getByRole('button', { name: 'Run now' }));
+    expect(await screen.findByText(WORKFLOW_MESSAGES.notReady)).toBeInTheDocument();
+    await waitFor(() => expect(detailGets()).toBeGreaterThan(before));
+    answer = 'error';
     await user().click(screen.getByRole('button', { name: 'Run now' }));
     expect(await screen.findByText(WORKFLOW_MESSAGES.runFailed)).toBeInTheDocument();
-    expect(paths(calls, 'POST')).toEqual(['/v2/workflows/run/w1', '/v2/workflows/run/w1']);
+    expect(paths(calls, 'POST')).toEqual(['/v2/workflows/run/w1', '/v2/workflows/run/w1', '/v2/workflows/run/w1']);
+  });
+
+  it("says the API's 409 when the task is in that state already, and reloads the grid", async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1', name: 'Nightly' });
+    const calls = api(w, diamond, on('PATCH', '/v2/workflows/mark/w1', { status: 409, body: { success: false, code: 'already_in_state', message: 'The task is success already' } }));
+    render('w1');
+    await screen.findByTestId('task-grid');
+    const taskGets = () => paths(calls, 'GET').filter((u) => u.startsWith('/v2/workflows/tasks/w1/run-2')).length;
+    const before = taskGets();
+    await user().click(screen.getByRole('button', { name: 'Mark State As: train' }));
+    await user().click(await screen.findByRole('menuitem', { name: 'Success', hidden: true }));
+    expect(await screen.findByText('The task is success already')).toBeInTheDocument();
+    await waitFor(() => expect(taskGets()).toBeGreaterThan(before));
+  });
+
+  it('a task id over 40 characters cannot be marked or re-run (the API refuses it), with the reason', async () => {
+    signIn();
+    const long = `t${'x'.repeat(40)}`;
+    const calls = api(makeWorkflow({ id: 'w1' }), [makeTask({ task_id: long, state: 'failed' }), makeTask({ task_id: 'extract', state: 'failed' })]);
+    render('w1');
+    await screen.findByTestId('task-grid');
+    expect(screen.getByRole('checkbox', { name: `Select ${long}` })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'Select extract' })).toBeEnabled();
+    await expectTooltip(within(taskRow(long)).getByRole('button', { name: 'Mark State As' }), WORKFLOW_MESSAGES.taskIdTooLong);
+    expect(screen.getByRole('button', { name: 'Mark State As: extract' })).toBeEnabled();
+    expect(paths(calls, 'PATCH')).toEqual([]);
   });
 
   it("marks a failed task success ('Mark State As', the current state disabled) and re-runs downstream", async () => {
@@ -111,7 +154,8 @@ describe('workflow detail', () => {
       diamond,
       on('GET', /^\/v2\/workflows\/tasks\/w1\/run-2\/train\/\d$/, (c) => {
         const tryNumber = Number(c.url.split('/').pop());
-        return { body: { success: true, log: { dag_run_id: 'run-2', task_id: 'train', try_number: tryNumber, state: 'failed', content: `try ${tryNumber} output`, archived: tryNumber === 1 } } };
+        // The run keeps only the current try's state: an earlier try's is null.
+        return { body: { success: true, log: { dag_run_id: 'run-2', task_id: 'train', try_number: tryNumber, state: tryNumber === 2 ? 'failed' : null, content: `try ${tryNumber} output`, archived: tryNumber === 1 } } };
       }),
     );
     render('w1');
@@ -134,7 +178,7 @@ describe('workflow detail', () => {
     signIn();
     const w = makeWorkflow({ id: 'w1' });
     mockFetch(
-      on('GET', /^\/v2\/workflows\/tasks\//, { status: 500, body: { success: false, message: 'cluster unreachable' } }),
+      on('GET', /^\/v2\/workflows\/tasks\//, { status: 500, body: { success: false, code: 'internal', message: 'cluster unreachable' } }),
       on('GET', '/v2/workflows/w1', { body: { success: true, workflow: w } }),
       on('GET', '/v2/workflows/runs/w1', { body: settledRuns }),
     );
@@ -176,7 +220,7 @@ describe('workflow detail', () => {
       makeWorkflow({ id: 'w1', schedule: 'None' }),
       [],
       on('POST', '/v2/workflows/schedule/w1', (c) =>
-        fail ? { status: 400, body: { success: false, message: 'bad cron' } } : { body: { success: true, schedule: (c.body as { value: string }).value, message: 'Updated Schedule Successfully' } },
+        fail ? { status: 400, body: { success: false, code: 'invalid_schedule', message: 'bad cron' } } : { body: { success: true, schedule: (c.body as { value: string }).value, message: 'Updated Schedule Successfully' } },
       ),
     );
     render('w1');

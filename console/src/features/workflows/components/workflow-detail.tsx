@@ -9,7 +9,7 @@ import { WORKFLOW_POLL_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useWorkflow } from '@/features/workflows/api/get-workflow';
 import { useRunWorkflow } from '@/features/workflows/api/run-workflow';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { LatestLogs } from '@/features/workflows/components/latest-logs';
 import { RunsPanel } from '@/features/workflows/components/runs-panel';
 import { ScheduleEditor } from '@/features/workflows/components/schedule-editor';
@@ -19,6 +19,7 @@ import { canEditWorkflow, projectLinkBlocked, runBlocked } from '@/features/work
 import { formatDuration } from '@/features/workflows/utils/duration';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { useDates } from '@/lib/dates';
+import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 
 /** Ask again while the operator is still setting the workflow up. */
@@ -51,7 +52,8 @@ function ProjectLink({ workflow }: { workflow: WorkflowView }) {
 function Header({ workflow, onShare }: { workflow: WorkflowView; onShare?: OnShare }) {
   const run = useRunWorkflow({
     onSuccess: () => notify.success(WORKFLOW_MESSAGES.runOk),
-    onError: () => notify.error(WORKFLOW_MESSAGES.runFailed),
+    // The API's reason when it says why (409: 'Please publish or wait for workflow to be initialized').
+    onError: (e) => notify.error(e instanceof ApiError && e.status === 409 ? e.message : WORKFLOW_MESSAGES.runFailed),
   });
   const notReady = workflow.status !== 'ready' ? WORKFLOW_MESSAGES.notReady : null;
   return (

@@ -5,7 +5,7 @@ import { ModalActions } from '@/components/ui/modal-actions';
 import { WORKFLOW_ID_LABEL_LENGTH } from '@/config/constants';
 import { useWorkflows } from '@/features/workflows/api/get-workflows';
 import { dagFileName, usePublishWorkflow } from '@/features/workflows/api/publish-workflow';
-import type { WorkflowView } from '@/features/workflows/api/types';
+import type { WorkflowView } from '@/lib/api/types';
 import { CreateWorkflowModal } from '@/features/workflows/components/create-workflow-modal';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { notify } from '@/lib/notify';

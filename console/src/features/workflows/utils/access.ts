@@ -1,4 +1,5 @@
-import type { WorkflowStatus, WorkflowView } from '@/features/workflows/api/types';
+import { TASK_REQUEST_ID_MAX } from '@/config/constants';
+import type { WorkflowStatus, WorkflowView } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 
 /**
@@ -23,6 +24,11 @@ export const publishBlocked = scheduleBlocked;
 /** Mark state and re-run need more than view. */
 export function taskControlBlocked(w: Levels): string | null {
   return atLeastExecute(w) ? null : WORKFLOW_MESSAGES.executeNeeded;
+}
+
+/** Mark state and re-run of one task: more than view, and an id the API may name (40 characters). */
+export function taskRequestBlocked(w: Levels, taskId: string): string | null {
+  return taskControlBlocked(w) ?? (taskId.length > TASK_REQUEST_ID_MAX ? WORKFLOW_MESSAGES.taskIdTooLong : null);
 }
 
 /** Edit, share, delete, e-mail settings, designing: edit (owners and editors). */

@@ -1,4 +1,4 @@
-import type { DesignerEdge } from '@/features/workflows/api/types';
+import type { DesignerEdge } from '@/lib/api/types';
 
 /** Why the designer refuses a connection (spec 001 §4 "Cycles and self-connections are forbidden"). */
 export const CONNECTION_MESSAGES = {

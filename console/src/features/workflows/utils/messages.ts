@@ -25,5 +25,9 @@ export const WORKFLOW_MESSAGES = {
   noLogs: 'No Logs available for this task',
   tasksFailed: 'Unable to fetch task instances',
   invalidEmail: 'Please enter valid email',
+  /** The API's word for e-mail on without an address (docs/contracts/workflows.md). */
+  emailRequired: 'Please add an email address to notify',
+  /** The API's word for a task id a WorkflowRun request cannot name. */
+  taskIdTooLong: 'Tasks whose id is longer than 40 characters cannot be marked or cleared',
   deleted: 'Workflow deleted successfully!',
 } as const;

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import type { DesignerNode } from '@/features/workflows/api/types';
+import { canvasNode, type CanvasNode } from '@/features/workflows/utils/design';
+import type { NodeData } from '@/lib/api/types';
 import { designProblems, hasExtension, isScriptFile, nodeProblem, TASK_MESSAGES, validateScript, validateUpload } from '@/features/workflows/utils/tasks';
 
-const node = (data: DesignerNode['data'], id = 'n1'): DesignerNode => ({ id, type: 'taskNode', position: { x: 0, y: 0 }, data });
+/** A node as the API answers it (settings filled in as the API fills them). */
+const node = (data: NodeData, id = 'n1'): CanvasNode => canvasNode({ id, data });
 
 describe('node → task validation', () => {
   it.each([

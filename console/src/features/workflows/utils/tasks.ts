@@ -1,13 +1,19 @@
-import type { DesignerNode, NodeData, ScriptTaskData, UploadTaskData } from '@/features/workflows/api/types';
+import type { CanvasNode, TaskNodeData } from '@/features/workflows/utils/design';
+import type { TaskData } from '@/lib/api/types';
+
+/** A script task's settings. */
+export type ScriptTaskData = Pick<TaskData, 'fileName' | 'image' | 'installScript'>;
+/** An upload task's settings. */
+export type UploadTaskData = Pick<TaskData, 'fileName' | 'datasetID' | 'datasetName' | 'datasetDestination' | 'datasetPath'>;
 
 /** A script node's settings so far (none yet: an empty object). */
-export function scriptData(data: NodeData): Partial<ScriptTaskData> {
-  return data.taskType === 'script' && data.taskData ? (data.taskData as ScriptTaskData) : {};
+export function scriptData(data: TaskNodeData): ScriptTaskData {
+  return data.taskType === 'script' ? data.taskData : {};
 }
 
 /** An upload node's settings so far. */
-export function uploadData(data: NodeData): Partial<UploadTaskData> {
-  return data.taskType === 'upload' && data.taskData ? (data.taskData as UploadTaskData) : {};
+export function uploadData(data: TaskNodeData): UploadTaskData {
+  return data.taskType === 'upload' ? data.taskData : {};
 }
 
 /** The designer's messages (spec 001 §5). */
@@ -44,7 +50,7 @@ export function hasExtension(path: string): boolean {
 export type ScriptErrors = Partial<Record<keyof ScriptTaskData, string>>;
 export type UploadErrors = Partial<Record<'fileName' | 'datasetID' | 'datasetPath', string>>;
 
-export function validateScript(d: Partial<ScriptTaskData>): ScriptErrors {
+export function validateScript(d: ScriptTaskData): ScriptErrors {
   const errors: ScriptErrors = {};
   if (!d.fileName || !isScriptFile(d.fileName)) errors.fileName = TASK_MESSAGES.scriptFile;
   if (!d.image) errors.image = TASK_MESSAGES.image;
@@ -52,7 +58,7 @@ export function validateScript(d: Partial<ScriptTaskData>): ScriptErrors {
   return errors;
 }
 
-export function validateUpload(d: Partial<UploadTaskData>): UploadErrors {
+export function validateUpload(d: UploadTaskData): UploadErrors {
   const errors: UploadErrors = {};
   if (!d.fileName || !hasExtension(d.fileName)) errors.fileName = TASK_MESSAGES.uploadFile;
   if (!d.datasetID) errors.datasetID = TASK_MESSAGES.dataset;
@@ -61,7 +67,7 @@ export function validateUpload(d: Partial<UploadTaskData>): UploadErrors {
 }
 
 /** Why a node cannot become a task yet (the first reason), or null when it is ready to publish. */
-export function nodeProblem(node: DesignerNode): string | null {
+export function nodeProblem(node: CanvasNode): string | null {
   const { data } = node;
   if (!data.label.trim()) return TASK_MESSAGES.label;
   if (data.taskType === 'script') return Object.values(validateScript(scriptData(data)))[0] ?? null;
@@ -70,7 +76,7 @@ export function nodeProblem(node: DesignerNode): string | null {
 }
 
 /** Every node that is not ready, with why ('extract: File must end in .r, .py, or .rmd'). */
-export function designProblems(nodes: readonly DesignerNode[]): string[] {
+export function designProblems(nodes: readonly CanvasNode[]): string[] {
   return nodes.flatMap((n) => {
     const why = nodeProblem(n);
     return why ? [`${n.data.label || n.id}: ${why}`] : [];
