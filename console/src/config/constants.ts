@@ -169,8 +169,6 @@ export const WORKFLOW_FILTERS = [
 export type WorkflowFilter = (typeof WORKFLOW_FILTERS)[number]['value'];
 /** The workflow list refreshes every 60 s (spec 001 §9). */
 export const WORKFLOWS_REFRESH_MS = 60_000;
-/** The longest task id 'Mark State As' and re-run may name (a WorkflowRun request's limit). */
-export const TASK_REQUEST_ID_MAX = 40;
 /** Task history: 10 runs per page (spec 001 §9). */
 export const RUNS_PAGE_SIZE = 10;
 /** Latest logs: the newest 5 runs; "download all" asks for 'all' (spec 001 §9). */

@@ -143,9 +143,28 @@ pub(super) async fn task_log(
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct LatestRequest {
-    /// How many of the newest runs (default 5), or 'all'.
-    #[schema(value_type = Object)]
+    /// How many of the newest runs (default 5), or 'all'. Read as any JSON value so a bad one
+    /// gets the call's own message.
+    #[schema(value_type = Option<LatestLimit>)]
     pub limit: Value,
+}
+
+/// How many of the newest runs `latest` reads: a number from 1, or 'all' (the document's shape
+/// of [`LatestRequest::limit`]).
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only describes the field in the OpenAPI document
+pub enum LatestLimit {
+    Runs(u32),
+    All(AllRuns),
+}
+
+/// Every run.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // only describes the field in the OpenAPI document
+pub enum AllRuns {
+    #[serde(rename = "all")]
+    All,
 }
 
 #[derive(Serialize, ToSchema)]

@@ -1944,6 +1944,11 @@ export interface components {
              */
             date: number;
         };
+        /**
+         * @description Every run.
+         * @enum {string}
+         */
+        AllRuns: "all";
         ApiKeyResponse: {
             success: boolean;
             message: string;
@@ -2692,9 +2697,14 @@ export interface components {
             success: boolean;
             logs: components["schemas"]["TaskLog"][];
         };
+        /**
+         * @description How many of the newest runs `latest` reads: a number from 1, or 'all' (the document's shape
+         *     of [`LatestRequest::limit`]).
+         */
+        LatestLimit: number | components["schemas"]["AllRuns"];
         LatestRequest: {
-            /** @description How many of the newest runs (default 5), or 'all'. */
-            limit?: Record<string, never>;
+            /** @default null */
+            limit?: null | components["schemas"]["LatestLimit"];
         };
         ListCommentsRequest: {
             comments: components["schemas"]["CommentsOf"];

@@ -175,10 +175,4 @@ export type ScheduleRequest = Schemas['ScheduleRequest'];
 export type MarkRequest = Schemas['MarkRequest'];
 export type ClearRequest = Schemas['ClearRequest'];
 export type PublishManualRequest = Schemas['PublishManualRequest'];
-/**
- * GAP: `latest` reads `limit` as a number of runs from 1, or 'all' (api/src/routes/workflows/logs.rs,
- * `latest_limit`), but the document types it as an object (`#[schema(value_type = Object)]`),
- * which the generator writes as an empty record. This is the body the API reads; the call hands it
- * over as the document's type until the document says so.
- */
-export type LatestRequest = Omit<Schemas['LatestRequest'], 'limit'> & { limit?: number | 'all' };
+export type LatestRequest = Schemas['LatestRequest'];

@@ -11,8 +11,7 @@ import { api, unwrap } from '@/lib/api-client';
  */
 export async function getLatestLogs(id: string, limit: NonNullable<LatestRequest['limit']>, signal?: AbortSignal) {
   const body: LatestRequest = { limit };
-  // GAP (lib/api/types.ts `LatestRequest`): the document types `limit` as an object.
-  const { logs } = await unwrap(api.POST('/v2/workflows/latest/{id}', { params: { path: { id } }, body: body as object, signal }));
+  const { logs } = await unwrap(api.POST('/v2/workflows/latest/{id}', { params: { path: { id } }, body, signal }));
   return logs;
 }
 

@@ -11,7 +11,7 @@ import { useMarkTask } from '@/features/workflows/api/mark-task';
 import type { MarkState, TaskInstance, WorkflowView } from '@/lib/api/types';
 import { TaskLogModal } from '@/features/workflows/components/task-log-modal';
 import { StateBadge } from '@/features/workflows/components/workflow-cells';
-import { taskControlBlocked, taskRequestBlocked } from '@/features/workflows/utils/access';
+import { taskControlBlocked } from '@/features/workflows/utils/access';
 import { formatDuration } from '@/features/workflows/utils/duration';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { useDates } from '@/lib/dates';
@@ -110,8 +110,8 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
               <Table.Td>
                 <Checkbox
                   aria-label={`Select ${t.task_id}`}
-                  disabled={!!taskRequestBlocked(workflow, t.task_id)}
-                  title={taskRequestBlocked(workflow, t.task_id) ?? undefined}
+                  disabled={!!taskControlBlocked(workflow)}
+                  title={taskControlBlocked(workflow) ?? undefined}
                   checked={selected.includes(t.task_id)}
                   onChange={(e) => {
                     const on = e.currentTarget.checked;
@@ -137,7 +137,7 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
                   </Button>
                   <MarkStateMenu
                     task={t}
-                    blocked={taskRequestBlocked(workflow, t.task_id)}
+                    blocked={taskControlBlocked(workflow)}
                     onMark={(state) => mark.mutate({ id: workflow.id, state, dagRunId, taskId: t.task_id })}
                   />
                 </Group>

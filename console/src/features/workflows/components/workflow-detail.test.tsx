@@ -103,19 +103,6 @@ describe('workflow detail', () => {
     await waitFor(() => expect(taskGets()).toBeGreaterThan(before));
   });
 
-  it('a task id over 40 characters cannot be marked or re-run (the API refuses it), with the reason', async () => {
-    signIn();
-    const long = `t${'x'.repeat(40)}`;
-    const calls = api(makeWorkflow({ id: 'w1' }), [makeTask({ task_id: long, state: 'failed' }), makeTask({ task_id: 'extract', state: 'failed' })]);
-    render('w1');
-    await screen.findByTestId('task-grid');
-    expect(screen.getByRole('checkbox', { name: `Select ${long}` })).toBeDisabled();
-    expect(screen.getByRole('checkbox', { name: 'Select extract' })).toBeEnabled();
-    await expectTooltip(within(taskRow(long)).getByRole('button', { name: 'Mark State As' }), WORKFLOW_MESSAGES.taskIdTooLong);
-    expect(screen.getByRole('button', { name: 'Mark State As: extract' })).toBeEnabled();
-    expect(paths(calls, 'PATCH')).toEqual([]);
-  });
-
   it("marks a failed task success ('Mark State As', the current state disabled) and re-runs downstream", async () => {
     signIn();
     const w = makeWorkflow({ id: 'w1', name: 'Nightly' });

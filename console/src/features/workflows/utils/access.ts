@@ -1,4 +1,3 @@
-import { TASK_REQUEST_ID_MAX } from '@/config/constants';
 import type { WorkflowStatus, WorkflowView } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 
@@ -26,10 +25,6 @@ export function taskControlBlocked(w: Levels): string | null {
   return atLeastExecute(w) ? null : WORKFLOW_MESSAGES.executeNeeded;
 }
 
-/** Mark state and re-run of one task: more than view, and an id the API may name (40 characters). */
-export function taskRequestBlocked(w: Levels, taskId: string): string | null {
-  return taskControlBlocked(w) ?? (taskId.length > TASK_REQUEST_ID_MAX ? WORKFLOW_MESSAGES.taskIdTooLong : null);
-}
 
 /** Edit, share, delete, e-mail settings, designing: edit (owners and editors). */
 export function canEditWorkflow(w: Levels): boolean {

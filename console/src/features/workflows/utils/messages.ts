@@ -28,6 +28,5 @@ export const WORKFLOW_MESSAGES = {
   /** The API's word for e-mail on without an address (docs/contracts/workflows.md). */
   emailRequired: 'Please add an email address to notify',
   /** The API's word for a task id a WorkflowRun request cannot name. */
-  taskIdTooLong: 'Tasks whose id is longer than 40 characters cannot be marked or cleared',
   deleted: 'Workflow deleted successfully!',
 } as const;
