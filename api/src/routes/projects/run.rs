@@ -5,8 +5,6 @@
 //! repository's checkout token is rotated at every run (its SHA-256 kept here, the token in the
 //! project's git Secret). And the insights published from a project.
 
-use std::collections::BTreeMap;
-
 use axum::{Json, extract::State};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -15,38 +13,19 @@ use super::{MANAGED, crud::PreviewAnswer, load, view::PreviewState};
 use crate::{
     assets,
     auth::AuthUser,
-    cluster, crypto,
+    cluster,
     db::{
         self,
         assets::{Filter, ListQuery, SortBy},
-        projects::{self as rows, Project},
+        projects as rows,
     },
     domain::{AccessLevel, AssetKind, ProjectStatus},
     error::{ApiError, AppPath, ErrorBody, Result},
+    projects::checkout::{CheckoutToken, checkout_token},
     routes::insights::listed_views,
     state::AppState,
     views::InsightView,
 };
-
-/// A new checkout token for a hosted project's preview, written to its git Secret (with a
-/// cluster and `LUDIS_GIT_URL`).
-async fn rotate_checkout_token(state: &AppState, p: &Project) -> Result<()> {
-    let (Some(resource), true) = (p.asset.resource_name.as_deref(), p.details.is_hosted()) else {
-        return Ok(());
-    };
-    if state.kube.is_none() || state.settings.git_url.trim().is_empty() {
-        return Ok(());
-    }
-    let token = crypto::random_token(32);
-    rows::set_checkout_token_hash(&state.db, &p.asset.id, &crypto::sha256_hex(&token)).await?;
-    let data = BTreeMap::from([
-        ("username".to_owned(), p.asset.id.clone()),
-        ("token".to_owned(), token),
-    ]);
-    cluster::projects::write_secret(state, p, &cluster::projects::git_secret_name(resource), data)
-        .await
-        .map_err(ApiError::cluster)
-}
 
 /// Asks the preview to run or stop.
 async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) -> Result<Json<PreviewAnswer>> {
@@ -55,7 +34,7 @@ async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) ->
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
     if running {
-        rotate_checkout_token(state, &project).await?;
+        checkout_token(state, &project, CheckoutToken::Rotate).await?;
     }
     project.details.running = running;
     project.details.status = if running {
