@@ -25,7 +25,7 @@ use serde_json::json;
 
 mod bench_util;
 
-use bench_util::{cpu_seconds, peak_rss_mib, percentile};
+use bench_util::{count_from_env, cpu_seconds, create_namespace, peak_rss_mib, percentile};
 
 type Seen = Arc<Mutex<HashMap<String, Instant>>>;
 
@@ -84,22 +84,13 @@ async fn metric(url: &str) -> f64 {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let n: usize = std::env::var("BENCH_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let n: usize = count_from_env("BENCH_COUNT", 1000);
     let metrics_url =
         std::env::var("BENCH_METRICS_URL").unwrap_or_else(|_| "http://127.0.0.1:18081/metrics".into());
     let operator_pid: u32 = std::env::var("BENCH_OPERATOR_PID")?.parse()?;
     let client = Client::try_default().await?;
-    let ns = format!("bench-{}", std::process::id());
+    let ns = create_namespace(&client, "bench").await?;
     let namespaces: Api<Namespace> = Api::all(client.clone());
-    namespaces
-        .create(
-            &PostParams::default(),
-            &serde_json::from_value(json!({"metadata": {"name": ns}}))?,
-        )
-        .await?;
     let concurrency = 32;
 
     // Baseline: the API server's pace for N plain objects, created and seen through a watch.

@@ -23,7 +23,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use bench_util::{cpu_seconds, peak_rss_mib, percentile};
+use bench_util::{count_from_env, cpu_seconds, create_namespace, peak_rss_mib, percentile};
 use futures::{StreamExt as _, TryStreamExt as _};
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use kube::{
@@ -400,20 +400,11 @@ async fn main() -> anyhow::Result<()> {
         Ok(other) => anyhow::bail!("BENCH_ENGINE must be ludis or argo, not {other}"),
     };
     let shape = std::env::var("BENCH_SHAPE").unwrap_or_else(|_| "burst".into());
-    let n: usize = std::env::var("BENCH_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let n: usize = count_from_env("BENCH_COUNT", 1000);
     let pid: u32 = std::env::var("BENCH_CONTROLLER_PID")?.parse()?;
     let client = Client::try_default().await?;
-    let ns = format!("bench-wf-{}", std::process::id());
+    let ns = create_namespace(&client, "bench-wf").await?;
     let namespaces: Api<Namespace> = Api::all(client.clone());
-    namespaces
-        .create(
-            &PostParams::default(),
-            &serde_json::from_value(json!({"metadata": {"name": ns}}))?,
-        )
-        .await?;
     let kubelet = fake_kubelet(Api::namespaced(client.clone(), &ns));
     let result = match shape.as_str() {
         "burst" => burst(&client, &ns, engine, n, pid).await,

@@ -3,6 +3,9 @@
 
 use std::time::Duration;
 
+use k8s_openapi::api::core::v1::Namespace;
+use kube::{Api, Client, api::PostParams};
+
 /// The `p` percentile (0…1) of sorted durations; zero when there are none.
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
@@ -37,4 +40,22 @@ pub fn peak_rss_mib(pid: u32) -> f64 {
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
         .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
         .map_or(f64::NAN, |kib| kib / 1024.0)
+}
+
+/// The number in the environment variable `name`, else `default`.
+pub fn count_from_env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Creates the benchmark's own namespace, `<prefix>-<pid>`.
+pub async fn create_namespace(client: &Client, prefix: &str) -> anyhow::Result<String> {
+    let ns = format!("{prefix}-{}", std::process::id());
+    let namespace: Namespace = serde_json::from_value(serde_json::json!({"metadata": {"name": ns}}))?;
+    Api::<Namespace>::all(client.clone())
+        .create(&PostParams::default(), &namespace)
+        .await?;
+    Ok(ns)
 }
