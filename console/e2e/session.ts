@@ -28,6 +28,16 @@ export async function apiLogin(request: APIRequestContext, email: string, passwo
   return (await res.json()) as { token: string; user: { id: string; uid: string } };
 }
 
+/**
+ * Waits for the toast saying `text`, then for it to close. Toasts sit top right, over buttons a
+ * test clicks next, and stay open while the pointer rests on them: the pointer moves away first.
+ */
+export async function toastSeen(page: Page, text: string) {
+  await expect(page.getByText(text).first()).toBeVisible();
+  await page.mouse.move(0, 0);
+  await expect(page.getByText(text)).toHaveCount(0, { timeout: 15_000 });
+}
+
 /** Full-page screenshots into e2e-screenshots/, numbered in order: `<prefix>-01-<name>.png`. */
 export function screenshots(prefix: string) {
   let shot = 0;

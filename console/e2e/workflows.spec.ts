@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { apiLogin, demoOrganization, enableForDevelopers, screenshots, signIn } from './session';
+import { apiLogin, demoOrganization, enableForDevelopers, screenshots, signIn, toastSeen } from './session';
 
 /**
  * Workflows end to end, against the running API (issue 15): an owner whose project holds three
@@ -129,10 +129,8 @@ test.describe.serial('workflows', () => {
     await screen(page, 'designed');
 
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('Workflow Saved Successfully').first()).toBeVisible();
-    // The toast sits over Publish (top right) and stays while the pointer rests on it.
-    await page.mouse.move(0, 0);
-    await expect(page.getByText('Workflow Saved Successfully')).toBeHidden();
+    // The toast sits over Publish (top right).
+    await toastSeen(page, 'Workflow Saved Successfully');
 
     await page.getByRole('button', { name: 'Publish' }).click();
     const confirmation = page.getByRole('dialog', { name: 'Workflow Published Successfully' });
@@ -165,7 +163,7 @@ test.describe.serial('workflows', () => {
     await expect(page.getByRole('heading', { name: workflowName })).toBeVisible();
 
     await page.getByRole('button', { name: 'Run now' }).click();
-    await expect(page.getByText('Workflow run successful!').first()).toBeVisible();
+    await toastSeen(page, 'Workflow run successful!');
     await expect(page.getByTestId('run-row').first()).toBeVisible({ timeout: RUN_TIMEOUT });
 
     // The grid follows the run: extract succeeds, transform fails, load never starts.
@@ -186,15 +184,15 @@ test.describe.serial('workflows', () => {
     await taskRow(page, 'transform').getByRole('button', { name: 'Mark State As: transform' }).click();
     await expect(page.getByRole('menuitem', { name: 'Failed' })).toBeDisabled();
     await page.getByRole('menuitem', { name: 'Success' }).click();
-    await expect(page.getByText('Task update successful!').first()).toBeVisible();
+    await toastSeen(page, 'Task update successful!');
     await expect(taskRow(page, 'transform')).toHaveAttribute('data-state', 'success', { timeout: RUN_TIMEOUT });
 
     // Re-run downstream of it: nothing selected is refused, then load runs and succeeds.
     await page.getByRole('button', { name: 'Re-run with downstream' }).click();
-    await expect(page.getByText('Please select a task to re-run').first()).toBeVisible();
+    await toastSeen(page, 'Please select a task to re-run');
     await taskRow(page, 'load').getByRole('checkbox', { name: 'Select load' }).check();
     await page.getByRole('button', { name: 'Re-run with downstream' }).click();
-    await expect(page.getByText('Task Successfully Cleared').first()).toBeVisible();
+    await toastSeen(page, 'Task Successfully Cleared');
     await expect(taskRow(page, 'load')).toHaveAttribute('data-state', 'success', { timeout: RUN_TIMEOUT });
     await expect(taskRow(page, 'extract')).toHaveAttribute('data-state', 'success');
     await screen(page, 'rerun-done');

@@ -6,10 +6,10 @@
 //!   created as fast as the API server takes them. Prints how long until every run has its pod
 //!   ("pod created"), the create → pod latency, and the runs finished per minute at saturation
 //!   (between the 10th and the 90th percentile of completions).
-//! - `BENCH_ENGINE=ludis`, `BENCH_SHAPE=dags`: 100 workflows of 10 tasks (a root, 8 in parallel,
-//!   a sink) and one of 1,000 tasks (10 chains of 100), one run each; prints the controller's CPU
-//!   seconds per task scheduled (dependency resolution, pod creation, status), the figure the
-//!   script compares with Airflow's scheduler on the same shapes.
+//! - `BENCH_ENGINE=ludis`, `BENCH_SHAPE=fans`: 100 workflows of 10 tasks (a root, 8 in parallel,
+//!   a sink); `BENCH_SHAPE=big`: one of 1,000 tasks (10 chains of 100); one run each. Prints the
+//!   controller's CPU seconds per task scheduled (dependency resolution, pod creation, status),
+//!   the figure the script compares with Airflow's scheduler on the same shapes.
 //!
 //! KWOK marks pods Running; this program plays the kubelet's last part and marks each Running
 //! pod of the benchmark Succeeded (the same work for both engines, outside their processes).
@@ -23,15 +23,17 @@ use std::{
     time::{Duration, Instant},
 };
 
+use anyhow::Context as _;
 use bench_util::{count_from_env, cpu_seconds, create_namespace, peak_rss_mib, percentile};
 use futures::{StreamExt as _, TryStreamExt as _};
-use k8s_openapi::api::core::v1::{Namespace, Pod};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod};
 use kube::{
     Api, Client, ResourceExt as _,
     api::{ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams},
     runtime::{WatchStreamExt as _, watcher},
 };
 use ludis_crds::{LABEL_WORKFLOW_RUN, Project, Workflow, WorkflowRun};
+use ludis_operator::{controllers::workflow::dag_file::parse_pod, images};
 use serde_json::{Value, json};
 
 const ARGO_LABEL: &str = "workflows.argoproj.io/workflow";
@@ -217,14 +219,57 @@ async fn ludis_workflow(
     Ok(())
 }
 
+/// The project the workflows belong to. Its repository is never cloned: KWOK does not run pods.
 async fn ludis_project(client: &Client, ns: &str) -> anyhow::Result<()> {
     let project = Project::new(
         "bench",
-        serde_json::from_value(json!({"displayName": "Bench", "image": "python-3.11"}))?,
+        serde_json::from_value(json!({"displayName": "Bench", "image": "python-3.11",
+            "git": {"url": "http://127.0.0.1:9/bench.git"}}))?,
     );
     Api::<Project>::namespaced(client.clone(), ns)
         .create(&PostParams::default(), &project)
         .await?;
+    Ok(())
+}
+
+/// A Ludis workflow written as code whose DAG file declares `tasks` (name, upstream names). KWOK
+/// pods have no logs, so the operator cannot read the file's verdict from its parse pod: the
+/// reading is recorded in the status, as the operator records it (at the source hash it
+/// computes), right after the workflow is made, and the operator takes it as read.
+async fn ludis_dag_file_workflow(
+    client: &Client,
+    ns: &str,
+    name: &str,
+    tasks: &[(String, Vec<String>)],
+) -> anyhow::Result<()> {
+    const DAG_FILE: &str = "bench_dag.py";
+    let revision = "0".repeat(40);
+    let spec = json!({"displayName": name, "project": "bench", "dagFile": DAG_FILE, "revision": revision});
+    let api: Api<Workflow> = Api::namespaced(client.clone(), ns);
+    api.create(
+        &PostParams::default(),
+        &Workflow::new(name, serde_json::from_value(spec)?),
+    )
+    .await?;
+    let images = Api::<ConfigMap>::namespaced(client.clone(), "ludis-system")
+        .get("ludis-images")
+        .await?;
+    let image = images::catalog(images)
+        .resolve("python-3.11")
+        .context("the image python-3.11 is not in the image list")?
+        .to_owned();
+    let dag = json!({
+        "source": parse_pod::source(DAG_FILE, Some(&revision), &image),
+        "revision": revision, "dagId": name,
+        "tasks": tasks.iter().map(|(t, _)| json!({"name": t, "operator": "EmptyOperator"})).collect::<Vec<_>>(),
+        "edges": tasks.iter().flat_map(|(t, up)| up.iter().map(move |u| json!({"from": u, "to": t}))).collect::<Vec<_>>(),
+    });
+    api.patch_status(
+        name,
+        &PatchParams::default(),
+        &Patch::Merge(&json!({"status": {"dag": dag}})),
+    )
+    .await?;
     Ok(())
 }
 
@@ -360,12 +405,35 @@ fn fan_of_ten() -> Vec<(String, Vec<String>)> {
     tasks
 }
 
-/// The DAG shapes Airflow runs too: 100 workflows of 10 tasks, one run each.
-async fn dags(client: &Client, ns: &str, pid: u32) -> anyhow::Result<String> {
+/// One DAG of 1,000 tasks: 10 chains of 100.
+fn chains() -> Vec<(String, Vec<String>)> {
+    (0..10)
+        .flat_map(|c| {
+            (0..100).map(move |k| {
+                let up = if k == 0 {
+                    vec![]
+                } else {
+                    vec![format!("c{c}_{}", k - 1)]
+                };
+                (format!("c{c}_{k}"), up)
+            })
+        })
+        .collect()
+}
+
+/// The DAG shapes Airflow runs too, one run each: `shape` `fans` (100 workflows of 10 tasks,
+/// drawn) or `big` (one workflow of 1,000 tasks, written as code: drawn workflows hold at most
+/// 100).
+async fn dags(client: &Client, ns: &str, pid: u32, shape: &str) -> anyhow::Result<String> {
     ludis_project(client, ns).await?;
-    let count = 100;
+    let count = if shape == "big" { 1 } else { 100 };
     for i in 0..count {
-        ludis_workflow(client, ns, &format!("d-{i:03}"), &fan_of_ten()).await?;
+        let name = format!("d-{i:03}");
+        if shape == "big" {
+            ludis_dag_file_workflow(client, ns, &name, &chains()).await?;
+        } else {
+            ludis_workflow(client, ns, &name, &fan_of_ten()).await?;
+        }
     }
     ludis_ready(client, ns, count).await?;
     let finished: Times = Arc::default();
@@ -380,9 +448,10 @@ async fn dags(client: &Client, ns: &str, pid: u32) -> anyhow::Result<String> {
     wait_for_all("finished", &finished, created.len(), Duration::from_secs(1800)).await?;
     let cpu = cpu_seconds(pid) - cpu0;
     watcher.abort();
-    let tasks = count * 10;
+    let per_run = if shape == "big" { 1000 } else { 10 };
+    let tasks = count * per_run;
     println!(
-        "  {count} workflows × 10 tasks: every run finished after {:.2} s; controller CPU {cpu:.2} s = {:.3} ms per task",
+        "  {count} workflow(s) × {per_run} tasks: every run finished after {:.2} s; controller CPU {cpu:.2} s = {:.3} ms per task",
         start.elapsed().as_secs_f64(),
         cpu * 1000.0 / tasks as f64
     );
@@ -408,7 +477,7 @@ async fn main() -> anyhow::Result<()> {
     let kubelet = fake_kubelet(Api::namespaced(client.clone(), &ns));
     let result = match shape.as_str() {
         "burst" => burst(&client, &ns, engine, n, pid).await,
-        "dags" if engine == Engine::Ludis => dags(&client, &ns, pid).await,
+        "fans" | "big" if engine == Engine::Ludis => dags(&client, &ns, pid, &shape).await,
         other => Err(anyhow::anyhow!(
             "BENCH_SHAPE {other} is not measured for this engine"
         )),

@@ -119,6 +119,15 @@ impl Context {
         }
     }
 
+    /// This context for a new term of leadership: the same clients and settings, new caches (the
+    /// watches that filled the last term's caches ended with it).
+    pub fn for_new_term(&self) -> Self {
+        Self {
+            caches: Arc::default(),
+            ..self.clone()
+        }
+    }
+
     /// The administrator's image list (empty when the ConfigMap does not exist): from the watch
     /// once it has listed, read from the API server before that.
     pub async fn images(&self) -> kube::Result<ImageCatalog> {

@@ -5,12 +5,13 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Namespace;
-use kube::{Api, ResourceExt as _, runtime::reflector::ObjectRef};
+use kube::{Api, ResourceExt as _};
 use ludis_crds::{ANNOTATION_BUCKET, Dataset, DatasetStatus, LABEL_ID, common::LocalRef};
 
 use crate::{
     context::Context,
     error::{self, Result},
+    k8s::stores::cached_or_get,
     verdict::{Reason, Verdict},
 };
 
@@ -54,19 +55,9 @@ pub async fn resolve(ctx: &Context, ns: &str, refs: &[LocalRef]) -> Result<BTree
 /// The dataset `name` of namespace `ns`: the dataset controller's cache first; a miss is checked
 /// with the API server, as the cache may lag a dataset created a moment ago.
 pub async fn get(ctx: &Context, ns: &str, name: &str) -> Result<Option<Dataset>> {
-    let cached = ctx
-        .caches
-        .datasets
-        .get()
-        .and_then(|s| s.get(&ObjectRef::new(name).within(ns)))
-        .and_then(|g| g.0.as_ref().ok().cloned());
-    match cached {
-        Some(d) => Ok(Some(d)),
-        None => Api::<Dataset>::namespaced(ctx.client.clone(), ns)
-            .get_opt(name)
-            .await
-            .map_err(error::observe("dataset")),
-    }
+    cached_or_get(&ctx.caches.datasets, &ctx.client, ns, name)
+        .await
+        .map_err(error::observe("dataset"))
 }
 
 /// Pure: the locations of the referenced datasets, or why the pods cannot have them yet.

@@ -175,10 +175,14 @@ export const RUNS_PAGE_SIZE = 10;
 export const LATEST_LOGS_LIMIT = 5;
 /** The most logs one latest-logs answer holds (the API's cap). */
 export const LATEST_LOGS_MAX = 500;
-/** Task instances asked for per run (the contract's limit; a DAG has at most 100 nodes). */
-export const TASKS_PAGE_LIMIT = 100;
+/** Task instances asked for per run: all of them (a drawn DAG has at most 100 tasks, a DAG file
+ * at most 1,000, the API's cap). */
+export const TASKS_PAGE_LIMIT = 1000;
 /** How often a run in flight, or a workflow being initialized, is asked again (ours; the spec says none). */
 export const WORKFLOW_POLL_MS = 3000;
+/** How long a run's task grid keeps polling after a mark or a re-run, even when every task shows
+ * finished: the operator starts the tasks downstream of a task marked success a moment later. */
+export const WORKFLOW_FOLLOW_MS = 60_000;
 /** Workflow picker labels show the first 7 characters of the id (spec 001 §9). */
 export const WORKFLOW_ID_LABEL_LENGTH = 7;
 /** The designer's zoom range (spec 001 §9 "Graph zoom 0.3 to 3"). */

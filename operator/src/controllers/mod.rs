@@ -158,6 +158,7 @@ where
 
 /// Runs every controller until shutdown.
 pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + Sync + 'static) {
+    let ctx = Arc::new(ctx.for_new_term());
     let shutdown = futures::future::FutureExt::shared(Box::pin(shutdown));
     ctx.start();
     let stopper = {

@@ -101,17 +101,21 @@ where
 }
 
 /// Server-side applies `new` as the status of `obj` unless it equals `current`, the status `obj`
-/// was read with. Returns whether it patched.
-pub async fn update_status<K, S>(client: &Client, obj: &K, current: Option<&S>, new: &S) -> kube::Result<bool>
+/// was read with. Returns the object as written (None: unchanged, nothing written).
+pub async fn update_status<K, S>(
+    client: &Client,
+    obj: &K,
+    current: Option<&S>,
+    new: &S,
+) -> kube::Result<Option<K>>
 where
     K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
     S: Serialize + PartialEq,
 {
     if current == Some(new) {
-        return Ok(false);
+        return Ok(None);
     }
-    patch_status(client, obj, new).await?;
-    Ok(true)
+    patch_status(client, obj, new).await.map(Some)
 }
 
 #[cfg(test)]

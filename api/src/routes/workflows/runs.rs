@@ -5,7 +5,10 @@ use std::collections::HashMap;
 
 use axum::{Json, extract::State};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use ludis_crds::{Workflow as WorkflowCr, WorkflowRun, workflow::WorkflowState};
+use ludis_crds::{
+    Workflow as WorkflowCr, WorkflowRun,
+    workflow::{TaskAction, TaskState as CrTaskState, TaskStatus, WorkflowState},
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -228,12 +231,37 @@ pub(super) fn operators(cr: Option<&WorkflowCr>) -> HashMap<String, String> {
     out
 }
 
+/// Pure: the run's tasks as they are about to be. A mark or clear the operator has not applied
+/// yet shows as applied — Airflow changes a task's state when asked, and a grid that showed the
+/// old state would look as if nothing happened. A cleared task is queued; its downstream follows
+/// once the operator applies the request.
+pub(super) fn current_tasks(run: &WorkflowRun) -> Vec<TaskStatus> {
+    let Some(status) = run.status.as_ref() else {
+        return Vec::new();
+    };
+    let mut tasks = status.tasks.clone();
+    let pending = run
+        .spec
+        .requests
+        .iter()
+        .filter(|r| !status.applied_requests.contains(&r.id));
+    for request in pending {
+        if let Some(t) = tasks.iter_mut().find(|t| t.name == request.task) {
+            t.state = match request.action {
+                TaskAction::MarkSuccess => CrTaskState::Success,
+                TaskAction::MarkFailed => CrTaskState::Failed,
+                TaskAction::Clear => CrTaskState::Queued,
+            };
+        }
+    }
+    tasks
+}
+
 /// Pure: the task instances of a run.
 pub(super) fn task_instances_of(run: &WorkflowRun, operators: &HashMap<String, String>) -> Vec<TaskInstance> {
     let name = run.metadata.name.clone().unwrap_or_default();
-    run.status
+    current_tasks(run)
         .iter()
-        .flat_map(|s| s.tasks.iter())
         .map(|t| {
             let start = t.start_time.as_ref().map(seconds);
             TaskInstance {
@@ -339,5 +367,33 @@ mod tests {
         newest_first(&mut all);
         assert_eq!(all[0].metadata.name.as_deref(), Some("wf-2"));
         assert_eq!(run_view(&all[0]).state, RunState::Queued);
+    }
+
+    #[test]
+    fn requests_not_applied_yet_show_as_applied() {
+        let mut r = run(
+            "wf-1",
+            "2026-01-01T00:00:00Z",
+            json!({"phase": "Failed", "appliedRequests": ["r1"],
+                   "tasks": [{"name": "a", "state": "failed", "tryNumber": 1},
+                             {"name": "b", "state": "upstream_failed", "tryNumber": 0},
+                             {"name": "c", "state": "success", "tryNumber": 1}]}),
+        );
+        r.spec.requests = serde_json::from_value(json!([
+            // Applied already: the status has its outcome.
+            {"id": "r1", "task": "c", "action": "markFailed"},
+            {"id": "r2", "task": "a", "action": "markSuccess"},
+            {"id": "r3", "task": "c", "action": "clear", "downstream": true},
+            {"id": "r4", "task": "nope", "action": "markFailed"},
+        ]))
+        .unwrap();
+        let states: Vec<TaskState> = task_instances_of(&r, &HashMap::new())
+            .iter()
+            .map(|t| t.state)
+            .collect();
+        assert_eq!(
+            states,
+            [TaskState::Success, TaskState::UpstreamFailed, TaskState::Queued]
+        );
     }
 }

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use super::{
     NEED_EXECUTE_TASKS, load,
     logs::valid_task_id,
-    runs::{run_not_found, run_of},
+    runs::{current_tasks, run_not_found, run_of},
 };
 use crate::{
     auth::AuthUser,
@@ -31,9 +31,8 @@ fn task_not_found(task: &str) -> ApiError {
 
 /// Pure: the state of task `task` in `run`, when the run has it.
 fn task_state(run: &WorkflowRun, task: &str) -> Option<TaskState> {
-    run.status
+    current_tasks(run)
         .iter()
-        .flat_map(|s| s.tasks.iter())
         .find(|t| t.name == task)
         .map(|t| t.state.into())
 }

@@ -17,16 +17,21 @@ use std::{collections::BTreeMap, sync::Arc};
 use futures::Stream;
 use k8s_openapi::api::{
     batch::v1::{CronJob, CronJobSpec, Job, JobSpec, JobTemplateSpec},
-    core::v1::{Container, Pod, PodSpec, PodTemplateSpec},
+    core::v1::{ConfigMap, Container, Pod, PodSpec, PodTemplateSpec},
 };
 use kube::{
     Api, ResourceExt as _,
-    api::{ListParams, ObjectMeta},
+    api::ObjectMeta,
     core::{DeserializeGuard, PartialObjectMeta},
-    runtime::{Controller, controller::Action, reflector::ObjectRef, watcher},
+    runtime::{
+        Controller, PredicateConfig, WatchStreamExt as _,
+        controller::Action,
+        reflector::{ObjectRef, Store},
+        watcher,
+    },
 };
 use ludis_crds::{
-    LABEL_WORKFLOW, Project, Workflow, WorkflowRun, WorkflowStatus,
+    LABEL_WORKFLOW, Project, Workflow, WorkflowRun, WorkflowRunStatus, WorkflowStatus,
     workflow::{RunPhase, Trigger, WorkflowState},
 };
 
@@ -39,8 +44,8 @@ use crate::{
     k8s::{
         apply::{owner_ref, update_status},
         children::RESYNC,
-        labels::{child_labels, children_selector, kind_selector},
-        stores::{metadata, owned_by},
+        labels::{child_labels, kind_selector},
+        stores::{cached_or_get, metadata, owned_by, primaries},
     },
     verdict::{Reason, Verdict},
 };
@@ -56,48 +61,91 @@ pub fn controller(
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
     let client = ctx.client.clone();
-    let cron_jobs = watcher::Config::default().labels(&kind_selector(LABEL_WORKFLOW, None));
-    super::drive(
-        Controller::new(
-            Api::<DeserializeGuard<Workflow>>::all(client.clone()),
-            watcher::Config::default().any_semantic(),
-        )
+    let caches = &ctx.caches;
+    let ours = |component: Option<&str>| {
+        watcher::Config::default().labels(&kind_selector(LABEL_WORKFLOW, component))
+    };
+    let (workflows, trigger) = primaries(Api::<DeserializeGuard<Workflow>>::all(client.clone()));
+    let controller = Controller::for_stream(trigger, workflows)
         .owns_stream(
-            ctx.caches
+            caches
                 .cron_jobs
-                .full(Api::<PartialObjectMeta<CronJob>>::all(client.clone()), cron_jobs),
+                .full(Api::<PartialObjectMeta<CronJob>>::all(client.clone()), ours(None)),
         )
-        .owns(
-            Api::<WorkflowRun>::all(client.clone()),
-            watcher::Config::default(),
+        // A workflow shows its latest run: it is looked at again when a run appears or its phase
+        // or times change (not at every task's step). Runs made by hand have no owner reference;
+        // they are mapped by the workflow they name.
+        .watches_stream(
+            caches
+                .run_summaries
+                .trimmed(
+                    Api::<WorkflowRun>::all(client.clone()),
+                    watcher::Config::default(),
+                    summary,
+                )
+                .predicate_filter(run_summary_hash, PredicateConfig::default()),
+            |run| Some(ObjectRef::new(&run.spec.workflow).within(&run.namespace()?)),
         )
         // The pods that read DAG files.
-        .owns(
+        .owns_stream(caches.parse_pods.trimmed(
             Api::<Pod>::all(client.clone()),
-            watcher::Config::default().labels(&kind_selector(
-                LABEL_WORKFLOW,
-                Some(dag_file::parse_pod::COMPONENT),
-            )),
-        )
+            ours(Some(dag_file::parse_pod::COMPONENT)),
+            |p| p.spec = None,
+        ))
+        // The package its task pods mount: made again at once when deleted by hand.
+        .owns_stream(caches.packages.full(
+            Api::<PartialObjectMeta<ConfigMap>>::all(client.clone()),
+            ours(Some(dag_file::package::COMPONENT)),
+        ))
         // Jobs are owned by the CronJob, not the workflow: map them back by label.
-        .watches(
-            Api::<Job>::all(client.clone()),
-            watcher::Config::default().labels(LABEL_WORKFLOW),
+        .watches_stream(
+            caches.tick_jobs.full(
+                Api::<PartialObjectMeta<Job>>::all(client.clone()),
+                watcher::Config::default().labels(LABEL_WORKFLOW),
+            ),
             |job| {
                 let name = job.labels().get(LABEL_WORKFLOW)?.clone();
-                Some(ObjectRef::<DeserializeGuard<Workflow>>::new(&name).within(&job.namespace()?))
+                Some(ObjectRef::new(&name).within(&job.namespace()?))
             },
         )
         // A workflow broken by an image outside the list is looked at again when the list changes.
-        .reconcile_all_on(ctx.image_watch.changes()),
-        CONTROLLER,
-        reconcile,
-        ctx,
-        shutdown,
-    )
+        .reconcile_all_on(ctx.image_watch.changes());
+    caches.workflows.set(controller.store());
+    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+}
+
+/// What the workflow controller keeps of a run: the workflow it belongs to, its phase and times.
+fn summary(run: &mut WorkflowRun) {
+    run.spec.requests = Vec::new();
+    if let Some(status) = run.status.as_mut() {
+        *status = WorkflowRunStatus {
+            phase: status.phase,
+            start_time: status.start_time.take(),
+            completion_time: status.completion_time.take(),
+            ..Default::default()
+        };
+    }
+}
+
+/// What of a run the workflow's status shows (its latest run's name, start and duration).
+fn run_summary_hash(run: &WorkflowRun) -> Option<u64> {
+    let status = run.status.as_ref();
+    let key = (
+        status.and_then(|s| s.phase).map(|p| p as u8),
+        status
+            .and_then(|s| s.start_time.as_ref())
+            .map(|t| t.0.as_millisecond()),
+        status
+            .and_then(|s| s.completion_time.as_ref())
+            .map(|t| t.0.as_millisecond()),
+    );
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(&key, &mut hasher);
+    Some(std::hash::Hasher::finish(&hasher))
 }
 
 async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
+    let wf = ctx.caches.workflow_statuses.current(wf);
     let observed = observe(&wf, &ctx).await?;
     let mut valid = validate(&wf, observed.project.as_ref(), &observed.images).map(|_dag| ());
     // A workflow written as code is ready once its DAG file is read.
@@ -116,17 +164,18 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
         let runs = new_runs(&wf, &observed.jobs);
         apply(&ctx, &wf, &cron_job, &runs, &observed).await?;
     }
-    // The runs as they are now (with any just made), for the latest one.
-    let runs = list_runs(&ctx, &wf).await?;
     let status = status_of(
         &wf,
         valid.as_ref().map(|_| ()).map_err(String::as_str),
         dag_state.as_ref(),
-        &runs,
+        &observed.runs,
     );
-    update_status(&ctx.client, wf.as_ref(), wf.status.as_ref(), &status)
+    if let Some(written) = update_status(&ctx.client, wf.as_ref(), wf.status.as_ref(), &status)
         .await
-        .map_err(Error::PatchStatus)?;
+        .map_err(Error::PatchStatus)?
+    {
+        ctx.caches.workflow_statuses.wrote(&written);
+    }
     Ok(if reading {
         // The parse pod's end triggers the next look; this is a safety net.
         Action::requeue(std::time::Duration::from_secs(30))
@@ -137,7 +186,8 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
     })
 }
 
-/// What a workflow's reconcile reads.
+/// What a workflow's reconcile reads, from caches (a project missing from its cache is looked
+/// up).
 pub struct Observed {
     /// The workflow's project (None: it does not exist).
     pub project: Option<Project>,
@@ -145,55 +195,51 @@ pub struct Observed {
     /// The workflow's CronJob, as cached.
     pub cron_jobs: Vec<ObjectMeta>,
     /// The Jobs of its CronJob (ticks and manual runs), without the ones being deleted.
-    pub jobs: Vec<Job>,
-    /// Its runs, as they were before this reconcile.
-    pub runs: Vec<ObjectMeta>,
-    /// The pods reading its DAG file.
+    pub jobs: Vec<ObjectMeta>,
+    /// Its runs (phase and times only).
+    pub runs: Vec<Arc<WorkflowRun>>,
+    /// The pods reading its DAG file (without their spec).
     pub parse_pods: Vec<Pod>,
+    /// The ConfigMap of the `ludis` package (a workflow written as code).
+    pub packages: Vec<ObjectMeta>,
 }
 
 async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
     let ns = wf.namespace().unwrap_or_default();
-    let project = Api::<Project>::namespaced(ctx.client.clone(), &ns)
-        .get_opt(&wf.spec.project)
+    let name = wf.name_any();
+    let caches = &ctx.caches;
+    let project = cached_or_get(&caches.projects, &ctx.client, &ns, &wf.spec.project)
         .await
         .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
     let uid = wf.uid().unwrap_or_default();
-    let cron_jobs = metadata(&owned_by(ctx.caches.cron_jobs.ready("cronjob").await?, &ns, &uid));
-    let jobs = Api::<Job>::namespaced(ctx.client.clone(), &ns)
-        .list(&ListParams::default().labels(&format!("{LABEL_WORKFLOW}={}", wf.name_any())))
-        .await
-        .map_err(error::observe("tick jobs"))?
-        .items
-        .into_iter()
-        .filter(|j| j.metadata.deletion_timestamp.is_none())
-        .collect();
-    let runs = list_runs(ctx, wf)
+    let cron_jobs = metadata(&owned_by(caches.cron_jobs.ready("cronjob").await?, &ns, &uid));
+    let jobs = caches
+        .tick_jobs
+        .ready("tick job")
         .await?
-        .into_iter()
-        .map(|r| r.metadata)
+        .state_filter(|j| {
+            j.metadata.namespace.as_deref() == Some(ns.as_str())
+                && j.labels().get(LABEL_WORKFLOW) == Some(&name)
+                && j.metadata.deletion_timestamp.is_none()
+        })
+        .iter()
+        .map(|j| j.metadata.clone())
         .collect();
+    let runs = runs_of(caches.run_summaries.ready("workflow run").await?, &ns, &name);
     let parse_pods = if wf.spec.dag_file.is_some() {
-        Api::<Pod>::namespaced(ctx.client.clone(), &ns)
-            .list(&ListParams::default().labels(&format!(
-                "{},app.kubernetes.io/component={}",
-                children_selector(LABEL_WORKFLOW, &wf.name_any()),
-                dag_file::parse_pod::COMPONENT
-            )))
-            .await
-            .map_err(error::observe("parse pods"))?
-            .items
-            .into_iter()
-            .filter(|p| {
-                p.owner_references()
-                    .iter()
-                    .any(|o| Some(&o.uid) == wf.uid().as_ref())
-            })
+        owned_by(caches.parse_pods.ready("parse pod").await?, &ns, &uid)
+            .iter()
+            .map(|p| Pod::clone(p))
             .collect()
     } else {
         Vec::new()
     };
+    let packages = metadata(&owned_by(
+        caches.packages.ready("python package").await?,
+        &ns,
+        &uid,
+    ));
     Ok(Observed {
         project,
         images,
@@ -201,16 +247,13 @@ async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
         jobs,
         runs,
         parse_pods,
+        packages,
     })
 }
 
-async fn list_runs(ctx: &Context, wf: &Workflow) -> Result<Vec<WorkflowRun>> {
-    let ns = wf.namespace().unwrap_or_default();
-    Ok(Api::<WorkflowRun>::namespaced(ctx.client.clone(), &ns)
-        .list(&ListParams::default().labels(&format!("{LABEL_WORKFLOW}={}", wf.name_any())))
-        .await
-        .map_err(error::observe("workflow runs"))?
-        .items)
+/// The runs of workflow `name` in namespace `ns`.
+fn runs_of(store: &Store<WorkflowRun>, ns: &str, name: &str) -> Vec<Arc<WorkflowRun>> {
+    store.state_filter(|r| r.metadata.namespace.as_deref() == Some(ns) && r.spec.workflow == name)
 }
 
 /// Pure: why a workflow cannot run, if it cannot.
@@ -300,19 +343,24 @@ pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
 }
 
 /// Pure: the trigger of a tick Job (a manual run carries kubectl's instantiate annotation).
-pub fn trigger_of(job: &Job) -> Trigger {
-    match job.annotations().get(ANNOTATION_INSTANTIATE).map(String::as_str) {
+pub fn trigger_of(job: &ObjectMeta) -> Trigger {
+    match job
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(ANNOTATION_INSTANTIATE))
+        .map(String::as_str)
+    {
         Some("manual") => Trigger::Manual,
         _ => Trigger::Schedule,
     }
 }
 
 /// Pure: a WorkflowRun of the same name for every Job of the workflow's CronJob.
-pub fn new_runs(wf: &Workflow, jobs: &[Job]) -> Vec<WorkflowRun> {
+pub fn new_runs(wf: &Workflow, jobs: &[ObjectMeta]) -> Vec<WorkflowRun> {
     jobs.iter()
-        .map(|job| {
-            let name = job.name_any();
-            new_run(wf, &name, trigger_of(job), Some(name.clone()))
+        .filter_map(|job| {
+            let name = job.name.clone()?;
+            Some(new_run(wf, &name, trigger_of(job), Some(name.clone())))
         })
         .collect()
 }
@@ -328,8 +376,18 @@ async fn apply(
 ) -> Result<()> {
     let children = ctx.children(CONTROLLER, wf);
     children.apply("cronjob", cron_job, &observed.cron_jobs).await?;
+    if wf.spec.dag_file.is_some() {
+        children
+            .apply(
+                "python package",
+                &dag_file::package::config_map(wf),
+                &observed.packages,
+            )
+            .await?;
+    }
+    let current = metadata(&observed.runs);
     for run in runs {
-        children.create("workflow run", run, &observed.runs).await?;
+        children.create("workflow run", run, &current).await?;
     }
     children.applied();
     Ok(())
@@ -340,7 +398,7 @@ pub fn status_of(
     wf: &Workflow,
     valid: std::result::Result<(), &str>,
     dag_state: Option<&DagFileState>,
-    runs: &[WorkflowRun],
+    runs: &[Arc<WorkflowRun>],
 ) -> WorkflowStatus {
     let (state, import_error, verdict, cron_job) = match valid {
         Ok(()) if dag_state == Some(&DagFileState::Reading) => (
@@ -520,7 +578,7 @@ mod tests {
         let manual: Job = serde_json::from_value(json!({"metadata": {"annotations":
             {"cronjob.kubernetes.io/instantiate": "manual"}}}))
         .unwrap();
-        assert_eq!(trigger_of(&manual), Trigger::Manual);
-        assert_eq!(trigger_of(&Job::default()), Trigger::Schedule);
+        assert_eq!(trigger_of(&manual.metadata), Trigger::Manual);
+        assert_eq!(trigger_of(&ObjectMeta::default()), Trigger::Schedule);
     }
 }

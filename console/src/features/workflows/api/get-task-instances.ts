@@ -31,11 +31,14 @@ export function allSettled(tasks: readonly TaskInstance[] | undefined): boolean 
   return !!tasks && tasks.length > 0 && tasks.every((t) => SETTLED.includes(t.state));
 }
 
-/** The grid of one run, refetched every `pollMs` until every task has finished. */
-export function useTaskInstances(id: string, dagRunId: string | null, pollMs: number) {
+/**
+ * The grid of one run, refetched every `pollMs` until every task has finished, and until
+ * `followUntil` (a time, in ms) after a change was asked for.
+ */
+export function useTaskInstances(id: string, dagRunId: string | null, pollMs: number, followUntil = 0) {
   return useQuery({
     ...getTaskInstancesQueryOptions(id, dagRunId ?? ''),
     enabled: !!dagRunId,
-    refetchInterval: (q) => (allSettled(q.state.data?.task_instances) ? false : pollMs),
+    refetchInterval: (q) => (allSettled(q.state.data?.task_instances) && Date.now() >= followUntil ? false : pollMs),
   });
 }

@@ -25,10 +25,21 @@ export function EmailSettings({ value, readOnly, onChange }: { value: Settings; 
           onChange({ ...value, list: list.filter(isEmail).map((a) => a.trim()) });
         }}
       />
+      {/* A run is reported on success, on failure or both: the last ticked box stays ticked. */}
       <Group>
         <Text size="sm">Send on</Text>
-        <Checkbox label="Success" checked={value.onSuccess} disabled={readOnly || !value.enabled} onChange={(e) => onChange({ ...value, onSuccess: e.currentTarget.checked })} />
-        <Checkbox label="Failure" checked={value.onFailure} disabled={readOnly || !value.enabled} onChange={(e) => onChange({ ...value, onFailure: e.currentTarget.checked })} />
+        <Checkbox
+          label="Success"
+          checked={value.onSuccess}
+          disabled={readOnly || !value.enabled || (value.onSuccess && !value.onFailure)}
+          onChange={(e) => onChange({ ...value, onSuccess: e.currentTarget.checked })}
+        />
+        <Checkbox
+          label="Failure"
+          checked={value.onFailure}
+          disabled={readOnly || !value.enabled || (value.onFailure && !value.onSuccess)}
+          onChange={(e) => onChange({ ...value, onFailure: e.currentTarget.checked })}
+        />
       </Group>
     </Stack>
   );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 
 import { GatedButton } from '@/components/ui/gated-button';
 import { LoadingRows } from '@/components/ui/loading-rows';
-import { WORKFLOW_POLL_MS } from '@/config/constants';
+import { WORKFLOW_FOLLOW_MS, WORKFLOW_POLL_MS } from '@/config/constants';
 import { useClearTasks } from '@/features/workflows/api/clear-tasks';
 import { useTaskInstances } from '@/features/workflows/api/get-task-instances';
 import { useMarkTask } from '@/features/workflows/api/mark-task';
@@ -54,15 +54,23 @@ function MarkStateMenu({ task, blocked, onMark }: { task: TaskInstance; blocked:
  */
 export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 'id' | 'access_level' | 'project_access_level'>; dagRunId: string }) {
   const dates = useDates();
-  const tasks = useTaskInstances(workflow.id, dagRunId, WORKFLOW_POLL_MS);
+  // After a mark or a re-run, the grid follows the run for a while.
+  const [followUntil, setFollowUntil] = useState(0);
+  const tasks = useTaskInstances(workflow.id, dagRunId, WORKFLOW_POLL_MS, followUntil);
   const [selected, setSelected] = useState<string[]>([]);
   const [logsOf, setLogsOf] = useState<TaskInstance | null>(null);
   const blocked = taskControlBlocked(workflow);
-  const mark = useMarkTask({ onSuccess: (m) => notify.success(m || WORKFLOW_MESSAGES.taskUpdated) });
+  const mark = useMarkTask({
+    onSuccess: (m) => {
+      notify.success(m || WORKFLOW_MESSAGES.taskUpdated);
+      setFollowUntil(Date.now() + WORKFLOW_FOLLOW_MS);
+    },
+  });
   const clear = useClearTasks({
     onSuccess: (m) => {
       notify.success(m || WORKFLOW_MESSAGES.taskCleared);
       setSelected([]);
+      setFollowUntil(Date.now() + WORKFLOW_FOLLOW_MS);
     },
   });
 

@@ -197,6 +197,29 @@ describe('visual designer', () => {
     });
   });
 
+  it('keeps one of Success and Failure ticked: e-mail on success only is saved as such', async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1' });
+    const calls = api(w, design(), on('POST', '/v2/workflows/save/w1', { body: { success: true, workflow: w, message: 'Workflow Saved Successfully' } }));
+    render('w1');
+    const email = await screen.findByTestId('email-settings');
+    await user().click(within(email).getByRole('switch', { name: 'E-mail notifications' }));
+    await user().type(within(email).getByLabelText('Addresses'), 'ops@example.com{Enter}');
+    const success = within(email).getByRole('checkbox', { name: 'Success' });
+    const failure = within(email).getByRole('checkbox', { name: 'Failure' });
+    // Failure alone is ticked: it cannot be unticked.
+    expect(failure).toBeChecked();
+    expect(failure).toBeDisabled();
+    await user().click(success);
+    expect(failure).toBeEnabled();
+    await user().click(failure);
+    expect(failure).not.toBeChecked();
+    expect(success).toBeDisabled();
+    await user().click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(WORKFLOW_MESSAGES.saved);
+    expect(calls.find((c) => c.url === '/v2/workflows/save/w1')?.body).toMatchObject({ email_on_success: true, email_on_failure: false });
+  });
+
   it("does not save e-mail on without an address ('Please add an email address to notify', the API's 400)", async () => {
     signIn();
     const w = makeWorkflow({ id: 'w1' });

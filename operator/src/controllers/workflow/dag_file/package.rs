@@ -64,6 +64,9 @@ fn key(path: &str) -> String {
     path.replace('/', "__")
 }
 
+/// The `app.kubernetes.io/component` of the package's ConfigMap.
+pub const COMPONENT: &str = "python";
+
 /// The name of a workflow's ConfigMap of the package.
 pub fn config_map_name(wf: &Workflow) -> String {
     format!("{}-ludis-python", super::short(&wf.name_any(), 200))
@@ -75,7 +78,7 @@ pub fn config_map(wf: &Workflow) -> ConfigMap {
         metadata: ObjectMeta {
             name: Some(config_map_name(wf)),
             namespace: wf.namespace(),
-            labels: Some(child_labels(LABEL_WORKFLOW, &wf.name_any(), "python")),
+            labels: Some(child_labels(LABEL_WORKFLOW, &wf.name_any(), COMPONENT)),
             owner_references: Some(vec![owner_ref(wf)]),
             ..Default::default()
         },

@@ -2,7 +2,7 @@
 //! [`dag::step`]), the pods of the tasks it starts, the pods of tasks that no longer run, and the
 //! run's status.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, sync::Arc};
 
 use k8s_openapi::{api::core::v1::Pod, apimachinery::pkg::apis::meta::v1::Time};
 use kube::ResourceExt as _;
@@ -122,7 +122,7 @@ pub fn build(
 }
 
 /// The running pods whose task no longer runs that try (it was marked success or failed).
-pub fn stale_pods(pods: &[Pod], tasks: &[TaskStatus]) -> Vec<String> {
+pub fn stale_pods(pods: &[Arc<Pod>], tasks: &[TaskStatus]) -> Vec<String> {
     pods.iter()
         .filter(|p| {
             let current = tasks
@@ -219,7 +219,7 @@ mod tests {
         let first = step(&run(&[]), &observed(Some(wf.clone())), 100).unwrap();
         let r = after(run(&[]), first);
         let mut o = observed(Some(wf));
-        o.pods = vec![pod("r1-extract-1", "Failed")];
+        o.pods = vec![Arc::new(pod("r1-extract-1", "Failed"))];
         let d = step(&r, &o, 160).unwrap();
         assert!(d.start.is_empty());
         assert_eq!(
@@ -254,7 +254,7 @@ mod tests {
         let mut r = after(run(&[]), first);
         r.spec.requests = vec![mark];
         let mut o = observed(Some(wf));
-        o.pods = vec![pod("r1-extract-1", "Running")];
+        o.pods = vec![Arc::new(pod("r1-extract-1", "Running"))];
         let d = step(&r, &o, 130).unwrap();
         assert_eq!(d.stop, ["r1-extract-1"]);
         let names: Vec<_> = d.start.iter().map(|p| p.name_any()).collect();

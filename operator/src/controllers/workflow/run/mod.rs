@@ -27,7 +27,7 @@ use kube::{
 };
 use ludis_crds::{LABEL_TASK, WorkflowRun};
 
-use crate::{context::Context, error::Result};
+use crate::{context::Context, error::Result, k8s::stores::primaries};
 
 const CONTROLLER: &str = "workflowrun";
 
@@ -36,15 +36,15 @@ pub fn controller(
     shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
 ) -> impl Stream<Item = ()> {
     let client = ctx.client.clone();
+    // Its own status writes do not trigger a run again (the generation filter); the pods' events
+    // and the requests (spec changes) do.
+    let (runs, trigger) = primaries(Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()));
     crate::controllers::drive(
-        Controller::new(
-            Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()),
-            watcher::Config::default().any_semantic(),
-        )
-        .owns(
+        Controller::for_stream(trigger, runs).owns_stream(ctx.caches.task_pods.trimmed(
             Api::<Pod>::all(client.clone()),
             watcher::Config::default().labels(LABEL_TASK),
-        ),
+            |p| p.spec = None,
+        )),
         CONTROLLER,
         reconcile,
         ctx,
@@ -53,6 +53,8 @@ pub fn controller(
 }
 
 async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
+    // The store may not show the status this controller just wrote: a step must start from it.
+    let run = ctx.caches.run_statuses.current(run);
     let observed = observe::observe(&run, &ctx).await?;
     let valid = match validate::validate(&run, &observed) {
         Ok(valid) => valid,

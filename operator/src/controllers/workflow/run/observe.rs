@@ -1,18 +1,20 @@
-//! Observe (IO): the run's workflow and its project, the image list, where its upload tasks put files, and its
-//! task pods (listed fresh: a pod's outcome decides what runs next).
+//! Observe (IO): the run's workflow and its project, the image list, where its upload tasks put
+//! files, and its task pods — from the controllers' caches (a workflow or project missing from
+//! its cache is looked up). A task pod missing from the cache is one created a moment ago: the
+//! task stays running until its pod shows up.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, sync::Arc};
 
 use k8s_openapi::api::core::v1::Pod;
-use kube::{Api, ResourceExt as _, api::ListParams};
-use ludis_crds::{LABEL_WORKFLOW_RUN, Project, Workflow, WorkflowRun};
+use kube::ResourceExt as _;
+use ludis_crds::{Project, Workflow, WorkflowRun};
 
 use crate::{
     context::Context,
     datasets::{self, DatasetRef},
     error::{self, Error, Result},
     images::ImageCatalog,
-    k8s::labels::children_selector,
+    k8s::stores::{cached_or_get, owned_by},
 };
 
 /// Where upload tasks put their files: dataset name → `s3://bucket/prefix`.
@@ -28,21 +30,20 @@ pub struct Observed {
     pub images: ImageCatalog,
     /// The datasets of the workflow's upload tasks that are ready.
     pub destinations: Destinations,
-    /// The run's task pods.
-    pub pods: Vec<Pod>,
+    /// The run's task pods (without their spec).
+    pub pods: Vec<Arc<Pod>>,
 }
 
 pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
     let ns = run.namespace().unwrap_or_default();
-    let Some(workflow) = Api::<Workflow>::namespaced(ctx.client.clone(), &ns)
-        .get_opt(&run.spec.workflow)
+    let caches = &ctx.caches;
+    let Some(workflow) = cached_or_get(&caches.workflows, &ctx.client, &ns, &run.spec.workflow)
         .await
         .map_err(error::observe("workflow"))?
     else {
         return Ok(Observed::default());
     };
-    let project = Api::<Project>::namespaced(ctx.client.clone(), &ns)
-        .get_opt(&workflow.spec.project)
+    let project = cached_or_get(&caches.projects, &ctx.client, &ns, &workflow.spec.project)
         .await
         .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
@@ -56,11 +57,11 @@ pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
             destinations.insert(upload.dataset.clone(), url);
         }
     }
-    let pods = Api::<Pod>::namespaced(ctx.client.clone(), &ns)
-        .list(&ListParams::default().labels(&children_selector(LABEL_WORKFLOW_RUN, &run.name_any())))
-        .await
-        .map_err(error::observe("task pods"))?
-        .items;
+    let pods = owned_by(
+        caches.task_pods.ready("task pod").await?,
+        &ns,
+        &run.uid().unwrap_or_default(),
+    );
     Ok(Observed {
         workflow: Some(workflow),
         project,

@@ -21,39 +21,53 @@ use crate::{
 /// How often a running run is looked at again without a change of its pods.
 const RUNNING_RESYNC: Duration = Duration::from_secs(30);
 
-/// Writes `status`; once the run is over, sends its e-mail and records that it did.
+/// Writes `status`; once the run is over, sends its e-mail and records that it did (in the same
+/// write when there is no e-mail to send).
 pub async fn update(
     ctx: &Context,
     run: &WorkflowRun,
     wf: &Workflow,
-    status: WorkflowRunStatus,
+    mut status: WorkflowRunStatus,
 ) -> Result<Action> {
-    update_status(&ctx.client, run, run.status.as_ref(), &status)
-        .await
-        .map_err(Error::PatchStatus)?;
     let Some(phase @ (RunPhase::Succeeded | RunPhase::Failed)) = status.phase else {
+        write(ctx, run, status).await?;
         return Ok(Action::requeue(RUNNING_RESYNC));
     };
-    if status.notified != Some(true) {
-        if let Some(email) = email(run, wf, phase, &status.tasks) {
-            send(ctx, run, &email).await?;
-        }
+    let email = (status.notified != Some(true))
+        .then(|| email(run, wf, phase, &status.tasks))
+        .flatten();
+    if email.is_none() {
+        status.notified = Some(true);
+    }
+    let status = write(ctx, run, status).await?;
+    if let Some(email) = email {
+        send(ctx, run, &email).await?;
         let notified = WorkflowRunStatus {
             notified: Some(true),
             ..status
         };
-        crate::k8s::apply::patch_status(&ctx.client, run, &notified)
+        let written = crate::k8s::apply::patch_status(&ctx.client, run, &notified)
             .await
             .map_err(Error::PatchStatus)?;
+        ctx.caches.run_statuses.wrote(&written);
     }
     Ok(Action::requeue(RESYNC))
 }
 
+/// Writes `status` unless the run already has it, and remembers it (the store lags the write).
+async fn write(ctx: &Context, run: &WorkflowRun, status: WorkflowRunStatus) -> Result<WorkflowRunStatus> {
+    if let Some(written) = update_status(&ctx.client, run, run.status.as_ref(), &status)
+        .await
+        .map_err(Error::PatchStatus)?
+    {
+        ctx.caches.run_statuses.wrote(&written);
+    }
+    Ok(status)
+}
+
 /// A run that cannot go on: Failed, with the verdict's reason; nothing else changes.
 pub async fn degrade(ctx: &Context, run: &WorkflowRun, verdict: Verdict) -> Result<Action> {
-    update_status(&ctx.client, run, run.status.as_ref(), &degraded(run, &verdict))
-        .await
-        .map_err(Error::PatchStatus)?;
+    write(ctx, run, degraded(run, &verdict)).await?;
     Ok(Action::await_change())
 }
 
