@@ -483,7 +483,12 @@ async fn main() -> anyhow::Result<()> {
         )),
     };
     kubelet.abort();
+    // The next measurement starts on a quiet cluster: the namespace's objects are gone.
     let _ = namespaces.delete(&ns, &DeleteParams::background()).await;
+    let start = Instant::now();
+    while namespaces.get_opt(&ns).await?.is_some() && start.elapsed() < Duration::from_secs(600) {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
     println!("RESULT {}", result?);
     Ok(())
 }

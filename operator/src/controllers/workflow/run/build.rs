@@ -31,6 +31,11 @@ pub struct Desired {
     pub stop: Vec<String>,
     /// The run's status after this step.
     pub status: WorkflowRunStatus,
+    /// Whether writing the status can wait for the started pods' first event: the step started
+    /// tasks and did nothing a later step could not do again (no request applied, the run goes
+    /// on). That step starts the same tries — the pods exist by then, under the same names — and
+    /// writes one status for both; under a burst, one write instead of two.
+    pub status_can_wait: bool,
 }
 
 /// The next step of `run` at `now` (Err: a task that cannot be made into a pod).
@@ -49,18 +54,38 @@ pub fn build(
         .collect();
     let old = run.status.clone().unwrap_or_default();
     let mut tasks = old.tasks.clone();
-    let (step, phase) = dag::step(
-        &run.name_any(),
-        &valid.dag,
-        &mut tasks,
-        &run.spec.requests,
-        &old.applied_requests,
-        &outcomes,
-    );
+    let mut applied = old.applied_requests.clone();
+    let run_name = run.name_any();
+    // Steps until none starts a try whose pod exists already: a status written late (or read
+    // stale) starts a try again that has a pod, maybe finished — its outcome is taken at once.
+    let (mut to_start, mut started_again, mut applied_now) = (Vec::new(), Vec::new(), false);
+    let phase = loop {
+        let (step, phase) = dag::step(
+            &run_name,
+            &valid.dag,
+            &mut tasks,
+            &run.spec.requests,
+            &applied,
+            &outcomes,
+        );
+        applied_now |= !step.applied.is_empty();
+        applied.extend(step.applied);
+        let (existing, new): (Vec<_>, Vec<_>) = step.start.into_iter().partition(|(task, try_number)| {
+            outcomes.contains_key(&dag::pod_name(&run_name, task, *try_number))
+        });
+        to_start.extend(new);
+        if existing.is_empty() {
+            break phase;
+        }
+        started_again.extend(existing.into_iter().map(|(task, _)| task));
+    };
+    for t in tasks.iter_mut().filter(|t| started_again.contains(&t.name)) {
+        t.start_time.get_or_insert_with(|| now.clone());
+    }
 
     // The pods of the tasks the step released; they start now.
-    let mut start = Vec::with_capacity(step.start.len());
-    for (task_name, try_number) in &step.start {
+    let mut start = Vec::with_capacity(to_start.len());
+    for (task_name, try_number) in &to_start {
         let work = if wf.spec.dag_file.is_some() {
             TaskWork::Coded(task_name)
         } else {
@@ -89,9 +114,8 @@ pub fn build(
     }
     let stop = stale_pods(&observed.pods, &tasks);
 
-    let mut applied = old.applied_requests.clone();
-    applied.extend(step.applied);
     let done = matches!(phase, RunPhase::Succeeded | RunPhase::Failed);
+    let status_can_wait = !start.is_empty() && !applied_now && !done;
     let start_time = old.start_time.clone().or_else(|| {
         tasks
             .iter()
@@ -118,7 +142,12 @@ pub fn build(
         notified,
         conditions: verdict.conditions(&old.conditions, run.metadata.generation),
     };
-    Ok(Desired { start, stop, status })
+    Ok(Desired {
+        start,
+        stop,
+        status,
+        status_can_wait,
+    })
 }
 
 /// The running pods whose task no longer runs that try (it was marked success or failed).
@@ -211,6 +240,45 @@ mod tests {
             (ready.status.as_str(), ready.reason.as_str()),
             ("True", "Running")
         );
+    }
+
+    #[test]
+    fn the_status_of_a_step_that_only_starts_pods_waits_for_their_first_event() {
+        let wf = diamond();
+        let first = step(&run(&[]), &observed(Some(wf.clone())), 100).unwrap();
+        assert!(first.status_can_wait);
+        // Not written: the next step reads the run as it was, with extract's pod there (running,
+        // then finished), and goes on from its outcome.
+        let mut o = observed(Some(wf));
+        o.pods = vec![Arc::new(pod("r1-extract-1", "Running"))];
+        let d = step(&run(&[]), &o, 101).unwrap();
+        assert!(d.start.is_empty() && !d.status_can_wait);
+        assert_eq!(states(&d.status)[0], ("extract", TaskState::Running));
+        assert_eq!(d.status.tasks[0].start_time, Some(at(101)));
+        o.pods = vec![Arc::new(pod("r1-extract-1", "Succeeded"))];
+        let d = step(&run(&[]), &o, 102).unwrap();
+        let names: Vec<_> = d.start.iter().map(|p| p.name_any()).collect();
+        assert_eq!(names, ["r1-clean-1", "r1-check-1"]);
+        assert_eq!(
+            states(&d.status),
+            [
+                ("extract", TaskState::Success),
+                ("clean", TaskState::Running),
+                ("check", TaskState::Running),
+                ("load", TaskState::Queued)
+            ]
+        );
+        // A step that applies a request is written at once (it must not apply it twice).
+        let cleared = run(&[serde_json::from_value(serde_json::json!(
+            {"id": "q1", "task": "extract", "action": "clear", "downstream": true}))
+        .unwrap()]);
+        let r = after(cleared, d);
+        let d = step(&r, &o, 103).unwrap();
+        assert_eq!(
+            d.start.iter().map(|p| p.name_any()).collect::<Vec<_>>(),
+            ["r1-extract-2"]
+        );
+        assert!(!d.status_can_wait);
     }
 
     #[test]

@@ -66,5 +66,8 @@ async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
         Err(verdict) => return status::degrade(&ctx, &run, verdict).await,
     };
     apply::apply(&ctx, &run, &desired, &observed).await?;
+    if desired.status_can_wait {
+        return Ok(Action::requeue(status::RUNNING_RESYNC));
+    }
     status::update(&ctx, &run, valid.workflow, desired.status).await
 }

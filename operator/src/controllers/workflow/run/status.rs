@@ -19,7 +19,7 @@ use crate::{
 };
 
 /// How often a running run is looked at again without a change of its pods.
-const RUNNING_RESYNC: Duration = Duration::from_secs(30);
+pub const RUNNING_RESYNC: Duration = Duration::from_secs(30);
 
 /// Writes `status`; once the run is over, sends its e-mail and records that it did (in the same
 /// write when there is no e-mail to send).
@@ -44,9 +44,9 @@ pub async fn update(
         send(ctx, run, &email).await?;
         let notified = WorkflowRunStatus {
             notified: Some(true),
-            ..status
+            ..status.clone()
         };
-        let written = crate::k8s::apply::patch_status(&ctx.client, run, &notified)
+        let written = crate::k8s::apply::patch_status(&ctx.client, run, Some(&status), &notified)
             .await
             .map_err(Error::PatchStatus)?;
         ctx.caches.run_statuses.wrote(&written);
