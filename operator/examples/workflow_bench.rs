@@ -235,7 +235,8 @@ async fn ludis_project(client: &Client, ns: &str) -> anyhow::Result<()> {
 /// A Ludis workflow written as code whose DAG file declares `tasks` (name, upstream names). KWOK
 /// pods have no logs, so the operator cannot read the file's verdict from its parse pod: the
 /// reading is recorded in the status, as the operator records it (at the source hash it
-/// computes), right after the workflow is made, and the operator takes it as read.
+/// computes), and the operator takes it as read. The workflow is made with an image outside the
+/// list (broken: no parse pod starts) and gets its image once the reading is recorded.
 async fn ludis_dag_file_workflow(
     client: &Client,
     ns: &str,
@@ -244,7 +245,8 @@ async fn ludis_dag_file_workflow(
 ) -> anyhow::Result<()> {
     const DAG_FILE: &str = "bench_dag.py";
     let revision = "0".repeat(40);
-    let spec = json!({"displayName": name, "project": "bench", "dagFile": DAG_FILE, "revision": revision});
+    let spec = json!({"displayName": name, "project": "bench", "dagFile": DAG_FILE, "revision": revision,
+        "image": "bench-not-listed"});
     let api: Api<Workflow> = Api::namespaced(client.clone(), ns);
     api.create(
         &PostParams::default(),
@@ -268,6 +270,12 @@ async fn ludis_dag_file_workflow(
         name,
         &PatchParams::default(),
         &Patch::Merge(&json!({"status": {"dag": dag}})),
+    )
+    .await?;
+    api.patch(
+        name,
+        &PatchParams::default(),
+        &Patch::Merge(&json!({"spec": {"image": "python-3.11"}})),
     )
     .await?;
     Ok(())
