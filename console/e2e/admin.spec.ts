@@ -18,6 +18,8 @@ const memberEmail = `mia-${stamp}@example.com`;
 const memberPassword = 'Member-pass-1';
 const kept = `Q3 sales ${stamp}`;
 const dropped = `Draft ${stamp}`;
+const colleagueEmail = `noah-${stamp}@example.com`;
+let organizationId = '';
 
 async function call(request: APIRequestContext, token: string, method: 'POST' | 'DELETE', url: string, data?: object) {
   const res = await request.fetch(url, { method, data, headers: { authorization: `Bearer ${token}` } });
@@ -39,6 +41,7 @@ test.describe.serial('the admin portal', () => {
     const created = await call(request, root.token, 'POST', '/v1/organizations', {
       organization: { name: orgName, admin_email: memberEmail, tier: 'paid', max_seats: 5 },
     });
+    organizationId = String(created.organization.id);
     await call(request, root.token, 'POST', '/v1/users', {
       user: { email: memberEmail, password: memberPassword, first_name: 'Mia', last_name: 'Metrics', role: 'administrator', timezone: 'UTC', organization: created.organization.id },
     });
@@ -89,4 +92,32 @@ test.describe.serial('the admin portal', () => {
       await screen(page, 'all-apps');
     });
   }
+
+  test("the organization's administrator moves her insights to a colleague ('Migrate entities')", async ({ page, request }) => {
+    const screen = screenshots('admin-migrate');
+    const root = await apiLogin(request, adminEmail, adminPassword);
+    await call(request, root.token, 'POST', '/v1/users', {
+      user: { email: colleagueEmail, password: memberPassword, first_name: 'Noah', last_name: 'Newman', role: 'developer', timezone: 'UTC', organization: organizationId },
+    });
+    await signIn(page, memberEmail, memberPassword);
+    await page.goto(`/organizations/${organizationId}/users`);
+    await page.getByRole('button', { name: `Migrate entities of ${memberEmail}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Migrate entities' });
+    await dialog.getByRole('button', { name: 'Migrate' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please fill in all fields');
+    await dialog.getByRole('combobox', { name: 'Entity type' }).click();
+    await page.getByRole('option', { name: 'Insights and apps' }).click();
+    await dialog.getByRole('combobox', { name: 'Destination user' }).fill('noah');
+    const noah = page.getByRole('option', { name: `Noah Newman (${colleagueEmail})` });
+    await noah.click();
+    await expect(dialog.getByRole('combobox', { name: 'Destination user' })).toHaveValue(`Noah Newman (${colleagueEmail})`);
+    await screen(page, 'form');
+    await dialog.getByRole('button', { name: 'Migrate' }).click();
+    await expect(page.getByText('1 insight moved to Noah Newman')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    // Noah owns it now.
+    const colleague = await apiLogin(request, colleagueEmail, memberPassword);
+    const owned = await (await request.get('/v1/applications/insights?filter=owned', { headers: { authorization: `Bearer ${colleague.token}` } })).json();
+    expect((owned.applications as { name: string }[]).map((a) => a.name)).toContain(kept);
+  });
 });

@@ -289,6 +289,19 @@ test.describe.serial('datasets', () => {
     await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
     await screen(page, 'colleague-read-only');
+
+    // A viewer takes part in the dataset's discussion.
+    await page.getByRole('button', { name: 'Discussion' }).click();
+    const discussion = page.getByRole('dialog', { name: 'Discussion' });
+    await expect(discussion.getByText('No comments yet. Start the discussion.')).toBeVisible();
+    await discussion.getByRole('textbox', { name: 'Add a comment' }).fill('Does sales.csv include returns?');
+    await discussion.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
+    const conversation = discussion.getByRole('list', { name: 'Conversation' });
+    await expect(conversation.getByRole('listitem')).toHaveCount(1);
+    await expect(conversation.getByRole('listitem')).toContainText(`${colleague.first} ${colleague.last}`);
+    await expect(conversation.getByRole('listitem')).toContainText('Does sales.csv include returns?');
+    await expect(discussion.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+    await screen(page, 'colleague-discussion');
     await context.close();
   });
 

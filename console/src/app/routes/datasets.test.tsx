@@ -98,6 +98,23 @@ describe('/datasets routes', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/datasets/d1'));
   });
 
+  it('gives a viewer the discussion of the dataset (comments), without Edit or Share', async () => {
+    signIn({ uid: 'u-2', email: 'grace@example.com' }, true);
+    const dataset = makeDataset({ id: 'd1', name: 'Sales', access_level: 'view', is_owner: false });
+    const calls = shell(
+      roles,
+      on('POST', '/v1/datasets/getdatasetdetails/d1', { body: { success: true, dataset } }),
+      on('POST', '/v1/datasets/listfiles/d1', { body: listing('', []) }),
+      on('POST', '/v1/comment/list', { body: { success: true, conversation: [] } }),
+    );
+    renderAt('/datasets/d1');
+    await user().click(await screen.findByRole('button', { name: 'Discussion' }));
+    expect(await screen.findByText('No comments yet. Start the discussion.')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/v1/comment/list')?.body).toEqual({ comments: { reference_id: 'd1' } });
+    expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
   it('routes /datasets/new to the import form', async () => {
     signIn({}, true);
     shell(roles);

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 
 import { FeatureGate, featureDisabledMessage } from '@/app/routes/feature-gate';
 import type { DatasetView } from '@/lib/api/types';
+import { DiscussionButton } from '@/features/comments/components/discussion-button';
 import { DatasetCreateForm } from '@/features/datasets/components/dataset-create-form';
 import { DatasetDetail } from '@/features/datasets/components/dataset-detail';
 import { DatasetEditForm } from '@/features/datasets/components/dataset-edit-form';
@@ -48,13 +49,13 @@ export function DatasetNewRoute() {
   );
 }
 
-/** /datasets/{id} */
+/** /datasets/{id}, with its discussion (comments feature) and Share (sharing feature). */
 export function DatasetRoute() {
   const { id = '' } = useParams();
   const share = useDatasetShare();
   return (
     <DatasetsGate>
-      <DatasetDetail key={id} id={id} onShare={share.open} />
+      <DatasetDetail key={id} id={id} onShare={share.open} discussion={<DiscussionButton referenceId={id} />} />
       {share.dialog}
     </DatasetsGate>
   );

@@ -3,7 +3,7 @@ import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
-import { CommentsPanel } from '@/features/comments/components/comments-panel';
+import { DiscussionButton } from '@/features/comments/components/discussion-button';
 import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-snippets-panel';
 import { insightKeys } from '@/features/insights/api/keys';
 import { ProjectWorkspace } from '@/features/projects/components/project-workspace';
@@ -68,7 +68,7 @@ export function ProjectRoute() {
         id={id}
         onShare={share.open}
         datasetsPanel={<DatasetSnippetsPanel />}
-        discussion={<CommentsPanel referenceId={id} />}
+        discussion={<DiscussionButton referenceId={id} size="xs" />}
         onPublished={() => void queryClient.invalidateQueries({ queryKey: insightKeys.all })}
         linkedWorkflows={linkedWorkflows}
         workflowPublish={workflowPublish}

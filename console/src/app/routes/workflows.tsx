@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
 import { ProjectPickerField } from '@/app/routes/workflow-pickers';
+import { DiscussionButton } from '@/features/comments/components/discussion-button';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 import { WorkflowDetail } from '@/features/workflows/components/workflow-detail';
 import { WorkflowsList } from '@/features/workflows/components/workflows-list';
@@ -36,13 +37,13 @@ export function WorkflowsRoute() {
   );
 }
 
-/** /workflows/{id} */
+/** /workflows/{id}, with its discussion (comments feature) and Share (sharing feature). */
 export function WorkflowRoute() {
   const { id = '' } = useParams();
   const share = useWorkflowShare();
   return (
     <WorkflowsGate>
-      <WorkflowDetail key={id} id={id} onShare={share.open} />
+      <WorkflowDetail key={id} id={id} onShare={share.open} discussion={<DiscussionButton referenceId={id} />} />
       {share.dialog}
     </WorkflowsGate>
   );

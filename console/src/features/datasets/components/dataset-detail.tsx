@@ -1,6 +1,7 @@
 import { Alert, Anchor, Box, Badge, Breadcrumbs, Button, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPencil, IconShare } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
+import type { ReactNode } from 'react';
 
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
@@ -47,9 +48,10 @@ function DatasetCrumbs({ dataset, folder }: { dataset: DatasetView; folder: stri
 
 /**
  * /datasets/{id} (spec 001 §2): breadcrumb, name, description, owner or share info, and the file
- * browser of the folder named by `?path=`. Edit and Share need edit access.
+ * browser of the folder named by `?path=`. Edit and Share need edit access; `discussion` (the
+ * comments feature, through the app layer) is for everyone who can see the dataset.
  */
-export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: DatasetView) => void }) {
+export function DatasetDetail({ id, onShare, discussion }: { id: string; onShare?: (d: DatasetView) => void; discussion?: ReactNode }) {
   const [params] = useSearchParams();
   const folder = folderFromParam(params.get('path'));
   const query = useDataset(id);
@@ -115,18 +117,21 @@ export function DatasetDetail({ id, onShare }: { id: string; onShare?: (d: Datas
               </Text>
             </Group>
           </Stack>
-          {editable && (
-            <Group gap="xs">
-              <Button variant="default" leftSection={<IconPencil size={16} />} component={Link} to={paths.datasetEdit.getHref(dataset.id)}>
-                Edit
-              </Button>
-              {onShare && (
-                <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => onShare(dataset)}>
-                  Share
+          <Group gap="xs">
+            {discussion}
+            {editable && (
+              <>
+                <Button variant="default" leftSection={<IconPencil size={16} />} component={Link} to={paths.datasetEdit.getHref(dataset.id)}>
+                  Edit
                 </Button>
-              )}
-            </Group>
-          )}
+                {onShare && (
+                  <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => onShare(dataset)}>
+                    Share
+                  </Button>
+                )}
+              </>
+            )}
+          </Group>
         </Group>
       </Stack>
       {dataset.status === 'failed' && dataset.status_message && (

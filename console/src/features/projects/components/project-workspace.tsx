@@ -1,5 +1,5 @@
-import { Alert, Badge, Box, Button, Center, Drawer, Group, Loader, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconMessages, IconSend, IconShare } from '@tabler/icons-react';
+import { Alert, Badge, Box, Center, Group, Loader, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { IconSend, IconShare } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -44,7 +44,7 @@ const STATUS_COLORS: Record<string, string> = { running: 'teal', starting: 'yell
 export type WorkspaceSlots = {
   /** The datasets panel (My Files / Shared with snippets): the datasets feature, through the app layer. */
   datasetsPanel?: ReactNode;
-  /** The discussion panel: the comments feature, through the app layer. */
+  /** The toolbar's 'Discussion' (the comments feature, through the app layer). */
   discussion?: ReactNode;
   onShare?: (project: ProjectView) => void;
   /** After an insight was published (the app layer refreshes the insights). */
@@ -69,7 +69,6 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
   const [panels, setPanels] = useState<ToolPanel[]>([]);
   const [commitTarget, setCommitTarget] = useState<CommitTarget | null>(null);
   const [publishing, setPublishing] = useState<'choose' | PublishKind | null>(null);
-  const [discussionOpen, setDiscussionOpen] = useState(false);
   const [loadingPath, setLoadingPath] = useState<string | null>(null);
   const [closing, setClosing] = useState<string | null>(null);
   const run = useRunProject(id);
@@ -184,11 +183,7 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
             <Badge variant="light" color="gray">
               {project.is_owner ? 'owner' : project.access_level}
             </Badge>
-            {slots.discussion && (
-              <Button size="xs" variant="default" leftSection={<IconMessages size={14} />} onClick={() => setDiscussionOpen(true)}>
-                Discussion
-              </Button>
-            )}
+            {slots.discussion}
             {slots.onShare && (
               <GatedButton size="xs" variant="default" leftSection={<IconShare size={14} />} blocked={gates.share} onClick={() => slots.onShare?.(project)}>
                 Share
@@ -307,18 +302,6 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
             navigate(paths.insights.getHref());
           }}
         />
-      )}
-      {slots.discussion && (
-        <Drawer
-          opened={discussionOpen}
-          onClose={() => setDiscussionOpen(false)}
-          position="right"
-          title="Discussion"
-          size={420}
-          closeButtonProps={{ 'aria-label': 'Close the discussion' }}
-        >
-          {slots.discussion}
-        </Drawer>
       )}
       <UnsavedChangesDialog
         opened={closing !== null}

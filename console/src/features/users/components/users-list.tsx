@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconArrowsExchange, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -13,6 +13,7 @@ import { paths } from '@/config/paths';
 import { useDeleteUser } from '@/features/users/api/delete-user';
 import { getAvailableSeatsQueryOptions } from '@/features/users/api/get-available-seats';
 import { useUsers } from '@/features/users/api/get-users';
+import { MigrateEntitiesModal } from '@/features/users/components/migrate-entities-modal';
 import type { Id, User } from '@/lib/api/types';
 import { isSuperadmin, useSession } from '@/lib/auth';
 import { notify } from '@/lib/notify';
@@ -55,8 +56,9 @@ function DeleteUser({ user }: { user: User }) {
 /**
  * An organization's users (spec 001 §2): search after a 500 ms pause, pages of 10 loaded on
  * demand, 'Manage Flight Config' for superadmins, and 'Add User' after a seat check (left out with
- * `addUser={false}` where the screen has its own). `organizationNames` (a list across
- * organizations) adds an Organization column.
+ * `addUser={false}` where the screen has its own), and per user 'Migrate entities' (their assets of
+ * a kind to another user). `organizationNames` (a list across organizations) adds an Organization
+ * column.
  */
 export function UsersList({
   organizationId,
@@ -74,6 +76,7 @@ export function UsersList({
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [limit, setLimit] = useState<string | null>(null);
   const [checkingSeats, setCheckingSeats] = useState(false);
+  const [migrating, setMigrating] = useState<User | null>(null);
   const users = useUsers({ organization: organizationId, searchTerm: debounced || undefined });
   const rows = users.data?.pages.flatMap((p) => p.users) ?? [];
   const orgId = organizationId ?? me?.organization ?? undefined;
@@ -160,6 +163,11 @@ export function UsersList({
                           <IconPencil size={16} />
                         </ActionIcon>
                       </Tooltip>
+                      <Tooltip label="Migrate entities">
+                        <ActionIcon variant="subtle" aria-label={`Migrate entities of ${u.email}`} onClick={() => setMigrating(u)}>
+                          <IconArrowsExchange size={16} />
+                        </ActionIcon>
+                      </Tooltip>
                       {String(u.id) !== String(me?.id) && <DeleteUser user={u} />}
                     </Group>
                   </Table.Td>
@@ -173,6 +181,7 @@ export function UsersList({
         <LoadMore onLoad={() => !users.isFetchingNextPage && users.fetchNextPage()} loading={users.isFetchingNextPage} />
       )}
 
+      {migrating && <MigrateEntitiesModal source={migrating} onClose={() => setMigrating(null)} />}
       <Modal opened={limit !== null} onClose={() => setLimit(null)} title={LIMIT_REACHED} centered>
         <Stack>
           <Text>{limit}</Text>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconExternalLink, IconHierarchy2, IconPlayerPlay, IconShare } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { GatedButton } from '@/components/ui/gated-button';
@@ -49,7 +50,7 @@ function ProjectLink({ workflow }: { workflow: WorkflowView }) {
   );
 }
 
-function Header({ workflow, onShare }: { workflow: WorkflowView; onShare?: OnShare }) {
+function Header({ workflow, onShare, discussion }: { workflow: WorkflowView; onShare?: OnShare; discussion?: ReactNode }) {
   const run = useRunWorkflow({
     onSuccess: () => notify.success(WORKFLOW_MESSAGES.runOk),
     // The API's reason when it says why (409: 'Please publish or wait for workflow to be initialized').
@@ -67,6 +68,7 @@ function Header({ workflow, onShare }: { workflow: WorkflowView; onShare?: OnSha
               Designer
             </Button>
           )}
+          {discussion}
           {onShare && canEditWorkflow(workflow) && (
             <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => onShare(workflow)}>
               Share
@@ -114,9 +116,10 @@ function Summary({ workflow }: { workflow: WorkflowView }) {
 /**
  * /workflows/{id} (spec 001 §2, §4): the header with the project and (visual) designer links, the
  * status, the schedule editor, Run now, the Active toggle, the run history with the task grid of
- * the chosen run, and the logs. A broken workflow shows its import error in full.
+ * the chosen run, and the logs. A broken workflow shows its import error in full. `discussion`
+ * (the comments feature, through the app layer) sits in the header for everyone who can see it.
  */
-export function WorkflowDetail({ id, onShare }: { id: string; onShare?: OnShare }) {
+export function WorkflowDetail({ id, onShare, discussion }: { id: string; onShare?: OnShare; discussion?: ReactNode }) {
   const workflow = useWorkflow(id, { pollMs: initializingPoll });
   if (workflow.isPending) {
     return (
@@ -131,7 +134,7 @@ export function WorkflowDetail({ id, onShare }: { id: string; onShare?: OnShare 
   const w = workflow.data;
   return (
     <Stack>
-      <Header workflow={w} onShare={onShare} />
+      <Header workflow={w} onShare={onShare} discussion={discussion} />
       <Summary workflow={w} />
       {w.status === 'broken' && (
         <Alert color="red" variant="light" title="This workflow is broken" role="alert">
