@@ -19,6 +19,7 @@ pub mod seeds;
 mod settings;
 pub mod state;
 pub mod telemetry;
+pub mod templates;
 pub mod views;
 pub mod workflows;
 

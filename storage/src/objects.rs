@@ -255,6 +255,25 @@ pub async fn read_head(
     Ok(Some((bytes, total)))
 }
 
+/// A file's whole body as a stream, and its size; `None` if there is no such object. Nothing is
+/// held in memory beyond what the reader has not consumed yet.
+pub async fn open(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    dataset_prefix: &str,
+    relative: &str,
+) -> Result<Option<(ByteStream, i64)>, StorageError> {
+    let key = checked("read", bucket, dataset_prefix, relative, Kind::File)?;
+    match s3.get_object().bucket(bucket).key(&key).send().await {
+        Ok(out) => {
+            let size = out.content_length().unwrap_or(0);
+            Ok(Some((out.body, size)))
+        }
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_no_such_key()) => Ok(None),
+        Err(e) => Err(StorageError::object("read", bucket, &key, e)),
+    }
+}
+
 /// Writes `body` to the absolute `key_absolute` (sample datasets and tests).
 pub async fn put(
     s3: &aws_sdk_s3::Client,

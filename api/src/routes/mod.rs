@@ -18,6 +18,7 @@ pub mod people;
 pub mod projects;
 pub mod shares;
 pub mod streams;
+pub mod templates;
 pub mod two_factor;
 pub mod users;
 pub mod workflows;
@@ -48,6 +49,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(insights::router())
         .merge(shares::router())
         .merge(comments::router())
+        .merge(templates::router())
         .merge(datasets::router())
         .merge(projects::router())
         .merge(workflows::router())

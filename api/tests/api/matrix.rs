@@ -91,6 +91,7 @@ pub(crate) struct Ctx {
 fn entries() -> Vec<Entry> {
     let mut all = other_entries();
     all.extend(crate::matrix_workflows::entries());
+    all.extend(crate::matrix_templates::entries());
     all
 }
 

@@ -115,11 +115,11 @@ fn bad(code: &'static str, message: impl Into<std::borrow::Cow<'static, str>>) -
     ApiError::bad_request(code, message)
 }
 
-fn path_error(e: keys::KeyError) -> ApiError {
+pub(crate) fn path_error(e: keys::KeyError) -> ApiError {
     ApiError::bad_request("invalid_path", e.to_string())
 }
 
-fn storage_error(e: ludis_storage::StorageError) -> ApiError {
+pub(crate) fn storage_error(e: ludis_storage::StorageError) -> ApiError {
     tracing::warn!(error = %e, "object storage failed");
     ApiError::new(
         StatusCode::BAD_GATEWAY,
@@ -128,7 +128,7 @@ fn storage_error(e: ludis_storage::StorageError) -> ApiError {
     )
 }
 
-fn s3(state: &AppState) -> Result<(&aws_sdk_s3::Client, &presign::Presigner)> {
+pub(crate) fn s3(state: &AppState) -> Result<(&aws_sdk_s3::Client, &presign::Presigner)> {
     match (&state.s3, &state.presigner) {
         (Some(s3), Some(p)) => Ok((s3, p)),
         _ => Err(ApiError::unavailable("storage_not_configured", NO_STORAGE)),

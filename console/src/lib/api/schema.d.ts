@@ -1098,6 +1098,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/col.names/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The data file's column names (view on the app and its dataset). */
+        get: operations["column_names"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/data.paginate/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `count` rows from `start`, and how many rows the file has (spec 001 §3: rows plus a count). */
+        post: operations["paginate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/forecast/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fitted values, moving average and forecast of `y` over `x` (view on the app and its dataset).
+         *     The method: exponential smoothing with the model chosen by AICc (AutoETS, no seasonality).
+         */
+        post: operations["forecast_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/graph.data/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The numbers behind a template's chart: k-means clusters, or a series (view on the app and its
+         *     dataset).
+         */
+        post: operations["graph_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -2017,6 +2091,10 @@ export interface components {
             success: boolean;
             cluster: components["schemas"]["Cluster"];
         };
+        ClusterView: {
+            centroid: number[];
+            size: number;
+        };
         ClustersAnswer: {
             success: boolean;
             clusters: components["schemas"]["Cluster"][];
@@ -2024,6 +2102,12 @@ export interface components {
             page: number;
             /** Format: int64 */
             total: number;
+        };
+        ColumnsResponse: {
+            success: boolean;
+            /** @description The data file, relative to the dataset. */
+            file: string;
+            columns: string[];
         };
         CommentResponse: {
             success: boolean;
@@ -2554,11 +2638,75 @@ export interface components {
             /** @description Relative to the dataset, ending in '/'. */
             Prefix: string;
         };
+        ForecastRequest: {
+            /** @description The column of the time axis (its text labels the points). */
+            x: string;
+            /** @description The numeric column to forecast. */
+            y: string;
+            /** @description Steps ahead (12 by default, at most 1,000). */
+            horizon?: number | null;
+            /** @description The moving average's window (3 by default). */
+            window?: number | null;
+            file?: string | null;
+        };
+        ForecastResponse: {
+            success: boolean;
+            file: string;
+            /** @description The chosen exponential-smoothing model, e.g. "ETS(A,A,N)". */
+            model: string;
+            /** @description The time axis and the series, in the file's order. */
+            x: string[];
+            y: number[];
+            /** @description 'Fitted Values': one-step-ahead predictions of `y`. */
+            fitted: number[];
+            /** @description 'Moving Average': null until the window is full. */
+            moving_average: (number | null)[];
+            /** @description 'Forecast': the steps after the last point, with the 95 % interval. */
+            forecast: number[];
+            lower: number[];
+            upper: number[];
+        };
         GitDetailRequest: {
             /** @default null */
             git_username?: string | null;
             /** @default null */
             git_token?: string | null;
+        };
+        GraphRequest: {
+            columns: string[];
+            /** @description 1 to 9 (4 by default). */
+            clusters?: number | null;
+            file?: string | null;
+            /** @enum {string} */
+            kind: "kmeans";
+        } | {
+            x: string;
+            y: string;
+            aggregation?: string | null;
+            file?: string | null;
+            /** @enum {string} */
+            kind: "series";
+        };
+        GraphResponse: {
+            success: boolean;
+            file: string;
+            columns: string[];
+            clusters: components["schemas"]["ClusterView"][];
+            /** Format: double */
+            inertia: number;
+            /** @description Evenly spaced points (at most 5,000): the columns' values, then the cluster. */
+            points: number[][];
+            /** @description Rows clustered, and rows left out for a cell that is not a number. */
+            total: number;
+            skipped: number;
+        } | {
+            success: boolean;
+            file: string;
+            labels: string[];
+            /** @description Null where a group has no value (the variance of one value). */
+            values: (number | null)[];
+            /** @description Without aggregation: the rows in the file, of which `labels` are evenly spaced. */
+            total: number;
         };
         /** @description An external application by its URL. */
         ImportApp: {
@@ -3099,6 +3247,28 @@ export interface components {
         OwnerName: {
             first_name: string;
             last_name: string;
+        };
+        PageRequest: {
+            /**
+             * @description The first row (0 is the first after the header).
+             * @default 0
+             */
+            start?: number;
+            /**
+             * @description Rows wanted, at most 1,000.
+             * @default 10
+             */
+            count?: number;
+            /** @default null */
+            file?: string | null;
+        };
+        PageResponse: {
+            success: boolean;
+            file: string;
+            /** @description Each row by column name: numbers as numbers, empty cells null. */
+            rows: Record<string, never>[];
+            /** @description The rows in the file. */
+            count: number;
         };
         PathRequest: {
             /**
@@ -6604,6 +6774,174 @@ export interface operations {
                 };
             };
             /** @description Not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    column_names: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Template app id */
+                id: string;
+                /** @description A `.csv` file of the dataset (relative); the first at its top level by default. */
+                file: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ColumnsResponse"];
+                };
+            };
+            /** @description Not a template app / no .csv file / an unreadable file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description App, dataset or file not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    paginate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Template app id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    forecast_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Template app id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForecastRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForecastResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    graph_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Template app id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GraphRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;

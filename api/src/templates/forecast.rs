@@ -1,0 +1,139 @@
+//! Forecasts (spec 001 §9: ALL, Fitted Values, Moving Average, Forecast): exponential smoothing
+//! in state-space form with the model chosen automatically (augurs' AutoETS, after Hyndman and
+//! Khandakar 2008: additive or multiplicative error, no, additive or damped trend, chosen by
+//! AICc; no seasonality), the in-sample one-step fitted values, a trailing moving average and
+//! the forecast with its 95 % interval.
+
+use augurs_core::{Fit, Predict};
+use augurs_ets::AutoETS;
+
+use super::TemplateError;
+
+/// The fewest points a forecast is made from.
+pub const MIN_POINTS: usize = 4;
+/// The most steps ahead.
+pub const HORIZON_MAX: usize = 1000;
+pub const LEVEL: f64 = 0.95;
+
+#[derive(Debug)]
+pub struct Forecast {
+    /// The chosen model, e.g. "ETS(A,Ad,N)".
+    pub model: String,
+    /// One-step-ahead predictions of the points themselves.
+    pub fitted: Vec<f64>,
+    /// The mean of the last `window` points (none before the window is full).
+    pub moving_average: Vec<Option<f64>>,
+    pub forecast: Vec<f64>,
+    pub lower: Vec<f64>,
+    pub upper: Vec<f64>,
+}
+
+/// The trailing mean of `window` values, in one pass.
+pub fn moving_average(y: &[f64], window: usize) -> Vec<Option<f64>> {
+    let window = window.max(1);
+    let mut sum = 0.0;
+    y.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            sum += v;
+            if i >= window {
+                sum -= y[i - window];
+            }
+            (i + 1 >= window).then(|| sum / window as f64)
+        })
+        .collect()
+}
+
+/// The usual name of a model, "ETS(error,trend,season)" with "Ad" for a damped trend, from
+/// augurs' three letters ("AAN").
+fn name(letters: &str, damped: bool) -> String {
+    let mut parts: Vec<String> = letters.chars().map(String::from).collect();
+    if damped && parts.get(1).is_some_and(|t| t != "N") {
+        parts[1].push('d');
+    }
+    format!("ETS({})", parts.join(","))
+}
+
+pub fn forecast(y: &[f64], horizon: usize, window: usize) -> Result<Forecast, TemplateError> {
+    if y.len() < MIN_POINTS {
+        return Err(TemplateError::Invalid(format!(
+            "A forecast needs at least {MIN_POINTS} points with numbers; the data has {}",
+            y.len()
+        )));
+    }
+    if horizon == 0 || horizon > HORIZON_MAX {
+        return Err(TemplateError::Invalid(format!(
+            "Forecast from 1 to {HORIZON_MAX} steps ahead"
+        )));
+    }
+    let failed =
+        |e: augurs_ets::Error| TemplateError::Invalid(format!("The forecast could not be made: {e}"));
+    let fitted = AutoETS::non_seasonal().fit(y).map_err(failed)?;
+    let model = name(&fitted.model().model_type().to_string(), fitted.model().damped());
+    let in_sample = fitted.predict_in_sample(None).map_err(failed)?;
+    let ahead = fitted.predict(horizon, LEVEL).map_err(failed)?;
+    let (lower, upper) = ahead.intervals.map(|i| (i.lower, i.upper)).unwrap_or_default();
+    Ok(Forecast {
+        model,
+        fitted: in_sample.point,
+        moving_average: moving_average(y, window),
+        forecast: ahead.point,
+        lower,
+        upper,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_are_named_as_usual() {
+        assert_eq!(name("AAN", false), "ETS(A,A,N)");
+        assert_eq!(name("MAN", true), "ETS(M,Ad,N)");
+        assert_eq!(name("ANN", true), "ETS(A,N,N)");
+    }
+
+    #[test]
+    fn a_moving_average_is_the_trailing_mean() {
+        assert_eq!(
+            moving_average(&[1.0, 2.0, 3.0, 4.0], 2),
+            [None, Some(1.5), Some(2.5), Some(3.5)]
+        );
+        assert_eq!(moving_average(&[5.0], 1), [Some(5.0)]);
+    }
+
+    #[test]
+    fn a_straight_line_goes_on_as_a_straight_line() {
+        let y: Vec<f64> = (0..40).map(|x| 10.0 + 2.0 * f64::from(x)).collect();
+        let f = forecast(&y, 5, 3).unwrap();
+        for (i, v) in f.forecast.iter().enumerate() {
+            let want = 10.0 + 2.0 * (40 + i) as f64;
+            assert!((v - want).abs() < 0.5, "step {i}: {v} against {want}");
+        }
+        assert_eq!(f.fitted.len(), 40);
+        assert_eq!(f.lower.len(), 5);
+        assert!(f.lower.iter().zip(&f.forecast).all(|(l, p)| l <= p));
+        assert!(f.model.starts_with("ETS(") && f.model.contains(",A"), "{}", f.model);
+    }
+
+    #[test]
+    fn a_level_series_forecasts_its_level() {
+        let y: Vec<f64> = (0..60)
+            .map(|x| 100.0 + if x % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let f = forecast(&y, 3, 4).unwrap();
+        assert!(
+            f.forecast.iter().all(|v| (v - 100.0).abs() < 1.5),
+            "{:?}",
+            f.forecast
+        );
+    }
+
+    #[test]
+    fn too_little_data_or_a_bad_horizon_is_refused() {
+        assert!(forecast(&[1.0, 2.0], 3, 2).is_err());
+        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], 0, 2).is_err());
+        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], HORIZON_MAX + 1, 2).is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! The authorization matrix's entries for the template apps' data calls (issue 17), beside
+//! [`super::matrix`]'s. The matrix's insight is a plain application: callers who may view it get
+//! 400 'This insight is not a template app' (the access rule is checked first); the known answers
+//! over a real template app and its dataset are in [`super::templates`].
+
+use serde_json::json;
+
+use crate::matrix::{Entry, Need};
+use ludis_api::domain::AccessLevel::View;
+
+/// The matrix's entries for `/v1/templates…` (view on the app, and on its dataset).
+pub(crate) fn entries() -> Vec<Entry> {
+    vec![
+        Entry {
+            method: "GET",
+            path: "/v1/templates/col.names/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .get(&format!("/v1/templates/col.names/{id}"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v1/templates/data.paginate/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v1/templates/data.paginate/{id}"),
+                            Some(&p.token),
+                            json!({"start": 0, "count": 10}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v1/templates/graph.data/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v1/templates/graph.data/{id}"),
+                            Some(&p.token),
+                            json!({"kind": "kmeans", "columns": ["x", "y"], "clusters": 4}),
+                        )
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
+            path: "/v1/templates/forecast/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v1/templates/forecast/{id}"),
+                            Some(&p.token),
+                            json!({"x": "month", "y": "sales"}),
+                        )
+                        .await
+                })
+            },
+        },
+    ]
+}
