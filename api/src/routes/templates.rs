@@ -148,6 +148,7 @@ fn spaced<T: Clone>(all: &[T]) -> Vec<T> {
 
 #[derive(Deserialize, IntoParams, Default)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct FileQuery {
     /// A `.csv` file of the dataset (relative); the first at its top level by default.
     pub file: Option<String>,

@@ -59,7 +59,8 @@ pub fn cluster(values: Vec<f64>, dims: usize, k: usize) -> Result<Clusters, Temp
         centroids: model.centroids().rows().into_iter().map(|r| r.to_vec()).collect(),
         sizes,
         labels,
-        inertia: model.inertia(),
+        // linfa's is the mean over the points; the sum is the usual figure (scikit-learn's).
+        inertia: model.inertia() * points as f64,
     })
 }
 
@@ -102,7 +103,12 @@ mod tests {
             .collect();
         found.sort();
         assert_eq!(found, [[0, 0, 0], [0, 10, 10], [10, 10, 0]]);
-        assert!(c.inertia < 150.0 * 0.1);
+        // The sum (not the mean) over the 150 points of their squared distance to their group's
+        // mean: a point is d·(1, −1, ½) from its centre, so 2.25·Σ(d − d̄)² a group.
+        let d: Vec<f64> = (0..50).map(|i| (f64::from(i) / 50.0 - 0.5) * 0.4).collect();
+        let mean = d.iter().sum::<f64>() / 50.0;
+        let expected = 3.0 * 2.25 * d.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
+        assert!((c.inertia - expected).abs() < 1e-9 * expected, "{} against {expected}", c.inertia);
     }
 
     #[test]

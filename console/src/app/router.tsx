@@ -52,6 +52,10 @@ export const routes: RouteObject[] = [
             lazy: () => import('@/app/routes/app-view').then((m) => ({ Component: m.AppViewRoute })),
           },
           {
+            path: paths.addTemplate.path,
+            lazy: () => import('@/app/routes/add-template').then((m) => ({ Component: m.AddTemplateRoute })),
+          },
+          {
             path: paths.datasets.path,
             lazy: () => import('@/app/routes/datasets').then((m) => ({ Component: m.DatasetsRoute })),
           },

@@ -23,6 +23,8 @@ export const paths = {
   },
   /** The app open page: the insight in a frame, with its comments (spec 001 §2). */
   app: { path: '/app/:id', getHref: (id: string | number) => `/app/${encodeURIComponent(String(id))}` },
+  /** The four-step wizard of an app from a template (spec 001 §2, §4). */
+  addTemplate: { path: '/add-template', getHref: () => '/add-template' },
   projects: { path: '/projectsv2', getHref: () => '/projectsv2' },
   /** A project's workspace (spec 001 §2 "Project v2 detail"). */
   project: { path: '/projectsv2/:id', getHref: (id: string) => `/projectsv2/${encodeURIComponent(id)}` },

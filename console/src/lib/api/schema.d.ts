@@ -6786,13 +6786,14 @@ export interface operations {
     };
     column_names: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A `.csv` file of the dataset (relative); the first at its top level by default. */
+                file?: string;
+            };
             header?: never;
             path: {
                 /** @description Template app id */
                 id: string;
-                /** @description A `.csv` file of the dataset (relative); the first at its top level by default. */
-                file: string | null;
             };
             cookie?: never;
         };

@@ -176,3 +176,9 @@ export type MarkRequest = Schemas['MarkRequest'];
 export type ClearRequest = Schemas['ClearRequest'];
 export type PublishManualRequest = Schemas['PublishManualRequest'];
 export type LatestRequest = Schemas['LatestRequest'];
+
+/** The template apps' data calls (issue 17). */
+export type TemplateGraphRequest = Schemas['GraphRequest'];
+export type TemplateForecastRequest = Schemas['ForecastRequest'];
+export type NewTemplateApp = Schemas['NewTemplateApp'];
+export type ClusterView = Schemas['ClusterView'];

@@ -9,7 +9,7 @@ import { APP_FRAME_DELAY_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useInsight } from '@/features/insights/api/get-insight';
 import { useRunInsight } from '@/features/insights/api/run-insight';
-import type { InsightResponse } from '@/lib/api/types';
+import type { InsightResponse, InsightView } from '@/lib/api/types';
 import { AppConsole } from '@/features/insights/components/app-console';
 import { canRun, isRunning } from '@/features/insights/components/insight-actions';
 import { StatusBadge } from '@/features/insights/components/insight-card';
@@ -47,9 +47,10 @@ export function frameUrl(data: InsightResponse): string | null {
  * The app open page (spec 001 §2): loads the app, sets the frame's address 1 s later, a
  * fullscreen toggle, a breadcrumb back to Insights, and a start button when the app is not
  * running, and for executors of an app with a container a 'Logs' button that opens the side
- * console (Logs and Terminal tabs). `aside` (the comments) sits beside the frame.
+ * console (Logs and Terminal tabs). `aside` (the comments) sits beside the frame; `template` (the
+ * templates feature, through the app layer) renders a template app in place of the frame.
  */
-export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
+export function AppViewer({ id, aside, template }: { id: string; aside?: ReactNode; template?: (app: InsightView) => ReactNode }) {
   const detail = useInsight(id, { pollWhileStarting: true });
   const [src, setSrc] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
@@ -124,7 +125,22 @@ export function AppViewer({ id, aside }: { id: string; aside?: ReactNode }) {
 
           <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>
-              {detail.data?.open_error ? (
+              {app.is_template && template ? (
+                <Box
+                  data-testid="template-container"
+                  data-fullscreen={fullscreen || undefined}
+                  bg="var(--mantine-color-body)"
+                  p={fullscreen ? 'md' : 0}
+                  style={fullscreen ? { position: 'fixed', inset: 0, zIndex: 300, overflow: 'auto' } : undefined}
+                >
+                  {fullscreen && (
+                    <ActionIcon pos="absolute" top={8} right={8} variant="filled" aria-label="Exit fullscreen" onClick={() => setFullscreen(false)} style={{ zIndex: 1 }}>
+                      <IconMinimize size={16} />
+                    </ActionIcon>
+                  )}
+                  {template(app)}
+                </Box>
+              ) : detail.data?.open_error ? (
                 <Paper withBorder p="xl">
                   <Alert color="orange" variant="light" title="This app cannot be opened here">
                     {detail.data.open_error}

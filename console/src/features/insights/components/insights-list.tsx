@@ -15,7 +15,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconFileImport, IconLayoutGrid, IconList, IconPlus } from '@tabler/icons-react';
+import { IconFileImport, IconLayoutGrid, IconList, IconPlus, IconTemplate } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -222,6 +222,9 @@ export function InsightsList({ onShare }: { onShare?: (i: InsightView) => void }
           <>
             <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
               Import
+            </Button>
+            <Button variant="default" leftSection={<IconTemplate size={16} />} component={Link} to={paths.addTemplate.getHref()}>
+              From template
             </Button>
             <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
               Create

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Modal, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 
+import { ModalActions } from '@/components/ui/modal-actions';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { MIGRATION_ENTITY_TYPES, type MigrationEntityType, useMigrateEntities } from '@/features/users/api/migrate-entities';
 import { useUsers } from '@/features/users/api/get-users';
@@ -65,51 +66,47 @@ export function MigrateEntitiesModal({ source, onClose }: { source: User; onClos
 
   return (
     <Modal opened onClose={onClose} title="Migrate entities" centered>
-      <Stack>
-        <Text size="sm">
-          Moves the ownership of every asset of the chosen kind owned by <b>{fullName(source) || source.email}</b> to another user of the
-          organization. Shares stay as they are.
-        </Text>
-        <Select
-          label="Entity type"
-          placeholder="Choose a kind"
-          data={MIGRATION_ENTITY_TYPES.map((t) => ({ value: t.value, label: t.label }))}
-          value={entityType}
-          onChange={(v) => {
-            setEntityType(v as MigrationEntityType | null);
-            setProblem(null);
-          }}
-          allowDeselect={false}
-        />
-        <Select
-          label="Destination user"
-          placeholder="Search by name or e-mail"
-          searchable
-          filter={({ options }) => options}
-          data={[...byUid.values()].map(optionOf)}
-          value={destination?.uid ?? null}
-          searchValue={search}
-          onSearchChange={setSearch}
-          onChange={(uid) => {
-            setDestination(uid ? (byUid.get(uid) ?? null) : null);
-            setProblem(null);
-          }}
-          nothingFoundMessage={users.isFetching ? 'Searching…' : 'No other user matches'}
-        />
-        {problem && (
-          <Alert color="red" variant="light" role="alert">
-            {problem}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={migrate.isPending}>
-            Migrate
-          </Button>
-        </Group>
-      </Stack>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack>
+          <Text size="sm">
+            Moves the ownership of every asset of the chosen kind owned by <b>{fullName(source) || source.email}</b> to another user of the
+            organization. Shares stay as they are.
+          </Text>
+          <Select
+            label="Entity type"
+            placeholder="Choose a kind"
+            data={MIGRATION_ENTITY_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+            value={entityType}
+            onChange={(v) => {
+              setEntityType(v as MigrationEntityType | null);
+              setProblem(null);
+            }}
+            allowDeselect={false}
+          />
+          <Select
+            label="Destination user"
+            placeholder="Search by name or e-mail"
+            searchable
+            filter={({ options }) => options}
+            data={[...byUid.values()].map(optionOf)}
+            value={destination?.uid ?? null}
+            searchValue={search}
+            onSearchChange={setSearch}
+            onChange={(uid) => {
+              setDestination(uid ? (byUid.get(uid) ?? null) : null);
+              setProblem(null);
+            }}
+            nothingFoundMessage={users.isFetching ? 'Searching…' : 'No other user matches'}
+          />
+          <ModalActions error={problem} submitLabel="Migrate" loading={migrate.isPending} onCancel={onClose} />
+        </Stack>
+      </form>
     </Modal>
   );
 }

@@ -1,0 +1,102 @@
+import { ScatterChart } from '@mantine/charts';
+import { Alert, Group, Loader, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+
+import { useTemplateGraph } from '@/features/templates/api/template-data';
+import { CLUSTER_COLORS, CLUSTERS_DEFAULT, CLUSTERS_RANGE } from '@/features/templates/utils/constants';
+
+type Mode = 'kmeans2d' | 'kmeans3d';
+
+/** Two of three axes of the points, one series a cluster. */
+function projection(points: number[][], dims: number, a: number, b: number, k: number) {
+  return Array.from({ length: k }, (_, i) => ({
+    name: `Cluster ${i + 1}`,
+    color: CLUSTER_COLORS[i % CLUSTER_COLORS.length],
+    data: points.filter((p) => p[dims] === i).map((p) => ({ x: p[a], y: p[b] })),
+  }));
+}
+
+/**
+ * The cluster template (spec 001 §2, §9): k-means over two columns (kmeans2d) or three
+ * (kmeans3d, shown as its three pairwise projections), 1 to 9 clusters (4 by default), nine
+ * colours, and each cluster's centre and size.
+ */
+export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact = false }: { id: string; numeric: string[]; range?: { min: number; max: number }; compact?: boolean }) {
+  const [mode, setMode] = useState<Mode>('kmeans2d');
+  const [cols, setCols] = useState<(string | null)[]>([numeric[0] ?? null, numeric[1] ?? null, numeric[2] ?? null]);
+  const [k, setK] = useState(CLUSTERS_DEFAULT);
+  const dims = mode === 'kmeans3d' ? 3 : 2;
+  const chosen = cols.slice(0, dims);
+  const complete = chosen.every(Boolean) && new Set(chosen).size === dims;
+  const graph = useTemplateGraph(id, complete ? { kind: 'kmeans', columns: chosen as string[], clusters: k } : null);
+  const result = graph.data && 'clusters' in graph.data ? graph.data : null;
+  const axes = dims === 3 ? ([[0, 1], [0, 2], [1, 2]] as const) : ([[0, 1]] as const);
+
+  if (numeric.length < 2) {
+    return <Alert color="yellow" variant="light" title="Nothing to cluster">The data needs two numeric columns; its first rows have {numeric.length}.</Alert>;
+  }
+  return (
+    <Stack>
+      <Group align="flex-end" gap="sm">
+        {!compact && <SegmentedControl value={mode} onChange={(v) => setMode(v as Mode)} data={[{ value: 'kmeans2d', label: '2D' }, { value: 'kmeans3d', label: '3D', disabled: numeric.length < 3 }]} aria-label="Mode" />}
+        {chosen.map((c, i) => (
+          <Select key={i} label={['X', 'Y', 'Z'][i]} data={numeric} value={c} onChange={(v) => setCols((old) => old.map((o, j) => (j === i ? v : o)))} w={150} allowDeselect={false} />
+        ))}
+        <NumberInput label="Clusters" min={range.min} max={range.max} value={k} onChange={(v) => setK(Math.min(range.max, Math.max(range.min, Number(v) || range.min)))} w={110} clampBehavior="strict" />
+        {graph.isFetching && <Loader size="sm" aria-label="Clustering" />}
+      </Group>
+      {!complete && <Text c="dimmed">Choose {dims} different columns.</Text>}
+      {graph.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {graph.error.message}
+        </Alert>
+      )}
+      {result && (
+        <>
+          <SimpleGrid cols={{ base: 1, md: axes.length }}>
+            {axes.map(([a, b]) => (
+              <ScatterChart
+                key={`${a}${b}`}
+                h={compact ? 240 : 360}
+                data={projection(result.points, dims, a, b, result.clusters.length)}
+                dataKey={{ x: 'x', y: 'y' }}
+                xAxisLabel={result.columns[a]}
+                yAxisLabel={result.columns[b]}
+                withLegend={!compact}
+                aria-label={`${result.columns[a]} against ${result.columns[b]}`}
+              />
+            ))}
+          </SimpleGrid>
+          <Text size="sm" c="dimmed">
+            {result.total.toLocaleString()} rows clustered{result.skipped ? `, ${result.skipped.toLocaleString()} left out (a cell that is not a number)` : ''}
+            {result.points.length < result.total ? `; ${result.points.length.toLocaleString()} shown` : ''}.
+          </Text>
+          {!compact && (
+            <Table withTableBorder aria-label="Clusters" maw={560}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Cluster</Table.Th>
+                  {result.columns.map((c) => (
+                    <Table.Th key={c}>Centre: {c}</Table.Th>
+                  ))}
+                  <Table.Th>Rows</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.clusters.map((c, i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td>Cluster {i + 1}</Table.Td>
+                    {c.centroid.map((v, j) => (
+                      <Table.Td key={j}>{v.toFixed(3)}</Table.Td>
+                    ))}
+                    <Table.Td>{c.size.toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
