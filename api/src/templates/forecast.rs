@@ -114,7 +114,11 @@ mod tests {
         assert_eq!(f.fitted.len(), 40);
         assert_eq!(f.lower.len(), 5);
         assert!(f.lower.iter().zip(&f.forecast).all(|(l, p)| l <= p));
-        assert!(f.model.starts_with("ETS(") && f.model.contains(",A"), "{}", f.model);
+        assert!(
+            f.model.starts_with("ETS(") && f.model.contains(",A"),
+            "{}",
+            f.model
+        );
     }
 
     #[test]

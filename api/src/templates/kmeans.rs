@@ -108,7 +108,11 @@ mod tests {
         let d: Vec<f64> = (0..50).map(|i| (f64::from(i) / 50.0 - 0.5) * 0.4).collect();
         let mean = d.iter().sum::<f64>() / 50.0;
         let expected = 3.0 * 2.25 * d.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
-        assert!((c.inertia - expected).abs() < 1e-9 * expected, "{} against {expected}", c.inertia);
+        assert!(
+            (c.inertia - expected).abs() < 1e-9 * expected,
+            "{} against {expected}",
+            c.inertia
+        );
     }
 
     #[test]

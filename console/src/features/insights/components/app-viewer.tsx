@@ -102,7 +102,7 @@ export function AppViewer({ id, aside, template }: { id: string; aside?: ReactNo
               <StatusBadge status={app.status} />
             </Group>
             <Group gap="xs">
-              {canRun(app) && (
+              {canRun(app) && !app.is_template && (
                 <Button variant="default" leftSection={<IconTerminal2 size={16} />} onClick={() => setConsoleOpen(true)}>
                   Logs
                 </Button>
@@ -121,7 +121,7 @@ export function AppViewer({ id, aside, template }: { id: string; aside?: ReactNo
               </Tooltip>
             </Group>
           </Group>
-          {canRun(app) && <AppConsole id={app.id} name={app.name} running={isRunning(app)} opened={consoleOpen} onClose={() => setConsoleOpen(false)} />}
+          {canRun(app) && !app.is_template && <AppConsole id={app.id} name={app.name} running={isRunning(app)} opened={consoleOpen} onClose={() => setConsoleOpen(false)} />}
 
           <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>

@@ -56,7 +56,8 @@ export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact =
           <SimpleGrid cols={{ base: 1, md: axes.length }}>
             {axes.map(([a, b]) => (
               <ScatterChart
-                key={`${a}${b}`}
+                // Made anew when the number of clusters changes: the chart's legend keeps the old series otherwise.
+                key={`${a}${b}-${result.clusters.length}`}
                 h={compact ? 240 : 360}
                 data={projection(result.points, dims, a, b, result.clusters.length)}
                 dataKey={{ x: 'x', y: 'y' }}

@@ -34,10 +34,14 @@ export function ForecastTemplate({ id, columns, numeric }: { id: string; columns
     }
     rows = rows.concat(f.forecast.map((v, i) => ({ x: `+${i + 1}`, Forecast: v })));
   }
-  const lines = (line === 'ALL' ? FORECAST_LINES.slice(1) : [line]).map((name) => ({
-    name,
-    color: name === 'Forecast' ? 'red.6' : name === 'Fitted Values' ? 'teal.6' : 'orange.6',
-  }));
+  // The data itself, always; then ALL the model's lines or the one chosen.
+  const lines = [
+    { name: 'Actual', color: 'gray.6' },
+    ...(line === 'ALL' ? FORECAST_LINES.slice(1) : [line]).map((name) => ({
+      name,
+      color: name === 'Forecast' ? 'red.6' : name === 'Fitted Values' ? 'teal.6' : 'orange.6',
+    })),
+  ];
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">
