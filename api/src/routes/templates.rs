@@ -140,10 +140,14 @@ async fn first_csv(state: &AppState, bucket: &str, prefix: &str) -> Result<Strin
     }
 }
 
-/// Every `step`-th point so that at most [`POINTS_MAX`] are sent.
+/// Every [`spacing`]-th item, so that at most [`POINTS_MAX`] are sent.
 fn spaced<T: Clone>(all: &[T]) -> Vec<T> {
-    let step = all.len().div_ceil(POINTS_MAX).max(1);
-    all.iter().step_by(step).cloned().collect()
+    all.iter().step_by(spacing(all.len())).cloned().collect()
+}
+
+/// The step between the points sent back out of `len`.
+fn spacing(len: usize) -> usize {
+    len.div_ceil(POINTS_MAX).max(1)
 }
 
 #[derive(Deserialize, IntoParams, Default)]
@@ -328,9 +332,7 @@ async fn graph_data(
                 return Err(bad("invalid_columns", "K-means takes two or three columns"));
             }
             let k = clusters.unwrap_or(CLUSTERS_DEFAULT);
-            if !kmeans::CLUSTERS.contains(&k) {
-                return Err(bad("invalid_clusters", "The number of clusters is from 1 to 9"));
-            }
+            kmeans::check_clusters(k).map_err(refused)?;
             let source = Source::of(&state, &caller, &id, file.as_deref()).await?;
             let names = columns.clone();
             let (found, values, skipped) = source
@@ -341,10 +343,12 @@ async fn graph_data(
                     Ok((found, values, skipped))
                 })
                 .await?;
-            let dims = columns.len();
-            let rows: Vec<Vec<f64>> = values
-                .chunks(dims)
+            // Only the points sent back are built (each with its cluster).
+            let total = found.labels.len();
+            let points = values
+                .chunks(columns.len())
                 .zip(&found.labels)
+                .step_by(spacing(total))
                 .map(|(p, l)| p.iter().copied().chain([*l as f64]).collect())
                 .collect();
             Ok(Json(GraphResponse::Kmeans {
@@ -358,8 +362,8 @@ async fn graph_data(
                     .map(|(centroid, size)| ClusterView { centroid, size })
                     .collect(),
                 inertia: found.inertia,
-                points: spaced(&rows),
-                total: rows.len(),
+                points,
+                total,
                 skipped,
             }))
         }
@@ -447,12 +451,7 @@ async fn forecast_data(
 ) -> Result<Json<ForecastResponse>> {
     let horizon = req.horizon.unwrap_or(HORIZON_DEFAULT);
     let window = req.window.unwrap_or(WINDOW_DEFAULT);
-    if horizon == 0 || horizon > forecast::HORIZON_MAX {
-        return Err(bad(
-            "invalid_horizon",
-            format!("Forecast from 1 to {} steps ahead", forecast::HORIZON_MAX),
-        ));
-    }
+    forecast::check_horizon(horizon).map_err(refused)?;
     let source = Source::of(&state, &caller, &id, req.file.as_deref()).await?;
     let (x, y) = (req.x, req.y);
     let (labels, series, made) = source

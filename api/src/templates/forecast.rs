@@ -54,6 +54,16 @@ fn name(letters: &str, damped: bool) -> String {
     format!("ETS({})", parts.join(","))
 }
 
+/// Refuses a horizon outside 1 to [`HORIZON_MAX`] (before any data is read).
+pub fn check_horizon(horizon: usize) -> Result<(), TemplateError> {
+    if (1..=HORIZON_MAX).contains(&horizon) {
+        return Ok(());
+    }
+    Err(TemplateError::Invalid(format!(
+        "Forecast from 1 to {HORIZON_MAX} steps ahead"
+    )))
+}
+
 pub fn forecast(y: &[f64], horizon: usize, window: usize) -> Result<Forecast, TemplateError> {
     if y.len() < MIN_POINTS {
         return Err(TemplateError::Invalid(format!(
@@ -61,11 +71,7 @@ pub fn forecast(y: &[f64], horizon: usize, window: usize) -> Result<Forecast, Te
             y.len()
         )));
     }
-    if horizon == 0 || horizon > HORIZON_MAX {
-        return Err(TemplateError::Invalid(format!(
-            "Forecast from 1 to {HORIZON_MAX} steps ahead"
-        )));
-    }
+    check_horizon(horizon)?;
     let failed =
         |e: augurs_ets::Error| TemplateError::Invalid(format!("The forecast could not be made: {e}"));
     let fitted = AutoETS::non_seasonal().fit(y).map_err(failed)?;

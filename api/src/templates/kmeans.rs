@@ -26,15 +26,21 @@ pub struct Clusters {
     pub inertia: f64,
 }
 
+/// Refuses a number of clusters outside [`CLUSTERS`] (before any data is read).
+pub fn check_clusters(k: usize) -> Result<(), TemplateError> {
+    if CLUSTERS.contains(&k) {
+        return Ok(());
+    }
+    Err(TemplateError::Invalid(format!(
+        "The number of clusters is from {} to {}",
+        CLUSTERS.start(),
+        CLUSTERS.end()
+    )))
+}
+
 /// `values` holds the points one after another, `dims` values each.
 pub fn cluster(values: Vec<f64>, dims: usize, k: usize) -> Result<Clusters, TemplateError> {
-    if !CLUSTERS.contains(&k) {
-        return Err(TemplateError::Invalid(format!(
-            "The number of clusters is from {} to {}",
-            CLUSTERS.start(),
-            CLUSTERS.end()
-        )));
-    }
+    check_clusters(k)?;
     let points = values.len() / dims.max(1);
     if points < k {
         return Err(TemplateError::Invalid(format!(

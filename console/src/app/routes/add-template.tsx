@@ -7,7 +7,6 @@ import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { useDatasets } from '@/features/datasets/api/get-datasets';
 import type { DatasetPickerProps } from '@/features/templates/components/slots';
 import { TemplateWizard } from '@/features/templates/components/template-wizard';
-import { WIZARD_MESSAGES } from '@/features/templates/utils/constants';
 
 /** A dataset the caller can see (the datasets feature's list, searched as typed). */
 function TemplateDatasetField({ value, onChange, error }: DatasetPickerProps) {
@@ -31,7 +30,7 @@ function TemplateDatasetField({ value, onChange, error }: DatasetPickerProps) {
       searchable
       onSearchChange={setSearch}
       nothingFoundMessage="No dataset of that name"
-      error={error ?? (value ? undefined : WIZARD_MESSAGES.dataset)}
+      error={error}
       required
     />
   );
