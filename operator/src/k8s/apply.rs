@@ -82,10 +82,10 @@ where
     Ok(true)
 }
 
-/// Writes `new` as the status of `obj`, whose status was `old`: a JSON merge patch of what changed
-/// (removed fields as null). The operator is the only writer of its kinds' statuses, and a merge
-/// patch costs the API server far less than a server-side apply of the whole status. Returns the
-/// object as written.
+/// Writes `new` as the status of `obj`, whose status was `old`: a JSON merge patch of the whole of
+/// `new`, with the fields `old` had and `new` has not as null. The operator is the only writer of
+/// its kinds' statuses, and a merge patch costs the API server far less than a server-side apply.
+/// Returns the object as written.
 pub async fn patch_status<K, S>(client: &Client, obj: &K, old: Option<&S>, new: &S) -> kube::Result<K>
 where
     K: Resource<Scope = NamespaceResourceScope, DynamicType = ()> + Clone + Debug + DeserializeOwned,
@@ -105,22 +105,21 @@ where
     .await
 }
 
-/// Pure: the JSON merge patch (RFC 7386) that turns `old` into `new`: members of objects that
-/// changed or are new (objects member by member), removed members as null; any other value whole.
+/// Pure: a JSON merge patch (RFC 7386) that turns `old` into `new`: every member of `new`
+/// (objects member by member), and the members `old` had and `new` has not as null; any other
+/// value whole. Members equal in both are written too: `old` comes from a cache that may lag what
+/// the server holds, and a member left out because the stale copy already had it would keep the
+/// server's newer value.
 pub fn merge_patch(old: &Value, new: &Value) -> Value {
     match (old, new) {
         (Value::Object(old), Value::Object(new)) => {
             let mut patch = Map::new();
             for (key, value) in new {
-                match old.get(key) {
-                    Some(was) if was == value => {}
-                    Some(was) => {
-                        patch.insert(key.clone(), merge_patch(was, value));
-                    }
-                    None => {
-                        patch.insert(key.clone(), value.clone());
-                    }
-                }
+                let member = match old.get(key) {
+                    Some(was) => merge_patch(was, value),
+                    None => value.clone(),
+                };
+                patch.insert(key.clone(), member);
             }
             for key in old.keys().filter(|k| !new.contains_key(*k)) {
                 patch.insert(key.clone(), Value::Null);
@@ -162,7 +161,7 @@ mod tests {
     }
 
     #[test]
-    fn a_merge_patch_carries_what_changed_and_nulls_what_went() {
+    fn a_merge_patch_carries_the_new_status_and_nulls_what_went() {
         let old = serde_json::json!({"phase": "Failed", "completionTime": "t1", "tasks": [{"name": "a"}],
             "dag": {"dagId": "d", "schedule": "@daily"}, "notified": true});
         let new = serde_json::json!({"phase": "Running", "tasks": [{"name": "a"}, {"name": "b"}],
@@ -170,13 +169,24 @@ mod tests {
         let patch = merge_patch(&old, &new);
         assert_eq!(
             patch,
-            serde_json::json!({"phase": "Running", "completionTime": null,
-                "tasks": [{"name": "a"}, {"name": "b"}], "dag": {"schedule": null}, "startTime": "t0"})
+            serde_json::json!({"phase": "Running", "completionTime": null, "notified": true,
+                "tasks": [{"name": "a"}, {"name": "b"}], "dag": {"dagId": "d", "schedule": null}, "startTime": "t0"})
         );
         // Applied to the old status (json-patch's RFC 7386 merge), it gives the new one.
         let mut doc = old.clone();
         json_patch::merge(&mut doc, &patch);
         assert_eq!(doc, new);
         assert_eq!(merge_patch(&serde_json::Value::Null, &new), new);
+    }
+
+    #[test]
+    fn a_merge_patch_from_a_stale_status_still_gives_the_new_one() {
+        // The cache still has the status before the last write; the server has the written one.
+        let stale = serde_json::json!({"phase": "Stopped", "url": "http://a"});
+        let server = serde_json::json!({"phase": "Starting", "url": "http://b"});
+        let new = serde_json::json!({"phase": "Running", "url": "http://a"});
+        let mut doc = server.clone();
+        json_patch::merge(&mut doc, &merge_patch(&stale, &new));
+        assert_eq!(doc, new);
     }
 }
