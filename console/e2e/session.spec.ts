@@ -25,7 +25,10 @@ test('an expired access token is refreshed silently and the call retried', async
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Admin' }).click();
   await expect(page.getByRole('list', { name: 'Totals' })).toBeVisible();
   await expect(page.getByText('jwt expired')).toHaveCount(0);
-  expect(refreshes).toEqual([200]);
+  // At least one refresh, and every one succeeded: on a busy machine the 3 s token can expire
+  // again while the page loads, and a second refresh is then right too.
+  expect(refreshes).toContain(200);
+  expect(refreshes.filter((s) => s !== 200)).toEqual([]);
   const after = await page.evaluate(() => window.localStorage.getItem('token'));
   expect(after).not.toBe(before);
   await page.screenshot({ path: 'e2e-screenshots/90-after-silent-refresh.png', fullPage: true });
