@@ -137,6 +137,12 @@ impl App {
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
         let git = crate::projects::git::git_store(&settings);
+        let ai = crate::ai::Assistant::from_settings(&settings)
+            .context("invalid assistant settings")?
+            .map(Arc::new);
+        if ai.is_none() {
+            tracing::info!("no assistant: LUDIS_AI_URL is empty");
+        }
         let state = AppState {
             db,
             kube,
@@ -145,6 +151,7 @@ impl App {
             settings: Arc::new(settings),
             auth,
             git,
+            ai,
         };
         if state.settings.seed {
             seeds::run(&state)

@@ -1,6 +1,7 @@
 //! The Ludis API: an axum application built with [`App::build`] and served with
 //! [`App::run_until_stopped`], so tests can start it on port 0.
 
+pub mod ai;
 mod app;
 pub mod assets;
 pub mod auth;

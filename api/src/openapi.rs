@@ -25,6 +25,7 @@ use utoipa::{
         (name = "insights", description = "Dashboards, reports and applications: list, create, import, run switch, pins"),
         (name = "sharing", description = "Who has access to an asset of any kind; share, unshare, leave"),
         (name = "comments", description = "The conversation on an asset"),
+        (name = "assistant", description = "Ludis AI: log summaries and whether a provider is configured (the chat is the /aiChatResponse websocket)"),
         (name = "templates", description = "Template apps' data: columns, pages, k-means, series and forecasts over their dataset's file"),
         (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
         (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),

@@ -219,6 +219,29 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_APPS_ORIGIN", default_value = "")]
     pub apps_origin: AppsOrigin,
 
+    /// The assistant's provider: the base URL of any OpenAI-compatible chat-completions endpoint
+    /// (`https://api.openai.com/v1`, vLLM's or Ollama's `http://host:port/v1`, llama.cpp's server);
+    /// `/chat/completions` is added. Empty: the platform runs without the assistant and the
+    /// console says how to configure one.
+    #[arg(long, env = "LUDIS_AI_URL", default_value = "")]
+    pub ai_url: String,
+
+    /// The model the provider is asked for.
+    #[arg(long, env = "LUDIS_AI_MODEL", default_value = "")]
+    pub ai_model: String,
+
+    /// The provider's API key (sent as `Authorization: Bearer`); empty: none.
+    #[arg(long, env = "LUDIS_AI_KEY", default_value = "", hide_env_values = true)]
+    pub ai_key: Secret,
+
+    /// Requests to the assistant (chat messages and log summaries) one user may make a minute.
+    #[arg(long, env = "LUDIS_AI_REQUESTS_PER_MINUTE", default_value_t = 20)]
+    pub ai_requests_per_minute: u32,
+
+    /// The most tokens one answer of the assistant may have.
+    #[arg(long, env = "LUDIS_AI_MAX_TOKENS", default_value_t = 512)]
+    pub ai_max_tokens: u32,
+
     /// Serve published apps from the console's own origin when `LUDIS_APPS_ORIGIN` is empty. An
     /// app's scripts can then read the console's tokens and act as whoever opens it: only for a
     /// platform whose every author is trusted. Ignored when `LUDIS_APPS_ORIGIN` is set.

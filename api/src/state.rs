@@ -21,4 +21,6 @@ pub struct AppState {
     pub auth: Auth,
     /// Project repositories (hosted under `LUDIS_DATA_DIR`, external through caches there).
     pub git: ludis_git::GitStore,
+    /// The assistant; `None` without `LUDIS_AI_URL`.
+    pub ai: Option<Arc<crate::ai::Assistant>>,
 }

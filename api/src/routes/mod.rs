@@ -12,6 +12,7 @@ mod gates;
 pub mod health;
 pub mod images;
 pub mod insights;
+pub mod llm;
 pub mod metrics;
 pub mod organizations;
 pub mod people;
@@ -49,6 +50,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(insights::router())
         .merge(shares::router())
         .merge(comments::router())
+        .merge(llm::router())
         .merge(templates::router())
         .merge(datasets::router())
         .merge(projects::router())

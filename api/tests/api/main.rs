@@ -3,6 +3,7 @@
 //! for every feature file.
 
 mod admin;
+mod assistant;
 mod auth;
 mod auth_security;
 mod cluster;

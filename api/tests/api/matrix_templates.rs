@@ -1,4 +1,5 @@
-//! The authorization matrix's entries for the template apps' data calls (issue 17), beside
+//! The authorization matrix's entries for the template apps' data calls and the assistant's log
+//! summary (issue 17), beside
 //! [`super::matrix`]'s. The matrix's insight is a plain application: callers who may view it get
 //! 400 'This insight is not a template app' (the access rule is checked first); the known answers
 //! over a real template app and its dataset are in [`super::templates`].
@@ -11,6 +12,26 @@ use ludis_api::domain::AccessLevel::View;
 /// The matrix's entries for `/v1/templates…` (view on the app, and on its dataset).
 pub(crate) fn entries() -> Vec<Entry> {
     vec![
+        // The assistant's log summary (view on the item). The matrix's app has no assistant: an
+        // empty log is refused (400) after the access rule, before the provider is asked.
+        Entry {
+            method: "POST",
+            path: "/v1/llm/{id}/logsummary",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .post(
+                            &format!("/v1/llm/{id}/logsummary"),
+                            Some(&p.token),
+                            json!({"logs": "", "entity": "application"}),
+                        )
+                        .await
+                })
+            },
+        },
         Entry {
             method: "GET",
             path: "/v1/templates/col.names/{id}",

@@ -1,7 +1,8 @@
 //! A workload container's streams over websockets (spec 001 §7, contract "Websockets"):
 //! `/containerLogs?id=` (the last 100 lines, then new ones, through kube's log stream; once the
 //! container has ended, its archived log) and `/terminalConnection?id=` (a TTY shell through kube
-//! exec, with resize). `id` is a project (its preview) or an application insight (its app).
+//! exec, with resize). `id` is a project (its preview) or an application insight (its app). The
+//! assistant's chat, `/aiChatResponse`, is admitted the same way ([`chat`]).
 //!
 //! Before the upgrade: the access token from `Sec-WebSocket-Protocol` (`ludis.v1,
 //! bearer.<token>`; the answer names `ludis.v1`), an `Origin` that is the console's (a program
@@ -11,9 +12,10 @@
 //! 15 s after): revoked access ends the session with close code 4403. `uid` is accepted and
 //! ignored.
 
+mod chat;
 mod logs;
 mod terminal;
-mod workload;
+pub(crate) mod workload;
 
 use std::time::Duration;
 
@@ -46,7 +48,7 @@ const WAIT_POLL: Duration = Duration::from_secs(2);
 const REVOKED: u16 = 4403;
 const PROTOCOL: &str = "ludis.v1";
 
-/// The two websocket routes, outside the JSON routes' timeout.
+/// The websocket routes, outside the JSON routes' timeout.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route(
@@ -57,6 +59,7 @@ pub fn router() -> Router<AppState> {
             "/terminalConnection",
             get(|state, q, ws, headers, uri| upgrade(state, q, ws, headers, uri, terminal::session)),
         )
+        .route("/aiChatResponse", get(chat::upgrade))
 }
 
 #[derive(Deserialize)]
@@ -93,9 +96,10 @@ pub fn origin_allowed(origin: Option<&str>, public_url: &str, reached: &str) -> 
     origin.eq_ignore_ascii_case(&own)
 }
 
-/// The checks before the upgrade: the caller (token, Origin, feature) and execute access on an
-/// asset that has a workload.
-async fn admit(state: &AppState, request: &HeaderMap, uri: &Uri, id: &str) -> Result<Session> {
+/// The caller of a websocket, checked before the upgrade: the access token (from the
+/// subprotocols, or an `Authorization` header from a program) and an `Origin` that is the
+/// console's.
+async fn admit_caller(state: &AppState, request: &HeaderMap, uri: &Uri) -> Result<AuthUser> {
     let mut headers = request.clone();
     if let Some(token) = protocol_token(request)
         && let Ok(v) = HeaderValue::from_str(&format!("Bearer {token}"))
@@ -113,6 +117,13 @@ async fn admit(state: &AppState, request: &HeaderMap, uri: &Uri, id: &str) -> Re
             "This origin may not open the stream",
         ));
     }
+    Ok(caller)
+}
+
+/// The checks before the upgrade: the caller ([`admit_caller`]), the asset kind's feature and
+/// execute access on an asset that has a workload.
+async fn admit(state: &AppState, request: &HeaderMap, uri: &Uri, id: &str) -> Result<Session> {
+    let caller = admit_caller(state, request, uri).await?;
     // The id's kind decides the feature and the messages. An id the caller cannot see, or of a
     // kind without a workload, is the projects' 404 whatever it is.
     let kind = match assets::visible(state, &caller.user, id, None).await? {
