@@ -2,6 +2,7 @@ import { Skeleton } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 
+import { LogSummaryButton } from '@/features/assistant/components/log-summary';
 import { CommentsPanel } from '@/features/comments/components/comments-panel';
 import { AppViewer } from '@/features/insights/components/app-viewer';
 import type { TemplateKind } from '@/features/templates/utils/constants';
@@ -9,7 +10,7 @@ import type { TemplateKind } from '@/features/templates/utils/constants';
 // The charts load only for template apps.
 const TemplateView = lazy(() => import('@/features/templates/components/template-view').then((m) => ({ default: m.TemplateView })));
 
-/** /app/{id}: the insight in a frame (a template app drawn by the templates feature) with its discussion beside it. */
+/** /app/{id}: the insight in a frame (a template app drawn by the templates feature) with its discussion beside it and the log summary in its console. */
 export function AppViewRoute() {
   const { id = '' } = useParams();
   return (
@@ -17,6 +18,7 @@ export function AppViewRoute() {
       key={id}
       id={id}
       aside={<CommentsPanel referenceId={id} />}
+      logTools={({ id: appId, lines }) => <LogSummaryButton id={appId} entity="application" lines={lines} />}
       template={(app) =>
         app.template && (
           <Suspense fallback={<Skeleton h={420} aria-label="Loading the app's data" />}>

@@ -3,6 +3,8 @@ import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
+import { AiChat } from '@/features/assistant/components/ai-chat';
+import { LogSummaryButton } from '@/features/assistant/components/log-summary';
 import { DiscussionButton } from '@/features/comments/components/discussion-button';
 import { DatasetSnippetsPanel } from '@/features/datasets/components/dataset-snippets-panel';
 import { insightKeys } from '@/features/insights/api/keys';
@@ -69,6 +71,8 @@ export function ProjectRoute() {
         onShare={share.open}
         datasetsPanel={<DatasetSnippetsPanel />}
         discussion={<DiscussionButton referenceId={id} size="xs" />}
+        aiChat={({ projectId, file }) => <AiChat entityId={projectId} file={file} />}
+        logTools={({ id: projectId, lines }) => <LogSummaryButton id={projectId} entity="project" lines={lines} />}
         onPublished={() => void queryClient.invalidateQueries({ queryKey: insightKeys.all })}
         linkedWorkflows={linkedWorkflows}
         workflowPublish={workflowPublish}

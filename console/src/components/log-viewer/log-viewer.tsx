@@ -1,6 +1,6 @@
 import { Box, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { keepLast, type LogStatus, parseLogFrame } from '@/components/log-viewer/log-protocol';
 import { LOG_BUFFER_LINES, STREAM_BACKOFF } from '@/config/constants';
@@ -43,6 +43,8 @@ type Props = {
   uid: string;
   /** The container runs now: a new run reconnects a viewer whose stream had finished. */
   running: boolean;
+  /** Tools over the lines shown (the assistant's log summary), in a row above the log. */
+  tools?: (lines: string[]) => ReactNode;
 };
 
 /**
@@ -51,7 +53,7 @@ type Props = {
  * 100 lines again, so the buffer starts over), and once the container has ended shows the
  * archived log the server sends instead.
  */
-export function LogViewer({ id, uid, running }: Props) {
+export function LogViewer({ id, uid, running, tools }: Props) {
   const [lines, setLines] = useState<string[]>([]);
   const [logStatus, setLogStatus] = useState<LogStatus | null>(null);
   const [follow, setFollow] = useState(true);
@@ -103,6 +105,7 @@ export function LogViewer({ id, uid, running }: Props) {
           <Switch size="xs" label="Follow" checked={follow} onChange={(e) => setFollow(e.currentTarget.checked)} />
         </Group>
       </Group>
+      {tools?.(lines)}
       <Box
         ref={box}
         onWheel={(e) => {

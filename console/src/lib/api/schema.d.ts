@@ -822,6 +822,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/llm/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the assistant is configured, and with which model. */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/llm/{id}/logsummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A short summary of a log of an asset the caller can view (its id in the path). */
+        post: operations["log_summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/metrics": {
         parameters: {
             query?: never;
@@ -2034,6 +2068,14 @@ export interface components {
          * @enum {string}
          */
         AppType: "application" | "report" | "user_report";
+        AssistantStatus: {
+            /** @description Whether an assistant is configured. */
+            configured: boolean;
+            /** @description The model it asks for (empty when the provider has a single one). */
+            model: string;
+            /** @description Without an assistant: how an administrator configures one. */
+            help?: string | null;
+        };
         Bucket: {
             id: string;
             name: string;
@@ -2874,6 +2916,22 @@ export interface components {
              * @default null
              */
             continuationToken?: string | null;
+        };
+        LogSummary: {
+            success: boolean;
+            summary: string;
+        };
+        LogSummaryRequest: {
+            /**
+             * @description The log's text (its last 3,000 characters are read).
+             * @default
+             */
+            logs: string;
+            /**
+             * @description The entity's kind as the console names it (informative; the id decides).
+             * @default null
+             */
+            entity?: string | null;
         };
         LoginPoint: {
             /** @description UTC day, YYYY-MM-DD. */
@@ -6075,6 +6133,96 @@ export interface operations {
             };
             /** @description Image not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantStatus"];
+                };
+            };
+        };
+    };
+    log_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project, insight or workflow the log is of */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogSummaryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogSummary"];
+                };
+            };
+            /** @description The log is empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such item, or one the caller cannot see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's requests to the assistant are over the minute's limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider failed or could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No assistant is configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { Center, Drawer, Loader, Tabs, Text } from '@mantine/core';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 
 import { LogViewer, MISSING_IDS } from '@/components/log-viewer/log-viewer';
 import { CONSOLE_PANEL_WIDTH } from '@/config/constants';
@@ -16,6 +16,8 @@ type Props = {
   running: boolean;
   opened: boolean;
   onClose: () => void;
+  /** Tools over the log's lines (the assistant's log summary). */
+  logTools?: (context: { id: string; lines: string[] }) => ReactNode;
 };
 
 /**
@@ -23,7 +25,7 @@ type Props = {
  * container, 500 px wide. Once the app has stopped, the log tab shows its archived log. Shown
  * only to callers with execute access on an app with a container (the API checks it again).
  */
-export function AppConsole({ id, name, running, opened, onClose }: Props) {
+export function AppConsole({ id, name, running, opened, onClose, logTools }: Props) {
   const { user } = useSession();
   const uid = user?.uid ?? '';
   const [tab, setTab] = useState<string | null>('logs');
@@ -41,7 +43,7 @@ export function AppConsole({ id, name, running, opened, onClose }: Props) {
             <Tabs.Tab value="terminal">Terminal</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="logs" pt="xs" h="calc(100dvh - 140px)">
-            <LogViewer id={id} uid={uid} running={running} />
+            <LogViewer id={id} uid={uid} running={running} tools={logTools && ((lines) => logTools({ id, lines }))} />
           </Tabs.Panel>
           <Tabs.Panel value="terminal" pt="xs" h="calc(100dvh - 140px)">
             <Suspense

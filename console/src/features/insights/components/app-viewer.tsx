@@ -50,7 +50,18 @@ export function frameUrl(data: InsightResponse): string | null {
  * console (Logs and Terminal tabs). `aside` (the comments) sits beside the frame; `template` (the
  * templates feature, through the app layer) renders a template app in place of the frame.
  */
-export function AppViewer({ id, aside, template }: { id: string; aside?: ReactNode; template?: (app: InsightView) => ReactNode }) {
+export function AppViewer({
+  id,
+  aside,
+  template,
+  logTools,
+}: {
+  id: string;
+  aside?: ReactNode;
+  template?: (app: InsightView) => ReactNode;
+  /** Tools over the console's log lines (the assistant's log summary, through the app layer). */
+  logTools?: (context: { id: string; lines: string[] }) => ReactNode;
+}) {
   const detail = useInsight(id, { pollWhileStarting: true });
   const [src, setSrc] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
@@ -121,7 +132,7 @@ export function AppViewer({ id, aside, template }: { id: string; aside?: ReactNo
               </Tooltip>
             </Group>
           </Group>
-          {canRun(app) && !app.is_template && <AppConsole id={app.id} name={app.name} running={isRunning(app)} opened={consoleOpen} onClose={() => setConsoleOpen(false)} />}
+          {canRun(app) && !app.is_template && <AppConsole id={app.id} name={app.name} running={isRunning(app)} opened={consoleOpen} onClose={() => setConsoleOpen(false)} logTools={logTools} />}
 
           <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="md">
             <Box style={{ flex: 1, minWidth: 0 }}>

@@ -37,7 +37,7 @@ import { notify } from '@/lib/notify';
 /** xterm is its own chunk, loaded when the terminal panel first opens. */
 const ExecTerminal = lazy(() => import('@/components/terminal/exec-terminal').then((m) => ({ default: m.ExecTerminal })));
 
-const PANEL_TITLES: Record<ToolPanel, string> = { env: 'Env vars', logs: 'Logs', terminal: 'Terminal' };
+const PANEL_TITLES: Record<ToolPanel, string> = { env: 'Env vars', logs: 'Logs', terminal: 'Terminal', ai: 'AI chat' };
 
 const STATUS_COLORS: Record<string, string> = { running: 'teal', starting: 'yellow', failed: 'red', stopped: 'gray' };
 
@@ -46,6 +46,10 @@ export type WorkspaceSlots = {
   datasetsPanel?: ReactNode;
   /** The toolbar's 'Discussion' (the comments feature, through the app layer). */
   discussion?: ReactNode;
+  /** The 'AI chat' panel about this project and its open file (the assistant feature). */
+  aiChat?: (context: { projectId: string; file: string | null }) => ReactNode;
+  /** Tools over the log panel's lines, e.g. the assistant's log summary. */
+  logTools?: (context: { id: string; lines: string[] }) => ReactNode;
   onShare?: (project: ProjectView) => void;
   /** After an insight was published (the app layer refreshes the insights). */
   onPublished?: () => void;
@@ -156,7 +160,9 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
           {MISSING_IDS}
         </Text>
       ) : key === 'logs' ? (
-        <LogViewer id={id} uid={uid} running={preview.running} />
+        <LogViewer id={id} uid={uid} running={preview.running} tools={slots.logTools && ((lines) => slots.logTools?.({ id, lines }))} />
+      ) : key === 'ai' ? (
+        slots.aiChat?.({ projectId: id, file: activeFile?.path ?? null })
       ) : (
         <Suspense
           fallback={
@@ -205,6 +211,7 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
         runPending={run.isPending}
         onCommit={startCommit}
         commitIdle={commitIdle}
+        assistant={slots.aiChat ? null : PROJECT_MESSAGES.aiUnavailable}
       />
       {preview.status === 'failed' && (
         <Alert color="red" variant="light" py={6} title="The preview failed">

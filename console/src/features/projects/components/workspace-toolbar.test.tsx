@@ -75,7 +75,7 @@ describe('workspace toolbar: every control by access level and run state (spec 0
     open.mockRestore();
   });
 
-  it('edit, stopped: everything but the container tools; the AI assistant comes later', async () => {
+  it('edit, stopped: everything but the container tools; no AI assistant without its panel', async () => {
     signIn();
     renderWorkspace(makeProject({ id: 'p1' }));
     await ready();
@@ -83,8 +83,30 @@ describe('workspace toolbar: every control by access level and run state (spec 0
     usable('Secrets');
     expect(screen.getByRole('button', { name: 'Publish' })).not.toHaveAttribute('aria-disabled');
     await expectTooltip(tool('Commit'), 'Open a file to commit it');
-    await expectTooltip(tool('AI assistant'), 'The AI assistant comes with a later release');
+    await expectTooltip(tool('AI assistant'), 'The AI assistant is not available here');
     expect(imageSelect()).not.toBeDisabled();
+  });
+
+  it('the AI assistant opens its chat panel about the project and the open file, for a viewer too', async () => {
+    signIn();
+    const asked: { projectId: string; file: string | null }[] = [];
+    renderWorkspace(sharedProject('view', { id: 'p1' }), {
+      slots: {
+        aiChat: (c) => {
+          asked.push(c);
+          return <p>chat about {c.file ?? 'nothing'}</p>;
+        },
+      },
+    });
+    await ready();
+    usable('AI assistant');
+    await user().click(tool('AI assistant'));
+    const panel = await screen.findByRole('region', { name: 'AI chat' });
+    expect(panel).toHaveTextContent('chat about nothing');
+    expect(tool('AI assistant')).toHaveAttribute('aria-pressed', 'true');
+    await user().click(await screen.findByRole('button', { name: 'app.py' }));
+    await waitFor(() => expect(panel).toHaveTextContent('chat about app.py'));
+    expect(asked.at(-1)).toEqual({ projectId: 'p1', file: 'app.py' });
   });
 
   it('run: starts the preview, checks it every 2 s while starting, and the container tools open up once it runs', async () => {

@@ -18,7 +18,7 @@ import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import type { PreviewState, ProjectView } from '@/lib/api/types';
 import { notify } from '@/lib/notify';
 
-export type ToolPanel = 'env' | 'logs' | 'terminal';
+export type ToolPanel = 'env' | 'logs' | 'terminal' | 'ai';
 
 /** The Docker image the project runs in, saved with PUT /v2/projects/{id} {entity:{image_id}}. */
 function ImageSelect({ project, gate }: { project: ProjectView; gate: Gate }) {
@@ -61,14 +61,16 @@ type Props = {
   onCommit: () => void;
   /** Why Commit has nothing to do now (no file, no changes), when access allows it. */
   commitIdle: Gate;
+  /** Why the AI chat cannot open here (null: it can). */
+  assistant: Gate;
 };
 
 /**
  * The workspace toolbar (spec 001 §2): run/stop, commit (ctrl/cmd-S), web view, secrets, logs,
- * terminal, the AI assistant (arrives later), and the image selector. Every control that may not
+ * terminal, the AI assistant's chat, and the image selector. Every control that may not
  * be used says why (spec 001 §6, §8).
  */
-export function WorkspaceToolbar({ project, preview, gates, openPanels, onTogglePanel, onRun, runPending, onCommit, commitIdle }: Props) {
+export function WorkspaceToolbar({ project, preview, gates, openPanels, onTogglePanel, onRun, runPending, onCommit, commitIdle, assistant }: Props) {
   const live = preview.status === 'running' || preview.status === 'starting';
   const toggle = (panel: ToolPanel, label: string, Icon: typeof IconKey, gate: Gate) => (
     <GatedButton
@@ -112,9 +114,7 @@ export function WorkspaceToolbar({ project, preview, gates, openPanels, onToggle
       {toggle('env', 'Secrets', IconKey, gates.secrets)}
       {toggle('logs', 'Logs', IconList, gates.logs)}
       {toggle('terminal', 'Terminal', IconTerminal2, gates.terminal)}
-      <GatedButton size="xs" variant="default" leftSection={<IconSparkles size={14} />} blocked={PROJECT_MESSAGES.aiLater} onClick={() => undefined}>
-        AI assistant
-      </GatedButton>
+      {toggle('ai', 'AI assistant', IconSparkles, assistant)}
       <Divider orientation="vertical" />
       <ImageSelect project={project} gate={gates.image} />
     </Group>

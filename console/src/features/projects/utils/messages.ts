@@ -19,6 +19,6 @@ export const PROJECT_MESSAGES = {
   emptyInsightName: 'Empty name not allowed',
   selectFile: 'Please select a file',
   selectApp: 'Please select an app to replace',
-  aiLater: 'The AI assistant comes with a later release',
+  aiUnavailable: 'The AI assistant is not available here',
   workflowsLater: 'Workflows arrive with the workflows feature',
 } as const;
