@@ -16,6 +16,10 @@ import { apiLogin, demoOrganization, enableForDevelopers, newSession, screenshot
  * $PORT and prints a line to its log.
  */
 const realNode = process.env.LUDIS_E2E_REAL_NODE === '1';
+/** The API has an assistant (dev/e2e.sh starts the local model with dev/ai.sh). */
+const assistant = process.env.LUDIS_E2E_AI === '1';
+/** A real model on a busy 2-core machine: an answer within this. */
+const AI_TIMEOUT = 90_000;
 const adminEmail = process.env.LUDIS_E2E_ADMIN_EMAIL ?? 'admin@ludis.local';
 const adminPassword = process.env.LUDIS_E2E_ADMIN_PASSWORD ?? '';
 const stamp = Date.now();
@@ -117,6 +121,32 @@ test.describe.serial('projects v2', () => {
     await expect(page.locator('.cm-content')).toContainText(`${marker} serving`);
   });
 
+  test('asks the AI assistant about the open file: the answer streams in, Clear starts again', async ({ page }) => {
+    test.skip(!assistant, 'the API has no assistant: dev/e2e.sh sets LUDIS_E2E_AI=1 when dev/ai.sh runs the local model');
+    test.setTimeout(AI_TIMEOUT + 60_000);
+    await signIn(page, owner.email, owner.password);
+    await openProject(page);
+    await page.getByRole('button', { name: 'app.py', exact: true }).click();
+    await tool(page, 'AI assistant').click();
+    const chat = page.getByRole('region', { name: 'AI chat' });
+    const replies = chat.getByRole('listitem', { name: 'Ludis AI' });
+    await expect(replies.first()).toContainText("I'm Ludis AI");
+    const ask = chat.getByRole('textbox', { name: 'Ask Ludis AI' });
+    await expect(ask).toHaveAttribute('placeholder', /Ask about app\.py/);
+    await ask.fill('In one sentence, what does this Python file do?');
+    await ask.press('Enter');
+    await expect(chat.getByRole('listitem', { name: 'Your message' })).toHaveText('In one sentence, what does this Python file do?');
+    // The reply appears as it streams, then 'complete' gives the box back.
+    await expect(replies).toHaveCount(2, { timeout: AI_TIMEOUT });
+    await expect(ask).toBeEnabled({ timeout: AI_TIMEOUT });
+    expect((await replies.nth(1).innerText()).trim().length).toBeGreaterThan(0);
+    await expect(page.getByText('Could not connect to Ludis AI.')).toHaveCount(0);
+    await screen(page, 'ai-chat');
+    await chat.getByRole('button', { name: 'Clear' }).click();
+    await expect(replies).toHaveCount(1);
+    await expect(chat.getByRole('listitem', { name: 'Your message' })).toHaveCount(0);
+  });
+
   test('runs it: log, web view and a command typed in the terminal', async ({ page }) => {
     test.skip(!realNode, 'running the preview needs a node and the operator: set LUDIS_E2E_REAL_NODE=1');
     test.setTimeout(RUN_TIMEOUT + 120_000);
@@ -131,6 +161,16 @@ test.describe.serial('projects v2', () => {
     await expect(page.getByRole('log', { name: 'Container log' })).toContainText(`${marker} serving`, { timeout: RUN_TIMEOUT });
     await expect(page.getByRole('status', { name: 'Log status' })).toContainText('Live');
     await screen(page, 'logs');
+    if (assistant) {
+      // The log summary: 'Loading...' while the model writes, then a closable box.
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const summary = page.getByRole('alert', { name: 'Log summary' });
+      await expect(summary).toBeVisible({ timeout: AI_TIMEOUT });
+      expect((await summary.innerText()).replace('Log summary', '').trim().length).toBeGreaterThan(0);
+      await screen(page, 'log-summary');
+      await summary.getByRole('button', { name: 'Close the summary' }).click();
+      await expect(summary).toHaveCount(0);
+    }
 
     const [web] = await Promise.all([page.context().waitForEvent('page'), tool(page, 'Web view').click()]);
     await web.waitForLoadState();

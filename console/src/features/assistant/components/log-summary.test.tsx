@@ -29,7 +29,7 @@ describe('log summary (spec 001 §4, §7 POST /v1/llm/{id}/logsummary, §8)', ()
     expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
     expect(bodies).toEqual([{ logs: 'Serving on :8501\nGET / 200', entity: 'project' }]);
     release();
-    expect(await screen.findByText('The app started and served two requests.')).toBeInTheDocument();
+    expect(await screen.findByRole('alert', { name: 'Log summary' })).toHaveTextContent('The app started and served two requests.');
     await user().click(screen.getByRole('button', { name: 'Close the summary' }));
     expect(screen.queryByText('The app started and served two requests.')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Summarize' })).toBeEnabled();
