@@ -6,6 +6,8 @@
 # link, LUDIS_API_PORT), the operator runs too, so a project's preview really runs: the projects
 # spec runs code, follows its log, opens its web view and types in its terminal
 # (LUDIS_E2E_REAL_NODE=1). Without a node, resources are applied and mirrored, not reconciled.
+# When the assistant's local model runs (dev/ai.sh, which dev/test.sh starts), the API uses it
+# (LUDIS_E2E_AI=1 tells the specs); otherwise the API has the assistant LUDIS_AI_URL names, if any.
 #   dev/e2e.sh            (run by dev/test.sh; needs `npm run build` in console/ first)
 # Two API instances: one with the normal token lifetimes for the identity flows, one whose access
 # tokens last 3 s for the silent-refresh test. Screenshots land in console/e2e-screenshots/.
@@ -26,6 +28,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The assistant's local model, if it runs: its settings go to the API only.
+if "$DEV_DIR/ai.sh" status >/dev/null; then
+  eval "$("$DEV_DIR/ai.sh" env)"
+  export -n LUDIS_AI_URL LUDIS_AI_MODEL LUDIS_AI_KEY
+  export LUDIS_E2E_AI=1
+  log "the end-to-end API uses the assistant's local model at $LUDIS_AI_URL"
+elif [ -n "${LUDIS_AI_URL:-}" ]; then
+  log "the assistant's local model is not running: the end-to-end API uses the assistant at $LUDIS_AI_URL"
+else
+  log "the assistant's local model is not running (dev/ai.sh up): the end-to-end API runs without the assistant"
+fi
+
 # run_api <access token lifetime in s>: a fresh API with a fresh database on $port.
 run_api() {
   stop_pidfile "$E/pids/ludis-api.pid"
@@ -41,6 +55,7 @@ run_api() {
     LUDIS_ACCESS_TOKEN_TTL="$1" \
     LUDIS_APPS_ORIGIN="http://*.apps.localhost:$port" \
     LUDIS_GIT_URL="$git_url" LUDIS_RESOLVE_SERVICES_VIA_API=true \
+    LUDIS_AI_URL="${LUDIS_AI_URL:-}" LUDIS_AI_MODEL="${LUDIS_AI_MODEL:-}" LUDIS_AI_KEY="${LUDIS_AI_KEY:-}" \
     start_bg ludis-api "$E" "$CARGO_TARGET_DIR/debug/ludis-api"
   wait_for "the end-to-end API" 60 "$E/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
 }

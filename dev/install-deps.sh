@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
-# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers; containerd, runc, the CNI
-# plugins, iptables, socat and mmdebstrap for the real node; Chromium for browser tests), the
-# console's npm packages, the cluster's binaries (built from source into the cache,
-# dev/build-tools.sh) and the node's images (dev/images.sh).
+# Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers, Python's venv and libgomp1;
+# containerd, runc, the CNI plugins, iptables, socat and mmdebstrap for the real node; Chromium for
+# browser tests), the console's npm packages, the cluster's binaries (built from source into the
+# cache, dev/build-tools.sh) and the node's images (dev/images.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -34,6 +34,10 @@ command -v iptables >/dev/null || missing+=(iptables)
 command -v socat >/dev/null || missing+=(socat)
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v jq >/dev/null || missing+=(jq)
+# Python virtualenvs (dev/smtp.sh; dev/ai.sh, the assistant's local model, whose llama.cpp wheel
+# needs the GNU OpenMP runtime).
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+ls /usr/lib/*/libgomp.so.1 >/dev/null 2>&1 || missing+=(libgomp1)
 if $want_browser; then
   command -v chromium >/dev/null || missing+=(chromium)
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Ludis on a fresh machine: installs what is missing, starts a private local
-# cluster with its real node, S3 server and PostgreSQL (on their own ports, addresses and state,
-# beside any running dev platform), runs the Rust, console and chart tests, and stops everything it
-# started.
+# cluster with its real node, S3 server, PostgreSQL, SMTP server and the assistant's local model (on
+# their own ports, addresses and state, beside any running dev platform), runs the Rust, console and
+# chart tests, and stops everything it started.
 #   dev/test.sh
 # Timings of each phase are printed at the end.
 set -euo pipefail
@@ -13,8 +13,10 @@ export LUDIS_ETCD_PORT=${LUDIS_TEST_ETCD_PORT:-33790} LUDIS_ETCD_PEER_PORT=${LUD
 export LUDIS_APISERVER_PORT=${LUDIS_TEST_APISERVER_PORT:-36443} LUDIS_KCM_PORT=${LUDIS_TEST_KCM_PORT:-36257}
 export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=${LUDIS_TEST_KWOK_PORT:-36250}
 export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
-export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525}
+export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525} LUDIS_AI_PORT=${LUDIS_TEST_AI_PORT:-39100}
 unset LUDIS_S3_ENDPOINT
+# The tests' assistant is their own local model (dev/e2e.sh), never a provider set for dev/up.sh.
+unset LUDIS_AI_URL LUDIS_AI_MODEL LUDIS_AI_KEY
 # The tests' node forwards the API server, S3 and the end-to-end API's port (dev/e2e.sh) to its pods.
 export LUDIS_E2E_PORT=${LUDIS_E2E_PORT:-38080}
 export LUDIS_API_PORT=$LUDIS_E2E_PORT LUDIS_NODE_FORWARD_API=true
@@ -38,6 +40,7 @@ cleanup() {
   "$DEV_DIR/s3.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/smtp.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/ai.sh" purge >/dev/null 2>&1 || true
   if [ ${#timings[@]} -gt 0 ]; then
     log "timings:"
     printf '  %s\n' "${timings[@]}" >&2
@@ -58,6 +61,9 @@ start_servers() {
   "$DEV_DIR/postgres.sh" up
   "$DEV_DIR/smtp.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/smtp.sh" up
+  # The assistant's real local model, for the end-to-end tests (dev/e2e.sh): required here.
+  "$DEV_DIR/ai.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/ai.sh" up
 }
 phase "start test servers" start_servers
 if [ -z "${KUBECONFIG:-}" ]; then

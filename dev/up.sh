@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Starts the whole Ludis platform locally and prints where to open it:
 # the local cluster (control plane and a real node, dev/cluster.sh and dev/node.sh), the S3
-# server, the operator, the API (SQLite) serving the built console, and the demo
-# (seeds/k8s/demo.yaml: a Streamlit dashboard and a nightly workflow, dev/demo.sh).
+# server, the AI assistant's local model (dev/ai.sh; or the OpenAI-compatible provider that
+# LUDIS_AI_URL, LUDIS_AI_MODEL and LUDIS_AI_KEY name, when LUDIS_AI_URL is set), the operator, the
+# API (SQLite) serving the built console, and the demo (seeds/k8s/demo.yaml: a Streamlit dashboard
+# and a nightly workflow, dev/demo.sh).
 #   dev/up.sh           (stop with dev/down.sh; logs in $LUDIS_STATE/api/logs)
 # Everything missing is installed or built first; a second run finds what already runs.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -12,6 +14,18 @@ start=$(now)
 "$DEV_DIR/install-deps.sh"
 "$DEV_DIR/cluster.sh" up
 "$DEV_DIR/s3.sh" up
+# The assistant: the provider LUDIS_AI_URL names if it is set, else the local model. Without either
+# the platform runs, and the API answers that the assistant is not configured.
+if [ -n "${LUDIS_AI_URL:-}" ]; then
+  log "the assistant uses the provider at LUDIS_AI_URL=$LUDIS_AI_URL (model ${LUDIS_AI_MODEL:-not set})"
+elif "$DEV_DIR/ai.sh" up; then
+  eval "$("$DEV_DIR/ai.sh" env)"
+  export -n LUDIS_AI_URL LUDIS_AI_MODEL LUDIS_AI_KEY # for the API only, below
+else
+  log "warning: the assistant's local model did not start (see above), so Ludis starts without the AI assistant." \
+    "To use another OpenAI-compatible provider, set LUDIS_AI_URL (its base URL, e.g. https://provider.example/v1)," \
+    "LUDIS_AI_MODEL and LUDIS_AI_KEY, and run dev/up.sh again."
+fi
 if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
 
 log "building the console"
@@ -67,11 +81,17 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_DATA_DIR="$A/data" \
   LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$(cat "$A/admin-password")" \
   LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
+  LUDIS_AI_URL=${LUDIS_AI_URL:-} LUDIS_AI_MODEL=${LUDIS_AI_MODEL:-} LUDIS_AI_KEY=${LUDIS_AI_KEY:-} \
   start_bg ludis-api "$A" "$CARGO_TARGET_DIR/$profile/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
 "$DEV_DIR/demo.sh" up
 
 ok "Ludis is running (started in $(elapsed "$start")s)"
+if [ -n "${LUDIS_AI_URL:-}" ]; then
+  ai_summary="$LUDIS_AI_URL  (model ${LUDIS_AI_MODEL:-not set})"
+else
+  ai_summary="not running (dev/ai.sh up, or set LUDIS_AI_URL, LUDIS_AI_MODEL and LUDIS_AI_KEY)"
+fi
 cat >&2 <<EOF
 
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
@@ -81,7 +101,8 @@ cat >&2 <<EOF
   Demo              kubectl get ludis -n ludis-demo; its dashboard is "Sales dashboard" in Insights
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
   Operator          http://127.0.0.1:$((LUDIS_API_PORT + 1))/metrics   (kubectl get ludis -A)
-  Logs              $LUDIS_STATE/{api,operator,cluster,s3}/logs/
+  AI assistant      $ai_summary
+  Logs              $LUDIS_STATE/{api,operator,cluster,s3,ai}/logs/
   Stop              dev/down.sh
 
 EOF

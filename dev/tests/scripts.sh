@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Tests of the dev scripts' own behaviour, against the cluster that dev/test.sh started:
 # a second start, recovery from a dead component, clear failures (taken port, failed build,
-# timeout), the S3 server's CORS answers (a second instance in a scratch state), and the real node
+# timeout), the S3 server's CORS answers (a second instance in a scratch state), the real node
 # leaving the machine as it found it (nothing left running or mounted after stop, kernel settings
-# and iptables untouched, purge). Run by dev/test.sh as its last phase.
+# and iptables untouched, purge), and the assistant's local model. Run by dev/test.sh as its last
+# phase.
 set -uo pipefail
 DEV=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 passed=0 failed=0
@@ -179,6 +180,68 @@ slot=$(cat "$N/slot")
 [ ! -e "$N" ] && pass "purge removes the node's state and images" || fail "purge removes the node's state and images" "$(ls "$N")"
 [ "$(cat "${LUDIS_CACHE:-$HOME/.cache/ludis}/node-slots/$slot" 2>/dev/null)" != "$LUDIS_STATE" ] && pass "purge releases the node's address slot" ||
   fail "purge releases the node's address slot"
+
+# 9. The assistant's local model (dev/test.sh started it): a second start keeps its process; it
+#    listens on 127.0.0.1 only and streams an answer for its key, none without; a taken port and a
+#    failed install (no package index) fail clearly and leave no half-made virtualenv; a stop leaves
+#    no process and frees the port; the next start reuses the installed model.
+A=$LUDIS_STATE/ai
+AI_PORT=${LUDIS_AI_PORT:-29100}
+before=$(cat "$A/pids/ai-server.pid" 2>/dev/null)
+out=$("$DEV/ai.sh" up 2>&1)
+check "second start finds the running local model" "$out" "the assistant's local model is already running"
+[ -n "$before" ] && [ "$before" = "$(cat "$A/pids/ai-server.pid")" ] && pass "second start keeps the local model's process" ||
+  fail "second start keeps the local model's process" "$before -> $(cat "$A/pids/ai-server.pid")"
+out=$(ss -ltnH "sport = :$AI_PORT" | awk '{print $4}')
+[ "$out" = "127.0.0.1:$AI_PORT" ] && pass "the local model listens on 127.0.0.1 only" ||
+  fail "the local model listens on 127.0.0.1 only" "$out"
+grep -qF -- "$(cat "$A/key")" "/proc/$(cat "$A/pids/ai-server.pid")/cmdline" &&
+  fail "the key is not on the local model's command line" || pass "the key is not on the local model's command line"
+ai_env=$("$DEV/ai.sh" env 2>&1)
+check "env names the local model's URL" "$ai_env" "export LUDIS_AI_URL=http://127.0.0.1:$AI_PORT/v1"
+check "env names the model" "$ai_env" "export LUDIS_AI_MODEL=smollm2-135m-instruct"
+out=$(eval "$ai_env" && curl -sS -N --max-time 60 "$LUDIS_AI_URL/chat/completions" -H "Authorization: Bearer $LUDIS_AI_KEY" \
+  -H 'Content-Type: application/json' \
+  -d '{"model":"smollm2-135m-instruct","stream":true,"max_tokens":16,"messages":[{"role":"user","content":"Say hello"}]}' 2>&1)
+check "the local model streams chunks" "$out" '"object":"chat.completion.chunk"'
+check "the stream carries text" "$out" '"delta":{"content":"'
+check "the stream ends" "$out" "data: [DONE]"
+out=$(curl -sS -w ' %{http_code}' --max-time 10 "http://127.0.0.1:$AI_PORT/v1/chat/completions" -H 'Content-Type: application/json' \
+  -d '{"messages":[{"role":"user","content":"hi"}]}' 2>&1)
+check "without its key the local model answers 401" "$out" " 401"
+port=$(free_port)
+python3 -m http.server --bind 127.0.0.1 "$port" >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+out=$(LUDIS_STATE=$tmp LUDIS_AI_PORT=$port "$DEV/ai.sh" up 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a taken port fails the local model's start" || fail "a taken port fails the local model's start" "$out"
+check "the port error names the local model and port" "$out" "the assistant's model server (dev/ai/serve.py) cannot start: port $port on 127.0.0.1 is taken"
+kill "$holder"
+wait "$holder" 2>/dev/null
+mkdir -p "$tmp/no-wheels"
+out=$(LUDIS_STATE=$tmp LUDIS_CACHE=$tmp/cache LUDIS_AI_PORT=$(free_port) PIP_NO_INDEX=1 PIP_FIND_LINKS=$tmp/no-wheels \
+  "$DEV/ai.sh" up 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a failed install fails the local model's start" || fail "a failed install fails the local model's start" "$out"
+check "the install error names the command" "$out" "installing the assistant's local model failed: \`pip install --only-binary=:all: --no-deps xllamacpp=="
+[ -z "$(ls -A "$tmp/cache/ai" 2>/dev/null)" ] && pass "a failed install leaves no virtualenv" ||
+  fail "a failed install leaves no virtualenv" "$(ls -A "$tmp/cache/ai")"
+"$DEV/ai.sh" down >/dev/null 2>&1
+left=$(pids_of "ai/serve.py --port $AI_PORT ")
+[ -z "$left" ] && pass "the local model's stop leaves no process" || fail "the local model's stop leaves no process" "$left"
+(exec 3<>"/dev/tcp/127.0.0.1/$AI_PORT") 2>/dev/null && fail "the local model's stop frees its port" ||
+  pass "the local model's stop frees its port"
+out=$("$DEV/ai.sh" status 2>&1)
+rc=$?
+[ $rc = 3 ] && pass "status says the stopped local model is stopped" || fail "status says the stopped local model is stopped" "exit $rc: $out"
+out=$("$DEV/ai.sh" up 2>&1)
+rc=$?
+if [ $rc = 0 ] && ! grep -q installing <<<"$out"; then
+  pass "the next start reuses the installed model"
+else
+  fail "the next start reuses the installed model" "$out"
+fi
 
 rm -rf "$tmp"
 echo "scripts: $passed passed, $failed failed"
