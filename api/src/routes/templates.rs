@@ -1,15 +1,21 @@
 //! Template apps' data (spec 001 §7 and §9, issue 17): the columns and pages of the app's data
 //! file, k-means clusters and series for its charts, and forecasts.
 //!
-//! The data file is the first `.csv` at the top of the app's first dataset, or the one a request
-//! names with `file`. It is read from object storage as a stream, a record at a time: a file of
-//! any size is never held whole. Access: view on the insight and view on its dataset (no access
+//! The data file is the first `.csv` at the top of the app's first dataset (in key order; else its
+//! first `.xlsx` or `.xls`), or the one a request names with `file`. A CSV is read from object storage as a
+//! stream, a record at a time: a file of any size is never held whole. A workbook (up to 20 MB, as
+//! for previews) has its first sheet turned into CSV records in a temporary file by a worker
+//! process — the preview's reader and its checks, so a crafted workbook costs the worker, not the
+//! server — and that file is read the same way. Access: view on the insight and view on its dataset (no access
 //! to either: 404). The numerics ([`crate::templates`]) run on a blocking thread.
 
-use std::io::Read;
+use std::{io::Read, time::Duration};
 
 use axum::{Json, extract::State};
-use ludis_storage::{keys, objects};
+use ludis_storage::{
+    keys, objects,
+    preview::{self, Format},
+};
 use serde::{Deserialize, Serialize};
 use tokio_util::io::SyncIoBridge;
 use utoipa::{IntoParams, ToSchema};
@@ -90,16 +96,79 @@ impl Source {
         let (bucket, prefix) = (dataset.details.bucket, dataset.details.prefix);
         let key = match file.map(str::trim).filter(|f| !f.is_empty()) {
             Some(f) => keys::file(f).map_err(path_error)?,
-            None => first_csv(state, &bucket, &prefix).await?,
+            None => first_data_file(state, &bucket, &prefix).await?,
         };
-        if !key.to_lowercase().ends_with(".csv") {
-            return Err(bad("not_csv", "Template apps read .csv files"));
+        if data_format(&key).is_none() {
+            return Err(bad("not_csv", NOT_DATA));
         }
         Ok(Self { bucket, prefix, key })
     }
 
-    /// Runs `work` over the file's bytes on a blocking thread, as they arrive.
+    /// Runs `work` over the file's records (CSV, or a workbook's first sheet as CSV) on a
+    /// blocking thread.
     async fn read<T: Send + 'static>(
+        &self,
+        state: &AppState,
+        work: impl FnOnce(Box<dyn Read + Send>) -> std::result::Result<T, TemplateError> + Send + 'static,
+    ) -> Result<T> {
+        match data_format(&self.key) {
+            Some(sheet @ (Format::Xlsx | Format::Xls)) => self.read_sheet(state, sheet, work).await,
+            _ => self.read_csv(state, work).await,
+        }
+    }
+
+    /// A workbook: read whole (refused above 20 MB before anything is downloaded), its first
+    /// sheet written as CSV to a temporary file by a worker process, then read like a CSV.
+    async fn read_sheet<T: Send + 'static>(
+        &self,
+        state: &AppState,
+        format: Format,
+        work: impl FnOnce(Box<dyn Read + Send>) -> std::result::Result<T, TemplateError> + Send + 'static,
+    ) -> Result<T> {
+        let (s3, _) = s3(state)?;
+        match objects::head(s3, &self.bucket, &self.prefix, &self.key)
+            .await
+            .map_err(storage_error)?
+        {
+            None => return Err(ApiError::not_found("file_not_found", "File not found")),
+            Some(size) if size > preview::SHEET_MAX_BYTES as i64 => {
+                return Err(bad("workbook_too_large", preview::SHEET_TOO_LARGE));
+            }
+            Some(_) => {}
+        }
+        let (bytes, _) = objects::read_head(
+            s3,
+            &self.bucket,
+            &self.prefix,
+            &self.key,
+            preview::SHEET_MAX_BYTES,
+        )
+        .await
+        .map_err(storage_error)?
+        .ok_or_else(|| ApiError::not_found("file_not_found", "File not found"))?;
+        let worker = state.settings.preview_worker.clone();
+        tokio::task::spawn_blocking(move || {
+            let records = tempfile::NamedTempFile::new().map_err(|e| {
+                TemplateError::Invalid(format!("failed to make room for the sheet's rows: {e}"))
+            })?;
+            let worker = (!worker.is_empty()).then(|| std::path::PathBuf::from(worker));
+            preview::sheet_csv_isolated(worker.as_deref(), format, &bytes, records.path(), SHEET_TIMEOUT)
+                .map_err(|e| TemplateError::Invalid(e.to_string()))?;
+            let file = records
+                .reopen()
+                .map_err(|e| TemplateError::Invalid(format!("failed to read the sheet's rows: {e}")))?;
+            // `records` (and its file) lives until the work is done.
+            let out = work(Box::new(std::io::BufReader::new(file)));
+            drop(records);
+            out
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the template computation failed: {e}")))?
+        .map_err(refused)
+    }
+
+    /// A CSV: its bytes, as they arrive.
+    async fn read_csv<T: Send + 'static>(
         &self,
         state: &AppState,
         work: impl FnOnce(Box<dyn Read + Send>) -> std::result::Result<T, TemplateError> + Send + 'static,
@@ -117,24 +186,42 @@ impl Source {
     }
 }
 
-/// The first `.csv` file at the top of the dataset, in key order.
-async fn first_csv(state: &AppState, bucket: &str, prefix: &str) -> Result<String> {
+/// How long a worker may take to turn a workbook's first sheet into CSV records.
+const SHEET_TIMEOUT: Duration = Duration::from_secs(60);
+
+const NOT_DATA: &str = "Template apps read .csv, .xlsx and .xls files";
+
+/// The format of a data file a template app reads: CSV, XLSX or XLS.
+fn data_format(key: &str) -> Option<Format> {
+    preview::format_of(key).filter(|f| matches!(f, Format::Csv | Format::Xlsx | Format::Xls))
+}
+
+/// The data file at the top of the dataset: its first `.csv` in key order (read as a stream),
+/// else its first workbook.
+async fn first_data_file(state: &AppState, bucket: &str, prefix: &str) -> Result<String> {
     let (s3, _) = s3(state)?;
     let mut token = None;
+    let mut workbook = None;
     loop {
         let page = objects::list_page(s3, bucket, prefix, "", 1000, token.as_deref())
             .await
             .map_err(storage_error)?;
-        if let Some(f) = page.files.iter().find(|f| f.key.to_lowercase().ends_with(".csv")) {
-            return Ok(f.key.clone());
+        for f in &page.files {
+            match data_format(&f.key) {
+                Some(Format::Csv) => return Ok(f.key.clone()),
+                Some(_) if workbook.is_none() => workbook = Some(f.key.clone()),
+                _ => {}
+            }
         }
         match page.next_token {
             Some(t) => token = Some(t),
             None => {
-                return Err(bad(
-                    "no_csv",
-                    "The dataset has no .csv file at its top level; upload one or name it with `file`",
-                ));
+                return workbook.ok_or_else(|| {
+                    bad(
+                        "no_csv",
+                        "The dataset has no .csv, .xlsx or .xls file at its top level; upload one or name it with `file`",
+                    )
+                });
             }
         }
     }
@@ -154,7 +241,8 @@ fn spacing(len: usize) -> usize {
 #[serde(default)]
 #[into_params(parameter_in = Query)]
 pub struct FileQuery {
-    /// A `.csv` file of the dataset (relative); the first at its top level by default.
+    /// A `.csv`, `.xlsx` or `.xls` file of the dataset (relative); by default its first `.csv` at
+    /// the top level, else its first workbook there.
     pub file: Option<String>,
 }
 
@@ -171,7 +259,7 @@ pub struct ColumnsResponse {
     params(("id" = String, Path, description = "Template app id"), FileQuery),
     responses(
         (status = 200, body = ColumnsResponse),
-        (status = 400, description = "Not a template app / no .csv file / an unreadable file", body = ErrorBody),
+        (status = 400, description = "Not a template app / no .csv, .xlsx or .xls file / an unreadable file", body = ErrorBody),
         (status = 404, description = "App, dataset or file not found (or no access)", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]

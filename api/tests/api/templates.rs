@@ -1,6 +1,7 @@
 //! The template apps' data calls (issue 17) against the test S3 server: a dataset with a CSV, a
 //! template app over it, and known answers — the columns, a page, k-means on three separable
-//! groups, sums by a column, and the forecast of a straight line; who may read it; bad requests.
+//! groups, sums by a column, and the forecast of a straight line; the same data as an XLSX
+//! workbook gives the same answers; who may read it; bad requests.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -265,7 +266,7 @@ async fn the_app_and_its_dataset_must_both_be_visible_and_bad_requests_say_why()
             ),
             (
                 json!({"kind": "series", "x": "region", "y": "sales", "file": "a-notes.txt"}),
-                "Template apps read .csv files",
+                "Template apps read .csv, .xlsx and .xls files",
             ),
         ] {
             let (s, b) = app.post(&graph, Some(&w.ann.token), body.clone()).await;
@@ -304,5 +305,107 @@ async fn the_app_and_its_dataset_must_both_be_visible_and_bad_requests_say_why()
             )
             .await;
         assert_eq!(s, StatusCode::NOT_FOUND);
+    }
+}
+
+/// The CSV's rows as an XLSX workbook: numbers as numbers, texts as texts, the table from B3.
+fn workbook() -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    for (r, line) in csv().lines().enumerate() {
+        for (c, cell) in line.split(',').enumerate() {
+            let (r, c) = (r as u32 + 2, c as u16 + 1);
+            match cell.parse::<f64>() {
+                Ok(n) if r > 2 => sheet.write_number(r, c, n).unwrap(),
+                _ => sheet.write_string(r, c, cell).unwrap(),
+            };
+        }
+    }
+    book.save_to_buffer().unwrap()
+}
+
+#[tokio::test]
+async fn a_workbook_gives_the_same_answers_as_its_csv() {
+    let Some(s3) = s3_settings() else { return };
+    for app in apps_with(s3).await {
+        let k = app.kind;
+        let w = world(&app).await;
+        let id = &w.app_id;
+        let token = &w.cy.token;
+        let dataset = ludis_api::db::details::by_id::<ludis_api::db::insights::InsightRow>(&app.state.db, id)
+            .await
+            .unwrap()
+            .unwrap()
+            .details
+            .dataset_ids[0]
+            .clone();
+        let row =
+            ludis_api::db::details::by_id::<ludis_api::db::datasets::DatasetRow>(&app.state.db, &dataset)
+                .await
+                .unwrap()
+                .unwrap();
+        let s3c = app.state.s3.as_ref().unwrap();
+        let (bucket, prefix) = (&row.details.bucket, &row.details.prefix);
+        // "broken.xlsx" is first in key order: the CSV is still the default file.
+        for (name, body) in [
+            ("points.xlsx", workbook()),
+            ("broken.xlsx", b"PK not really".to_vec()),
+        ] {
+            ludis_storage::objects::put(
+                s3c,
+                bucket,
+                &format!("{prefix}{name}"),
+                body,
+                "application/octet-stream",
+            )
+            .await
+            .unwrap();
+        }
+
+        let (s, b) = app
+            .get(&format!("/v1/templates/col.names/{id}?file=points.xlsx"), token)
+            .await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(b["columns"], json!(["x", "y", "z", "region", "month", "sales"]));
+        let (s, b) = app
+            .post(
+                &format!("/v1/templates/data.paginate/{id}"),
+                Some(token),
+                json!({"start": 20, "count": 2, "file": "points.xlsx"}),
+            )
+            .await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(
+            (b["count"].as_u64(), b["rows"][0]["region"].as_str()),
+            (Some(60), Some("south"))
+        );
+        assert_eq!(b["rows"][0]["sales"], 50.0);
+        for body in [
+            json!({"kind": "series", "x": "region", "y": "sales", "aggregation": "sum"}),
+            json!({"kind": "kmeans", "columns": ["x", "y", "z"], "clusters": 3}),
+        ] {
+            let graph = format!("/v1/templates/graph.data/{id}");
+            let (s, from_csv) = app.post(&graph, Some(token), body.clone()).await;
+            assert_eq!(s, 200, "{k}: {from_csv}");
+            let mut named = body.clone();
+            named["file"] = json!("points.xlsx");
+            let (s, from_xlsx) = app.post(&graph, Some(token), named).await;
+            assert_eq!(s, 200, "{k}: {from_xlsx}");
+            let strip = |mut v: Value| {
+                v.as_object_mut().unwrap().remove("file");
+                v
+            };
+            assert_eq!(strip(from_xlsx), strip(from_csv), "{k} {body}");
+        }
+
+        let (s, b) = app
+            .post(
+                &format!("/v1/templates/graph.data/{id}"),
+                Some(token),
+                json!({"kind": "series", "x": "region", "y": "sales", "file": "broken.xlsx"}),
+            )
+            .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{k}: {b}");
+        assert_eq!(b["message"], "The file is not a valid XLSX workbook");
     }
 }

@@ -228,3 +228,80 @@ pub(super) fn xls(bytes: &[u8]) -> Result<Preview, StorageError> {
     }
     Ok(sheet_table(Format::Xls, name, cells, more))
 }
+
+/// Writes the first sheet's used rows as CSV records (the first used row is the header; columns
+/// from the first used one; empty rows left out), reading the cells as calamine streams them.
+pub(super) fn sheet_csv(
+    format: Format,
+    bytes: &[u8],
+    out: &mut dyn std::io::Write,
+) -> Result<u64, StorageError> {
+    let mut csv = csv::Writer::from_writer(out);
+    let failed = |e: csv::Error| refused(format!("failed to write the sheet's rows: {e}"));
+    let mut rows = 0u64;
+    let mut row: Vec<String> = Vec::new();
+    let mut current: Option<u32> = None;
+    let mut first_col: Option<u32> = None;
+    let mut push = |r: u32, c: u32, text: String, csv: &mut csv::Writer<&mut dyn std::io::Write>| {
+        if current.is_some_and(|cur| cur != r) && !row.is_empty() {
+            csv.write_record(&row).map_err(failed)?;
+            rows += 1;
+            row.clear();
+        }
+        current = Some(r);
+        let c0 = *first_col.get_or_insert(c);
+        let at = c.saturating_sub(c0) as usize;
+        if at >= row.len() {
+            row.resize(at + 1, String::new());
+        }
+        row[at] = text;
+        Ok::<(), StorageError>(())
+    };
+    match format {
+        Format::Xlsx => {
+            check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
+            let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| refused(INVALID_XLSX))?;
+            let name = book
+                .sheet_names()
+                .first()
+                .cloned()
+                .ok_or_else(|| refused("The workbook has no sheets"))?;
+            let mut reader = book
+                .worksheet_cells_reader(&name)
+                .map_err(|_| refused(INVALID_XLSX))?;
+            while let Some(cell) = reader.next_cell().map_err(|_| refused(INVALID_XLSX))? {
+                if *cell.get_value() != DataRef::Empty {
+                    let (r, c) = cell.get_position();
+                    push(r, c, data_ref_text(cell.get_value()), &mut csv)?;
+                }
+            }
+        }
+        Format::Xls => {
+            const INVALID: &str = "The file is not a valid XLS workbook";
+            let mut book = Xls::new_with_options(Cursor::new(bytes), XlsOptions::default())
+                .map_err(|_| refused(INVALID))?;
+            let name = book
+                .sheet_names()
+                .first()
+                .cloned()
+                .ok_or_else(|| refused("The workbook has no sheets"))?;
+            let range = book.worksheet_range(&name).map_err(|_| refused(INVALID))?;
+            let (r0, c0) = range.start().unwrap_or((0, 0));
+            for (i, cells) in range.rows().enumerate() {
+                for (j, d) in cells.iter().enumerate() {
+                    if *d != Data::Empty {
+                        push(r0 + i as u32, c0 + j as u32, data_text(d), &mut csv)?;
+                    }
+                }
+            }
+        }
+        _ => return Err(refused("Only XLSX and XLS workbooks have sheets")),
+    }
+    if !row.is_empty() {
+        csv.write_record(&row).map_err(failed)?;
+        rows += 1;
+    }
+    csv.flush()
+        .map_err(|e| refused(format!("failed to write the sheet's rows: {e}")))?;
+    Ok(rows)
+}

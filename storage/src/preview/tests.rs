@@ -511,3 +511,21 @@ fn xlsx_parts_that_unpack_too_large_are_refused() {
         "The workbook is too large to preview (more than 1 MB unpacked)"
     );
 }
+
+#[test]
+fn a_workbooks_first_sheet_reads_as_csv_records() {
+    let mut out = Vec::new();
+    let rows = sheet_csv(Format::Xlsx, &xlsx_fixture(3), &mut out).unwrap();
+    assert_eq!(rows, 4, "the header and three rows");
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "Name,Count,Price,Day,At,Ok",
+        "from B2, the table's start"
+    );
+    assert_eq!(lines[1], "Ünïcode 0,0,0.25,2024-02-01,2024-02-29T13:45:30,TRUE");
+    assert_eq!(lines[3], "Ünïcode 2,200,2.25,2024-02-03,2024-02-29T13:45:30,TRUE");
+    assert!(!text.contains("second sheet"));
+    assert!(sheet_csv(Format::Xlsx, b"not a zip", &mut Vec::new()).is_err());
+    assert!(sheet_csv(Format::Csv, b"a,b", &mut Vec::new()).is_err());
+}

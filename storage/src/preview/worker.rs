@@ -13,10 +13,16 @@ const WORKER_OUTPUT_MAX: u64 = 64 << 20;
 /// a preview worker it reads the file's bytes from stdin, writes the preview as JSON to stdout and
 /// exits; in any other process it returns at once.
 pub fn run_worker_if_asked() {
-    use std::io::{Read, Write};
-    let mut args = std::env::args().skip(1);
+    use std::io::Read;
+    let mut args = std::env::args().skip(1).peekable();
     if args.next().as_deref() != Some(WORKER_ARG) {
         return;
+    }
+    if args.peek().map(String::as_str) == Some(CSV_MODE) {
+        args.next();
+        let format = args.next().and_then(|name| format_of(&format!("file.{name}")));
+        let out = args.next();
+        answer(sheet_csv_worker(format, out.as_deref()));
     }
     let format = args.next().and_then(|name| format_of(&format!("file.{name}")));
     let complete = args.next().as_deref() == Some("complete");
@@ -29,13 +35,84 @@ pub fn run_worker_if_asked() {
         (None, _) => Err(refused("unknown preview format")),
         (_, Err(e)) => Err(refused(format!("failed to read the file: {e}"))),
     };
-    let answer = match out {
-        Ok(preview) => Answer::Ok(preview),
+    answer(out);
+}
+
+/// The worker's mode that writes a workbook's first sheet as CSV to a file.
+const CSV_MODE: &str = "csv";
+
+/// Writes `result` to stdout as the worker's answer and exits.
+fn answer<T: Serialize>(result: Result<T, StorageError>) -> ! {
+    use std::io::Write;
+    let answer = match result {
+        Ok(v) => Answer::Ok(v),
         Err(e) => Answer::Err(e.to_string()),
     };
     let mut stdout = std::io::stdout().lock();
     let written = serde_json::to_writer(&mut stdout, &answer).is_ok() && stdout.flush().is_ok();
     std::process::exit(if written { 0 } else { 1 });
+}
+
+/// The CSV mode: the workbook from stdin, its first sheet's rows to the file `out`.
+fn sheet_csv_worker(format: Option<Format>, out: Option<&str>) -> Result<u64, StorageError> {
+    use std::io::Read;
+    let (Some(format), Some(out)) = (format, out) else {
+        return Err(refused("usage: csv <xlsx|xls> <output file>"));
+    };
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(SHEET_MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| refused(format!("failed to read the file: {e}")))?;
+    if bytes.len() > SHEET_MAX_BYTES {
+        return Err(refused(SHEET_TOO_LARGE));
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(out)
+        .map_err(|e| refused(format!("failed to open the output: {e}")))?;
+    let mut writer = std::io::BufWriter::new(file);
+    sheet_csv(format, &bytes, &mut writer)
+}
+
+/// Why a workbook is not read as data.
+pub const SHEET_TOO_LARGE: &str = "Workbooks are read up to 20 MB; save larger data as CSV";
+
+/// The first sheet of a workbook (XLSX or XLS) as CSV records in the file `out` (which must
+/// exist), computed in a worker process as [`preview_in_worker`] does, with its limits
+/// ([`SHEET_MAX_BYTES`] in, [`SHEET_MAX_UNPACKED_BYTES`] unpacked); the number of records.
+/// `worker`: an executable whose `main` calls [`run_worker_if_asked`] first; `None`: this one.
+pub fn sheet_csv_isolated(
+    worker: Option<&std::path::Path>,
+    format: Format,
+    bytes: &[u8],
+    out: &std::path::Path,
+    timeout: std::time::Duration,
+) -> Result<u64, StorageError> {
+    if bytes.len() > SHEET_MAX_BYTES {
+        return Err(refused(SHEET_TOO_LARGE));
+    }
+    let exe = match worker {
+        Some(w) => w.to_owned(),
+        None => {
+            std::env::current_exe().map_err(|e| refused(format!("failed to start a sheet reader: {e}")))?
+        }
+    };
+    let out = out
+        .to_str()
+        .ok_or_else(|| refused("failed to start a sheet reader: the output path is not UTF-8"))?;
+    let answer = run_worker(
+        &exe,
+        &[CSV_MODE, format.name(), out],
+        bytes,
+        timeout,
+        "The workbook could not be read",
+    )?;
+    match answer {
+        Answer::Ok(rows) => Ok(rows),
+        Answer::Err(e) => Err(refused(e)),
+    }
 }
 
 /// What a worker writes: its preview, or why there is none (the JSON of a `Result`).
@@ -80,27 +157,58 @@ pub fn preview_in_worker(
     complete: bool,
     timeout: std::time::Duration,
 ) -> Result<Preview, StorageError> {
+    const FAILED: &str = "The file could not be previewed";
+    let wire: Answer<WirePreview> = run_worker(
+        worker,
+        &[format.name(), if complete { "complete" } else { "partial" }],
+        bytes,
+        timeout,
+        FAILED,
+    )?;
+    let wire = match wire {
+        Answer::Ok(wire) => wire,
+        Answer::Err(e) => return Err(refused(e)),
+    };
+    let format = Format::ALL
+        .into_iter()
+        .find(|f| f.name() == wire.format)
+        .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
+    Ok(Preview {
+        format: format.name(),
+        columns: wire.columns,
+        rows: wire.rows,
+        text: wire.text,
+        sheet: wire.sheet,
+        truncated: wire.truncated,
+    })
+}
+
+/// Runs the worker `worker WORKER_ARG args…` with `bytes` on its stdin, kills it after `timeout`,
+/// and reads its answer (`failed` starts the message of each way it can fail).
+fn run_worker<T: serde::de::DeserializeOwned>(
+    worker: &std::path::Path,
+    args: &[&str],
+    bytes: &[u8],
+    timeout: std::time::Duration,
+    failed: &str,
+) -> Result<Answer<T>, StorageError> {
     use std::{
         io::{Read, Write},
         process::{Command, Stdio},
         time::Instant,
     };
-    const FAILED: &str = "The file could not be previewed";
     let mut child = Command::new(worker)
-        .args([
-            WORKER_ARG,
-            format.name(),
-            if complete { "complete" } else { "partial" },
-        ])
+        .arg(WORKER_ARG)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| refused(format!("failed to start a preview worker: {e}")))?;
+        .map_err(|e| refused(format!("{failed} (its worker did not start: {e})")))?;
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(refused("failed to start a preview worker: no pipes"));
+        return Err(refused(format!("{failed} (its worker has no pipes)")));
     };
     let input = bytes.to_vec();
     // Write and read on their own threads, so neither side can block the other on a full pipe.
@@ -128,29 +236,13 @@ pub fn preview_in_worker(
     let out = reader.join().unwrap_or_default();
     let Some(status) = status else {
         return Err(refused(format!(
-            "{FAILED} (it took longer than {} s)",
+            "{failed} (it took longer than {} s)",
             timeout.as_secs_f32()
         )));
     };
     if !status.success() {
-        return Err(refused(format!("{FAILED} (the reader failed: {status})")));
+        return Err(refused(format!("{failed} (the reader failed: {status})")));
     }
-    let wire: Answer<WirePreview> = serde_json::from_slice(&out)
-        .map_err(|_| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
-    let wire = match wire {
-        Answer::Ok(wire) => wire,
-        Answer::Err(e) => return Err(refused(e)),
-    };
-    let format = Format::ALL
-        .into_iter()
-        .find(|f| f.name() == wire.format)
-        .ok_or_else(|| refused(format!("{FAILED} (the reader's answer was unreadable)")))?;
-    Ok(Preview {
-        format: format.name(),
-        columns: wire.columns,
-        rows: wire.rows,
-        text: wire.text,
-        sheet: wire.sheet,
-        truncated: wire.truncated,
-    })
+    serde_json::from_slice(&out)
+        .map_err(|_| refused(format!("{failed} (the reader's answer was unreadable)")))
 }

@@ -6935,7 +6935,10 @@ export interface operations {
     column_names: {
         parameters: {
             query?: {
-                /** @description A `.csv` file of the dataset (relative); the first at its top level by default. */
+                /**
+                 * @description A `.csv`, `.xlsx` or `.xls` file of the dataset (relative); by default its first `.csv` at
+                 *     the top level, else its first workbook there.
+                 */
                 file?: string;
             };
             header?: never;
@@ -6955,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ColumnsResponse"];
                 };
             };
-            /** @description Not a template app / no .csv file / an unreadable file */
+            /** @description Not a template app / no .csv, .xlsx or .xls file / an unreadable file */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -93,7 +93,7 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
           <Stack mt="md" maw={480}>
             {datasetPicker({ value: draft.datasetId, onChange: (id, name) => set({ datasetId: id, datasetName: name }) })}
             <Text size="sm" c="dimmed">
-              The app reads the first .csv file at the top of the dataset.
+              The app reads the first .csv file at the top of the dataset (or, without one, its first .xlsx or .xls workbook).
             </Text>
           </Stack>
         </Stepper.Step>
