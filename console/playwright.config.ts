@@ -29,6 +29,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // WebGL in software (no GPU here), for the 3D scatter of the cluster template.
+        '--enable-unsafe-swiftshader',
       ],
     },
   },

@@ -79,6 +79,14 @@ test.describe.serial('template apps', () => {
     // Three clusters: the table follows.
     await page.getByRole('textbox', { name: 'Clusters' }).fill('3');
     await expect(clusters.getByRole('row')).toHaveCount(4);
+    // kmeans3d: three columns in a 3D scatter drawn with WebGL.
+    await page.getByLabel('Mode').getByText('3D', { exact: true }).click();
+    const chart = page.getByRole('img', { name: /points in 3D$/ });
+    await expect(chart).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('[data-drawn="true"]')).toHaveCount(1);
+    await expect(page.getByText('This browser cannot draw 3D charts')).toHaveCount(0);
+    await expect(clusters.getByRole('row')).toHaveCount(4);
+    await screen(page, 'cluster-3d');
   });
 
   for (const [template, name, check] of [

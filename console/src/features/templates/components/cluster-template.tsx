@@ -1,11 +1,14 @@
 import { ScatterChart } from '@mantine/charts';
-import { Alert, Group, Loader, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Group, Loader, NumberInput, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { lazy, Suspense, useCallback, useState } from 'react';
 
 import { useTemplateGraph } from '@/features/templates/api/template-data';
 import { CLUSTER_COLORS, CLUSTERS_DEFAULT, CLUSTERS_RANGE } from '@/features/templates/utils/constants';
 
 type Mode = 'kmeans2d' | 'kmeans3d';
+
+/** three.js is its own chunk, loaded when a 3D scatter is first drawn. */
+const Scatter3d = lazy(() => import('@/features/templates/components/scatter-3d').then((m) => ({ default: m.Scatter3d })));
 
 /** Two of three axes of the points, one series a cluster. */
 function projection(points: number[][], dims: number, a: number, b: number, k: number) {
@@ -18,8 +21,9 @@ function projection(points: number[][], dims: number, a: number, b: number, k: n
 
 /**
  * The cluster template (spec 001 §2, §9): k-means over two columns (kmeans2d) or three
- * (kmeans3d, shown as its three pairwise projections), 1 to 9 clusters (4 by default), nine
- * colours, and each cluster's centre and size.
+ * (kmeans3d: a 3D scatter to turn and zoom; its three pairwise projections where the browser has
+ * no WebGL, saying so), 1 to 9 clusters (4 by default), nine colours, and each cluster's centre
+ * and size.
  */
 export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact = false }: { id: string; numeric: string[]; range?: { min: number; max: number }; compact?: boolean }) {
   const [mode, setMode] = useState<Mode>('kmeans2d');
@@ -31,6 +35,9 @@ export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact =
   const graph = useTemplateGraph(id, complete ? { kind: 'kmeans', columns: chosen as string[], clusters: k } : null);
   const result = graph.data && 'clusters' in graph.data ? graph.data : null;
   const axes = dims === 3 ? ([[0, 1], [0, 2], [1, 2]] as const) : ([[0, 1]] as const);
+  const [noWebGl, setNoWebGl] = useState<string | null>(null);
+  const onUnsupported = useCallback((why: string) => setNoWebGl(why), []);
+  const threeD = dims === 3 && !noWebGl && !compact;
 
   if (numeric.length < 2) {
     return <Alert color="yellow" variant="light" title="Nothing to cluster">The data needs two numeric columns; its first rows have {numeric.length}.</Alert>;
@@ -53,6 +60,16 @@ export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact =
       )}
       {result && (
         <>
+          {dims === 3 && noWebGl && (
+            <Alert color="yellow" variant="light" title="This browser cannot draw 3D charts">
+              WebGL is not available ({noWebGl}); here are the three pairwise views instead.
+            </Alert>
+          )}
+          {threeD ? (
+            <Suspense fallback={<Skeleton h={420} aria-label="Loading the 3D chart" />}>
+              <Scatter3d points={result.points} columns={result.columns} clusters={result.clusters.length} height={420} onUnsupported={onUnsupported} />
+            </Suspense>
+          ) : (
           <SimpleGrid cols={{ base: 1, md: axes.length }}>
             {axes.map(([a, b]) => (
               <ScatterChart
@@ -68,6 +85,7 @@ export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact =
               />
             ))}
           </SimpleGrid>
+          )}
           <Text size="sm" c="dimmed">
             {result.total.toLocaleString()} rows clustered{result.skipped ? `, ${result.skipped.toLocaleString()} left out (a cell that is not a number)` : ''}
             {result.points.length < result.total ? `; ${result.points.length.toLocaleString()} shown` : ''}.
