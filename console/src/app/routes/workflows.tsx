@@ -3,11 +3,16 @@ import { useParams } from 'react-router';
 
 import { FeatureGate } from '@/app/routes/feature-gate';
 import { ProjectPickerField } from '@/app/routes/workflow-pickers';
+import { type LogTools, LogToolsContext } from '@/components/log-viewer/log-tools';
+import { LogSummaryButton } from '@/features/assistant/components/log-summary';
 import { DiscussionButton } from '@/features/comments/components/discussion-button';
 import { ShareModal } from '@/features/sharing/components/share-modal';
 import { WorkflowDetail } from '@/features/workflows/components/workflow-detail';
 import { WorkflowsList } from '@/features/workflows/components/workflows-list';
 import type { ProjectPicker } from '@/features/workflows/components/slots';
+
+/** A task's log summary, of the workflow (the assistant feature). */
+const workflowLogTools: LogTools = ({ id, lines }) => <LogSummaryButton id={id} entity="workflow" lines={lines} />;
 
 export function WorkflowsGate({ children }: { children: ReactNode }) {
   return (
@@ -43,7 +48,9 @@ export function WorkflowRoute() {
   const share = useWorkflowShare();
   return (
     <WorkflowsGate>
-      <WorkflowDetail key={id} id={id} onShare={share.open} discussion={<DiscussionButton referenceId={id} />} />
+      <LogToolsContext value={workflowLogTools}>
+        <WorkflowDetail key={id} id={id} onShare={share.open} discussion={<DiscussionButton referenceId={id} />} />
+      </LogToolsContext>
       {share.dialog}
     </WorkflowsGate>
   );

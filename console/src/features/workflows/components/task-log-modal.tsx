@@ -1,16 +1,21 @@
 import { Badge, Code, Group, Loader, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 
+import { useLogTools } from '@/components/log-viewer/log-tools';
 import { QueryError } from '@/components/ui/query-error';
 import { useTaskLog } from '@/features/workflows/api/get-task-log';
 import type { TaskInstance } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 
-/** A task's log, per try (the newest first shown); try 0 has none (spec 001 §8). */
+/**
+ * A task's log, per try (the newest first shown); try 0 has none (spec 001 §8). The app layer's
+ * log tools (the assistant's log summary of the workflow) sit above the log.
+ */
 export function TaskLogModal({ workflowId, task, onClose }: { workflowId: string; task: TaskInstance; onClose: () => void }) {
   const [tryNumber, setTryNumber] = useState(task.try_number);
   const log = useTaskLog(workflowId, task.dag_run_id, task.task_id, tryNumber, { enabled: true });
   const tries = Array.from({ length: task.try_number }, (_, i) => String(i + 1));
+  const tools = useLogTools();
   return (
     <Modal opened onClose={onClose} title={`Logs: ${task.task_id}`} size="xl" centered>
       <Stack>
@@ -35,6 +40,7 @@ export function TaskLogModal({ workflowId, task, onClose }: { workflowId: string
                 </Badge>
               )}
             </Group>
+            {tools?.({ id: workflowId, lines: (log.data.log.content ?? '').split('\n').filter(Boolean) })}
             <Code block data-testid="task-log" style={{ whiteSpace: 'pre-wrap', maxHeight: 480, overflow: 'auto' }}>
               {log.data.log.content || '(empty)'}
             </Code>

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { LogToolsContext } from '@/components/log-viewer/log-tools';
 import { WorkflowDetail } from '@/features/workflows/components/workflow-detail';
 import type { TaskInstance, WorkflowView } from '@/lib/api/types';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
@@ -159,6 +160,35 @@ describe('workflow detail', () => {
     await user().click(screen.getByRole('button', { name: 'Logs of report' }));
     expect(await screen.findByText(WORKFLOW_MESSAGES.noLogs)).toBeInTheDocument();
     expect(calls.some((c) => c.url.includes('/report/'))).toBe(false);
+  });
+
+  it("offers the app layer's log tools (the log summary) over a task's log lines", async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1' });
+    api(
+      w,
+      diamond,
+      on('GET', /^\/v2\/workflows\/tasks\/w1\/run-2\/train\/\d$/, {
+        body: { success: true, log: { dag_run_id: 'run-2', task_id: 'train', try_number: 2, state: 'failed', content: 'line 1\nline 2\n', archived: false } },
+      }),
+    );
+    const seen: { id: string; lines: string[] }[] = [];
+    renderWithProviders(
+      <LogToolsContext
+        value={(c) => {
+          seen.push(c);
+          return <button type="button">Summarize</button>;
+        }}
+      >
+        <WorkflowDetail id="w1" onShare={() => {}} />
+      </LogToolsContext>,
+      { url: '/workflows/w1', path: '/workflows/:id' },
+    );
+    await screen.findByTestId('task-grid');
+    await user().click(screen.getByRole('button', { name: 'Logs of train' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Logs: train' });
+    expect(await within(dialog).findByRole('button', { name: 'Summarize' })).toBeInTheDocument();
+    expect(seen.at(-1)).toEqual({ id: 'w1', lines: ['line 1', 'line 2'] });
   });
 
   it("says 'Unable to fetch task instances' when the grid cannot load", async () => {
