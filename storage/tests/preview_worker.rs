@@ -8,7 +8,9 @@
 
 use std::time::Duration;
 
-use ludis_storage::preview::{Format, preview, preview_in_worker, preview_isolated, run_worker_if_asked};
+use ludis_storage::preview::{
+    Format, preview, preview_in_worker, preview_isolated, run_worker_if_asked, sheet_csv_isolated,
+};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -132,9 +134,42 @@ fn damaged_workbooks_never_take_the_caller_down() {
     assert!(ok > 0 && refused > 0, "{ok} previewed, {refused} refused");
 }
 
+fn a_sheet_becomes_csv_in_the_worker_and_a_bad_one_fails_only_the_worker() {
+    let dir = std::env::temp_dir().join(format!("ludis-sheet-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("rows.csv");
+    std::fs::write(&out, b"").unwrap();
+    let bytes = include_bytes!("fixtures/sales.xls");
+    let rows = sheet_csv_isolated(None, Format::Xls, bytes, &out, TIMEOUT).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count() as u64, rows);
+    let preview = preview(Format::Xls, bytes, true).unwrap();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        preview.columns.join(","),
+        "the header row"
+    );
+    let e = sheet_csv_isolated(
+        None,
+        Format::Xls,
+        &xls_claiming_four_billion_rows(),
+        &out,
+        TIMEOUT,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("The workbook could not be read (the reader failed"),
+        "{e}"
+    );
+    // A CSV preview still is one: the sheet mode is not a format's name.
+    assert!(preview_isolated(Format::Csv, b"a\n1\n", true, TIMEOUT).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn main() {
     run_worker_if_asked();
-    let tests: [(&str, fn()); 5] = [
+    let tests: [(&str, fn()); 6] = [
         ("the_same_preview_as_in_process", the_same_preview_as_in_process),
         (
             "a_workbook_that_aborts_the_reader_fails_only_the_worker",
@@ -151,6 +186,10 @@ fn main() {
         (
             "damaged_workbooks_never_take_the_caller_down",
             damaged_workbooks_never_take_the_caller_down,
+        ),
+        (
+            "a_sheet_becomes_csv_in_the_worker_and_a_bad_one_fails_only_the_worker",
+            a_sheet_becomes_csv_in_the_worker_and_a_bad_one_fails_only_the_worker,
         ),
     ];
     let mut failed = 0;

@@ -95,11 +95,16 @@ impl Provider {
 
     /// Asks for an answer to `messages` and returns its parts as they stream in (each non-empty).
     pub async fn stream(&self, messages: &[ChatMessage]) -> Result<Tokens, AiError> {
+        self.stream_at_most(messages, self.max_tokens).await
+    }
+
+    /// [`Self::stream`] with an answer of at most `max_tokens` (and at most `LUDIS_AI_MAX_TOKENS`).
+    async fn stream_at_most(&self, messages: &[ChatMessage], max_tokens: u32) -> Result<Tokens, AiError> {
         let body = serde_json::to_vec(&CompletionRequest {
             model: &self.model,
             messages,
             stream: true,
-            max_tokens: self.max_tokens,
+            max_tokens: max_tokens.clamp(1, self.max_tokens),
         })
         .map_err(|e| AiError::Protocol(e.to_string()))?;
         let mut request = Request::post(self.endpoint.clone())
@@ -135,9 +140,10 @@ impl Provider {
         Ok(Box::pin(tokens))
     }
 
-    /// The whole answer to `messages`, each part waited for at most [`IDLE_TIMEOUT`].
-    pub async fn complete(&self, messages: &[ChatMessage]) -> Result<String, AiError> {
-        let mut tokens = self.stream(messages).await?;
+    /// The whole answer to `messages`, of at most `max_tokens`, each part waited for at most
+    /// [`IDLE_TIMEOUT`].
+    pub async fn complete(&self, messages: &[ChatMessage], max_tokens: u32) -> Result<String, AiError> {
+        let mut tokens = self.stream_at_most(messages, max_tokens).await?;
         let mut answer = String::new();
         while let Some(part) = next_part(&mut tokens).await? {
             answer.push_str(&part);

@@ -16,6 +16,9 @@ use crate::{
     state::AppState,
 };
 
+/// A summary is a few sentences: the longest answer asked for.
+const SUMMARY_MAX_TOKENS: u32 = 200;
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(log_summary))
@@ -92,7 +95,7 @@ async fn log_summary(
     let what = format!("the {} \"{}\"", asset.kind.label(), asset.name);
     let summary = assistant
         .provider
-        .complete(&context::log_summary(&what, &req.logs))
+        .complete(&context::log_summary(&what, &req.logs), SUMMARY_MAX_TOKENS)
         .await
         .map_err(ai_error)?;
     Ok(Json(LogSummary {

@@ -206,7 +206,10 @@ async fn the_chat_streams_the_answer_with_what_the_caller_may_read_of_the_entity
         assert_eq!(tokens, ANSWER, "{}", app.kind);
         assert_eq!(end["type"], "complete");
         let sent = provider.asked().pop().unwrap();
-        assert_eq!(sent["model"], "double-1");
+        assert_eq!(
+            (sent["model"].as_str(), sent["max_tokens"].as_u64()),
+            (Some("double-1"), Some(512))
+        );
         let system = system_prompt(&sent);
         assert!(system.contains("the Project \"Forecasts\""), "{system}");
         assert!(
@@ -335,6 +338,7 @@ async fn a_log_summary_comes_from_the_provider_for_an_item_the_caller_can_view()
         assert_eq!(status, 200, "{body}");
         assert_eq!(body, json!({"success": true, "summary": ANSWER.concat()}));
         let sent = provider.asked().pop().unwrap();
+        assert_eq!(sent["max_tokens"], 200, "a summary is short");
         let question = sent["messages"][1]["content"].as_str().unwrap();
         assert!(
             question.starts_with("The log of the Project \"Nightly load\""),

@@ -38,8 +38,9 @@ pub fn run_worker_if_asked() {
     answer(out);
 }
 
-/// The worker's mode that writes a workbook's first sheet as CSV to a file.
-const CSV_MODE: &str = "csv";
+/// The worker's mode that writes a workbook's first sheet as CSV to a file (not a format's name:
+/// a preview worker's first argument is its format).
+const CSV_MODE: &str = "sheet-to-csv";
 
 /// Writes `result` to stdout as the worker's answer and exits.
 fn answer<T: Serialize>(result: Result<T, StorageError>) -> ! {
@@ -57,7 +58,9 @@ fn answer<T: Serialize>(result: Result<T, StorageError>) -> ! {
 fn sheet_csv_worker(format: Option<Format>, out: Option<&str>) -> Result<u64, StorageError> {
     use std::io::Read;
     let (Some(format), Some(out)) = (format, out) else {
-        return Err(refused("usage: csv <xlsx|xls> <output file>"));
+        return Err(refused(format!(
+            "usage: {WORKER_ARG} {CSV_MODE} <xlsx|xls> <output file>"
+        )));
     };
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -204,11 +207,11 @@ fn run_worker<T: serde::de::DeserializeOwned>(
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| refused(format!("{failed} (its worker did not start: {e})")))?;
+        .map_err(|e| refused(format!("failed to start a preview worker: {e}")))?;
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(refused(format!("{failed} (its worker has no pipes)")));
+        return Err(refused("failed to start a preview worker: no pipes"));
     };
     let input = bytes.to_vec();
     // Write and read on their own threads, so neither side can block the other on a full pipe.
