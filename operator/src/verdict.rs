@@ -13,7 +13,7 @@ pub enum Reason {
     // Why a spec cannot be carried out (Degraded), or what it waits for (Progressing).
     /// An image outside the administrator's list.
     ImageNotAllowed,
-    /// A referenced Secret does not exist.
+    /// A referenced Secret does not exist (looked at again every 5 s).
     SecretNotFound,
     /// A referenced dataset does not exist (looked at again every 15 s).
     DatasetNotFound,

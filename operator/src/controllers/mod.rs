@@ -29,12 +29,16 @@ use crate::{
 pub const CONCURRENCY: u16 = 256;
 
 /// When to look again at an object whose spec cannot be carried out yet: something on its way
-/// (a dataset being set up) is checked again shortly, a reference to a dataset that may still
-/// be created a little later; anything else waits for a change of the object (or, for images,
-/// of the image list).
+/// (a dataset being set up) is checked again shortly, and so is a missing Secret (the API writes
+/// a project's Secrets just after its resource, since they are owned by it: a new project must
+/// not stay failed because the operator saw it first); a reference to a dataset that may still be
+/// created a little later; anything else waits for a change of the object (or, for images, of
+/// the image list).
 pub fn retry_invalid(verdict: &Verdict) -> Action {
     match verdict {
-        Verdict::Progressing(..) => Action::requeue(Duration::from_secs(5)),
+        Verdict::Progressing(..) | Verdict::Degraded(Reason::SecretNotFound, _) => {
+            Action::requeue(Duration::from_secs(5))
+        }
         Verdict::Degraded(Reason::DatasetNotFound, _) => Action::requeue(Duration::from_secs(15)),
         _ => Action::await_change(),
     }
@@ -241,6 +245,11 @@ mod tests {
         assert_eq!(
             after(Verdict::degraded(Reason::DatasetNotFound, "")),
             Action::requeue(Duration::from_secs(15))
+        );
+        assert_eq!(
+            after(Verdict::degraded(Reason::SecretNotFound, "")),
+            Action::requeue(Duration::from_secs(5)),
+            "a project's Secrets are written just after it"
         );
         assert_eq!(
             after(Verdict::degraded(Reason::ImageNotAllowed, "")),
