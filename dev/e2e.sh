@@ -43,6 +43,8 @@ fi
 # run_api <access token lifetime in s>: a fresh API with a fresh database on $port.
 run_api() {
   stop_pidfile "$E/pids/ludis-api.pid"
+  # Each API's log is kept (the first one's is what a failed projects spec needs).
+  [ -f "$E/logs/ludis-api.log" ] && mv "$E/logs/ludis-api.log" "$E/logs/ludis-api.$(date +%s%N).log"
   rm -rf "$E/db" && mkdir -p "$E/db"
   require_free_port "the end-to-end API" "$port" "(set LUDIS_E2E_PORT to use another)"
   LUDIS_API_LISTEN=127.0.0.1:$port \
@@ -104,5 +106,16 @@ start_operator
 (cd console && npx playwright test e2e/projects.spec.ts e2e/workflows.spec.ts) || rc=$?
 run_api 3
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
+# A failure's context before the cluster is cleared: the pods and events of the specs' namespaces,
+# and the end of each API's and the operator's log.
+if [ "$rc" != 0 ] && [ -n "${LUDIS_E2E_KUBECTL:-}" ]; then
+  log "the cluster after the failure:"
+  "$LUDIS_E2E_KUBECTL" get pods -A -o wide 2>&1 | grep -v kube-system >&2 || true
+  "$LUDIS_E2E_KUBECTL" get events -A --sort-by=.lastTimestamp 2>&1 | grep -v kube-system | tail -n 40 >&2 || true
+  for f in "$E"/logs/*.log; do
+    echo "--- last lines of $f:" >&2
+    grep -v ' INFO ' "$f" | tail -n 20 >&2 || true
+  done
+fi
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"
 ok "end-to-end tests passed; screenshots in console/e2e-screenshots/"

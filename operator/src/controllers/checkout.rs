@@ -23,6 +23,10 @@ pub fn git_checkout(git: &GitSource, revision: Option<&str>, image: &str, mount:
         var("REPO_URL", &git.url),
         var("BRANCH", &git.branch),
         var("HOME", "/tmp"),
+        // A transfer that stalls (under 1 KB/s for 30 s) fails instead of hanging the pod for
+        // good: the kubelet then starts the checkout again.
+        var("GIT_HTTP_LOW_SPEED_LIMIT", "1000"),
+        var("GIT_HTTP_LOW_SPEED_TIME", "30"),
     ];
     if let Some(revision) = revision {
         env.push(var("REVISION", revision));
@@ -110,6 +114,13 @@ mod tests {
         );
         assert!(c.args.unwrap()[2].contains("checkout -q --detach \"$REVISION\""));
         let head = git_checkout(&git, None, "git:1", workspace_mount());
-        assert!(!head.env.unwrap().iter().any(|e| e.name == "REVISION"));
+        let env = head.env.unwrap();
+        assert!(!env.iter().any(|e| e.name == "REVISION"));
+        let stall = |name: &str| env.iter().find(|e| e.name == name).and_then(|e| e.value.clone());
+        assert_eq!(
+            (stall("GIT_HTTP_LOW_SPEED_LIMIT"), stall("GIT_HTTP_LOW_SPEED_TIME")),
+            (Some("1000".into()), Some("30".into())),
+            "a stalled clone fails and is tried again"
+        );
     }
 }
