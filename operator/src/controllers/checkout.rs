@@ -118,7 +118,10 @@ mod tests {
         assert!(!env.iter().any(|e| e.name == "REVISION"));
         let stall = |name: &str| env.iter().find(|e| e.name == name).and_then(|e| e.value.clone());
         assert_eq!(
-            (stall("GIT_HTTP_LOW_SPEED_LIMIT"), stall("GIT_HTTP_LOW_SPEED_TIME")),
+            (
+                stall("GIT_HTTP_LOW_SPEED_LIMIT"),
+                stall("GIT_HTTP_LOW_SPEED_TIME")
+            ),
             (Some("1000".into()), Some("30".into())),
             "a stalled clone fails and is tried again"
         );
