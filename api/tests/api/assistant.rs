@@ -21,9 +21,9 @@ use axum::{
 use futures::{SinkExt as _, StreamExt as _};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
+use tokio_tungstenite::tungstenite;
 
-use crate::helpers::{Person, TestApp, apps, apps_with};
+use crate::helpers::{Person, StreamSocket, TestApp, apps, apps_with, open_stream};
 
 const KEY: &str = "provider-test-key";
 /// The double's answer, streamed a word at a time.
@@ -115,43 +115,19 @@ async fn apps_with_provider(addr: SocketAddr, per_minute: u32) -> Vec<TestApp> {
     .await
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 /// Opens the chat about `entity`; the socket, or the status that refused it.
 async fn open_chat(
     app: &TestApp,
     who: Option<&Person>,
     entity: Option<&str>,
     origin: Option<&str>,
-) -> Result<Socket, StatusCode> {
-    let url = format!(
-        "{}/aiChatResponse?uid=ignored&entityId={}",
-        app.address.replace("http://", "ws://"),
-        entity.unwrap_or("")
-    );
-    let mut request = url.as_str().into_client_request().unwrap();
-    let protocols = match who {
-        Some(p) => format!("ludis.v1, bearer.{}", p.token),
-        None => "ludis.v1".to_owned(),
-    };
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", protocols.parse().unwrap());
-    if let Some(o) = origin {
-        request.headers_mut().insert("origin", o.parse().unwrap());
-    }
-    match tokio_tungstenite::connect_async(request).await {
-        Ok((socket, response)) => {
-            assert_eq!(response.headers()["sec-websocket-protocol"], "ludis.v1");
-            Ok(socket)
-        }
-        Err(tungstenite::Error::Http(res)) => Err(StatusCode::from_u16(res.status().as_u16()).unwrap()),
-        Err(e) => panic!("aiChatResponse: {e}"),
-    }
+) -> Result<StreamSocket, StatusCode> {
+    let path = format!("/aiChatResponse?uid=ignored&entityId={}", entity.unwrap_or(""));
+    open_stream(app, &path, who, origin).await
 }
 
 /// Sends `ask` and reads frames up to the answer's end: the token texts, and the final frame.
-async fn ask(socket: &mut Socket, ask: Value) -> (Vec<String>, Value) {
+async fn ask(socket: &mut StreamSocket, ask: Value) -> (Vec<String>, Value) {
     socket
         .send(tungstenite::Message::Text(ask.to_string().into()))
         .await

@@ -710,3 +710,41 @@ pub async fn cluster() -> Option<kube::Client> {
     }
     panic!("the Ludis CRDs are not served");
 }
+
+/// A websocket of the API's streams (`ludis.v1`).
+pub type StreamSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens one of the API's websockets (`path_and_query` from the root) as the console does — the
+/// token in `Sec-WebSocket-Protocol: ludis.v1, bearer.<token>` — with an `Origin` or none; the
+/// socket (whose answer named `ludis.v1`), or the HTTP status that refused the upgrade.
+pub async fn open_stream(
+    app: &TestApp,
+    path_and_query: &str,
+    who: Option<&Person>,
+    origin: Option<&str>,
+) -> Result<StreamSocket, reqwest::StatusCode> {
+    use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
+    let url = format!("{}{path_and_query}", app.address.replace("http://", "ws://"));
+    let mut request = url.as_str().into_client_request().unwrap();
+    let protocols = match who {
+        Some(p) => format!("ludis.v1, bearer.{}", p.token),
+        None => "ludis.v1".to_owned(),
+    };
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols.parse().unwrap());
+    if let Some(o) = origin {
+        request.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, response)) => {
+            assert_eq!(response.headers()["sec-websocket-protocol"], "ludis.v1");
+            Ok(socket)
+        }
+        Err(tungstenite::Error::Http(res)) => {
+            Err(reqwest::StatusCode::from_u16(res.status().as_u16()).unwrap())
+        }
+        Err(e) => panic!("{path_and_query}: {e}"),
+    }
+}

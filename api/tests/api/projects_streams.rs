@@ -7,13 +7,11 @@
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use tokio_tungstenite::tungstenite::{
-    self, client::IntoClientRequest as _, protocol::frame::coding::CloseCode,
-};
+use tokio_tungstenite::tungstenite::{self, protocol::frame::coding::CloseCode};
 
-use crate::helpers::{Person, TestApp, apps};
+use crate::helpers::{Person, StreamSocket, TestApp, apps, open_stream};
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = StreamSocket;
 
 /// Opens a stream; the socket, or the HTTP status that refused it.
 async fn open(
@@ -23,29 +21,7 @@ async fn open(
     who: Option<&Person>,
     origin: Option<&str>,
 ) -> Result<Socket, StatusCode> {
-    let url = format!(
-        "{}/{path}?id={id}&uid=ignored",
-        app.address.replace("http://", "ws://")
-    );
-    let mut request = url.as_str().into_client_request().unwrap();
-    let protocols = match who {
-        Some(p) => format!("ludis.v1, bearer.{}", p.token),
-        None => "ludis.v1".to_owned(),
-    };
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", protocols.parse().unwrap());
-    if let Some(o) = origin {
-        request.headers_mut().insert("origin", o.parse().unwrap());
-    }
-    match tokio_tungstenite::connect_async(request).await {
-        Ok((socket, response)) => {
-            assert_eq!(response.headers()["sec-websocket-protocol"], "ludis.v1");
-            Ok(socket)
-        }
-        Err(tungstenite::Error::Http(res)) => Err(StatusCode::from_u16(res.status().as_u16()).unwrap()),
-        Err(e) => panic!("{path}: {e}"),
-    }
+    open_stream(app, &format!("/{path}?id={id}&uid=ignored"), who, origin).await
 }
 
 /// The next frame that is not a ping.

@@ -88,6 +88,33 @@ pub(super) fn sheet_table(
 }
 
 pub(super) const INVALID_XLSX: &str = "The file is not a valid XLSX workbook";
+const INVALID_XLS: &str = "The file is not a valid XLS workbook";
+
+/// A workbook and the name of its first sheet.
+type Opened<B> = Result<(B, String), StorageError>;
+
+/// An XLSX workbook that passed [`check_xlsx_archive`], and the name of its first sheet.
+fn open_xlsx(bytes: &[u8]) -> Opened<Xlsx<Cursor<&[u8]>>> {
+    check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
+    let book = Xlsx::new(Cursor::new(bytes)).map_err(|_| refused(INVALID_XLSX))?;
+    let name = first_sheet(&book.sheet_names())?;
+    Ok((book, name))
+}
+
+/// An XLS workbook and the name of its first sheet.
+fn open_xls(bytes: &[u8]) -> Opened<Xls<Cursor<&[u8]>>> {
+    let book =
+        Xls::new_with_options(Cursor::new(bytes), XlsOptions::default()).map_err(|_| refused(INVALID_XLS))?;
+    let name = first_sheet(&book.sheet_names())?;
+    Ok((book, name))
+}
+
+fn first_sheet(names: &[String]) -> Result<String, StorageError> {
+    names
+        .first()
+        .cloned()
+        .ok_or_else(|| refused("The workbook has no sheets"))
+}
 
 /// Checks what an XLSX archive says about itself before calamine reads it, so that a small file
 /// cannot make it allocate without bound (an allocation failure aborts the process; no
@@ -168,11 +195,7 @@ pub(super) fn declared_unique_count(part: impl std::io::BufRead) -> Result<u64, 
 
 pub(super) fn xlsx(bytes: &[u8]) -> Result<Preview, StorageError> {
     const INVALID: &str = INVALID_XLSX;
-    check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
-    let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| refused(INVALID))?;
-    let Some(name) = book.sheet_names().first().cloned() else {
-        return Err(refused("The workbook has no sheets"));
-    };
+    let (mut book, name) = open_xlsx(bytes)?;
     let mut reader = book.worksheet_cells_reader(&name).map_err(|_| refused(INVALID))?;
     let mut cells = Vec::new();
     let mut first: Option<(u32, u32)> = None;
@@ -201,12 +224,8 @@ pub(super) fn xlsx(bytes: &[u8]) -> Result<Preview, StorageError> {
 }
 
 pub(super) fn xls(bytes: &[u8]) -> Result<Preview, StorageError> {
-    const INVALID: &str = "The file is not a valid XLS workbook";
-    let mut book =
-        Xls::new_with_options(Cursor::new(bytes), XlsOptions::default()).map_err(|_| refused(INVALID))?;
-    let Some(name) = book.sheet_names().first().cloned() else {
-        return Err(refused("The workbook has no sheets"));
-    };
+    const INVALID: &str = INVALID_XLS;
+    let (mut book, name) = open_xls(bytes)?;
     let range = book.worksheet_range(&name).map_err(|_| refused(INVALID))?;
     let (r0, c0) = range.start().unwrap_or((0, 0));
     let mut cells = Vec::new();
@@ -259,13 +278,7 @@ pub(super) fn sheet_csv(
     };
     match format {
         Format::Xlsx => {
-            check_xlsx_archive(bytes, SHEET_MAX_UNPACKED_BYTES)?;
-            let mut book = Xlsx::new(Cursor::new(bytes)).map_err(|_| refused(INVALID_XLSX))?;
-            let name = book
-                .sheet_names()
-                .first()
-                .cloned()
-                .ok_or_else(|| refused("The workbook has no sheets"))?;
+            let (mut book, name) = open_xlsx(bytes)?;
             let mut reader = book
                 .worksheet_cells_reader(&name)
                 .map_err(|_| refused(INVALID_XLSX))?;
@@ -277,15 +290,8 @@ pub(super) fn sheet_csv(
             }
         }
         Format::Xls => {
-            const INVALID: &str = "The file is not a valid XLS workbook";
-            let mut book = Xls::new_with_options(Cursor::new(bytes), XlsOptions::default())
-                .map_err(|_| refused(INVALID))?;
-            let name = book
-                .sheet_names()
-                .first()
-                .cloned()
-                .ok_or_else(|| refused("The workbook has no sheets"))?;
-            let range = book.worksheet_range(&name).map_err(|_| refused(INVALID))?;
+            let (mut book, name) = open_xls(bytes)?;
+            let range = book.worksheet_range(&name).map_err(|_| refused(INVALID_XLS))?;
             let (r0, c0) = range.start().unwrap_or((0, 0));
             for (i, cells) in range.rows().enumerate() {
                 for (j, d) in cells.iter().enumerate() {
