@@ -28,7 +28,14 @@ pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Ver
             ),
         ));
     };
-    if let Some((name, _)) = observed.secrets.iter().find(|(_, exists)| !**exists) {
+    // Secrets reach only the preview pod (its environment, the checkout's credentials), and the
+    // API writes a hosted project's git Secret at its first Run: a stopped project needs none.
+    let needs_secrets = project.spec.preview.running;
+    if let Some((name, _)) = observed
+        .secrets
+        .iter()
+        .find(|(_, exists)| needs_secrets && !**exists)
+    {
         return Err(Verdict::degraded(
             Reason::SecretNotFound,
             format!("Secret {name:?} does not exist in this namespace"),
@@ -59,11 +66,21 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_secret_is_reported_by_name() {
-        let p = project(json!({"displayName": "Demo", "image": "py", "envSecret": {"name": "env"}}));
+    fn a_missing_secret_is_reported_by_name_when_the_preview_runs() {
+        let p = project(
+            json!({"displayName": "Demo", "image": "py", "envSecret": {"name": "env"},
+            "preview": {"running": true}}),
+        );
         let err = validate(&p, &observed(&[("py", "python:3.12")], &[("env", false)])).unwrap_err();
         assert_eq!(err.reason(), "SecretNotFound");
         assert!(err.message().contains("\"env\""));
+    }
+
+    #[test]
+    fn a_stopped_project_needs_no_secret() {
+        // A hosted project's git Secret is written at its first Run: until then it is not Failed.
+        let p = project(json!({"displayName": "Demo", "image": "py", "envSecret": {"name": "env"}}));
+        assert!(validate(&p, &observed(&[("py", "python:3.12")], &[("env", false)])).is_ok());
     }
 
     #[test]
