@@ -91,12 +91,27 @@ export const routes: RouteObject[] = [
             path: paths.visualWorkflow.path,
             lazy: () => import('@/app/routes/visual-workflow').then((m) => ({ Component: m.VisualWorkflowRoute })),
           },
-          ...[paths.notebooks, paths.collections].map(
-            (p) => ({
-              path: p.path,
-              lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),
-            }),
-          ),
+          // The legacy (notebook) projects and their notebooks (issue 18).
+          ...(
+            [
+              [paths.notebooks, 'LegacyProjectsRoute'],
+              [paths.legacyProjectNew, 'LegacyProjectNewRoute'],
+              [paths.legacyProject, 'LegacyProjectRoute'],
+              [paths.legacyProjectEdit, 'LegacyProjectEditRoute'],
+              [paths.addNotebook, 'AddNotebookRoute'],
+              [paths.importNotebook, 'ImportNotebookRoute'],
+              [paths.notebook, 'NotebookRoute'],
+              [paths.notebookEdit, 'NotebookEditRoute'],
+              [paths.notebookPreview, 'NotebookPreviewRoute'],
+            ] as const
+          ).map(([p, name]) => ({
+            path: p.path,
+            lazy: () => import('@/app/routes/notebooks').then((m) => ({ Component: m[name] })),
+          })),
+          {
+            path: paths.collections.path,
+            lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),
+          },
           // Administration: the role is checked before any of these screens loads or asks the API.
           {
             element: <RequireAdmin />,

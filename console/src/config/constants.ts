@@ -187,3 +187,30 @@ export const WORKFLOW_FOLLOW_MS = 60_000;
 export const WORKFLOW_ID_LABEL_LENGTH = 7;
 /** The designer's zoom range (spec 001 §9 "Graph zoom 0.3 to 3"). */
 export const DESIGNER_ZOOM = { min: 0.3, max: 3 } as const;
+
+/* ---- Legacy projects and notebooks (spec 000 §2, 001 §2, §5, §9; docs/contracts/notebooks.md) ---- */
+
+/** Rows per page of the legacy project lists (the contract's default `pageSize`). */
+export const LEGACY_PROJECTS_PAGE_SIZE = 10;
+/** The legacy list's tabs (spec 000 §2). */
+export const LEGACY_PROJECT_TABS = [
+  { value: 'mine', label: 'My Projects' },
+  { value: 'shared', label: 'Shared With Me' },
+] as const;
+export type LegacyProjectTab = (typeof LEGACY_PROJECT_TABS)[number]['value'];
+/** Only projects whose type includes this are listed (spec 000 §2). */
+export const LEGACY_LISTED_TYPE = 'report';
+/** The create form's defaults (spec 001 §2): author '{name}' (the user's name), size, type, language. */
+export const LEGACY_PROJECT_DEFAULTS = { size: '5', type: 'report', language: 'python' } as const;
+/** Workspace size in GiB (contract). */
+export const LEGACY_PROJECT_SIZE = { min: 1, max: 100 } as const;
+/** The one notebook status counted and offered for import (spec 000 §9, 001 §3). */
+export const ACTIVE_NOTEBOOK_STATUS = 'active';
+/** The JupyterLab and preview frames appear this long after their call succeeded (spec 001 §9 "Notebook iframe delay 5 s"). */
+export const NOTEBOOK_FRAME_DELAY_MS = 5000;
+/** How often a starting JupyterLab is asked about (GET /v1/notebook/detail/{id}); ours, the spec says none. */
+export const JUPYTER_CHECK_MS = 2000;
+/** Largest .ipynb file the import takes (contract: 10 MiB). */
+export const MAX_NOTEBOOK_BYTES = 10 * 1024 * 1024;
+/** Notebook names: at most 128 characters (contract). */
+export const MAX_NOTEBOOK_NAME = 128;

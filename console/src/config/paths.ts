@@ -28,7 +28,20 @@ export const paths = {
   projects: { path: '/projectsv2', getHref: () => '/projectsv2' },
   /** A project's workspace (spec 001 §2 "Project v2 detail"). */
   project: { path: '/projectsv2/:id', getHref: (id: string) => `/projectsv2/${encodeURIComponent(id)}` },
+  /** The legacy (notebook) projects: 'My Projects' / 'Shared With Me' (spec 000 §2, 001 §2). */
   notebooks: { path: '/projects', getHref: () => '/projects' },
+  legacyProjectNew: { path: '/projects/new', getHref: () => '/projects/new' },
+  /** A legacy project: overview, its notebooks and the discussion (spec 001 §2). */
+  legacyProject: { path: '/projects/:id', getHref: (id: string) => `/projects/${encodeURIComponent(id)}` },
+  legacyProjectEdit: { path: '/projects/:id/edit', getHref: (id: string) => `/projects/${encodeURIComponent(id)}/edit` },
+  /** The create-notebook form of a legacy project. */
+  addNotebook: { path: '/add-notebooks', getHref: (projectId: string) => `/add-notebooks?project=${encodeURIComponent(projectId)}` },
+  /** The import-notebook form of a legacy project. */
+  importNotebook: { path: '/import-notebooks', getHref: (projectId: string) => `/import-notebooks?project=${encodeURIComponent(projectId)}` },
+  /** A notebook open in JupyterLab. */
+  notebook: { path: '/notebooks/:id', getHref: (id: string) => `/notebooks/${encodeURIComponent(id)}` },
+  notebookEdit: { path: '/notebooks/:id/edit', getHref: (id: string) => `/notebooks/${encodeURIComponent(id)}/edit` },
+  notebookPreview: { path: '/notebooks/:id/preview', getHref: (id: string) => `/notebooks/${encodeURIComponent(id)}/preview` },
   workflows: { path: '/workflows', getHref: () => '/workflows' },
   /** A workflow's details: runs, tasks and logs (spec 001 §2 "Workflow detail"). */
   workflow: { path: '/workflows/:id', getHref: (id: string) => `/workflows/${encodeURIComponent(id)}` },

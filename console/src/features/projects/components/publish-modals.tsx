@@ -81,7 +81,8 @@ export function InsightPublishModal({
   onClose,
   onPublished,
 }: {
-  project: ProjectView;
+  /** The project (a project v2, or a legacy project's id and language). */
+  project: Pick<ProjectView, 'id' | 'language'>;
   /** Files open in the editor, offered besides the root folder's. */
   openPaths: string[];
   onClose: () => void;

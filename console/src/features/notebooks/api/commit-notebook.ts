@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { notebookApi, type NotebookCommit } from '@/features/notebooks/api/contract';
+import { notebookKeys } from '@/features/notebooks/api/keys';
+import { unwrap } from '@/lib/api-client';
+
+/** The refusal when JupyterLab does not run (HTTP 409 'Open the notebook first'). */
+export const NOT_OPEN_STATUS = 409;
+
+/**
+ * POST /v1/notebook/{id}/commit {message} (edit access): the notebook as JupyterLab saved it in
+ * the workspace, committed as the caller; `commit: null` with 'Nothing to commit' when unchanged.
+ */
+export function commitNotebook(id: string, message: string) {
+  return unwrap(notebookApi.POST('/v1/notebook/{id}/commit', { params: { path: { id } }, body: { message } }));
+}
+
+export function useCommitNotebook(options: { onSuccess?: (r: NotebookCommit) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, message }: { id: string; message: string }) => commitNotebook(id, message),
+    // The commit dialog shows the refusal itself.
+    meta: { silent: true },
+    onSuccess: (r, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: notebookKeys.preview(id) });
+      options.onSuccess?.(r);
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { type NewNotebook, notebookApi, type NotebookAnswer } from '@/features/notebooks/api/contract';
+import { notebookKeys } from '@/features/notebooks/api/keys';
+import { unwrap } from '@/lib/api-client';
+
+/** POST /v1/notebook {notebook} (edit access): an empty notebook committed to the project's repository. */
+export function createNotebook(notebook: NewNotebook) {
+  return unwrap(notebookApi.POST('/v1/notebook', { body: { notebook } }));
+}
+
+export function useCreateNotebook(options: { onSuccess?: (r: NotebookAnswer) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createNotebook,
+    // The form shows the refusal itself.
+    meta: { silent: true },
+    onSuccess: (r) => {
+      // The project's notebooks and every list's count of them.
+      void queryClient.invalidateQueries({ queryKey: notebookKeys.all });
+      options.onSuccess?.(r);
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { notebookApi, type NotebookDetail, type NotebookOpen } from '@/features/notebooks/api/contract';
+import { notebookKeys } from '@/features/notebooks/api/keys';
+import { unwrap } from '@/lib/api-client';
+
+/**
+ * POST /v1/notebook/{id}/open (execute access): starts the project's JupyterLab; `iframe` opens
+ * the notebook in it once it runs.
+ */
+export function openNotebook(id: string) {
+  return unwrap(notebookApi.POST('/v1/notebook/{id}/open', { params: { path: { id } } }));
+}
+
+export function useOpenNotebook(options: { onSuccess?: (r: NotebookOpen) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: openNotebook,
+    // The page shows the refusal itself.
+    meta: { silent: true },
+    onSuccess: (r, id) => {
+      // The notebook's cached JupyterLab state is the one the open call answered.
+      queryClient.setQueryData<NotebookDetail>(notebookKeys.notebook(id), (old) => (old ? { ...old, jupyter: r.jupyter } : old));
+      options.onSuccess?.(r);
+    },
+  });
+}
