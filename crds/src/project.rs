@@ -20,6 +20,7 @@ use crate::common::{Language, LocalRef, Resources, SecretRef, Sharing};
     category = "ludis",
     doc = "A Ludis project: a git-backed code workspace with an optional preview container.",
     printcolumn(name = "Display Name", type_ = "string", json_path = ".spec.displayName"),
+    printcolumn(name = "Flavour", type_ = "string", json_path = ".spec.flavour"),
     printcolumn(name = "Phase", type_ = "string", json_path = ".status.phase"),
     printcolumn(
         name = "Ready",
@@ -35,8 +36,9 @@ use crate::common::{Language, LocalRef, Resources, SecretRef, Sharing};
 )]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectSpec {
-    /// Name shown in the console: letters, numbers, underscores, hyphens, periods and spaces.
-    #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z0-9_.\- ]+$"))]
+    /// Name shown in the console: letters, numbers, underscores, hyphens, periods and spaces
+    /// (and slashes, which a legacy notebook-style project's name may have).
+    #[schemars(length(min = 1, max = 128), regex(pattern = r"^[A-Za-z0-9_./\- ]+$"))]
     pub display_name: String,
     /// What the project is for.
     #[serde(default)]
@@ -45,6 +47,11 @@ pub struct ProjectSpec {
     /// Programming language of the project.
     #[serde(default)]
     pub language: Language,
+    /// `code` (the default): the preview runs the project's entry file. `notebook` (the legacy
+    /// notebook-style project): the preview runs JupyterLab on the workspace, whose notebooks are
+    /// the repository's `.ipynb` files.
+    #[serde(default)]
+    pub flavour: ProjectFlavour,
     /// Where the source lives. Unset: a repository hosted by Ludis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git: Option<GitSource>,
@@ -113,6 +120,12 @@ pub struct Preview {
     #[serde(default = "default_port")]
     #[schemars(range(min = 1024, max = 65535))]
     pub port: i32,
+    /// The path the preview's web server serves under (JupyterLab's base URL), e.g.
+    /// `/apps/<project id>/`; the web view's URL carries it, so a proxy forwards whole paths.
+    /// Unset: `/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 256), regex(pattern = r"^(/[A-Za-z0-9._~-]+)*/$"))]
+    pub base_path: Option<String>,
 }
 
 impl Default for Preview {
@@ -121,8 +134,20 @@ impl Default for Preview {
             running: false,
             command: Vec::new(),
             port: default_port(),
+            base_path: None,
         }
     }
+}
+
+/// What a project's preview runs.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ProjectFlavour {
+    /// The project's entry file (`app.py`, `main.py`, `app.R`, …).
+    #[default]
+    Code,
+    /// JupyterLab on the workspace (the legacy notebook-style project).
+    Notebook,
 }
 
 pub(crate) fn default_port() -> i32 {

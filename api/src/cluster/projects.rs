@@ -167,6 +167,20 @@ async fn dataset_names(state: &AppState, p: &ProjectRow, namespace: &str) -> any
     Ok(out)
 }
 
+/// Pure: the path the app proxy serves project `id`'s web view under (`/apps/{id}/`).
+pub fn app_base_path(id: &str) -> String {
+    format!("/apps/{id}/")
+}
+
+/// Pure: a legacy project's size (GiB, digits) as the workspace volume's size.
+fn workspace_size(size: &str) -> Option<String> {
+    size.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .map(|n| format!("{n}Gi"))
+}
+
 /// Pure: where preview pods clone hosted repository `id` of `namespace` from this API's git
 /// server at `base` (`LUDIS_GIT_URL`); `None` when it is not set.
 pub fn hosted_url(base: &str, namespace: &str, id: &str) -> Option<String> {
@@ -199,6 +213,15 @@ pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hos
     });
     if let Some(git) = git {
         spec["git"] = git;
+    }
+    if d.is_notebook() {
+        // JupyterLab serves under the app proxy's prefix of the project, which the proxy then
+        // forwards whole (the web view's URL carries it).
+        spec["flavour"] = json!("notebook");
+        spec["preview"]["basePath"] = json!(app_base_path(&p.asset.id));
+        if let Some(size) = workspace_size(&d.size) {
+            spec["workspaceSize"] = json!(size);
+        }
     }
     apply::object(&p.asset, namespace, name, spec, true)
 }
@@ -266,6 +289,25 @@ mod tests {
         assert_eq!(cr.spec.datasets[0].name, "sales-data-12345678");
         assert_eq!(cr.spec.git.unwrap().url, "https://git.example/acme/sales.git");
         assert_eq!(cr.spec.sharing, None);
+        assert_eq!(cr.spec.flavour, ludis_crds::project::ProjectFlavour::Code);
+        assert_eq!(cr.spec.preview.base_path, None);
+    }
+
+    #[test]
+    fn a_notebook_project_runs_jupyterlab_under_its_app_prefix() {
+        let mut p = project(None);
+        p.details.flavour = crate::domain::ProjectFlavour::Notebook;
+        p.details.size = "7".into();
+        let o = object(&p, "ns", "n", &[], None);
+        let cr: ProjectCr = serde_json::from_value(o).unwrap();
+        assert_eq!(cr.spec.flavour, ludis_crds::project::ProjectFlavour::Notebook);
+        assert_eq!(
+            cr.spec.preview.base_path.as_deref(),
+            Some("/apps/1a2b3c4d-0000-4000-8000-000000000000/")
+        );
+        assert_eq!(cr.spec.workspace_size, "7Gi");
+        assert_eq!(workspace_size("0"), None);
+        assert_eq!(workspace_size("x"), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::{
     insights::{json_list, json_text},
     named,
 };
-use crate::domain::{AssetKind, Language, ProjectStatus};
+use crate::domain::{AssetKind, Language, ProjectFlavour, ProjectStatus};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProjectRow {
@@ -28,6 +28,13 @@ pub struct ProjectRow {
     pub status_message: Option<String>,
     /// Where the preview answers (the resource's `status.url`).
     pub upstream_url: Option<String>,
+    /// What the preview runs: the entry file, or JupyterLab (a legacy project).
+    pub flavour: ProjectFlavour,
+    /// The legacy form's fields (docs/contracts/notebooks.md): type, size in GiB, author, tags.
+    pub project_type: String,
+    pub size: String,
+    pub author: String,
+    pub tags: Vec<String>,
 }
 
 impl Details for ProjectRow {
@@ -43,6 +50,11 @@ impl Details for ProjectRow {
         "status",
         "status_message",
         "upstream_url",
+        "flavour",
+        "project_type",
+        "size",
+        "author",
+        "tags",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -58,6 +70,11 @@ impl Details for ProjectRow {
             status: named(r, "status")?,
             status_message: r.try_get("status_message")?,
             upstream_url: r.try_get("upstream_url")?,
+            flavour: named(r, "flavour")?,
+            project_type: r.try_get("project_type")?,
+            size: r.try_get("size")?,
+            author: r.try_get("author")?,
+            tags: json_list(&r.try_get::<String, _>("tags")?),
         })
     }
 
@@ -76,6 +93,11 @@ impl Details for ProjectRow {
             .bind(self.status.as_str())
             .bind(&self.status_message)
             .bind(&self.upstream_url)
+            .bind(self.flavour.as_str())
+            .bind(&self.project_type)
+            .bind(&self.size)
+            .bind(&self.author)
+            .bind(json_text(&self.tags))
     }
 }
 
@@ -83,6 +105,11 @@ impl ProjectRow {
     /// Whether Ludis hosts the repository.
     pub fn is_hosted(&self) -> bool {
         self.repo_url.is_none()
+    }
+
+    /// Whether this is a legacy notebook-style project.
+    pub fn is_notebook(&self) -> bool {
+        self.flavour == ProjectFlavour::Notebook
     }
 }
 

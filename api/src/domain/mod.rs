@@ -19,7 +19,7 @@ pub use datasets::{DatasetStatus, DeletionPolicy};
 pub use insights::{AppType, InsightStatus, Language, Template};
 pub use kinds::{AssetKind, EntityType, Feature, Origin};
 pub use metrics::{ActivityAction, ActivityEntity, Figure, LoginSeriesKind, Period};
-pub use projects::{ProjectStatus, RepoEntryType};
+pub use projects::{ProjectFlavour, ProjectStatus, RepoEntryType};
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
 pub use workflows::{EmailOn, MarkState, NodeTaskType, RunState, RunTrigger, TaskState, WorkflowStatus};
@@ -123,6 +123,7 @@ mod tests {
         round_trips(ShareType::ALL);
         round_trips(ShareOrigin::ALL);
         round_trips(ProjectStatus::ALL);
+        round_trips(ProjectFlavour::ALL);
         round_trips(ActivityEntity::ALL);
         round_trips(ActivityAction::ALL);
         round_trips(Figure::ALL);

@@ -22,3 +22,14 @@ names! {
         Dir = "dir",
     }
 }
+
+names! {
+    /// What a project's preview runs (the resource's `spec.flavour`): its entry file, or
+    /// JupyterLab for the legacy notebook-style project (spec 000 §2 "legacy project list").
+    #[derive(Default)]
+    pub enum ProjectFlavour ("project flavour") {
+        #[default]
+        Code = "code",
+        Notebook = "notebook",
+    }
+}

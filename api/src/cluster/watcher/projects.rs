@@ -4,7 +4,7 @@
 //!
 //! - **Fields**: `displayName` → name, `description`, `language`, `image` → image id,
 //!   `git.url`/`git.branch` → the external remote (none: a repository hosted by Ludis),
-//!   `preview.running`. A console row keeps its own remote, image and datasets (the API wrote
+//!   `preview.running`, `flavour`. A console row keeps its own remote, image and datasets (the API wrote
 //!   them); a resource row takes the resource's.
 //! - **Status** (every project, the API's too): the operator's phase → `stopped`, `starting`,
 //!   `running`, `failed` (with the Degraded condition's message), `status.url` → where the
@@ -23,7 +23,7 @@ use crate::{
         assets::AssetRow,
         projects::{self as rows, Project, ProjectRow},
     },
-    domain::{AssetKind, Language, Origin, ProjectStatus},
+    domain::{AssetKind, Language, Origin, ProjectFlavour, ProjectStatus},
 };
 
 impl Mirrored for ProjectCr {
@@ -99,6 +99,7 @@ pub struct Seen {
     pub name: String,
     pub description: String,
     pub language: Language,
+    pub flavour: ProjectFlavour,
     pub image: String,
     /// `(url, branch)` of an external remote.
     pub git: Option<(String, String)>,
@@ -128,6 +129,10 @@ impl Reading<ProjectCr> for Seen {
             language: match spec.language {
                 ludis_crds::common::Language::Python => Language::Python,
                 ludis_crds::common::Language::R => Language::R,
+            },
+            flavour: match spec.flavour {
+                ludis_crds::project::ProjectFlavour::Code => ProjectFlavour::Code,
+                ludis_crds::project::ProjectFlavour::Notebook => ProjectFlavour::Notebook,
             },
             image: spec.image.clone(),
             git: spec.git.as_ref().map(|g| (g.url.clone(), g.branch.clone())),
@@ -202,6 +207,7 @@ pub fn new_project(
 /// The fields a resource row takes from its resource.
 fn take_fields(d: &mut ProjectRow, seen: &Seen) {
     d.language = seen.language;
+    d.flavour = seen.flavour;
     d.image_id = seen.image.clone();
     match &seen.git {
         Some((url, branch)) => {

@@ -5,14 +5,14 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
-        Container, ContainerPort, EnvFromSource, EnvVar, PersistentVolumeClaim, PersistentVolumeClaimSpec,
-        Pod, PodSpec, SecretEnvSource, Service, ServicePort, ServiceSpec, VolumeMount,
+        Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction, PersistentVolumeClaim,
+        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, SecretEnvSource, Service, ServicePort, ServiceSpec, VolumeMount,
         VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
 use kube::{ResourceExt as _, api::ObjectMeta};
-use ludis_crds::{LABEL_PROJECT, Project};
+use ludis_crds::{LABEL_PROJECT, Project, project::ProjectFlavour};
 
 use super::validate::Validated;
 use crate::{
@@ -73,6 +73,8 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     }
 
     let port = project.spec.preview.port;
+    let notebook = project.spec.flavour == ProjectFlavour::Notebook;
+    let base_path = project.spec.preview.base_path.as_deref().unwrap_or("/");
     let mut containers_env = Vec::new();
     let mut env_from = Vec::new();
     if !valid.datasets.is_empty() {
@@ -106,10 +108,24 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     let main = Container {
         name: "preview".into(),
         image: Some(valid.image.clone()),
-        args: Some(if project.spec.preview.command.is_empty() {
-            super::launcher::preview_args(project.spec.language)
-        } else {
+        args: Some(if !project.spec.preview.command.is_empty() {
             project.spec.preview.command.clone()
+        } else if notebook {
+            super::launcher::jupyter_args(base_path)
+        } else {
+            super::launcher::preview_args(project.spec.language)
+        }),
+        // JupyterLab is ready when its API answers (without a token, `{base}api` says its version);
+        // an entry file may serve nothing, so code previews have no probe.
+        readiness_probe: notebook.then(|| Probe {
+            http_get: Some(HTTPGetAction {
+                path: Some(format!("{base_path}api")),
+                port: IntOrString::String("web".into()),
+                ..Default::default()
+            }),
+            period_seconds: Some(2),
+            failure_threshold: Some(3),
+            ..Default::default()
         }),
         working_dir: Some(WORKSPACE.into()),
         env: Some(containers_env),
@@ -178,6 +194,24 @@ mod tests {
             image: "python:3.12".into(),
             datasets: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn a_notebook_project_runs_jupyterlab_ready_when_its_api_answers() {
+        let p = project(json!({"displayName": "Notes", "image": "py", "flavour": "notebook",
+            "preview": {"running": true, "basePath": "/apps/p1/"}}));
+        let d = build(&p, &python(), &Config::for_tests("ludis-system"));
+        let pod = d.pod.unwrap();
+        let main = &pod.spec.as_ref().unwrap().containers[0];
+        let args = main.args.as_ref().unwrap();
+        assert_eq!(args[..2], ["jupyter", "lab"]);
+        assert!(args.contains(&"--ServerApp.base_url=/apps/p1/".to_owned()));
+        let probe = main.readiness_probe.as_ref().unwrap().http_get.as_ref().unwrap();
+        assert_eq!(probe.path.as_deref(), Some("/apps/p1/api"));
+        // A code project has no probe.
+        let code = project(json!({"displayName": "D", "image": "py", "preview": {"running": true}}));
+        let d = build(&code, &python(), &Config::for_tests("ludis-system"));
+        assert!(d.pod.unwrap().spec.unwrap().containers[0].readiness_probe.is_none());
     }
 
     #[test]

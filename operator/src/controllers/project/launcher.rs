@@ -44,6 +44,33 @@ fi
 run python3 -m http.server "$PORT"
 "#;
 
+/// Pure: the preview container's arguments for a notebook-flavour project: JupyterLab on the
+/// workspace, on `$PORT`, under `base_path` (the app proxy's prefix, which it forwards whole).
+/// It asks every request for the token in `$JUPYTER_TOKEN` (the project's environment Secret;
+/// the app proxy sends it), so nothing else in the cluster can use it; the origin and XSRF
+/// checks are the proxy's, which serves it on an origin of its own. Nothing is fetched from
+/// outside (no news, no update checks).
+pub fn jupyter_args(base_path: &str) -> Vec<String> {
+    [
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=0.0.0.0",
+        "--port=$(PORT)",
+        &format!("--ServerApp.base_url={base_path}"),
+        "--ServerApp.root_dir=/workspace",
+        "--ServerApp.allow_origin=*",
+        "--ServerApp.allow_remote_access=True",
+        "--ServerApp.disable_check_xsrf=True",
+        "--ServerApp.password=",
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect()
+}
+
 /// Pure: the preview container's arguments for a project of `language` with no command (under
 /// the image's entrypoint).
 pub fn preview_args(language: Language) -> Vec<String> {
@@ -102,5 +129,16 @@ mod tests {
         assert_eq!(launched(Language::R, &[("main.R", "")]), "Rscript main.R");
         assert!(launched(Language::R, &[("app.R", "")]).contains("shiny::runApp('app.R'"));
         assert_eq!(preview_args(Language::Python)[..2], ["sh", "-c"]);
+    }
+
+    #[test]
+    fn jupyterlab_serves_under_the_base_path_on_the_port() {
+        let args = jupyter_args("/apps/p1/");
+        assert_eq!(args[..2], ["jupyter", "lab"]);
+        assert!(args.contains(&"--ServerApp.base_url=/apps/p1/".to_owned()));
+        // Kubernetes expands $(PORT) from the container's environment.
+        assert!(args.contains(&"--port=$(PORT)".to_owned()));
+        // No token argument: JupyterLab takes $JUPYTER_TOKEN.
+        assert!(!args.iter().any(|a| a.contains("token=")));
     }
 }

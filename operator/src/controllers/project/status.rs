@@ -80,7 +80,16 @@ pub fn status_of(
         observed_generation: project.metadata.generation,
         phase: Some(phase),
         preview_pod: desired.and_then(|d| d.pod.as_ref()).map(|p| p.name_any()),
-        url: service.map(|s| format!("http://{}.{ns}.svc:{}", s.name_any(), project.spec.preview.port)),
+        // The base path is part of the URL: a proxy forwards whole paths to a server under one.
+        url: service.map(|s| {
+            let base = project.spec.preview.base_path.as_deref().unwrap_or("/");
+            format!(
+                "http://{}.{ns}.svc:{}{}",
+                s.name_any(),
+                project.spec.preview.port,
+                base.trim_end_matches('/')
+            )
+        }),
         port: service.map(|_| project.spec.preview.port),
         conditions: verdict.conditions(&existing, project.metadata.generation),
     }
