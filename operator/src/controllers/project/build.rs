@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use k8s_openapi::{
     api::core::v1::{
         Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction, PersistentVolumeClaim,
-        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, SecretEnvSource, Service, ServicePort, ServiceSpec, VolumeMount,
-        VolumeResourceRequirements,
+        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, SecretEnvSource, Service, ServicePort, ServiceSpec,
+        VolumeMount, VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
@@ -198,8 +198,10 @@ mod tests {
 
     #[test]
     fn a_notebook_project_runs_jupyterlab_ready_when_its_api_answers() {
-        let p = project(json!({"displayName": "Notes", "image": "py", "flavour": "notebook",
-            "preview": {"running": true, "basePath": "/apps/p1/"}}));
+        let p = project(
+            json!({"displayName": "Notes", "image": "py", "flavour": "notebook",
+            "preview": {"running": true, "basePath": "/apps/p1/"}}),
+        );
         let d = build(&p, &python(), &Config::for_tests("ludis-system"));
         let pod = d.pod.unwrap();
         let main = &pod.spec.as_ref().unwrap().containers[0];
@@ -211,7 +213,11 @@ mod tests {
         // A code project has no probe.
         let code = project(json!({"displayName": "D", "image": "py", "preview": {"running": true}}));
         let d = build(&code, &python(), &Config::for_tests("ludis-system"));
-        assert!(d.pod.unwrap().spec.unwrap().containers[0].readiness_probe.is_none());
+        assert!(
+            d.pod.unwrap().spec.unwrap().containers[0]
+                .readiness_probe
+                .is_none()
+        );
     }
 
     #[test]
