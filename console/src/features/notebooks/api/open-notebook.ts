@@ -18,9 +18,13 @@ export function useOpenNotebook(options: { onSuccess?: (r: NotebookOpen) => void
     mutationFn: openNotebook,
     // The page shows the refusal itself.
     meta: { silent: true },
-    onSuccess: (r, id) => {
-      // The notebook's cached JupyterLab state is the one the open call answered.
-      queryClient.setQueryData<NotebookDetail>(notebookKeys.notebook(id), (old) => (old ? { ...old, jupyter: r.jupyter } : old));
+    onSuccess: async (r, id) => {
+      // A detail asked for before this answer may tell of JupyterLab before it was started: it is
+      // dropped, the answer's state goes in, and the detail is asked for again.
+      const key = notebookKeys.notebook(id);
+      await queryClient.cancelQueries({ queryKey: key });
+      queryClient.setQueryData<NotebookDetail>(key, (old) => (old ? { ...old, jupyter: r.jupyter } : old));
+      void queryClient.invalidateQueries({ queryKey: key });
       options.onSuccess?.(r);
     },
   });

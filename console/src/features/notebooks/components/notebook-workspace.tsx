@@ -1,6 +1,5 @@
 import { Alert, Badge, Button, Center, Drawer, Group, Loader, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { IconEye, IconGitCommit, IconPencil, IconTerminal2 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -12,7 +11,6 @@ import { paths } from '@/config/paths';
 import type { JupyterState, NotebookDetail } from '@/features/notebooks/api/contract';
 import { useJupyterDevUrl } from '@/features/notebooks/api/get-jupyter-dev-url';
 import { useNotebook } from '@/features/notebooks/api/get-notebook';
-import { notebookKeys } from '@/features/notebooks/api/keys';
 import { useOpenNotebook } from '@/features/notebooks/api/open-notebook';
 import { JUPYTER_STATUS_COLORS } from '@/features/notebooks/components/legacy-project-detail';
 import { NotebookCommitModal } from '@/features/notebooks/components/notebook-commit-modal';
@@ -43,12 +41,8 @@ export function startingStep(opening: boolean, jupyter: JupyterState | undefined
  */
 export function NotebookWorkspace({ id, frameDelayMs = NOTEBOOK_FRAME_DELAY_MS }: { id: string; frameDelayMs?: number }) {
   const { user } = useSession();
-  const queryClient = useQueryClient();
   const detail = useNotebook(id, { pollWhileStarting: true });
-  const open = useOpenNotebook({
-    // The state before the open call may still be on its way: ask again.
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: notebookKeys.notebook(id) }),
-  });
+  const open = useOpenNotebook();
   const openCall = open.mutate;
   const [committing, setCommitting] = useState(false);
   const [terminal, setTerminal] = useState(false);
