@@ -25,10 +25,9 @@ export type ImportableNotebook = NotebookView & { projectName: string };
  */
 export async function getImportableNotebooks(signal?: AbortSignal): Promise<ImportableNotebook[]> {
   const [mine, shared] = await Promise.all([allProjects('mine', signal), allProjects('shared', signal)]);
-  const seen = new Set<string>();
-  return [...mine, ...shared]
-    .filter((p) => !seen.has(p.id) && seen.add(p.id))
-    .flatMap((p) => p.notebooks.filter((n) => n.status === ACTIVE_NOTEBOOK_STATUS).map((n) => ({ ...n, projectName: p.name })));
+  // A project shared with its own owner's organization may be in both lists.
+  const projects = [...new Map([...mine, ...shared].map((p) => [p.id, p])).values()];
+  return projects.flatMap((p) => p.notebooks.filter((n) => n.status === ACTIVE_NOTEBOOK_STATUS).map((n) => ({ ...n, projectName: p.name })));
 }
 
 export function useImportableNotebooks(options: { enabled?: boolean } = {}) {
