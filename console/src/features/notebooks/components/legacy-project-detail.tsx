@@ -93,6 +93,10 @@ function Overview({ project, jupyter }: { project: LegacyProjectView; jupyter: J
   );
 }
 
+const HIGHLIGHT = 'var(--mantine-color-yellow-light)';
+/** The sticky actions cell covers what scrolls under it: the highlight over the page's colour. */
+const HIGHLIGHT_OPAQUE = `linear-gradient(${HIGHLIGHT}, ${HIGHLIGHT}), var(--mantine-color-body)`;
+
 function NotebookRow({
   notebook,
   editable,
@@ -110,7 +114,7 @@ function NotebookRow({
     if (highlighted) ref.current?.scrollIntoView?.({ block: 'nearest' });
   }, [highlighted]);
   return (
-    <Table.Tr ref={ref} data-highlighted={highlighted || undefined} bg={highlighted ? 'var(--mantine-color-yellow-light)' : undefined}>
+    <Table.Tr ref={ref} data-highlighted={highlighted || undefined} style={highlighted ? { background: HIGHLIGHT } : undefined}>
       <Table.Td>
         <Group gap="xs">
           <Anchor component={Link} to={paths.notebook.getHref(notebook.id)} fw={500}>
@@ -138,7 +142,7 @@ function NotebookRow({
           {dates.relative(notebook.updated_at)}
         </Text>
       </Table.Td>
-      <Table.Td data-row-actions>
+      <Table.Td data-row-actions style={highlighted ? { background: HIGHLIGHT_OPAQUE } : undefined}>
         {editable && (
           <Group gap={4} justify="flex-end" wrap="nowrap">
             <Tooltip label="Edit">

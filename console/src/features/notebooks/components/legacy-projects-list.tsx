@@ -1,5 +1,5 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconNotebook, IconPlus, IconTemplate } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconAlertTriangle, IconNotebook, IconPlus, IconTemplate } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
@@ -167,14 +167,9 @@ export function LegacyProjectsList({ onShare, gitTokenPrompt }: { onShare?: (p: 
           </>
         }
       />
-      <Group gap="xs">
-        <Badge color="orange" variant="light">
-          Deprecated
-        </Badge>
-        <Text size="sm" c="dimmed">
-          {NOTEBOOKS_DEPRECATION}
-        </Text>
-      </Group>
+      <Alert color="orange" variant="light" p="xs" icon={<IconAlertTriangle size={16} />}>
+        {NOTEBOOKS_DEPRECATION}
+      </Alert>
 
       <FilterTabs label="Project lists" filters={LEGACY_PROJECT_TABS} value={tab} onChange={chooseFilter} />
 
