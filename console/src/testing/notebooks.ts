@@ -91,6 +91,11 @@ export function legacyDetail(project: LegacyProjectView, jupyter: JupyterState =
   return { success: true, project: { ...project, status: jupyter.status }, jupyter };
 }
 
-export function notebookDetail(notebook: NotebookView, jupyter: JupyterState = JUPYTER_STOPPED, access: LegacyProjectView['access_level'] = 'edit'): NotebookDetail {
-  return { success: true, notebook, project: { id: notebook.project_id, name: 'Sales', access_level: access }, jupyter };
+export function notebookDetail(
+  notebook: NotebookView,
+  jupyter: JupyterState = JUPYTER_STOPPED,
+  access: LegacyProjectView['access_level'] = 'edit',
+  iframe: string | null = null,
+): NotebookDetail {
+  return { success: true, notebook, project: { id: notebook.project_id, name: 'Sales', access_level: access }, jupyter, iframe };
 }

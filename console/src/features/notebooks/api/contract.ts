@@ -95,6 +95,8 @@ export type NotebookDetail = {
   notebook: NotebookView;
   project: { id: string; name: string; access_level: LegacyAccessLevel };
   jupyter: JupyterState;
+  /** The notebook in JupyterLab (a one-use ticket) while it runs and the caller may execute; else null. */
+  iframe: string | null;
 };
 export type NotebookAnswer = { success: boolean; message: string; notebook: NotebookView };
 export type NewNotebook = { name: string; description: string; project_id: string };

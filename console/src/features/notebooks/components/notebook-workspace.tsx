@@ -34,8 +34,9 @@ export function startingStep(opening: boolean, jupyter: JupyterState | undefined
 
 /**
  * /notebooks/{id} (spec 001 §2): POST /v1/notebook/{id}/open starts the project's JupyterLab and
- * answers the address that opens the notebook in it; while it starts, GET /v1/notebook/detail/{id}
- * is asked again (JUPYTER_CHECK_MS) with the progress shown. The frame appears `frameDelayMs`
+ * answers the address that opens the notebook in it once it runs; while it starts,
+ * GET /v1/notebook/detail/{id} is asked again (JUPYTER_CHECK_MS), with the progress shown, until
+ * it runs and answers the address. The frame appears `frameDelayMs`
  * (5 s, spec 001 §9) after the open call succeeded and JupyterLab runs. Beside it: the terminal
  * (a shell in JupyterLab's container), the commit modal, the preview and the dev port.
  */
@@ -62,23 +63,20 @@ export function NotebookWorkspace({ id, frameDelayMs = NOTEBOOK_FRAME_DELAY_MS }
     openCall(id);
   }, [id, openCall]);
 
-  // The open call answered before JupyterLab ran (no address yet): once it runs, ask once more.
-  const reopened = useRef(false);
-  const needsAddress = running && open.isSuccess && !open.data.iframe;
-  useEffect(() => {
-    if (!needsAddress || reopened.current) return;
-    reopened.current = true;
-    openCall(id);
-  }, [needsAddress, id, openCall]);
-
-  const target = running && open.data?.iframe ? open.data.iframe : null;
+  // The notebook's address in JupyterLab: the open call's, or once a starting server runs, the
+  // detail's. Each answer carries a new one-use ticket, so the first one found is kept: the frame
+  // is not loaded again when the detail is asked for again.
+  const [target, setTarget] = useState<string | null>(null);
+  const address = running ? (open.data?.iframe ?? data?.iframe ?? null) : null;
+  const ended = jupyter?.status === 'stopped' || jupyter?.status === 'failed';
+  if (target === null && address) setTarget(address);
+  else if (target !== null && ended) setTarget(null);
   const frame = useDelayed(target, frameDelayMs);
   const devUrl = useJupyterDevUrl(user?.uid ?? '', data?.project.id ?? '', { enabled: running && executable && !!data });
   const devPort = devUrl.data?.dev_port ?? jupyter?.dev_port ?? null;
   const step = startingStep(open.isPending, jupyter, !!frame);
 
   function retry() {
-    reopened.current = false;
     openCall(id);
   }
 
