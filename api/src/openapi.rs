@@ -29,6 +29,7 @@ use utoipa::{
         (name = "templates", description = "Template apps' data: columns, pages, k-means, series and forecasts over their dataset's file"),
         (name = "datasets", description = "Datasets on object storage: list, create, files, presigned transfers, previews, access URLs, sharing"),
         (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),
+        (name = "notebooks", description = "Legacy projects and their Jupyter notebooks: lists, create (from a form or a template), notebooks, JupyterLab, preview, commit"),
         (name = "workflows", description = "Workflows v2: visual and written-as-code DAGs, publish, schedule, runs, task logs, mark and clear"),
         (name = "health", description = "Liveness, readiness and this document"),
     )

@@ -11,6 +11,7 @@ pub mod details;
 pub mod flighting;
 pub mod insights;
 pub mod metrics;
+pub mod notebooks;
 pub mod organizations;
 pub mod pins;
 pub mod projects;

@@ -272,3 +272,24 @@ pub async fn checkout_token_hash(db: &AnyPool, id: &str) -> Result<Option<String
             .flatten(),
     )
 }
+
+/// Sets the (encrypted) token of project `id`'s notebook server.
+pub async fn set_jupyter_token(db: &AnyPool, id: &str, token_enc: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE projects SET jupyter_token_enc = $2 WHERE id = $1")
+        .bind(id)
+        .bind(token_enc)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The (encrypted) token of project `id`'s notebook server, when it has one.
+pub async fn jupyter_token(db: &AnyPool, id: &str) -> Result<Option<String>, sqlx::Error> {
+    Ok(
+        sqlx::query_scalar::<_, Option<String>>("SELECT jupyter_token_enc FROM projects WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?
+            .flatten(),
+    )
+}

@@ -79,11 +79,16 @@ pub fn feature_for_path(path: &str) -> Option<Feature> {
     if UNGATED.iter().any(|p| under(path, p)) {
         return None;
     }
+    // A legacy project's notebook server (`/v1/users/{id}/getJupyterDevUrl`).
+    if path.starts_with("/v1/users/") && path.ends_with("/getJupyterDevUrl") {
+        return Some(Feature::Notebooks);
+    }
     const AREAS: [(&str, Feature); 9] = [
         ("/v1/applications", Feature::Insights),
         ("/v2/applications", Feature::Insights),
         ("/v1/templates", Feature::Insights),
-        ("/v1/projects", Feature::Projects),
+        // The legacy notebook-style projects (the console's Notebooks section).
+        ("/v1/projects", Feature::Notebooks),
         ("/v2/projects", Feature::Projects),
         ("/v2/workflows", Feature::Workflows),
         ("/v1/datasets", Feature::Datasets),
@@ -236,7 +241,9 @@ mod tests {
         let cases = [
             ("/v1/applications/insights", Some(Feature::Insights)),
             ("/v2/applications/create", Some(Feature::Insights)),
-            ("/v1/projects", Some(Feature::Projects)),
+            ("/v1/projects", Some(Feature::Notebooks)),
+            ("/v1/users/u1/getJupyterDevUrl", Some(Feature::Notebooks)),
+            ("/v1/users/u1", None),
             ("/v2/projects/12", Some(Feature::Projects)),
             ("/v2/workflows/run/1", Some(Feature::Workflows)),
             ("/v1/datasets/listdatasets", Some(Feature::Datasets)),

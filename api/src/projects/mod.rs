@@ -5,3 +5,4 @@
 pub mod checkout;
 pub mod git;
 pub mod images;
+pub mod jupyter;

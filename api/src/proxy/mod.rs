@@ -66,6 +66,9 @@ pub struct Target<'a> {
     pub private_cookie: &'a str,
     /// The client's address, for `X-Forwarded-For`.
     pub client_ip: Option<String>,
+    /// The `Authorization` the upstream itself asks for (a notebook server's token); the
+    /// client's own never goes on.
+    pub authorization: Option<HeaderValue>,
 }
 
 /// What the upstream answered.
@@ -105,6 +108,9 @@ pub async fn forward(mut parts: Parts, body: Body, target: &Target<'_>) -> Resul
         target.client_ip.as_deref(),
         upgrade.as_ref(),
     );
+    if let Some(auth) = &target.authorization {
+        out.headers_mut().insert(header::AUTHORIZATION, auth.clone());
+    }
     if let Some(host) = target.upstream.host_header() {
         out.headers_mut()
             .insert(header::HOST, HeaderValue::from_str(host)?);

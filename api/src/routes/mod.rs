@@ -14,6 +14,7 @@ pub mod images;
 pub mod insights;
 pub mod llm;
 pub mod metrics;
+pub mod notebooks;
 pub mod organizations;
 pub mod people;
 pub mod projects;
@@ -54,6 +55,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(templates::router())
         .merge(datasets::router())
         .merge(projects::router())
+        .merge(notebooks::router())
         .merge(workflows::router())
 }
 

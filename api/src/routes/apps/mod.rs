@@ -170,6 +170,8 @@ struct Served {
     upstream: Option<String>,
     /// An external application: opened by the console, never proxied.
     external: bool,
+    /// What the upstream asks of every request (a notebook server's token).
+    authorization: Option<HeaderValue>,
 }
 
 /// The app or preview as the caller may see it (404 without access, 403 below the level).
@@ -179,18 +181,31 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
         .is_some_and(|a| a.kind == AssetKind::ProjectV2)
     {
         let (p, _) = assets::load::<ProjectRow>(state, user, app_id, AccessLevel::Execute).await?;
-        assets::require_feature(state, user, AssetKind::ProjectV2).await?;
+        // A legacy project's notebooks are the `notebooks` feature's.
+        let kind = if p.details.is_notebook() {
+            AssetKind::Notebook
+        } else {
+            AssetKind::ProjectV2
+        };
+        assets::require_feature(state, user, kind).await?;
+        let authorization = if p.details.is_notebook() {
+            crate::projects::jupyter::authorization(state, &p.asset.id).await?
+        } else {
+            None
+        };
         let d = p.details;
         let up = d.running && d.status == ProjectStatus::Running;
         return Ok(Served {
             upstream: d.upstream_url.filter(|_| up),
             external: false,
+            authorization,
         });
     }
     let (app, _) = assets::load::<InsightRow>(state, user, app_id, AccessLevel::View).await?;
     assets::require_feature(state, user, AssetKind::Insight).await?;
     let d = app.details;
     Ok(Served {
+        authorization: None,
         external: d.app_type == AppType::Application && !d.runs_in_cluster(),
         upstream: match (d.upstream_url, d.app_type, d.status) {
             (Some(url), AppType::Application, InsightStatus::Running) => Some(url),
@@ -311,6 +326,7 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
         query: &query,
         private_cookie: pass::COOKIE,
         client_ip,
+        authorization: app.authorization,
     };
     match proxy::forward(parts, body, &target).await {
         Ok(Forwarded::Response(res)) => Ok(res),

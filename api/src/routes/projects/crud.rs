@@ -23,7 +23,7 @@ use crate::{
         details,
         projects::{Project, ProjectRow},
     },
-    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, Language},
+    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, Language, ProjectFlavour},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     projects::{
         git::{self, git_error},
@@ -64,7 +64,7 @@ pub fn project_name(value: &str) -> Result<String> {
     Ok(v.to_owned())
 }
 
-fn language(value: &str) -> Result<Language> {
+pub(crate) fn language(value: &str) -> Result<Language> {
     match value.trim().to_lowercase().as_str() {
         "" => Ok(Language::Python),
         l => l.parse().map_err(|_| {
@@ -144,7 +144,11 @@ pub(super) async fn list_projects(
         search: q.search.unwrap_or_default(),
         limit: page_size,
         offset: (page - 1).saturating_mul(page_size),
-        details: None,
+        // Legacy notebook-style projects have their own list (`GET /v1/projects`).
+        details: Some((
+            "d.flavour = $100".to_owned(),
+            vec![ProjectFlavour::Code.as_str().to_owned()],
+        )),
     };
     let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), &query).await?;
     let items: Vec<(Project, AccessLevel)> = details::of_listed::<ProjectRow>(&state.db, listed)
@@ -360,38 +364,16 @@ pub(super) async fn create_project(
             ..ProjectRow::default()
         },
     };
-    let repo_id = git::repo_id(&state, &org, &id).await?;
-    if project.details.is_hosted() {
-        let new = NewRepository {
+    let hosted = if project.details.is_hosted() {
+        Some(NewRepository {
             name: name.clone(),
-            language: match language {
-                Language::Python => ludis_git::Language::Python,
-                Language::R => ludis_git::Language::R,
-            },
+            language: git_language(language),
             author: git::author(&caller.user)?,
-        };
-        state.git.create_hosted(&repo_id, new).await.map_err(git_error)?;
-    }
-    let created = assets::create(&state, &project, details::insert(&state.db, &project)).await;
-    if let Err(e) = created {
-        forget_repository(&state, &project, &repo_id).await;
-        return Err(e);
-    }
-    if let Some((username, token)) = source.secret {
-        let secret =
-            cluster::projects::git_secret_name(project.asset.resource_name.as_deref().unwrap_or_default());
-        let data = BTreeMap::from([("username".to_owned(), username), ("token".to_owned(), token)]);
-        if let Err(e) = cluster::projects::write_secret(&state, &project, &secret, data).await {
-            tracing::warn!(project = %id, error = format!("{e:#}"), "failed to write a project's git credentials");
-        }
-    }
-    // An empty environment for the preview (the variables are added later).
-    if let Err(e) = super::envvars::sync_secret(&state, &project).await {
-        tracing::warn!(project = %id, error = %e, "failed to write a project's environment");
-    }
-    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Created)
-        .record(&state.db)
-        .await;
+        })
+    } else {
+        None
+    };
+    create_rows(&state, &caller, &project, hosted, source.secret).await?;
     Ok((
         StatusCode::CREATED,
         Json(ProjectAnswer {
@@ -400,6 +382,52 @@ pub(super) async fn create_project(
             project: view(&state, &caller, project, AccessLevel::Edit).await?,
         }),
     ))
+}
+
+/// The git layer's name of a language.
+pub(crate) fn git_language(language: Language) -> ludis_git::Language {
+    match language {
+        Language::Python => ludis_git::Language::Python,
+        Language::R => ludis_git::Language::R,
+    }
+}
+
+/// Makes a new project real: its hosted repository (`hosted`: what to start it with), its
+/// resource and rows (the repository is removed again when they fail), the git credentials of an
+/// external remote (`secret`) and its empty environment; records the creation.
+pub(crate) async fn create_rows(
+    state: &AppState,
+    caller: &AuthUser,
+    project: &Project,
+    hosted: Option<NewRepository>,
+    secret: Option<(String, String)>,
+) -> Result<()> {
+    let (id, org) = (&project.asset.id, &project.asset.organization_id);
+    let repo_id = git::repo_id(state, org, id).await?;
+    if let Some(new) = hosted {
+        state.git.create_hosted(&repo_id, new).await.map_err(git_error)?;
+    }
+    let created = assets::create(state, project, details::insert(&state.db, project)).await;
+    if let Err(e) = created {
+        forget_repository(state, project, &repo_id).await;
+        return Err(e);
+    }
+    if let Some((username, token)) = secret {
+        let secret =
+            cluster::projects::git_secret_name(project.asset.resource_name.as_deref().unwrap_or_default());
+        let data = BTreeMap::from([("username".to_owned(), username), ("token".to_owned(), token)]);
+        if let Err(e) = cluster::projects::write_secret(state, project, &secret, data).await {
+            tracing::warn!(project = %id, error = format!("{e:#}"), "failed to write a project's git credentials");
+        }
+    }
+    // An empty environment for the preview (the variables are added later).
+    if let Err(e) = super::envvars::sync_secret(state, project).await {
+        tracing::warn!(project = %id, error = %e, "failed to write a project's environment");
+    }
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Created)
+        .record(&state.db)
+        .await;
+    Ok(())
 }
 
 /// Removes what a project keeps in git (its hosted repository, or its cache of the remote).
@@ -485,7 +513,11 @@ pub(super) async fn update_project(
 }
 
 /// Dataset ids the caller can see (400 for any other), without repeats, at most 50.
-async fn visible_datasets(state: &AppState, caller: &AuthUser, ids: Vec<String>) -> Result<Vec<String>> {
+pub(crate) async fn visible_datasets(
+    state: &AppState,
+    caller: &AuthUser,
+    ids: Vec<String>,
+) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for id in ids.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
         if out.iter().any(|o| o == id) {
@@ -528,19 +560,26 @@ pub(super) async fn delete_project(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<Done>> {
     let (project, _) = load(&state, &caller, &id, AccessLevel::Edit).await?;
+    remove(&state, &caller, &project).await?;
+    Ok(Done::new("Project Deleted!"))
+}
+
+/// Deletes a project the caller may edit: its resource (with its volume, Secrets and pods), its
+/// rows, and the repository Ludis hosts for it; records the deletion.
+pub(crate) async fn remove(state: &AppState, caller: &AuthUser, project: &Project) -> Result<()> {
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
-    cluster::projects::delete(&state, &project)
+    cluster::projects::delete(state, project)
         .await
         .map_err(ApiError::cluster)?;
     db::assets::delete(&state.db, &project.asset.id).await?;
-    let repo_id = git::repo_id(&state, &project.asset.organization_id, &project.asset.id).await?;
-    forget_repository(&state, &project, &repo_id).await;
+    let repo_id = git::repo_id(state, &project.asset.organization_id, &project.asset.id).await?;
+    forget_repository(state, project, &repo_id).await;
     Activity::on_asset(&caller.user, &project.asset, ActivityAction::Deleted)
         .record(&state.db)
         .await;
-    Ok(Done::new("Project Deleted!"))
+    Ok(())
 }
 
 /// Share a project: `POST /v1/applications/share` for a project (edit access).

@@ -87,6 +87,12 @@ pub async fn sync_secret(state: &AppState, p: &Project) -> Result<()> {
             })?;
         data.insert(v.key, value);
     }
+    // A notebook server asks every request for its token (the app proxy sends it).
+    if p.details.is_notebook()
+        && let Some(token) = crate::projects::jupyter::token(state, &p.asset.id).await?
+    {
+        data.insert(crate::projects::jupyter::TOKEN_VARIABLE.to_owned(), token);
+    }
     cluster::projects::write_secret(state, p, &cluster::projects::env_secret_name(resource), data)
         .await
         .map_err(ApiError::cluster)

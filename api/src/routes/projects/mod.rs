@@ -27,10 +27,10 @@ mod crud;
 mod envvars;
 mod files;
 pub mod git_http;
-mod run;
+pub(crate) mod run;
 pub mod view;
 
-pub(crate) use crud::parse_filter;
+pub(crate) use crud::{create_rows, git_language, language, parse_filter, remove, visible_datasets};
 pub(crate) use envvars::sync_secret;
 
 pub fn router() -> OpenApiRouter<AppState> {

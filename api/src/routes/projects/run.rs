@@ -17,7 +17,7 @@ use crate::{
     db::{
         self,
         assets::{Filter, ListQuery, SortBy},
-        projects as rows,
+        projects::{self as rows, Project},
     },
     domain::{AccessLevel, AssetKind, ProjectStatus},
     error::{ApiError, AppPath, ErrorBody, Result},
@@ -30,11 +30,25 @@ use crate::{
 /// Asks the preview to run or stop.
 async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) -> Result<Json<PreviewAnswer>> {
     let (mut project, level) = load(state, caller, id, AccessLevel::Execute).await?;
+    set_running(state, &mut project, running).await?;
+    Ok(Json(PreviewAnswer {
+        success: true,
+        preview: PreviewState::of(state, caller, &project, level),
+    }))
+}
+
+/// Asks `project`'s preview to run (with new checkout and notebook tokens) or stop: its resource,
+/// then its row (`starting`/`stopped` until the operator reports).
+pub(crate) async fn set_running(state: &AppState, project: &mut Project, running: bool) -> Result<()> {
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
     if running {
-        checkout_token(state, &project, CheckoutToken::Rotate).await?;
+        checkout_token(state, project, CheckoutToken::Rotate).await?;
+        if project.details.is_notebook() {
+            crate::projects::jupyter::rotate_token(state, &project.asset.id).await?;
+            super::sync_secret(state, project).await?;
+        }
     }
     project.details.running = running;
     project.details.status = if running {
@@ -43,14 +57,11 @@ async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) ->
         ProjectStatus::Stopped
     };
     project.details.status_message = None;
-    cluster::projects::apply(state, &project)
+    cluster::projects::apply(state, project)
         .await
         .map_err(ApiError::cluster)?;
     rows::set_running(&state.db, &project.asset.id, running, project.details.status).await?;
-    Ok(Json(PreviewAnswer {
-        success: true,
-        preview: PreviewState::of(state, caller, &project, level),
-    }))
+    Ok(())
 }
 
 /// Start the preview container with the latest commit (execute access).

@@ -944,6 +944,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an empty notebook in a legacy project (edit access on it): a new `.ipynb` file
+         *     committed by the caller.
+         */
+        post: operations["create_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/detail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notebook (view access on its project), its project and the notebook server. */
+        get: operations["notebook_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a notebook into a legacy project (edit access on it): a copy of another notebook the
+         *     caller can see (`importNotebook`, its file at the head of its project) or an uploaded `.ipynb`
+         *     (`file`).
+         */
+        post: operations["import_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notebooks of legacy project `id` (view access on it). */
+        get: operations["project_notebooks"];
+        /**
+         * Rename a notebook or change its description (edit access on its project); its file keeps
+         *     its path.
+         */
+        put: operations["update_notebook"];
+        post?: never;
+        /**
+         * Delete a notebook (edit access on its project): its file in a commit by the caller, and its
+         *     row.
+         */
+        delete: operations["delete_notebook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/{id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a notebook (edit access on its project): the file as JupyterLab last saved it, by the
+         *     caller, on the version the notebook was opened from (409 when it changed in git meanwhile, or
+         *     when JupyterLab does not run).
+         */
+        post: operations["commit_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/{id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a notebook (execute access on its project): its project's JupyterLab starts when it
+         *     does not run (with the latest commit), and the notebook's commits are then based on the
+         *     version it starts from.
+         */
+        post: operations["open_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notebook/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A read-only rendering of a notebook at the head of its project's branch (view access). */
+        post: operations["preview_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1106,6 +1248,104 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own legacy projects ('My Projects'). */
+        get: operations["list_projects"];
+        put?: never;
+        /**
+         * Create a legacy project (spec 001 §2 `/projects/new`): name, description, language and at
+         *     least one dataset; type, size, author and tags optional.
+         */
+        post: operations["create_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/ludisproject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The template projects with notebooks. */
+        get: operations["project_templates"];
+        put?: never;
+        /**
+         * Create a project from a template (spec 001 §7 `ludisproject`): its notebooks, reading the
+         *     organization's sample dataset the template names when the caller can see it.
+         */
+        post: operations["create_from_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Share a legacy project: `POST /v1/applications/share` for it (edit access). */
+        post: operations["share_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/share/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Legacy projects shared with the caller ('Shared With Me'), newest first. */
+        get: operations["shared_projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One legacy project with its notebooks (view access) and its notebook server. */
+        get: operations["project_details"];
+        /**
+         * Change a legacy project (edit access): description, type, size, author, datasets, tags; the
+         *     name is not editable (spec 001 §5). A new size applies to the workspace volume (it can grow).
+         */
+        put: operations["update_project"];
+        post?: never;
+        /** Delete a legacy project (edit access): its notebooks, repository, resource and rows. */
+        delete: operations["delete_project"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1285,6 +1525,26 @@ export interface paths {
         post: operations["create_api_key"];
         /** Revoke a user's API key (the user, or an administrator of their organization). */
         delete: operations["revoke_api_key"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{userId}/getJupyterDevUrl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The address and port of a legacy project's notebook server (execute access); `userId` must
+         *     be the caller's own uid (404 otherwise, as an unknown user is).
+         */
+        put: operations["jupyter_dev_url"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2203,6 +2463,19 @@ export interface components {
              */
             sha?: string | null;
         };
+        CommitNotebookAnswer: {
+            success: boolean;
+            /** @description 'Commit successful', or 'Nothing to commit' when the file is unchanged. */
+            message: string;
+            commit: null | components["schemas"]["CommitRef"];
+        };
+        CommitNotebookRequest: {
+            /**
+             * @description The commit message.
+             * @default
+             */
+            message?: string;
+        };
         CommitRef: {
             sha: string;
         };
@@ -2462,6 +2735,19 @@ export interface components {
             type?: string;
             position?: components["schemas"]["NodePosition"];
             data?: components["schemas"]["NodeData"];
+        };
+        DevUrlAnswer: {
+            success: boolean;
+            /** Format: int32 */
+            dev_port: number | null;
+            dev_url: string | null;
+        };
+        DevUrlRequest: {
+            /**
+             * @description The legacy project whose notebook server is asked for.
+             * @default
+             */
+            project_id?: string;
         };
         DirectoryShareBody: {
             /**
@@ -2766,6 +3052,23 @@ export interface components {
         ImportAppRequest: {
             application: components["schemas"]["ImportApp"];
         };
+        ImportNotebookRequest: {
+            /**
+             * @default {
+             *       "description": null,
+             *       "name": null,
+             *       "project_id": ""
+             *     }
+             */
+            notebook?: components["schemas"]["ImportTarget"];
+            /**
+             * @description The id of an active notebook the caller can see.
+             * @default null
+             */
+            importNotebook?: string | null;
+            /** @default null */
+            file?: null | components["schemas"]["UploadedNotebook"];
+        };
         /** @description The multipart form of a report import. */
         ImportReportForm: {
             name: string;
@@ -2776,6 +3079,20 @@ export interface components {
              */
             file: string;
             img_path?: string | null;
+        };
+        ImportTarget: {
+            /** @default  */
+            project_id?: string;
+            /**
+             * @description Default: the imported notebook's name (or the file's).
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * @description Default: the imported notebook's description.
+             * @default null
+             */
+            description?: string | null;
         };
         /** @description Changes to an insight; absent fields stay as they are. */
         InsightChanges: {
@@ -2878,6 +3195,21 @@ export interface components {
             /** Format: int64 */
             totalPages: number;
         };
+        /** @description A legacy project's notebook server (JupyterLab). */
+        JupyterState: {
+            running: boolean;
+            status: components["schemas"]["ProjectStatus"];
+            /**
+             * Format: int32
+             * @description The port JupyterLab listens on in its container, while it runs or starts.
+             */
+            dev_port: number | null;
+            /**
+             * @description JupyterLab through the app proxy, with a one-use ticket; null while it does not run and
+             *     for callers below execute access.
+             */
+            dev_url: string | null;
+        };
         /**
          * @description The language of an insight's code.
          * @enum {string}
@@ -2895,6 +3227,82 @@ export interface components {
         LatestRequest: {
             /** @default null */
             limit?: null | components["schemas"]["LatestLimit"];
+        };
+        LegacyProjectAnswer: {
+            success: boolean;
+            message: string;
+            project: components["schemas"]["LegacyProjectView"];
+        };
+        LegacyProjectChanges: {
+            /**
+             * @description Not editable: a different name is refused.
+             * @default null
+             */
+            name?: string | null;
+            /** @default null */
+            description?: string | null;
+            /** @default null */
+            type?: string | null;
+            /** @default null */
+            size?: string | null;
+            /** @default null */
+            author?: string | null;
+            /** @default null */
+            dataset_ids?: string[] | null;
+            /** @default null */
+            tags?: string[] | null;
+        };
+        LegacyProjectDetail: {
+            success: boolean;
+            project: components["schemas"]["LegacyProjectView"];
+            jupyter: components["schemas"]["JupyterState"];
+        };
+        /** @description One legacy project as the caller sees it; every field is always sent. */
+        LegacyProjectView: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description Free text; by default the creator's name. */
+            author: string;
+            /** @description Null: Ludis hosts the repository. */
+            repo_author: string | null;
+            /** @description Default `report`. */
+            type: string;
+            language: components["schemas"]["Language"];
+            /** @description The workspace's size in GiB. */
+            size: string;
+            tags: string[];
+            dataset_ids: string[];
+            image_id: string;
+            /** @description The notebook server. */
+            status: components["schemas"]["ProjectStatus"];
+            status_message: string | null;
+            /** @description The notebook server's container while it runs. */
+            jupyter_name: string | null;
+            access_level: components["schemas"]["AccessLevel"];
+            is_owner: boolean;
+            user_uid: string | null;
+            user_id: string | null;
+            owner_id: string | null;
+            users: null | components["schemas"]["PersonName"];
+            notebooks: components["schemas"]["NotebookView"][];
+            shareIcons: components["schemas"]["ShareIcon"][];
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        LegacyProjectsPage: {
+            success: boolean;
+            projects: components["schemas"]["LegacyProjectView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            total_pages: number;
         };
         ListCommentsRequest: {
             comments: components["schemas"]["CommentsOf"];
@@ -3088,6 +3496,59 @@ export interface components {
              */
             dataset_ids?: string[];
         };
+        NewLegacyProject: {
+            /**
+             * @description Letters, digits, hyphens, whitespace and slashes.
+             * @default
+             */
+            name?: string;
+            /**
+             * @description Required.
+             * @default
+             */
+            description?: string;
+            /** @default python */
+            language?: components["schemas"]["Language"];
+            /**
+             * @description At least one dataset the caller can see ('Dataset is required').
+             * @default []
+             */
+            dataset_ids?: string[];
+            /**
+             * @description Default `report`.
+             * @default null
+             */
+            type?: string | null;
+            /**
+             * @description GiB, default `5`.
+             * @default null
+             */
+            size?: string | null;
+            /**
+             * @description Default: the creator's name.
+             * @default null
+             */
+            author?: string | null;
+            /** @default [] */
+            tags?: string[];
+        };
+        NewLegacyProjectRequest: {
+            project: components["schemas"]["NewLegacyProject"];
+        };
+        NewNotebook: {
+            /** @default  */
+            name?: string;
+            /**
+             * @description Required.
+             * @default
+             */
+            description?: string;
+            /** @default  */
+            project_id?: string;
+        };
+        NewNotebookRequest: {
+            notebook: components["schemas"]["NewNotebook"];
+        };
         NewProject: {
             /**
              * @description Letters, numbers, underscores, hyphens, periods and spaces; derived from `repo_url` when
@@ -3186,6 +3647,62 @@ export interface components {
          * @enum {string}
          */
         NodeTaskType: "script" | "upload";
+        NotebookAnswer: {
+            success: boolean;
+            message: string;
+            notebook: components["schemas"]["NotebookView"];
+        };
+        NotebookChanges: {
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            description?: string | null;
+        };
+        NotebookDetail: {
+            success: boolean;
+            notebook: components["schemas"]["NotebookView"];
+            project: components["schemas"]["NotebookProject"];
+            jupyter: components["schemas"]["JupyterState"];
+            /**
+             * @description The notebook in JupyterLab (with a one-use ticket) while the server runs and the caller
+             *     may execute; else null.
+             */
+            iframe: string | null;
+        };
+        /** @description The project a notebook belongs to, as the caller sees it. */
+        NotebookProject: {
+            id: string;
+            name: string;
+            access_level: components["schemas"]["AccessLevel"];
+        };
+        /** @description A notebook of a legacy project. */
+        NotebookView: {
+            id: string;
+            name: string;
+            description: string;
+            project_id: string;
+            /** @description The `.ipynb` file in the project's repository. */
+            path: string;
+            /** @description `active`. */
+            status: string;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        NotebooksAnswer: {
+            success: boolean;
+            notebooks: components["schemas"]["NotebookView"][];
+        };
+        OpenAnswer: {
+            success: boolean;
+            /**
+             * @description The notebook in JupyterLab through the app proxy (with a one-use ticket) once the server
+             *     runs; null while it starts (poll `GET /v1/notebook/detail/{id}`).
+             */
+            iframe: string | null;
+            jupyter: components["schemas"]["JupyterState"];
+        };
         OrganizationFields: {
             /** @default null */
             name?: string | null;
@@ -3353,6 +3870,11 @@ export interface components {
             /** @description A presigned GET of the profile photo (one hour). */
             photo_url?: string | null;
         };
+        /** @description A person's name (spec 000 §3 "users (first_name, last_name)"). */
+        PersonName: {
+            first_name: string;
+            last_name: string;
+        };
         PhotoPath: {
             /** @description A presigned address of the photo (one hour), or null. */
             original: string | null;
@@ -3475,6 +3997,20 @@ export interface components {
          * @enum {string}
          */
         ProjectStatus: "stopped" | "starting" | "running" | "failed";
+        ProjectTemplateView: {
+            id: string;
+            name: string;
+            description: string;
+            language: components["schemas"]["Language"];
+            /** @description The notebooks' names. */
+            notebooks: string[];
+            /** @description The sample datasets it reads, by name. */
+            datasets: string[];
+        };
+        ProjectTemplatesAnswer: {
+            success: boolean;
+            templates: components["schemas"]["ProjectTemplateView"][];
+        };
         /** @description One project as the caller sees it; every field is always sent (`null` when it has no value). */
         ProjectView: {
             id: string;
@@ -3863,6 +4399,18 @@ export interface components {
         TemplateAppRequest: {
             application: components["schemas"]["NewTemplateApp"];
         };
+        TemplateProjectRequest: {
+            /**
+             * @description A template's id (`GET /v1/projects/ludisproject`).
+             * @default
+             */
+            template?: string;
+            /**
+             * @description Default: the template's name.
+             * @default null
+             */
+            name?: string | null;
+        };
         TokenPair: {
             success: boolean;
             token: string;
@@ -3874,11 +4422,30 @@ export interface components {
         UpdateInsightRequest: {
             entity: components["schemas"]["InsightChanges"];
         };
+        UpdateLegacyProjectRequest: {
+            project: components["schemas"]["LegacyProjectChanges"];
+        };
+        UpdateNotebookRequest: {
+            notebook: components["schemas"]["NotebookChanges"];
+        };
         UpdateProjectRequest: {
             entity: components["schemas"]["ProjectChanges"];
         };
         UpdateUserRequest: {
             user: components["schemas"]["UserChanges"];
+        };
+        /** @description An uploaded notebook file. */
+        UploadedNotebook: {
+            /**
+             * @description The file's name (the notebook's name when none is given).
+             * @default
+             */
+            name?: string;
+            /**
+             * @description The `.ipynb` text (at most 10 MiB).
+             * @default
+             */
+            content?: string;
         };
         UsageResponse: {
             success: boolean;
@@ -6486,6 +7053,426 @@ export interface operations {
             };
         };
     };
+    create_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewNotebookRequest"];
+            };
+        };
+        responses: {
+            /** @description Notebook created successfully! */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotebookAnswer"];
+                };
+            };
+            /** @description Empty notebook name not allowed. / Description is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    notebook_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotebookDetail"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportNotebookRequest"];
+            };
+        };
+        responses: {
+            /** @description Notebook created successfully! */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotebookAnswer"];
+                };
+            };
+            /** @description Neither or both sources; not a notebook; empty name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project or notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The notebook is larger than 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_notebooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotebooksAnswer"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotebookRequest"];
+            };
+        };
+        responses: {
+            /** @description Notebook updated! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotebookAnswer"];
+                };
+            };
+            /** @description Empty notebook name not allowed. / Description is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notebook Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    commit_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitNotebookRequest"];
+            };
+        };
+        responses: {
+            /** @description Commit successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitNotebookAnswer"];
+                };
+            };
+            /** @description An empty message; the saved file is not a notebook */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Open the notebook first; the notebook changed in git since it was opened */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    open_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAnswer"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description The file is not a notebook */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found (or its file is gone) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     openapi_json: {
         parameters: {
             query?: never;
@@ -6867,6 +7854,351 @@ export interface operations {
                     "application/json": components["schemas"]["Seats"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_projects: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 10). */
+                pageSize?: number;
+                /** @description asc or desc (default desc). */
+                sortOperator?: string;
+                /** @description name, created_at or updated_at (default updated_at). */
+                orderBy?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectsPage"];
+                };
+            };
+            /** @description Unknown order or sort */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewLegacyProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Project Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectAnswer"];
+                };
+            };
+            /** @description Please enter valid project name. No special character allowed. / Empty project name not allowed. / Dataset is required / Description is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cluster or the git server failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectTemplatesAnswer"];
+                };
+            };
+        };
+    };
+    create_from_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Project Created Successfully */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectAnswer"];
+                };
+            };
+            /** @description Unknown template; invalid name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description Project shared! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Invalid entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only editors can share this item */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_projects: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description 1 to 100 (default 10). */
+                pageSize?: number;
+                /** @description asc or desc (default desc). */
+                sortOperator?: string;
+                /** @description name, created_at or updated_at (default updated_at). */
+                orderBy?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectsPage"];
+                };
+            };
+            /** @description Unknown order or sort */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectDetail"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLegacyProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Project updated! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyProjectAnswer"];
+                };
+            };
+            /** @description Invalid field; the name cannot be changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Project Deleted! */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7440,6 +8772,50 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    jupyter_dev_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's uid */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevUrlRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevUrlAnswer"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description User or project not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,44 @@
+//! The token of a legacy project's notebook server (JupyterLab). It is made at each start,
+//! kept encrypted at rest, given to the container through the project's environment Secret
+//! (`JUPYTER_TOKEN`, which JupyterLab reads) and sent by the app proxy with every request it
+//! forwards, so the server answers nobody else in the cluster. Users never see it: the proxy
+//! signs them in with its own ticket and cookie.
+
+use crate::{
+    crypto,
+    db::projects as rows,
+    error::{ApiError, Result},
+    state::AppState,
+};
+use axum::http::HeaderValue;
+
+/// The variable JupyterLab takes its token from.
+pub const TOKEN_VARIABLE: &str = "JUPYTER_TOKEN";
+
+/// Makes a new token for project `id`'s next start.
+pub async fn rotate_token(state: &AppState, id: &str) -> Result<()> {
+    let token = crypto::random_token(32);
+    rows::set_jupyter_token(&state.db, id, &state.auth.keyring.encrypt(&token)).await?;
+    Ok(())
+}
+
+/// Project `id`'s token, when it has one.
+pub async fn token(state: &AppState, id: &str) -> Result<Option<String>> {
+    rows::jupyter_token(&state.db, id)
+        .await?
+        .map(|s| {
+            state
+                .auth
+                .keyring
+                .decrypt(&s)
+                .map_err(|e| ApiError::internal(format!("failed to decrypt a notebook token: {e:#}")))
+        })
+        .transpose()
+}
+
+/// The `Authorization` header the app proxy sends project `id`'s notebook server.
+pub async fn authorization(state: &AppState, id: &str) -> Result<Option<HeaderValue>> {
+    Ok(token(state, id)
+        .await?
+        .and_then(|t| HeaderValue::from_str(&format!("token {t}")).ok()))
+}
