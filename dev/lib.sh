@@ -32,8 +32,12 @@ export CGO_ENABLED=0
 : "${LUDIS_API_PORT:=8080}"
 : "${LUDIS_SMTP_PORT:=22525}"
 : "${LUDIS_AI_PORT:=29100}"
+# The local Ethereum chains' JSON-RPC (dev/chain.sh): chain ids 31337 and 31338.
+: "${LUDIS_CHAIN_ETHEREUM_PORT:=29545}"
+: "${LUDIS_CHAIN_POLYGON_PORT:=29546}"
 export LUDIS_ETCD_PORT LUDIS_ETCD_PEER_PORT LUDIS_APISERVER_PORT LUDIS_KCM_PORT LUDIS_SCHEDULER_PORT \
-  LUDIS_KWOK_PORT LUDIS_S3_PORT LUDIS_PG_PORT LUDIS_API_PORT LUDIS_SMTP_PORT LUDIS_AI_PORT
+  LUDIS_KWOK_PORT LUDIS_S3_PORT LUDIS_PG_PORT LUDIS_API_PORT LUDIS_SMTP_PORT LUDIS_AI_PORT \
+  LUDIS_CHAIN_ETHEREUM_PORT LUDIS_CHAIN_POLYGON_PORT
 
 # Our servers' ports are taken out of the kernel's ephemeral range (as root), so that no client
 # connection can be holding one as its local port when its server starts: the tests' ports lie in
@@ -51,7 +55,7 @@ reserve_ports() {
 }
 reserve_ports "$LUDIS_ETCD_PORT" "$LUDIS_ETCD_PEER_PORT" "$LUDIS_APISERVER_PORT" "$LUDIS_KCM_PORT" \
   "$LUDIS_SCHEDULER_PORT" "$LUDIS_KWOK_PORT" "$LUDIS_S3_PORT" "$LUDIS_PG_PORT" "$LUDIS_API_PORT" "$LUDIS_SMTP_PORT" \
-  "$LUDIS_AI_PORT" ${LUDIS_E2E_PORT:+"$LUDIS_E2E_PORT"}
+  "$LUDIS_AI_PORT" "$LUDIS_CHAIN_ETHEREUM_PORT" "$LUDIS_CHAIN_POLYGON_PORT" ${LUDIS_E2E_PORT:+"$LUDIS_E2E_PORT"}
 
 # Credentials of the local S3 server (loopback only, development and tests).
 export LUDIS_S3_ACCESS_KEY=${LUDIS_S3_ACCESS_KEY:-ludis-dev}

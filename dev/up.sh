@@ -2,7 +2,8 @@
 # Starts the whole Ludis platform locally and prints where to open it:
 # the local cluster (control plane and a real node, dev/cluster.sh and dev/node.sh), the S3
 # server, the AI assistant's local model (dev/ai.sh; or the OpenAI-compatible provider that
-# LUDIS_AI_URL, LUDIS_AI_MODEL and LUDIS_AI_KEY name, when LUDIS_AI_URL is set), the operator, the
+# LUDIS_AI_URL, LUDIS_AI_MODEL and LUDIS_AI_KEY name, when LUDIS_AI_URL is set), the local Ethereum
+# chains of web3 collections (dev/chain.sh, seeded by seeds/web3/seed.mjs), the operator, the
 # API (SQLite) serving the built console, and the demo (seeds/k8s/demo.yaml: a Streamlit dashboard
 # and a nightly workflow, dev/demo.sh).
 #   dev/up.sh           (stop with dev/down.sh; logs in $LUDIS_STATE/api/logs)
@@ -25,6 +26,17 @@ else
   log "warning: the assistant's local model did not start (see above), so Ludis starts without the AI assistant." \
     "To use another OpenAI-compatible provider, set LUDIS_AI_URL (its base URL, e.g. https://provider.example/v1)," \
     "LUDIS_AI_MODEL and LUDIS_AI_KEY, and run dev/up.sh again."
+fi
+# The local Ethereum chains of web3 collections (dev/chain.sh: ETHEREUM and POLYGON, seeded). Without
+# them the platform runs; web3 collections then have no chain to be validated or indexed against.
+if "$DEV_DIR/chain.sh" up; then
+  eval "$("$DEV_DIR/chain.sh" env)"
+  export -n LUDIS_WEB3_RPC_ETHEREUM LUDIS_WEB3_RPC_POLYGON # for the API only, below
+  chain_summary="ETHEREUM $LUDIS_WEB3_RPC_ETHEREUM, POLYGON $LUDIS_WEB3_RPC_POLYGON  (seeded: $LUDIS_STATE/chain/deployed.json)"
+else
+  log "warning: the local Ethereum chains did not start (see above), so Ludis starts without them (web3 collections" \
+    "cannot be validated or indexed). dev/chain.sh up starts them on their own."
+  chain_summary="not running (dev/chain.sh up)"
 fi
 if [ -z "${KUBECONFIG:-}" ]; then export KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig; fi
 
@@ -82,6 +94,7 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_ADMIN_EMAIL=admin@ludis.local LUDIS_ADMIN_PASSWORD="$(cat "$A/admin-password")" \
   LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   LUDIS_AI_URL=${LUDIS_AI_URL:-} LUDIS_AI_MODEL=${LUDIS_AI_MODEL:-} LUDIS_AI_KEY=${LUDIS_AI_KEY:-} \
+  LUDIS_WEB3_RPC_ETHEREUM=${LUDIS_WEB3_RPC_ETHEREUM:-} LUDIS_WEB3_RPC_POLYGON=${LUDIS_WEB3_RPC_POLYGON:-} \
   start_bg ludis-api "$A" "$CARGO_TARGET_DIR/$profile/ludis-api"
 wait_for "the API" 60 "$A/logs/ludis-api.log" curl -fsS --max-time 2 "http://127.0.0.1:$LUDIS_API_PORT/readyz"
 "$DEV_DIR/demo.sh" up
@@ -102,7 +115,8 @@ cat >&2 <<EOF
   S3 server         $LUDIS_S3_ENDPOINT  (access key $LUDIS_S3_ACCESS_KEY)
   Operator          http://127.0.0.1:$((LUDIS_API_PORT + 1))/metrics   (kubectl get ludis -A)
   AI assistant      $ai_summary
-  Logs              $LUDIS_STATE/{api,operator,cluster,s3,ai}/logs/
+  Web3 chains       $chain_summary
+  Logs              $LUDIS_STATE/{api,operator,cluster,s3,ai,chain}/logs/
   Stop              dev/down.sh
 
 EOF

@@ -3,8 +3,8 @@
 # a second start, recovery from a dead component, clear failures (taken port, failed build,
 # timeout), the S3 server's CORS answers (a second instance in a scratch state), the real node
 # leaving the machine as it found it (nothing left running or mounted after stop, kernel settings
-# and iptables untouched, purge), and the assistant's local model. Run by dev/test.sh as its last
-# phase.
+# and iptables untouched, purge), the assistant's local model, and the local Ethereum chains (their
+# own pair in a scratch state, on free ports). Run by dev/test.sh as its last phase.
 set -uo pipefail
 DEV=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 passed=0 failed=0
@@ -242,6 +242,127 @@ if [ $rc = 0 ] && ! grep -q installing <<<"$out"; then
 else
   fail "the next start reuses the installed model" "$out"
 fi
+
+# 10. The local Ethereum chains (dev/chain.sh) in a scratch state on free ports: both nodes start
+#     on 127.0.0.1 only and answer their chain ids; the seed's collections have code, answer name(),
+#     symbol() and ERC-165, and eth_getLogs finds deployed.json's Transfer counts and holders; the
+#     EOA has no code and the ERC-20 no ERC-165; a second start starts nothing; the bulk mode makes
+#     its Transfer events; a taken port fails clearly; a restart seeds the same facts; a stop leaves
+#     no process and frees the ports.
+CS=$tmp/chain-state
+eth_port=$(free_port)
+poly_port=$(free_port)
+while [ "$poly_port" = "$eth_port" ]; do poly_port=$(free_port); done
+chain() { LUDIS_STATE=$CS LUDIS_CHAIN_ETHEREUM_PORT=$eth_port LUDIS_CHAIN_POLYGON_PORT=$poly_port "$DEV/chain.sh" "$@"; }
+# jrpc URL METHOD PARAMS [JQ]: one JSON-RPC call, its result (or what JQ picks from the answer)
+jrpc() {
+  curl -sS --max-time 60 -H 'Content-Type: application/json' \
+    -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$2\",\"params\":$3}" "$1" 2>&1 | jq -r "${4:-.result}" 2>&1
+}
+abi_string() { python3 -c 'import sys; b=bytes.fromhex(sys.argv[1][2:]); n=int.from_bytes(b[32:64],"big"); print(b[64:64+n].decode())' "$1" 2>&1; }
+call() { jrpc "$1" eth_call "[{\"to\":\"$2\",\"data\":\"$3\"},\"latest\"]" "${4:-.result}"; }
+node_pids() { pgrep -f -- "hardhat.config.cjs node --hostname 127.0.0.1 --port ($eth_port|$poly_port)\$" | sort | tr '\n' ' '; }
+TRANSFER_TOPICS='["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef","0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62","0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb"]'
+eth=http://127.0.0.1:$eth_port
+poly=http://127.0.0.1:$poly_port
+dep=$CS/chain/deployed.json
+out=$(chain up 2>&1)
+rc=$?
+[ $rc = 0 ] && [ -s "$dep" ] && pass "the local chains start and are seeded" || fail "the local chains start and are seeded" "$out"
+out=$(jrpc "$eth" eth_chainId '[]')
+[ "$out" = 0x7a69 ] && pass "ETHEREUM answers chain id 31337" || fail "ETHEREUM answers chain id 31337" "$out"
+out=$(jrpc "$poly" eth_chainId '[]')
+[ "$out" = 0x7a6a ] && pass "POLYGON answers chain id 31338" || fail "POLYGON answers chain id 31338" "$out"
+out=$(ss -ltnH "( sport = :$eth_port or sport = :$poly_port )" | awk '{print $4}' | sort | tr '\n' ' ')
+[ "$out" = "$(printf '127.0.0.1:%s\n' "$eth_port" "$poly_port" | sort | tr '\n' ' ')" ] && pass "the chains listen on 127.0.0.1 only" ||
+  fail "the chains listen on 127.0.0.1 only" "$out"
+chain_env=$(chain env 2>&1)
+check "env names the ETHEREUM chain's URL" "$chain_env" "export LUDIS_WEB3_RPC_ETHEREUM=$eth"
+check "env names the POLYGON chain's URL" "$chain_env" "export LUDIS_WEB3_RPC_POLYGON=$poly"
+for c in ETHEREUM POLYGON; do
+  url=$(jq -r ".chains.$c.rpc_url" "$dep" 2>&1)
+  [ "$url" = "$(eval "$chain_env" && eval "echo \$LUDIS_WEB3_RPC_$c")" ] && pass "deployed.json names the $c chain's URL" ||
+    fail "deployed.json names the $c chain's URL" "$url"
+  while IFS=$'\t' read -r addr name symbol type block events; do
+    what="$c $type $symbol"
+    out=$(jrpc "$url" eth_getCode "[\"$addr\",\"latest\"]")
+    [[ "$out" == 0x?* ]] && [ "${#out}" -gt 100 ] && pass "$what has code" || fail "$what has code" "$out"
+    out=$(abi_string "$(call "$url" "$addr" 0x06fdde03)")
+    [ "$out" = "$name" ] && pass "$what answers name() '$name'" || fail "$what answers name() '$name'" "$out"
+    out=$(abi_string "$(call "$url" "$addr" 0x95d89b41)")
+    [ "$out" = "$symbol" ] && pass "$what answers symbol() '$symbol'" || fail "$what answers symbol() '$symbol'" "$out"
+    iface=$([ "$type" = ERC721 ] && echo 80ac58cd || echo d9b67a26)
+    out=$(call "$url" "$addr" "0x01ffc9a7${iface}00000000000000000000000000000000000000000000000000000000")
+    [ "$out" = "0x$(printf '%064d' 1)" ] && pass "$what supports $type's ERC-165 interface" ||
+      fail "$what supports $type's ERC-165 interface" "$out"
+    out=$(jrpc "$url" eth_getLogs "[{\"address\":\"$addr\",\"fromBlock\":\"$(printf '0x%x' "$block")\",\"toBlock\":\"latest\",\"topics\":[$TRANSFER_TOPICS]}]" '.result | length')
+    [ "$out" = "$events" ] && pass "eth_getLogs finds $what's $events transfer events" ||
+      fail "eth_getLogs finds $what's $events transfer events" "$out"
+    if [ "$type" = ERC721 ]; then # every holder's balanceOf is deployed.json's count
+      bad=""
+      while IFS=$'\t' read -r holder tokens; do
+        n=$(call "$url" "$addr" "0x70a08231000000000000000000000000${holder#0x}")
+        [ "$((n))" = "$tokens" ] || bad+="$holder holds $((n)), expected $tokens; "
+      done < <(jq -r ".chains.$c.collections[] | select(.address == \"$addr\") | .holders | to_entries[] | [.key, .value.tokens] | @tsv" "$dep")
+      [ -z "$bad" ] && pass "$what's holders hold deployed.json's counts" || fail "$what's holders hold deployed.json's counts" "$bad"
+    fi
+  done < <(jq -r ".chains.$c.collections[] | [.address, .name, .symbol, .type, .deployment_block, .transfer_events] | @tsv" "$dep")
+  out=$(jrpc "$url" eth_getCode "[\"$(jq -r ".chains.$c.eoa" "$dep")\",\"latest\"]")
+  [ "$out" = 0x ] && pass "the $c EOA has no code" || fail "the $c EOA has no code" "$out"
+done
+out=$(jq -r '[.overlaps[] | select(.same_chain) | .percent] | "\(any(. >= 10)) \(any(. > 0 and . < 10))"' "$dep" 2>&1)
+[ "$out" = "true true" ] && pass "deployed.json has an overlap of 10 % or more and one under 10 %" ||
+  fail "deployed.json has an overlap of 10 % or more and one under 10 %" "$out"
+erc20=$(jq -r .chains.ETHEREUM.not_a_collection.address "$dep")
+out=$(call "$eth" "$erc20" 0x01ffc9a780ac58cd00000000000000000000000000000000000000000000000000000000 '.error.message // .result')
+[[ "$out" == *revert* ]] && pass "the ERC-20 has no ERC-165 supportsInterface" || fail "the ERC-20 has no ERC-165 supportsInterface" "$out"
+before=$(node_pids)
+out=$(chain up 2>&1)
+check "second start finds the running chains" "$out" "the local chains are already running"
+after=$(node_pids)
+[ -n "$before" ] && [ "$(wc -w <<<"$before")" = 2 ] && [ "$before" = "$after" ] &&
+  pass "second start keeps the same two nodes" || fail "second start keeps the same two nodes" "$before -> $after"
+out=$(node "$DEV/../seeds/web3/seed.mjs" bulk --transfers 1000 --batch 250 --rpc "$poly" 2>&1)
+bulk=$(tail -n 1 <<<"$out")
+if addr=$(jq -er .address <<<"$bulk" 2>/dev/null); then
+  n=$(jrpc "$poly" eth_getLogs "[{\"address\":\"$addr\",\"fromBlock\":\"$(jq -r '.from_block' <<<"$bulk" | xargs printf '0x%x')\",\"toBlock\":\"$(jq -r '.to_block' <<<"$bulk" | xargs printf '0x%x')\",\"topics\":[$TRANSFER_TOPICS]}]" '.result | length')
+  [ "$n" = 1000 ] && [ "$(jq -r .transactions <<<"$bulk")" = 4 ] && pass "the bulk mode makes 1000 Transfer events in 4 transactions" ||
+    fail "the bulk mode makes 1000 Transfer events in 4 transactions" "$n logs; $bulk"
+else
+  fail "the bulk mode prints its collection and block range" "$out"
+fi
+port=$(free_port)
+python3 -m http.server --bind 127.0.0.1 "$port" >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+out=$(LUDIS_STATE=$tmp/chain-taken LUDIS_CHAIN_ETHEREUM_PORT=$(free_port) LUDIS_CHAIN_POLYGON_PORT=$port "$DEV/chain.sh" up 2>&1)
+rc=$?
+[ $rc != 0 ] && pass "a taken port fails the chains' start" || fail "a taken port fails the chains' start" "$out"
+check "the port error names the chain and port" "$out" "the local chain POLYGON (Hardhat's node) cannot start: port $port on 127.0.0.1 is taken"
+[ -z "$(pgrep -f -- "hardhat.config.cjs node --hostname 127.0.0.1 --port $port\$")" ] && pass "a failed start leaves no node" ||
+  fail "a failed start leaves no node"
+kill "$holder"
+wait "$holder" 2>/dev/null
+cp "$dep" "$tmp/deployed-first.json"
+chain down >/dev/null 2>&1
+out=$(chain up 2>&1)
+rc=$?
+if [ $rc = 0 ] && cmp -s "$tmp/deployed-first.json" "$dep"; then
+  pass "a restart seeds the same addresses, blocks and counts"
+else
+  fail "a restart seeds the same addresses, blocks and counts" "$out$(diff "$tmp/deployed-first.json" "$dep" | head -n 20)"
+fi
+chain down >/dev/null 2>&1
+left=$(node_pids)
+[ -z "$left" ] && pass "the chains' stop leaves no process" || fail "the chains' stop leaves no process" "$left"
+if (exec 3<>"/dev/tcp/127.0.0.1/$eth_port") 2>/dev/null || (exec 3<>"/dev/tcp/127.0.0.1/$poly_port") 2>/dev/null; then
+  fail "the chains' stop frees their ports" "$(ss -tanpH "( sport = :$eth_port or sport = :$poly_port )")"
+else
+  pass "the chains' stop frees their ports"
+fi
+out=$(chain status 2>&1)
+rc=$?
+[ $rc = 3 ] && pass "status says the stopped chains are stopped" || fail "status says the stopped chains are stopped" "exit $rc: $out"
 
 rm -rf "$tmp"
 echo "scripts: $passed passed, $failed failed"
