@@ -17,8 +17,9 @@ use ludis_api::domain::{AccessLevel as Level, AssetKind};
 
 /// Path parameters that name an asset, and body fields that do.
 const ASSET_PARAMS: [&str; 2] = ["{id}", "{entityId}"];
-const ASSET_FIELDS: [&str; 8] = [
+const ASSET_FIELDS: [&str; 9] = [
     "project",
+    "project_id",
     "project_uid",
     "id",
     "application_id",
@@ -59,6 +60,21 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
         "/v2/projects",
         "creates a project: its `project` is the new project's fields (tests/api/projects.rs)",
     ),
+    (
+        "POST",
+        "/v1/applications",
+        "creates an insight: its `project_id` is the project it is published from, checked by the access rule (tests/api/projects_run.rs)",
+    ),
+    (
+        "POST",
+        "/v2/workflows",
+        "creates a workflow: its `project_id` is the project it runs, checked by the access rule (tests/api/workflows.rs)",
+    ),
+    (
+        "POST",
+        "/v1/projects",
+        "creates a legacy project: its `project` is the new project's fields (tests/api/notebooks.rs)",
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +108,7 @@ fn entries() -> Vec<Entry> {
     let mut all = other_entries();
     all.extend(crate::matrix_workflows::entries());
     all.extend(crate::matrix_templates::entries());
+    all.extend(crate::matrix_notebooks::entries());
     all
 }
 
@@ -928,6 +945,8 @@ async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, kind: AssetKind)
     let id = match kind {
         AssetKind::Dataset => c.app.dataset(org, Some(&c.owner.uid), "Matrix data").await,
         AssetKind::ProjectV2 => c.app.project(&c.owner, "Matrix project").await,
+        // A legacy notebook-style project with one notebook.
+        AssetKind::Project => crate::matrix_notebooks::legacy_project(&c.app, &c.owner, "Matrix notes").await,
         AssetKind::Workflow => {
             // Publish and schedule need edit on the project too: every share holder has it.
             let project = c.app.project(&c.owner, "Matrix project").await;
@@ -953,7 +972,12 @@ async fn asset(c: &Ctx, people: &[Person; 3], org_shared: bool, kind: AssetKind)
 
 /// The kind of asset an entry's route takes.
 fn kind_of(path: &str) -> AssetKind {
-    if path.starts_with("/v2/projects") {
+    if path.starts_with("/v1/projects")
+        || path.starts_with("/v1/notebook")
+        || path.ends_with("/getJupyterDevUrl")
+    {
+        AssetKind::Project
+    } else if path.starts_with("/v2/projects") {
         AssetKind::ProjectV2
     } else if path.starts_with("/v2/workflows") {
         AssetKind::Workflow

@@ -169,7 +169,7 @@ pub(super) async fn create_notebook(
     let (name, description) = name_and_description(&f.name, &f.description)?;
     let (project, _) = load_project(&state, &caller, &f.project_id, AccessLevel::Edit).await?;
     let content = ipynb::empty_notebook(project.details.language);
-    let n = files::add(&state, &caller, &project, (&name, &description), &content).await?;
+    let n = files::add(&state, &caller, &project, (&name, &description), &name, &content).await?;
     record(&state, &caller, &project, ActivityAction::Committed).await;
     Ok((
         StatusCode::CREATED,
@@ -282,7 +282,7 @@ pub(super) async fn import_notebook(
             .unwrap_or(&default_description),
     )?;
     let (project, _) = load_project(&state, &caller, &t.project_id, AccessLevel::Edit).await?;
-    let n = files::add(&state, &caller, &project, (&name, &description), &content).await?;
+    let n = files::add(&state, &caller, &project, (&name, &description), &name, &content).await?;
     record(&state, &caller, &project, ActivityAction::Committed).await;
     Ok((
         StatusCode::CREATED,

@@ -27,12 +27,14 @@ pub async fn repo(state: &AppState, caller: &AuthUser, project: &Project) -> Res
 }
 
 /// Adds notebook `name` with `content` (checked to be a notebook) to `project`: a new file named
-/// after it, committed by the caller, and its row.
+/// after `file` (a name made safe and unique, `ipynb::file_name`), committed by the caller, and
+/// its row.
 pub async fn add(
     state: &AppState,
     caller: &AuthUser,
     project: &Project,
     (name, description): (&str, &str),
+    file: &str,
     content: &str,
 ) -> Result<NotebookRow> {
     ipynb::parse(content).map_err(|e| ApiError::bad_request("invalid_notebook", e.to_string()))?;
@@ -49,7 +51,7 @@ pub async fn add(
             .into_iter()
             .map(|n| n.path),
     );
-    let path = ipynb::file_name(name, &taken);
+    let path = ipynb::file_name(file, &taken);
     let commit = FileCommit {
         path: RepoPath::file(&path).map_err(internal)?,
         content: content.as_bytes().to_vec(),

@@ -655,7 +655,15 @@ pub(super) async fn create_from_template(
     };
     let project = create(&state, &caller, fields).await?;
     for n in t.notebooks {
-        files::add(&state, &caller, &project, (n.name, n.description), n.content).await?;
+        files::add(
+            &state,
+            &caller,
+            &project,
+            (n.name, n.description),
+            n.file,
+            n.content,
+        )
+        .await?;
     }
     Ok((
         StatusCode::CREATED,
