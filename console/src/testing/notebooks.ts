@@ -1,11 +1,4 @@
-import type {
-  JupyterState,
-  LegacyProjectDetail,
-  LegacyProjectsPage,
-  LegacyProjectView,
-  NotebookDetail,
-  NotebookView,
-} from '@/features/notebooks/api/contract';
+import type { JupyterState, LegacyProjectDetail, LegacyProjectView, LegacyProjectsPage, NotebookDetail, NotebookView } from '@/lib/api/types';
 
 let next = 0;
 

@@ -11,7 +11,7 @@ import { DiscussionButton } from '@/features/comments/components/discussion-butt
 import { getDatasetQueryOptions } from '@/features/datasets/api/get-dataset';
 import { useDatasets } from '@/features/datasets/api/get-datasets';
 import { insightKeys } from '@/features/insights/api/keys';
-import type { LegacyProjectView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView } from '@/lib/api/types';
 import { LegacyProjectDetail } from '@/features/notebooks/components/legacy-project-detail';
 import { LegacyProjectEditForm } from '@/features/notebooks/components/legacy-project-edit-form';
 import { LegacyProjectForm } from '@/features/notebooks/components/legacy-project-form';

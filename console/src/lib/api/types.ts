@@ -182,3 +182,33 @@ export type TemplateGraphRequest = Schemas['GraphRequest'];
 export type TemplateForecastRequest = Schemas['ForecastRequest'];
 export type NewTemplateApp = Schemas['NewTemplateApp'];
 export type ClusterView = Schemas['ClusterView'];
+
+/* ---- Legacy projects and notebooks (issue 18, docs/contracts/notebooks.md) ---- */
+
+/** A project of the notebook flavour, as the legacy lists and its page show it. */
+export type LegacyProjectView = Schemas['LegacyProjectView'];
+export type LegacyProjectsPage = Schemas['LegacyProjectsPage'];
+export type LegacyProjectDetail = Schemas['LegacyProjectDetail'];
+export type LegacyProjectAnswer = Schemas['LegacyProjectAnswer'];
+export type NewLegacyProjectFields = Schemas['NewLegacyProject'];
+export type LegacyProjectChanges = Schemas['LegacyProjectChanges'];
+export type ProjectTemplate = Schemas['ProjectTemplateView'];
+/** A notebook: an `.ipynb` file (`path`) of its project's repository. */
+export type NotebookView = Schemas['NotebookView'];
+export type NotebookDetail = Schemas['NotebookDetail'];
+export type NotebookAnswer = Schemas['NotebookAnswer'];
+export type NewNotebookFields = Schemas['NewNotebook'];
+/** A notebook id to copy (`importNotebook`) or an `.ipynb` file's text (`file`). */
+export type NotebookImportRequest = Schemas['ImportNotebookRequest'];
+export type NotebookChanges = Schemas['NotebookChanges'];
+export type NotebookOpenAnswer = Schemas['OpenAnswer'];
+/** `commit` null: 'Nothing to commit'. */
+export type NotebookCommitAnswer = Schemas['CommitNotebookAnswer'];
+/** A legacy project's JupyterLab server. */
+export type JupyterState = Schemas['JupyterState'];
+/**
+ * GAP: the document gives the notebook preview's answer the name of the project v2 run answer
+ * (`PreviewAnswer`, `{success, preview}`: two schemas of one name), so the path is typed with that
+ * one; the API sends `{success, html}` (api/src/routes/notebooks/jupyter.rs).
+ */
+export type NotebookPreviewAnswer = { success: boolean; html: string };

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { notebookApi, type NotebookCommit } from '@/features/notebooks/api/contract';
+import type { NotebookCommitAnswer } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** The refusal when JupyterLab does not run (HTTP 409 'Open the notebook first'). */
 export const NOT_OPEN_STATUS = 409;
@@ -12,10 +12,10 @@ export const NOT_OPEN_STATUS = 409;
  * the workspace, committed as the caller; `commit: null` with 'Nothing to commit' when unchanged.
  */
 export function commitNotebook(id: string, message: string) {
-  return unwrap(notebookApi.POST('/v1/notebook/{id}/commit', { params: { path: { id } }, body: { message } }));
+  return unwrap(api.POST('/v1/notebook/{id}/commit', { params: { path: { id } }, body: { message } }));
 }
 
-export function useCommitNotebook(options: { onSuccess?: (r: NotebookCommit) => void } = {}) {
+export function useCommitNotebook(options: { onSuccess?: (r: NotebookCommitAnswer) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, message }: { id: string; message: string }) => commitNotebook(id, message),

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { type LegacyProjectAnswer, type NewLegacyProject, notebookApi } from '@/features/notebooks/api/contract';
+import type { LegacyProjectAnswer, NewLegacyProjectFields } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v1/projects {project}: a legacy project with a hosted repository (201 'Project Created Successfully'). */
-export function createLegacyProject(project: NewLegacyProject) {
-  return unwrap(notebookApi.POST('/v1/projects', { body: { project } }));
+export function createLegacyProject(project: NewLegacyProjectFields) {
+  return unwrap(api.POST('/v1/projects', { body: { project } }));
 }
 
 export function useCreateLegacyProject(options: { onSuccess?: (r: LegacyProjectAnswer) => void } = {}) {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { type NewNotebook, notebookApi, type NotebookAnswer } from '@/features/notebooks/api/contract';
+import type { NewNotebookFields, NotebookAnswer } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** POST /v1/notebook {notebook} (edit access): an empty notebook committed to the project's repository. */
-export function createNotebook(notebook: NewNotebook) {
-  return unwrap(notebookApi.POST('/v1/notebook', { body: { notebook } }));
+export function createNotebook(notebook: NewNotebookFields) {
+  return unwrap(api.POST('/v1/notebook', { body: { notebook } }));
 }
 
 export function useCreateNotebook(options: { onSuccess?: (r: NotebookAnswer) => void } = {}) {

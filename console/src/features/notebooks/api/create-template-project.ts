@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { type LegacyProjectAnswer, notebookApi } from '@/features/notebooks/api/contract';
+import type { LegacyProjectAnswer } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * POST /v1/projects/ludisproject {template, name?}: a project with the template's notebooks,
  * reading the organization's sample dataset the template names.
  */
 export function createTemplateProject(request: { template: string; name?: string }) {
-  return unwrap(notebookApi.POST('/v1/projects/ludisproject', { body: request }));
+  return unwrap(api.POST('/v1/projects/ludisproject', { body: request }));
 }
 
 export function useCreateTemplateProject(options: { onSuccess?: (r: LegacyProjectAnswer) => void } = {}) {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { type Done, notebookApi } from '@/features/notebooks/api/contract';
+import type { Done } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** DELETE /v1/projects/{id} (edit access): 'Project Deleted!'. */
 export function deleteLegacyProject(id: string) {
-  return unwrap(notebookApi.DELETE('/v1/projects/{id}', { params: { path: { id } } }));
+  return unwrap(api.DELETE('/v1/projects/{id}', { params: { path: { id } } }));
 }
 
 export function useDeleteLegacyProject(options: { onSuccess?: (r: Done) => void } = {}) {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { ACTIVE_NOTEBOOK_STATUS, type LegacyProjectTab } from '@/config/constants';
-import type { LegacyProjectView, NotebookView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView, NotebookView } from '@/lib/api/types';
 import { getLegacyProjects } from '@/features/notebooks/api/get-legacy-projects';
 import { notebookKeys } from '@/features/notebooks/api/keys';
 

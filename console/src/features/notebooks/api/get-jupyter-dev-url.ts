@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { notebookApi } from '@/features/notebooks/api/contract';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PUT /v1/users/{userId}/getJupyterDevUrl {project_id} (execute access): JupyterLab's port and address. */
 export function getJupyterDevUrl(userId: string, projectId: string, signal?: AbortSignal) {
-  return unwrap(notebookApi.PUT('/v1/users/{userId}/getJupyterDevUrl', { params: { path: { userId } }, body: { project_id: projectId }, signal }));
+  return unwrap(api.PUT('/v1/users/{userId}/getJupyterDevUrl', { params: { path: { userId } }, body: { project_id: projectId }, signal }));
 }
 
 /** Asked for once JupyterLab runs (`enabled`). */

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { JUPYTER_CHECK_MS } from '@/config/constants';
-import { notebookApi } from '@/features/notebooks/api/contract';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/projects/{id}: the project with its notebooks, and its JupyterLab (view access). */
 export function getLegacyProject(id: string, signal?: AbortSignal) {
-  return unwrap(notebookApi.GET('/v1/projects/{id}', { params: { path: { id } }, signal }));
+  return unwrap(api.GET('/v1/projects/{id}', { params: { path: { id } }, signal }));
 }
 
 export function getLegacyProjectQueryOptions(id: string) {

@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { LEGACY_PROJECTS_PAGE_SIZE } from '@/config/constants';
-import { notebookApi } from '@/features/notebooks/api/contract';
 import { type LegacyProjectsQuery, notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * 'My Projects': GET /v1/projects (page, pageSize), newest change first; 'Shared With Me':
@@ -11,8 +10,8 @@ import { unwrap } from '@/lib/api-client';
  */
 export function getLegacyProjects(q: LegacyProjectsQuery, signal?: AbortSignal, pageSize = LEGACY_PROJECTS_PAGE_SIZE) {
   const query = { page: q.page, pageSize };
-  if (q.tab === 'shared') return unwrap(notebookApi.GET('/v1/projects/share/list', { params: { query }, signal }));
-  return unwrap(notebookApi.GET('/v1/projects', { params: { query: { ...query, sortOperator: 'desc', orderBy: 'updated_at' } }, signal }));
+  if (q.tab === 'shared') return unwrap(api.GET('/v1/projects/share/list', { params: { query }, signal }));
+  return unwrap(api.GET('/v1/projects', { params: { query: { ...query, sortOperator: 'desc', orderBy: 'updated_at' } }, signal }));
 }
 
 export function getLegacyProjectsQueryOptions(q: LegacyProjectsQuery) {

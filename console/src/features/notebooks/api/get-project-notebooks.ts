@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { notebookApi } from '@/features/notebooks/api/contract';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/notebook/{id} with a project's id: its notebooks (view access). */
 export function getProjectNotebooks(projectId: string, signal?: AbortSignal) {
-  return unwrap(notebookApi.GET('/v1/notebook/{id}', { params: { path: { id: projectId } }, signal }));
+  return unwrap(api.GET('/v1/notebook/{id}', { params: { path: { id: projectId } }, signal }));
 }
 
 export function useProjectNotebooks(projectId: string) {

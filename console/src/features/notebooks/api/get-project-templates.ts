@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { notebookApi } from '@/features/notebooks/api/contract';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/projects/ludisproject: the template projects (their notebooks and sample datasets). */
 export function getProjectTemplates(signal?: AbortSignal) {
-  return unwrap(notebookApi.GET('/v1/projects/ludisproject', { signal }));
+  return unwrap(api.GET('/v1/projects/ludisproject', { signal }));
 }
 
 export function useProjectTemplates() {

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { notebookApi, type NotebookAnswer, type NotebookImport } from '@/features/notebooks/api/contract';
+import type { NotebookAnswer, NotebookImportRequest } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * POST /v1/notebook/import (edit access on the project): a copy of a notebook the caller can see
  * (`importNotebook`, its id) or of an `.ipynb` file's text (`file`, at most 10 MiB).
  */
-export function importNotebook(request: NotebookImport) {
-  return unwrap(notebookApi.POST('/v1/notebook/import', { body: request }));
+export function importNotebook(request: NotebookImportRequest) {
+  return unwrap(api.POST('/v1/notebook/import', { body: request }));
 }
 
 export function useImportNotebook(options: { onSuccess?: (r: NotebookAnswer) => void } = {}) {

@@ -1,18 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { notebookApi, type NotebookDetail, type NotebookOpen } from '@/features/notebooks/api/contract';
+import type { NotebookDetail, NotebookOpenAnswer } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /**
  * POST /v1/notebook/{id}/open (execute access): starts the project's JupyterLab; `iframe` opens
  * the notebook in it once it runs.
  */
 export function openNotebook(id: string) {
-  return unwrap(notebookApi.POST('/v1/notebook/{id}/open', { params: { path: { id } } }));
+  return unwrap(api.POST('/v1/notebook/{id}/open', { params: { path: { id } } }));
 }
 
-export function useOpenNotebook(options: { onSuccess?: (r: NotebookOpen) => void } = {}) {
+export function useOpenNotebook(options: { onSuccess?: (r: NotebookOpenAnswer) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: openNotebook,

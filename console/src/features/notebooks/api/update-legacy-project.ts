@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { type LegacyProjectAnswer, type LegacyProjectChanges, type LegacyProjectDetail, notebookApi } from '@/features/notebooks/api/contract';
+import type { LegacyProjectAnswer, LegacyProjectChanges, LegacyProjectDetail } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PUT /v1/projects/{id} {project} (edit access): description, type, size, author, datasets (the name stays). */
 export function updateLegacyProject(id: string, project: LegacyProjectChanges) {
-  return unwrap(notebookApi.PUT('/v1/projects/{id}', { params: { path: { id } }, body: { project } }));
+  return unwrap(api.PUT('/v1/projects/{id}', { params: { path: { id } }, body: { project } }));
 }
 
 export function useUpdateLegacyProject(options: { onSuccess?: (r: LegacyProjectAnswer) => void } = {}) {

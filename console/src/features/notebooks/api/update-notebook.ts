@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { notebookApi, type NotebookAnswer, type NotebookChanges } from '@/features/notebooks/api/contract';
+import type { NotebookAnswer, NotebookChanges } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** PUT /v1/notebook/{id} {notebook} (edit access): name and description; the file keeps its path. */
 export function updateNotebook(id: string, notebook: NotebookChanges) {
-  return unwrap(notebookApi.PUT('/v1/notebook/{id}', { params: { path: { id } }, body: { notebook } }));
+  return unwrap(api.PUT('/v1/notebook/{id}', { params: { path: { id } }, body: { notebook } }));
 }
 
 export function useUpdateNotebook(options: { onSuccess?: (r: NotebookAnswer) => void } = {}) {

@@ -1,10 +1,10 @@
 import { Avatar } from '@mantine/core';
 import { IconBrandPython } from '@tabler/icons-react';
 
-import type { LegacyLanguage } from '@/features/notebooks/api/contract';
+import type { Language } from '@/lib/api/types';
 
 /** A legacy project's image: its language (Python or R). */
-export function LanguageAvatar({ language, size = 36 }: { language: LegacyLanguage; size?: number }) {
+export function LanguageAvatar({ language, size = 36 }: { language: Language; size?: number }) {
   const label = language === 'r' ? 'R' : 'Python';
   return (
     <Avatar size={size} radius="md" color={language === 'r' ? 'blue' : 'yellow'} variant="light" role="img" aria-label={label}>

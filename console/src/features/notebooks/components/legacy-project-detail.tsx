@@ -10,7 +10,7 @@ import { LoadingRows } from '@/components/ui/loading-rows';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
-import type { JupyterState, LegacyProjectView, NotebookView } from '@/features/notebooks/api/contract';
+import type { JupyterState, LegacyProjectView, NotebookView } from '@/lib/api/types';
 import { useDeleteNotebook } from '@/features/notebooks/api/delete-notebook';
 import { useLegacyProject } from '@/features/notebooks/api/get-legacy-project';
 import { useProjectNotebooks } from '@/features/notebooks/api/get-project-notebooks';

@@ -6,7 +6,7 @@ import { ModalActions } from '@/components/ui/modal-actions';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
-import type { LegacyProjectChanges, LegacyProjectView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectChanges, LegacyProjectView } from '@/lib/api/types';
 import { useLegacyProject } from '@/features/notebooks/api/get-legacy-project';
 import { useUpdateLegacyProject } from '@/features/notebooks/api/update-legacy-project';
 import type { DatasetsPicker } from '@/features/notebooks/components/slots';

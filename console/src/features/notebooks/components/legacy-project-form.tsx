@@ -6,7 +6,7 @@ import { ModalActions } from '@/components/ui/modal-actions';
 import { PageHeader } from '@/components/ui/page-header';
 import { LEGACY_PROJECT_DEFAULTS, PROJECT_LANGUAGES } from '@/config/constants';
 import { paths } from '@/config/paths';
-import type { LegacyLanguage, NewLegacyProject } from '@/features/notebooks/api/contract';
+import type { Language, NewLegacyProjectFields } from '@/lib/api/types';
 import { useCreateLegacyProject } from '@/features/notebooks/api/create-legacy-project';
 import type { DatasetsPicker } from '@/features/notebooks/components/slots';
 import { NOTEBOOK_MESSAGES } from '@/features/notebooks/utils/messages';
@@ -26,7 +26,7 @@ export function validateLegacyProject(v: { name: string; description: string; da
 }
 
 /** The request with the form's defaults (spec 001 §2): author the user's name, size '5', type 'report'. */
-export function newLegacyProject(v: { name: string; description: string; language: LegacyLanguage; datasetIds: string[] }, author: string): NewLegacyProject {
+export function newLegacyProject(v: { name: string; description: string; language: Language; datasetIds: string[] }, author: string): NewLegacyProjectFields {
   return {
     name: v.name.trim(),
     description: v.description.trim(),
@@ -48,7 +48,7 @@ export function LegacyProjectForm({ datasetsPicker }: { datasetsPicker: Datasets
   const { user } = useSession();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [language, setLanguage] = useState<LegacyLanguage>(LEGACY_PROJECT_DEFAULTS.language);
+  const [language, setLanguage] = useState<Language>(LEGACY_PROJECT_DEFAULTS.language);
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const create = useCreateLegacyProject({
@@ -103,7 +103,7 @@ export function LegacyProjectForm({ datasetsPicker }: { datasetsPicker: Datasets
               required
               data={PROJECT_LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
               value={language}
-              onChange={(v) => v && setLanguage(v as LegacyLanguage)}
+              onChange={(v) => v && setLanguage(v as Language)}
               allowDeselect={false}
             />
             {datasetsPicker({

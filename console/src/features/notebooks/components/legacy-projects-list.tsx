@@ -20,7 +20,7 @@ import {
   ROW_DESCRIPTION_MAX,
 } from '@/config/constants';
 import { paths } from '@/config/paths';
-import type { LegacyProjectView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView } from '@/lib/api/types';
 import { useDeleteLegacyProject } from '@/features/notebooks/api/delete-legacy-project';
 import { useLegacyProjects } from '@/features/notebooks/api/get-legacy-projects';
 import { LanguageAvatar } from '@/features/notebooks/components/language-avatar';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { NOT_OPEN_STATUS, useCommitNotebook } from '@/features/notebooks/api/commit-notebook';
-import type { NotebookView } from '@/features/notebooks/api/contract';
+import type { NotebookView } from '@/lib/api/types';
 import { NOTEBOOK_MESSAGES } from '@/features/notebooks/utils/messages';
 import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { paths } from '@/config/paths';
-import type { LegacyProjectView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView } from '@/lib/api/types';
 import { useCreateNotebook } from '@/features/notebooks/api/create-notebook';
 import type { ImportedState } from '@/features/notebooks/components/legacy-project-detail';
 import { type NotebookFieldErrors, NotebookFields } from '@/features/notebooks/components/notebook-fields';

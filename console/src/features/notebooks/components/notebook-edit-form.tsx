@@ -6,7 +6,7 @@ import { ModalActions } from '@/components/ui/modal-actions';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
-import type { NotebookView } from '@/features/notebooks/api/contract';
+import type { NotebookView } from '@/lib/api/types';
 import { useNotebook } from '@/features/notebooks/api/get-notebook';
 import { useUpdateNotebook } from '@/features/notebooks/api/update-notebook';
 import { type NotebookFieldErrors, NotebookFields } from '@/features/notebooks/components/notebook-fields';

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { MAX_NOTEBOOK_BYTES } from '@/config/constants';
 import { paths } from '@/config/paths';
-import type { LegacyProjectView, NotebookImport } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView, NotebookImportRequest } from '@/lib/api/types';
 import { type ImportableNotebook, useImportableNotebooks } from '@/features/notebooks/api/get-importable-notebooks';
 import { useImportNotebook } from '@/features/notebooks/api/import-notebook';
 import type { ImportedState } from '@/features/notebooks/components/legacy-project-detail';
@@ -68,7 +68,7 @@ function ImportForm({ project }: { project: LegacyProjectView }) {
       ...(values.name.trim() ? { name: values.name.trim() } : {}),
       ...(values.description.trim() ? { description: values.description.trim() } : {}),
     };
-    let request: NotebookImport;
+    let request: NotebookImportRequest;
     if (source === 'notebook' && notebookId) {
       request = { notebook, importNotebook: notebookId };
     } else if (file) {

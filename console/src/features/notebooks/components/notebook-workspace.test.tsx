@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { JUPYTER_CHECK_MS, NOTEBOOK_FRAME_DELAY_MS } from '@/config/constants';
-import type { JupyterState } from '@/features/notebooks/api/contract';
+import type { JupyterState } from '@/lib/api/types';
 import { NotebookPreview } from '@/features/notebooks/components/notebook-preview';
 import { NotebookWorkspace, OPEN_FOR_TERMINAL, startingStep } from '@/features/notebooks/components/notebook-workspace';
 import { advance, installManualClock, settle } from '@/testing/clock';

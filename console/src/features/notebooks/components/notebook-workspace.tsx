@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { NOTEBOOK_FRAME_DELAY_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
-import type { JupyterState, NotebookDetail } from '@/features/notebooks/api/contract';
+import type { JupyterState, NotebookDetail } from '@/lib/api/types';
 import { useJupyterDevUrl } from '@/features/notebooks/api/get-jupyter-dev-url';
 import { useNotebook } from '@/features/notebooks/api/get-notebook';
 import { useOpenNotebook } from '@/features/notebooks/api/open-notebook';

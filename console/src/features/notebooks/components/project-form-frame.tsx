@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { paths } from '@/config/paths';
-import type { LegacyProjectView } from '@/features/notebooks/api/contract';
+import type { LegacyProjectView } from '@/lib/api/types';
 import { useLegacyProject } from '@/features/notebooks/api/get-legacy-project';
 import { canEdit } from '@/features/notebooks/utils/access';
 import { NOTEBOOK_MESSAGES } from '@/features/notebooks/utils/messages';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-import type { LegacyLanguage } from '@/features/notebooks/api/contract';
+import type { Language } from '@/lib/api/types';
 
 /**
  * What the legacy project and notebook screens borrow from other features. A feature never
@@ -16,5 +16,5 @@ export type DatasetsPickerProps = { value: string[]; onChange: (ids: string[]) =
 export type DatasetsPicker = (props: DatasetsPickerProps) => ReactNode;
 
 /** The insight publish dialog (the projects feature's), for this project; `files` are its notebooks. */
-export type PublishDialogProps = { projectId: string; language: LegacyLanguage; files: string[]; onClose: () => void };
+export type PublishDialogProps = { projectId: string; language: Language; files: string[]; onClose: () => void };
 export type PublishDialog = (props: PublishDialogProps) => ReactNode;

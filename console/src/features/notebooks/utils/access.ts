@@ -1,12 +1,12 @@
-import type { LegacyAccessLevel } from '@/features/notebooks/api/contract';
+import type { AccessLevel } from '@/lib/api/types';
 
 /** Edit, share and delete: the owner or edit access (spec 000 §6 "Legacy project list"). */
-export function canEdit(p: { access_level: LegacyAccessLevel; is_owner?: boolean }): boolean {
+export function canEdit(p: { access_level: AccessLevel; is_owner?: boolean }): boolean {
   return !!p.is_owner || p.access_level === 'edit';
 }
 
 /** Open JupyterLab, the terminal: execute or edit access. */
-export function canExecute(p: { access_level: LegacyAccessLevel; is_owner?: boolean }): boolean {
+export function canExecute(p: { access_level: AccessLevel; is_owner?: boolean }): boolean {
   return canEdit(p) || p.access_level === 'execute';
 }
 
