@@ -4,8 +4,10 @@ import type { NotebookCommitAnswer } from '@/lib/api/types';
 import { notebookKeys } from '@/features/notebooks/api/keys';
 import { api, unwrap } from '@/lib/api-client';
 
-/** The refusal when JupyterLab does not run (HTTP 409 'Open the notebook first'). */
-export const NOT_OPEN_STATUS = 409;
+/** The refusal when JupyterLab does not run (HTTP 409 'Open the notebook first: …'). */
+export const NOT_OPEN_CODE = 'notebook_not_open';
+/** The refusal when the file changed in git since the notebook was opened (HTTP 409). */
+export const STALE_NOTEBOOK_CODE = 'stale_file';
 
 /**
  * POST /v1/notebook/{id}/commit {message} (edit access): the notebook as JupyterLab saved it in

@@ -2,7 +2,7 @@ import { Alert, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
-import { NOT_OPEN_STATUS, useCommitNotebook } from '@/features/notebooks/api/commit-notebook';
+import { NOT_OPEN_CODE, STALE_NOTEBOOK_CODE, useCommitNotebook } from '@/features/notebooks/api/commit-notebook';
 import type { NotebookView } from '@/lib/api/types';
 import { NOTEBOOK_MESSAGES } from '@/features/notebooks/utils/messages';
 import { ApiError } from '@/lib/api-client';
@@ -12,7 +12,8 @@ import { notify } from '@/lib/notify';
  * The commit modal of an open notebook (spec 001 §2, §7): a message, then the notebook as
  * JupyterLab saved it is committed as the user ('Commit successful'). An unchanged notebook is
  * 'Nothing to commit', said here rather than as a failure; without a running JupyterLab the API
- * answers 409 'Open the notebook first'.
+ * answers 409 'Open the notebook first: …', and a file changed in git since it was opened is refused
+ * (409 `stale_file`), never overwritten.
  */
 export function NotebookCommitModal({ notebook, onClose }: { notebook: Pick<NotebookView, 'id' | 'name' | 'path'>; onClose: () => void }) {
   const [message, setMessage] = useState(`Update ${notebook.name}`);
@@ -27,7 +28,9 @@ export function NotebookCommitModal({ notebook, onClose }: { notebook: Pick<Note
       onClose();
     },
   });
-  const notOpen = commit.error instanceof ApiError && commit.error.status === NOT_OPEN_STATUS;
+  const code = commit.error instanceof ApiError ? commit.error.code : undefined;
+  const notOpen = code === NOT_OPEN_CODE;
+  const stale = code === STALE_NOTEBOOK_CODE;
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -50,8 +53,15 @@ export function NotebookCommitModal({ notebook, onClose }: { notebook: Pick<Note
             </Alert>
           )}
           {commit.isError && (
-            <Alert color={notOpen ? 'orange' : 'red'} variant="light" role="alert" title={notOpen ? NOTEBOOK_MESSAGES.openFirst : undefined}>
-              {notOpen ? 'JupyterLab is not running for this project: open the notebook, save it, then commit.' : commit.error.message}
+            <Alert
+              color={notOpen || stale ? 'orange' : 'red'}
+              variant="light"
+              role="alert"
+              title={notOpen ? NOTEBOOK_MESSAGES.openFirst : stale ? 'The notebook changed in git since it was opened' : undefined}
+            >
+              {commit.error.message}
+              {notOpen && ' Open the notebook, save it, then commit.'}
+              {stale && ' Open the notebook again to start from the latest version.'}
             </Alert>
           )}
           <ModalActions submitLabel="Commit" loading={commit.isPending} onCancel={onClose} />

@@ -195,11 +195,26 @@ describe('the commit modal', () => {
 
   it("JupyterLab not running (409): 'Open the notebook first'", async () => {
     signIn();
-    renderNotebook(...commitHandlers({ status: 409, body: { success: false, code: 'not_open', message: 'Open the notebook first' } }));
+    renderNotebook(
+      ...commitHandlers({
+        status: 409,
+        body: { success: false, code: 'notebook_not_open', message: 'Open the notebook first: its changes are in the running JupyterLab' },
+      }),
+    );
     const dialog = await commit();
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Open the notebook first');
-    expect(alert).toHaveTextContent('open the notebook, save it, then commit');
+    expect(alert).toHaveTextContent('its changes are in the running JupyterLab');
+    expect(alert).toHaveTextContent('Open the notebook, save it, then commit.');
+  });
+
+  it('a file changed in git since it was opened (409 stale_file) is said so', async () => {
+    signIn();
+    renderNotebook(...commitHandlers({ status: 409, body: { success: false, code: 'stale_file', message: 'The file changed on the branch' } }));
+    const dialog = await commit();
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('The notebook changed in git since it was opened');
+    expect(alert).toHaveTextContent('The file changed on the branch');
   });
 });
 
