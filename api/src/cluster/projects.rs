@@ -42,6 +42,8 @@ const MAX_NAME: usize = 128;
 const MAX_DESCRIPTION: usize = 2000;
 /// The port the preview serves its web view on.
 pub const PREVIEW_PORT: i32 = 8080;
+/// The port a legacy project's JupyterLab listens on (JupyterLab's own default).
+pub const JUPYTER_PORT: i32 = 8888;
 
 impl apply::Applied for ProjectCr {
     const KIND: AssetKind = AssetKind::ProjectV2;
@@ -219,6 +221,7 @@ pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hos
         // forwards whole (the web view's URL carries it).
         spec["flavour"] = json!("notebook");
         spec["preview"]["basePath"] = json!(app_base_path(&p.asset.id));
+        spec["preview"]["port"] = json!(JUPYTER_PORT);
         if let Some(size) = workspace_size(&d.size) {
             spec["workspaceSize"] = json!(size);
         }
@@ -306,6 +309,7 @@ mod tests {
             Some("/apps/1a2b3c4d-0000-4000-8000-000000000000/")
         );
         assert_eq!(cr.spec.workspace_size, "7Gi");
+        assert_eq!(cr.spec.preview.port, JUPYTER_PORT);
         assert_eq!(workspace_size("0"), None);
         assert_eq!(workspace_size("x"), None);
     }

@@ -48,3 +48,20 @@ async fn the_document_is_served_and_lists_every_route() {
         assert!(paths.contains_key(p), "{p} is missing from the document");
     }
 }
+
+/// Every operation has an id of its own: the console's generated types are keyed by it, and two
+/// handlers with one name (in two route modules) would silently share one type.
+#[test]
+fn operation_ids_are_unique() {
+    let doc: serde_json::Value = serde_json::from_str(&ludis_api::openapi::document_json()).unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap_or_default().to_owned();
+            if let Some(first) = seen.insert(id.clone(), format!("{method} {path}")) {
+                panic!("operationId {id:?} is used by {first} and by {method} {path}");
+            }
+        }
+    }
+    assert!(seen.len() > 100, "{}", seen.len());
+}

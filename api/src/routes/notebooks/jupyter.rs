@@ -85,7 +85,7 @@ pub(super) async fn open_notebook(
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct PreviewAnswer {
+pub struct NotebookPreviewAnswer {
     pub success: bool,
     /// A read-only HTML page of the notebook as committed (no scripts; shown in a sandboxed
     /// frame).
@@ -96,7 +96,7 @@ pub struct PreviewAnswer {
 #[utoipa::path(post, path = "/v1/notebook/{id}/preview", tag = "notebooks",
     params(("id" = String, Path, description = "Notebook id")),
     responses(
-        (status = 200, body = PreviewAnswer),
+        (status = 200, body = NotebookPreviewAnswer),
         (status = 400, description = "The file is not a notebook", body = ErrorBody),
         (status = 404, description = "Notebook not found (or its file is gone)", body = ErrorBody),
     ),
@@ -105,12 +105,12 @@ pub(super) async fn preview_notebook(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(id): AppPath<String>,
-) -> Result<Json<PreviewAnswer>> {
+) -> Result<Json<NotebookPreviewAnswer>> {
     let (n, project, _) = load_notebook(&state, &caller, &id, AccessLevel::View).await?;
     let file = files::read(&state, &caller, &project, &n).await?;
     let text = String::from_utf8_lossy(&file.bytes);
     let nb = ipynb::parse(&text).map_err(|e| ApiError::bad_request("invalid_notebook", e.to_string()))?;
-    Ok(Json(PreviewAnswer {
+    Ok(Json(NotebookPreviewAnswer {
         success: true,
         html: ipynb::render_html(&n.name, &nb),
     }))
@@ -124,7 +124,7 @@ pub struct CommitNotebookRequest {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct CommitRef {
+pub struct NotebookCommitRef {
     pub sha: String,
 }
 
@@ -135,7 +135,7 @@ pub struct CommitNotebookAnswer {
     pub message: String,
     /// The new commit; null when nothing changed.
     #[schema(required)]
-    pub commit: Option<CommitRef>,
+    pub commit: Option<NotebookCommitRef>,
 }
 
 /// Reads notebook file `path` from the running notebook server's workspace (at most the size
@@ -234,7 +234,7 @@ pub(super) async fn commit_notebook(
             "Nothing to commit"
         }
         .into(),
-        commit: commit.map(|sha| CommitRef {
+        commit: commit.map(|sha| NotebookCommitRef {
             sha: sha.as_str().to_owned(),
         }),
     }))

@@ -233,7 +233,7 @@ async fn page(
 #[utoipa::path(get, path = "/v1/projects", tag = "notebooks", params(LegacyProjectsQuery),
     responses((status = 200, body = LegacyProjectsPage), (status = 400, description = "Unknown order or sort", body = ErrorBody)),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn list_projects(
+pub(super) async fn list_legacy_projects(
     State(state): State<AppState>,
     caller: AuthUser,
     AppQuery(q): AppQuery<LegacyProjectsQuery>,
@@ -245,7 +245,7 @@ pub(super) async fn list_projects(
 #[utoipa::path(get, path = "/v1/projects/share/list", tag = "notebooks", params(LegacyProjectsQuery),
     responses((status = 200, body = LegacyProjectsPage), (status = 400, description = "Unknown order or sort", body = ErrorBody)),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn shared_projects(
+pub(super) async fn shared_legacy_projects(
     State(state): State<AppState>,
     caller: AuthUser,
     AppQuery(q): AppQuery<LegacyProjectsQuery>,
@@ -265,7 +265,7 @@ pub struct LegacyProjectDetail {
     params(("id" = String, Path, description = "Project id")),
     responses((status = 200, body = LegacyProjectDetail), (status = 404, description = "Project not found", body = ErrorBody)),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn project_details(
+pub(super) async fn legacy_project_details(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(id): AppPath<String>,
@@ -383,7 +383,7 @@ async fn create(state: &AppState, caller: &AuthUser, f: Fields) -> Result<Projec
         (status = 502, description = "The cluster or the git server failed", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn create_project(
+pub(super) async fn create_legacy_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppJson(req): AppJson<NewLegacyProjectRequest>,
@@ -453,7 +453,7 @@ pub struct UpdateLegacyProjectRequest {
         (status = 404, description = "Project not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn update_project(
+pub(super) async fn update_legacy_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(id): AppPath<String>,
@@ -533,7 +533,7 @@ pub(super) async fn update_project(
         (status = 404, description = "Project not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn delete_project(
+pub(super) async fn delete_legacy_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(id): AppPath<String>,
@@ -552,7 +552,7 @@ pub(super) async fn delete_project(
         (status = 404, description = "Project not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn share_project(
+pub(super) async fn share_legacy_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppJson(mut req): AppJson<shares::ShareRequest>,
@@ -622,7 +622,7 @@ pub struct TemplateProjectRequest {
         (status = 400, description = "Unknown template; invalid name", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn create_from_template(
+pub(super) async fn create_template_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppJson(req): AppJson<TemplateProjectRequest>,

@@ -32,14 +32,20 @@ pub mod view;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(legacy::list_projects, legacy::create_project))
-        .routes(routes!(legacy::shared_projects))
-        .routes(routes!(legacy::share_project))
-        .routes(routes!(legacy::project_templates, legacy::create_from_template))
         .routes(routes!(
-            legacy::project_details,
-            legacy::update_project,
-            legacy::delete_project
+            legacy::list_legacy_projects,
+            legacy::create_legacy_project
+        ))
+        .routes(routes!(legacy::shared_legacy_projects))
+        .routes(routes!(legacy::share_legacy_project))
+        .routes(routes!(
+            legacy::project_templates,
+            legacy::create_template_project
+        ))
+        .routes(routes!(
+            legacy::legacy_project_details,
+            legacy::update_legacy_project,
+            legacy::delete_legacy_project
         ))
         .routes(routes!(crud::create_notebook))
         .routes(routes!(crud::notebook_detail))

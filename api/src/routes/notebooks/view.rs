@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::{
     auth::AuthUser,
-    cluster::projects::PREVIEW_PORT,
+    cluster::projects::JUPYTER_PORT,
     db::{
         notebooks::{self as rows, NotebookRow},
         projects::Project,
@@ -128,7 +128,7 @@ impl JupyterState {
         Self {
             running: d.running,
             status: d.status,
-            dev_port: d.running.then_some(PREVIEW_PORT),
+            dev_port: d.running.then_some(JUPYTER_PORT),
             dev_url: (up && level >= AccessLevel::Execute)
                 .then(|| open_url(state, &caller.user.uid, caller.session.as_deref(), &p.asset.id))
                 .flatten(),

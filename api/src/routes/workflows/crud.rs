@@ -378,7 +378,7 @@ pub struct ShareListQuery {
         (status = 404, description = "Workflow not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
-pub(super) async fn share_list(
+pub(super) async fn workflow_share_list(
     State(state): State<AppState>,
     caller: AuthUser,
     AppQuery(q): AppQuery<ShareListQuery>,

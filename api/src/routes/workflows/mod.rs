@@ -44,7 +44,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(crud::delete_workflow))
         .routes(routes!(crud::share_workflow))
-        .routes(routes!(crud::share_list))
+        .routes(routes!(crud::workflow_share_list))
         .routes(routes!(designer::dag_info))
         .routes(routes!(designer::visual))
         .routes(routes!(designer::save))

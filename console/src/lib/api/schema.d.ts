@@ -1261,13 +1261,13 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's own legacy projects ('My Projects'). */
-        get: operations["list_projects"];
+        get: operations["list_legacy_projects"];
         put?: never;
         /**
          * Create a legacy project (spec 001 §2 `/projects/new`): name, description, language and at
          *     least one dataset; type, size, author and tags optional.
          */
-        post: operations["create_project"];
+        post: operations["create_legacy_project"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1288,7 +1288,7 @@ export interface paths {
          * Create a project from a template (spec 001 §7 `ludisproject`): its notebooks, reading the
          *     organization's sample dataset the template names when the caller can see it.
          */
-        post: operations["create_from_template"];
+        post: operations["create_template_project"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1305,7 +1305,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Share a legacy project: `POST /v1/applications/share` for it (edit access). */
-        post: operations["share_project"];
+        post: operations["share_legacy_project"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,7 +1320,7 @@ export interface paths {
             cookie?: never;
         };
         /** Legacy projects shared with the caller ('Shared With Me'), newest first. */
-        get: operations["shared_projects"];
+        get: operations["shared_legacy_projects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1337,15 +1337,15 @@ export interface paths {
             cookie?: never;
         };
         /** One legacy project with its notebooks (view access) and its notebook server. */
-        get: operations["project_details"];
+        get: operations["legacy_project_details"];
         /**
          * Change a legacy project (edit access): description, type, size, author, datasets, tags; the
          *     name is not editable (spec 001 §5). A new size applies to the workspace volume (it can grow).
          */
-        put: operations["update_project"];
+        put: operations["update_legacy_project"];
         post?: never;
         /** Delete a legacy project (edit access): its notebooks, repository, resource and rows. */
-        delete: operations["delete_project"];
+        delete: operations["delete_legacy_project"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2108,7 +2108,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who has access to a workflow (view access): `GET /v1/shares/sharedwith/{id}` for a workflow. */
-        get: operations["share_list"];
+        get: operations["workflow_share_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2467,7 +2467,7 @@ export interface components {
             success: boolean;
             /** @description 'Commit successful', or 'Nothing to commit' when the file is unchanged. */
             message: string;
-            commit: null | components["schemas"]["CommitRef"];
+            commit: null | components["schemas"]["NotebookCommitRef"];
         };
         CommitNotebookRequest: {
             /**
@@ -3658,6 +3658,9 @@ export interface components {
             /** @default null */
             description?: string | null;
         };
+        NotebookCommitRef: {
+            sha: string;
+        };
         NotebookDetail: {
             success: boolean;
             notebook: components["schemas"]["NotebookView"];
@@ -3668,6 +3671,14 @@ export interface components {
              *     may execute; else null.
              */
             iframe: string | null;
+        };
+        NotebookPreviewAnswer: {
+            success: boolean;
+            /**
+             * @description A read-only HTML page of the notebook as committed (no scripts; shown in a sandboxed
+             *     frame).
+             */
+            html: string;
         };
         /** @description The project a notebook belongs to, as the caller sees it. */
         NotebookProject: {
@@ -7450,7 +7461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreviewAnswer"];
+                    "application/json": components["schemas"]["NotebookPreviewAnswer"];
                 };
             };
             /** @description The file is not a notebook */
@@ -7864,7 +7875,7 @@ export interface operations {
             };
         };
     };
-    list_projects: {
+    list_legacy_projects: {
         parameters: {
             query?: {
                 /** @description From 1. */
@@ -7901,7 +7912,7 @@ export interface operations {
             };
         };
     };
-    create_project: {
+    create_legacy_project: {
         parameters: {
             query?: never;
             header?: never;
@@ -7962,7 +7973,7 @@ export interface operations {
             };
         };
     };
-    create_from_template: {
+    create_template_project: {
         parameters: {
             query?: never;
             header?: never;
@@ -7995,7 +8006,7 @@ export interface operations {
             };
         };
     };
-    share_project: {
+    share_legacy_project: {
         parameters: {
             query?: never;
             header?: never;
@@ -8046,7 +8057,7 @@ export interface operations {
             };
         };
     };
-    shared_projects: {
+    shared_legacy_projects: {
         parameters: {
             query?: {
                 /** @description From 1. */
@@ -8083,7 +8094,7 @@ export interface operations {
             };
         };
     };
-    project_details: {
+    legacy_project_details: {
         parameters: {
             query?: never;
             header?: never;
@@ -8114,7 +8125,7 @@ export interface operations {
             };
         };
     };
-    update_project: {
+    update_legacy_project: {
         parameters: {
             query?: never;
             header?: never;
@@ -8168,7 +8179,7 @@ export interface operations {
             };
         };
     };
-    delete_project: {
+    delete_legacy_project: {
         parameters: {
             query?: never;
             header?: never;
@@ -10469,7 +10480,7 @@ export interface operations {
             };
         };
     };
-    share_list: {
+    workflow_share_list: {
         parameters: {
             query: {
                 /** @description The workflow's id. */
