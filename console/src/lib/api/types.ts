@@ -206,9 +206,3 @@ export type NotebookOpenAnswer = Schemas['OpenAnswer'];
 export type NotebookCommitAnswer = Schemas['CommitNotebookAnswer'];
 /** A legacy project's JupyterLab server. */
 export type JupyterState = Schemas['JupyterState'];
-/**
- * GAP: the document gives the notebook preview's answer the name of the project v2 run answer
- * (`PreviewAnswer`, `{success, preview}`: two schemas of one name), so the path is typed with that
- * one; the API sends `{success, html}` (api/src/routes/notebooks/jupyter.rs).
- */
-export type NotebookPreviewAnswer = { success: boolean; html: string };

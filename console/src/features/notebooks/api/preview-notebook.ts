@@ -2,12 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { notebookKeys } from '@/features/notebooks/api/keys';
 import { api, unwrap } from '@/lib/api-client';
-import type { NotebookPreviewAnswer } from '@/lib/api/types';
 
 /** POST /v1/notebook/{id}/preview (view access): a read-only rendering of the committed notebook (`html`). */
-export function previewNotebook(id: string, signal?: AbortSignal): Promise<NotebookPreviewAnswer> {
-  // The document mistypes this answer (lib/api/types.ts, NotebookPreviewAnswer).
-  return unwrap(api.POST('/v1/notebook/{id}/preview', { params: { path: { id } }, signal })) as unknown as Promise<NotebookPreviewAnswer>;
+export function previewNotebook(id: string, signal?: AbortSignal) {
+  return unwrap(api.POST('/v1/notebook/{id}/preview', { params: { path: { id } }, signal }));
 }
 
 /** A POST without side effects, asked for as a query: each visit renders the notebook as committed now. */
