@@ -35,7 +35,7 @@ function renderAt(url: string) {
 const sharedWith = {
   success: true,
   entity_id: 'p1',
-  entity_type: 'Project',
+  entity_type: 'Project_V2',
   access_level: 'edit',
   can_share: true,
   levels: ['view', 'execute', 'edit'],
@@ -46,7 +46,7 @@ const sharedWith = {
 };
 
 describe('/projects routes (legacy projects and notebooks)', () => {
-  it("lists the legacy projects (no longer 'coming soon'), keeps the sidebar's Deprecated tag, and shares one as 'Project'", async () => {
+  it("lists the legacy projects (no longer 'coming soon'), keeps the sidebar's Deprecated tag, and shares one as the project it is ('Project_V2')", async () => {
     signIn({ uid: 'u-1', email: 'ada@example.com' }, true);
     const calls = shell(
       roles,
@@ -61,7 +61,7 @@ describe('/projects routes (legacy projects and notebooks)', () => {
     await user().click(await screen.findByRole('button', { name: 'Actions for Sales' }));
     await user().click(await screen.findByRole('menuitem', { name: 'Share', hidden: true }));
     expect(await screen.findByRole('dialog', { name: 'Share' })).toBeInTheDocument();
-    await waitFor(() => expect(calls.some((c) => c.url === '/v1/shares/sharedwith/p1?entityType=project')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.url === '/v1/shares/sharedwith/p1?entityType=project_v2')).toBe(true));
   });
 
   it('a role without the notebooks flag gets the section closed and no call', async () => {

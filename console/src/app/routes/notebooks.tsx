@@ -91,10 +91,14 @@ function PublishProject({ projectId, language, files, onClose }: PublishDialogPr
 
 const publishDialog = (props: PublishDialogProps) => <PublishProject {...props} />;
 
-/** The Share dialog of the sharing feature for a legacy project (entity type 'Project'). */
+/**
+ * The Share dialog of the sharing feature for a legacy project. It is the same asset as a project
+ * v2 (docs/contracts/notebooks.md), so it is shared as 'Project_V2' (what POST /v1/projects/share
+ * does too; 'Project' names the older legacy kind, which no project is).
+ */
 function useLegacyProjectShare() {
   const [sharing, setSharing] = useState<Pick<LegacyProjectView, 'id' | 'name'> | null>(null);
-  const dialog = sharing && <ShareModal opened entityId={sharing.id} entityType="Project" entityLabel={sharing.name} onClose={() => setSharing(null)} />;
+  const dialog = sharing && <ShareModal opened entityId={sharing.id} entityType="Project_V2" entityLabel={sharing.name} onClose={() => setSharing(null)} />;
   return { open: setSharing, dialog };
 }
 
