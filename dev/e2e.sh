@@ -67,7 +67,7 @@ run_api() {
 if [ -n "${KUBECONFIG:-}" ]; then
   export LUDIS_E2E_KUBECTL
   LUDIS_E2E_KUBECTL="$(tool_dir kubernetes)/kubectl"
-  "$LUDIS_E2E_KUBECTL" apply --server-side --field-manager=ludis-e2e -f charts/ludis/files/crds/ >/dev/null ||
+  "$LUDIS_E2E_KUBECTL" apply --server-side --force-conflicts --field-manager=ludis-e2e -f charts/ludis/files/crds/ >/dev/null ||
     die "installing the CRDs for the end-to-end tests failed"
   "$LUDIS_E2E_KUBECTL" wait --for=condition=Established --timeout=60s crd/insights.ludis.dev >/dev/null
 fi

@@ -56,7 +56,9 @@ cargo build --locked --quiet "${build_flags[@]}" -p ludis-api -p ludis-operator 
 # The operator: our CRDs, the image list (seeds/ludis-images.json, the images built for the node),
 # then the controllers (against this cluster and S3) with the operator's own images.
 kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
-kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
+# The CRDs are ours to install: a newer version takes over fields an older one set (tests apply
+# them under their own field managers).
+kubectl apply --server-side --force-conflicts -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 apply_image_list ludis-system || die "applying the image list failed"
 operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
