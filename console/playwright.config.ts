@@ -31,6 +31,12 @@ export default defineConfig({
         '--no-first-run',
         // WebGL in software (no GPU here), for the 3D scatter of the cluster template.
         '--enable-unsafe-swiftshader',
+        // Storage of a framed app on its own site is partitioned, as in the browsers users have:
+        // Playwright switches the partitioning off, which leaves a framed app no localStorage at
+        // all (JupyterLab in its frame needs it). The last of a switch wins, so these replace
+        // Playwright's own lists, without ThirdPartyStoragePartitioning in the disabled ones.
+        '--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints,NetworkTimeServiceQuerying',
+        '--enable-features=CDPScreenshotNewSurface,ThirdPartyStoragePartitioning',
       ],
     },
   },

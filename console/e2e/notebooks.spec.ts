@@ -39,7 +39,7 @@ const IMPORTED = JSON.stringify({
 
 async function openProject(page: Page) {
   await page.goto('/projects');
-  await page.getByRole('link', { name: projectName }).click();
+  await page.getByRole('link', { name: projectName, exact: true }).click();
   await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
 }
 
@@ -118,7 +118,7 @@ test.describe.serial('legacy projects and notebooks', () => {
     await screen(page, 'project');
 
     await page.goto('/projects');
-    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: projectName }) });
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: projectName, exact: true }) });
     await expect(row).toContainText('Nora Books');
     await expect(row.getByLabel('0 active notebooks')).toBeVisible();
     await screen(page, 'list');
@@ -136,15 +136,16 @@ test.describe.serial('legacy projects and notebooks', () => {
     await page.getByRole('button', { name: 'Create notebook' }).click();
     await toastSeen(page, 'Notebook created successfully!');
     await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName, exact: true })).toBeVisible();
 
     await page.getByRole('button', { name: 'Import file' }).click();
-    await page.getByRole('radio', { name: 'An .ipynb file' }).check({ force: true });
+    await page.getByText('An .ipynb file', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'An .ipynb file' })).toBeChecked();
     await page.locator('input[type=file]').setInputFiles({ name: `Imported ${stamp}.ipynb`, mimeType: 'application/x-ipynb+json', buffer: Buffer.from(IMPORTED) });
     await screen(page, 'import');
     await page.getByRole('button', { name: 'Import notebook' }).click();
     await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
-    const imported = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Imported ${stamp}` }) });
+    const imported = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Imported ${stamp}`, exact: true }) });
     await expect(imported).toHaveAttribute('data-highlighted', 'true');
     await expect(imported.getByText('New')).toBeVisible();
     await screen(page, 'imported');
@@ -154,7 +155,7 @@ test.describe.serial('legacy projects and notebooks', () => {
     test.setTimeout(RUN_TIMEOUT + 120_000);
     await signIn(page, owner.email, owner.password);
     await openProject(page);
-    await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName }).click();
+    await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName, exact: true }).click();
     await expect(page).toHaveURL(/\/notebooks\/[^/]+$/);
     await expect(page.getByRole('heading', { name: notebookName })).toBeVisible();
 
@@ -168,6 +169,7 @@ test.describe.serial('legacy projects and notebooks', () => {
       return;
     }
 
+
     // Progress first, then the frame (5 s after JupyterLab runs).
     await expect(page.getByRole('progressbar', { name: 'Opening progress' })).toBeVisible();
     await screen(page, 'opening');
@@ -178,12 +180,56 @@ test.describe.serial('legacy projects and notebooks', () => {
     await expect(page.getByLabel('Dev port')).toContainText('Dev port 8888');
     await expect(page.getByLabel('JupyterLab status')).toHaveText('running');
 
-    // A cell typed and saved in JupyterLab.
-    const cell = lab.locator('.jp-Notebook .jp-Cell .cm-content').first();
-    await cell.click();
-    await page.keyboard.insertText(`print("${marker}")`);
-    await page.keyboard.press('Control+s');
-    await expect(lab.locator('.jp-mod-dirty')).toHaveCount(0, { timeout: 30_000 });
+    // Inside JupyterLab's own page (its origin, the proxy's cookie): a kernel runs 1+1 over its
+    // websocket, and a cell is saved into the notebook through JupyterLab's contents API, as its
+    // editor saves — no typing racing the editor on a busy machine.
+    const labPage = page.frames().find((f) => f.url().includes('/lab/tree/'));
+    expect(labPage, 'the JupyterLab frame').toBeTruthy();
+    const result = await labPage!.evaluate(async (marker) => {
+      const [base, path] = location.pathname.split('/lab/tree/');
+      const ok = async (r: Response) => {
+        if (!r.ok) throw new Error(`${r.url}: ${r.status} ${await r.text()}`);
+        return r.json();
+      };
+      const json = { 'content-type': 'application/json' };
+      const session = await fetch(`${base}/api/sessions`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ path, type: 'notebook', name: path, kernel: { name: 'python3' } }),
+      }).then(ok);
+      const ws = new WebSocket(`${location.origin.replace('http', 'ws')}${base}/api/kernels/${session.kernel.id}/channels?session_id=e2e`);
+      const msgId = `e2e-${Date.now()}`;
+      const value = await new Promise<string>((resolve, reject) => {
+        ws.onmessage = (e) => {
+          const m = JSON.parse(e.data as string);
+          if (m.parent_header?.msg_id !== msgId) return;
+          if (m.msg_type === 'execute_result') resolve(m.content.data['text/plain']);
+          if (m.msg_type === 'error') reject(new Error(m.content.evalue));
+        };
+        ws.onerror = () => reject(new Error('the kernel websocket failed'));
+        ws.onopen = () =>
+          ws.send(
+            JSON.stringify({
+              header: { msg_id: msgId, username: 'e2e', session: 'e2e', msg_type: 'execute_request', version: '5.3', date: new Date().toISOString() },
+              parent_header: {},
+              metadata: {},
+              content: { code: '1+1', silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true },
+              channel: 'shell',
+              buffers: [],
+            }),
+          );
+      });
+      ws.close();
+      const file = await fetch(`${base}/api/contents/${path}?content=1`).then(ok);
+      file.content.cells.push({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: `print("${marker}")` });
+      await fetch(`${base}/api/contents/${path}`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ type: 'notebook', format: 'json', content: file.content }),
+      }).then(ok);
+      return value;
+    }, marker);
+    expect(result).toBe('2');
     await screen(page, 'jupyterlab');
 
     await page.getByRole('button', { name: 'Commit' }).click();
@@ -207,7 +253,7 @@ test.describe.serial('legacy projects and notebooks', () => {
   test('previews the committed notebook in the sandboxed frame', async ({ page }) => {
     await signIn(page, owner.email, owner.password);
     await openProject(page);
-    await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: `Imported ${stamp}` }).click();
+    await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: `Imported ${stamp}`, exact: true }).click();
     await page.getByRole('link', { name: 'Preview' }).click();
     await expect(page).toHaveURL(/\/notebooks\/[^/]+\/preview$/);
     await expect(page.getByRole('status', { name: 'Rendering the notebook' })).toBeVisible();
@@ -218,7 +264,7 @@ test.describe.serial('legacy projects and notebooks', () => {
     await screen(page, 'preview');
     if (realNode) {
       await openProject(page);
-      await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName }).click();
+      await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName, exact: true }).click();
       await page.getByRole('link', { name: 'Preview' }).click();
       await expect(page.frameLocator(`iframe[title="Preview of ${notebookName}"]`).getByText(marker).first()).toBeVisible({ timeout: 20_000 });
     }
@@ -235,14 +281,14 @@ test.describe.serial('legacy projects and notebooks', () => {
     await toastSeen(page, 'Notebook updated!');
     await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
     const notebooks = page.getByRole('table', { name: 'Notebooks' });
-    await expect(notebooks.getByRole('link', { name: renamed })).toBeVisible();
+    await expect(notebooks.getByRole('link', { name: renamed, exact: true })).toBeVisible();
 
     await notebooks.getByRole('button', { name: `Delete ${renamed}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Please confirm' });
     await expect(confirm).toContainText('Are you sure you want to delete this Notebook?');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toastSeen(page, 'Notebook Deleted!');
-    await expect(notebooks.getByRole('link', { name: renamed })).toHaveCount(0);
+    await expect(notebooks.getByRole('link', { name: renamed, exact: true })).toHaveCount(0);
 
     await page.goto('/projects');
     await page.getByRole('button', { name: `Actions for ${projectName}` }).click();
@@ -251,6 +297,6 @@ test.describe.serial('legacy projects and notebooks', () => {
     await screen(page, 'delete-project');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toastSeen(page, 'Project Deleted!');
-    await expect(page.getByRole('link', { name: projectName })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: projectName, exact: true })).toHaveCount(0);
   });
 });

@@ -48,8 +48,10 @@ run python3 -m http.server "$PORT"
 /// workspace, on `$PORT`, under `base_path` (the app proxy's prefix, which it forwards whole).
 /// It asks every request for the token in `$JUPYTER_TOKEN` (the project's environment Secret;
 /// the app proxy sends it), so nothing else in the cluster can use it; the origin and XSRF
-/// checks are the proxy's, which serves it on an origin of its own. Nothing is fetched from
-/// outside (no news, no update checks).
+/// checks are the proxy's, which serves it on an origin of its own. The console frames it, so it
+/// may be framed (JupyterLab's default is `frame-ancestors 'self'`): another site framing it gets
+/// nothing, as the proxy's cookie is never sent there (partitioned by the console's site when
+/// framed, `SameSite=Lax` otherwise). Nothing is fetched from outside (no news, no update checks).
 pub fn jupyter_args(base_path: &str) -> Vec<String> {
     [
         "jupyter",
@@ -63,6 +65,7 @@ pub fn jupyter_args(base_path: &str) -> Vec<String> {
         "--ServerApp.allow_remote_access=True",
         "--ServerApp.disable_check_xsrf=True",
         "--ServerApp.password=",
+        r#"--ServerApp.tornado_settings={"headers": {"Content-Security-Policy": "frame-ancestors *"}}"#,
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
@@ -138,6 +141,7 @@ mod tests {
         assert!(args.contains(&"--ServerApp.base_url=/apps/p1/".to_owned()));
         // Kubernetes expands $(PORT) from the container's environment.
         assert!(args.contains(&"--port=$(PORT)".to_owned()));
+        assert!(args.iter().any(|a| a.contains("frame-ancestors *")));
         // No token argument: JupyterLab takes $JUPYTER_TOKEN.
         assert!(!args.iter().any(|a| a.contains("token=")));
     }
