@@ -319,7 +319,7 @@ async fn project_and_dataset_defaults_and_rules() {
         &client,
         n,
         "Project",
-        json!({"displayName": "Bad/name", "image": "python-3.12"}),
+        json!({"displayName": "Bad!name", "image": "python-3.12"}),
         "spec.displayName",
     )
     .await;

@@ -247,7 +247,7 @@ async fn flighting_rules_are_enforced_by_the_api() {
             (200, Some("Flighting configuration updated!")),
             "{k}: {b}"
         );
-        let (s, b) = app.get("/v1/projects", &t.dev_token).await;
+        let (s, b) = app.get("/v2/projects", &t.dev_token).await;
         assert_eq!(
             (s.as_u16(), b["message"].as_str()),
             (403, Some("The Projects feature is not enabled for your role")),
@@ -257,7 +257,7 @@ async fn flighting_rules_are_enforced_by_the_api() {
         let (s, _) = app.get("/v2/projects/abc", &t.dev_token).await;
         assert_eq!(s, 403);
         // Others pass the gate (the route itself answers).
-        assert_ne!(app.get("/v1/projects", &t.admin_token).await.0, 403);
+        assert_ne!(app.get("/v2/projects", &t.admin_token).await.0, 403);
         assert_ne!(app.get("/v1/datasets/listdatasets", &t.dev_token).await.0, 403);
 
         // A superadmin switches datasets off in another organization, and for administrators.
