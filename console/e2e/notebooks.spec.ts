@@ -109,6 +109,9 @@ test.describe.serial('legacy projects and notebooks', () => {
     await dataset.click();
     await dataset.fill('Retail');
     await page.getByRole('option', { name: SAMPLE }).click();
+    // The picker stays open for more choices: close it so it does not cover the form's buttons.
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('option', { name: SAMPLE })).toBeHidden();
     await screen(page, 'create');
     await page.getByRole('button', { name: 'Create project' }).click();
     await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
