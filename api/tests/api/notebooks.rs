@@ -347,6 +347,49 @@ async fn notebooks_are_files_in_the_projects_repository() {
         let (status, body) = dev_url(owner.uid.clone()).await;
         assert_eq!((status.as_u16(), &body["dev_url"]), (200, &Value::Null), "{body}");
 
+        // An R project's notebooks are kept and previewed, but not opened yet (the r image has no
+        // JupyterLab): a clear 409, not a failing container.
+        let data = app.dataset(&org, Some(&owner.uid), "R data").await;
+        let (status, body) = app
+            .post(
+                "/v1/projects",
+                Some(&owner.token),
+                json!({"project": {"name": "R notes", "description": "d", "language": "r", "dataset_ids": [data]}}),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        let r_project = body["project"]["id"].as_str().unwrap().to_owned();
+        let (_, body) = app
+            .post(
+                "/v1/notebook",
+                Some(&owner.token),
+                json!({"notebook": {"name": "Model", "description": "d", "project_id": r_project}}),
+            )
+            .await;
+        let r_notebook = body["notebook"]["id"].as_str().unwrap().to_owned();
+        let (status, body) = app
+            .post(
+                &format!("/v1/notebook/{r_notebook}/open"),
+                Some(&owner.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("R notebooks cannot be opened yet")
+        );
+        let (status, body) = app
+            .post(
+                &format!("/v1/notebook/{r_notebook}/preview"),
+                Some(&owner.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+
         // A stranger sees none of it.
         let stranger = app
             .person(&app.unique_org("Else").await, "developer", "Stranger")

@@ -7433,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Managed by its resource */
+            /** @description Managed by its resource; an R notebook (no JupyterLab in the R image yet) */
             409: {
                 headers: {
                     [name: string]: unknown;
