@@ -137,6 +137,24 @@ pub async fn create<D: Written>(
     Ok(())
 }
 
+/// The kind whose feature governs `asset`: its own, but a project of the notebook flavour (a
+/// legacy project) is the `notebooks` feature's.
+pub async fn feature_kind(state: &AppState, asset: &AssetRow) -> Result<AssetKind> {
+    if asset.kind == AssetKind::ProjectV2
+        && db::details::by_id::<crate::db::projects::ProjectRow>(&state.db, &asset.id)
+            .await?
+            .is_some_and(|p| p.details.is_notebook())
+    {
+        return Ok(AssetKind::Notebook);
+    }
+    Ok(asset.kind)
+}
+
+/// [`require_feature`] for one asset: the feature of its [`feature_kind`].
+pub async fn require_asset_feature(state: &AppState, user: &UserRow, asset: &AssetRow) -> Result<()> {
+    require_feature(state, user, feature_kind(state, asset).await?).await
+}
+
 /// The flighting switch of a kind: its feature must be on for the caller's role (403 otherwise),
 /// for the calls of every kind that the path gate does not cover (sharing, the app proxy).
 pub async fn require_feature(state: &AppState, user: &UserRow, kind: AssetKind) -> Result<()> {

@@ -182,12 +182,7 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
     {
         let (p, _) = assets::load::<ProjectRow>(state, user, app_id, AccessLevel::Execute).await?;
         // A legacy project's notebooks are the `notebooks` feature's.
-        let kind = if p.details.is_notebook() {
-            AssetKind::Notebook
-        } else {
-            AssetKind::ProjectV2
-        };
-        assets::require_feature(state, user, kind).await?;
+        assets::require_asset_feature(state, user, &p.asset).await?;
         let authorization = if p.details.is_notebook() {
             crate::projects::jupyter::authorization(state, &p.asset.id).await?
         } else {

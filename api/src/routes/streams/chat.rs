@@ -177,7 +177,7 @@ fn failed(e: AiError) -> String {
 /// without it, saying nothing of whether it exists).
 async fn entity(state: &AppState, caller: &AuthUser, id: &str, file: Option<&str>) -> Option<Entity> {
     let (asset, level) = assets::visible(state, &caller.user, id, None).await.ok()??;
-    assets::require_feature(state, &caller.user, asset.kind)
+    assets::require_asset_feature(state, &caller.user, &asset)
         .await
         .ok()?;
     let file = match (asset.kind, file) {

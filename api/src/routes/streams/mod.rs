@@ -127,10 +127,13 @@ async fn admit(state: &AppState, request: &HeaderMap, uri: &Uri, id: &str) -> Re
     // The id's kind decides the feature and the messages. An id the caller cannot see, or of a
     // kind without a workload, is the projects' 404 whatever it is.
     let kind = match assets::visible(state, &caller.user, id, None).await? {
-        Some((asset, _)) if Workload::of(&asset).is_some() => asset.kind,
+        Some((asset, _)) if Workload::of(&asset).is_some() => {
+            // A legacy project's container (JupyterLab) is the notebooks feature's.
+            assets::require_asset_feature(state, &caller.user, &asset).await?;
+            asset.kind
+        }
         _ => return Err(assets::not_found(Some(AssetKind::ProjectV2))),
     };
-    assets::require_feature(state, &caller.user, kind).await?;
     let (asset, _) = assets::require(state, &caller.user, kind, id, AccessLevel::Execute).await?;
     let workload = Workload::of(&asset).ok_or_else(|| assets::not_found(Some(kind)))?;
     Ok(Session {
