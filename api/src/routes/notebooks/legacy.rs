@@ -26,7 +26,7 @@ use crate::{
     projects::{git, images},
     routes::{
         insights::optional_text,
-        projects::{create_rows, git_language, language, remove, visible_datasets},
+        projects::{create_rows, git_language, language, listed_projects, remove, visible_datasets},
         shares,
     },
     state::AppState,
@@ -213,12 +213,7 @@ async fn page(
             ],
         )),
     };
-    let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), &query).await?;
-    let items: Vec<(Project, AccessLevel)> = details::of_listed::<ProjectRow>(&state.db, listed)
-        .await?
-        .into_iter()
-        .map(|(p, level, _)| (p, level))
-        .collect();
+    let (items, total) = listed_projects(state, caller, &query).await?;
     Ok(Json(LegacyProjectsPage {
         success: true,
         projects: views(state, caller, &items).await?,

@@ -17,9 +17,9 @@ use crate::{
     domain::{AccessLevel, Language, ProjectStatus},
     error::{ApiError, Result},
     routes::{
-        apps::open_url,
         datasets::ShareIcon,
         people::{People, display_name},
+        projects::view::PreviewState,
     },
     state::AppState,
 };
@@ -122,16 +122,14 @@ pub struct JupyterState {
 
 impl JupyterState {
     /// The notebook server of `p` as `caller` sees it at `level`.
+    /// It is the project's preview ([`PreviewState`]), its web view JupyterLab.
     pub fn of(state: &AppState, caller: &AuthUser, p: &Project, level: AccessLevel) -> Self {
-        let d = &p.details;
-        let up = d.running && d.status == ProjectStatus::Running && d.upstream_url.is_some();
+        let preview = PreviewState::of(state, caller, p, level);
         Self {
-            running: d.running,
-            status: d.status,
-            dev_port: d.running.then_some(JUPYTER_PORT),
-            dev_url: (up && level >= AccessLevel::Execute)
-                .then(|| open_url(state, &caller.user.uid, caller.session.as_deref(), &p.asset.id))
-                .flatten(),
+            running: preview.running,
+            status: preview.status,
+            dev_port: preview.running.then_some(JUPYTER_PORT),
+            dev_url: preview.web_url,
         }
     }
 

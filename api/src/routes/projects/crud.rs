@@ -150,12 +150,7 @@ pub(super) async fn list_projects(
             vec![ProjectFlavour::Code.as_str().to_owned()],
         )),
     };
-    let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), &query).await?;
-    let items: Vec<(Project, AccessLevel)> = details::of_listed::<ProjectRow>(&state.db, listed)
-        .await?
-        .into_iter()
-        .map(|(p, level, _)| (p, level))
-        .collect();
+    let (items, total) = listed_projects(&state, &caller, &query).await?;
     Ok(Json(ProjectsPage {
         success: true,
         projects: views(&state, &caller, &items).await?,
@@ -164,6 +159,22 @@ pub(super) async fn list_projects(
         total,
         total_pages: (total + page_size - 1) / page_size,
     }))
+}
+
+/// One page of the projects `query` asks for that the caller may see, with the caller's level
+/// on each, and how many there are in all.
+pub(crate) async fn listed_projects(
+    state: &AppState,
+    caller: &AuthUser,
+    query: &ListQuery,
+) -> Result<(Vec<(Project, AccessLevel)>, i64)> {
+    let (listed, total) = db::assets::list(&state.db, assets::viewer(&caller.user), query).await?;
+    let items = details::of_listed::<ProjectRow>(&state.db, listed)
+        .await?
+        .into_iter()
+        .map(|(p, level, _)| (p, level))
+        .collect();
+    Ok((items, total))
 }
 
 #[derive(Serialize, ToSchema)]

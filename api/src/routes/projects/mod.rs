@@ -30,7 +30,9 @@ pub mod git_http;
 pub(crate) mod run;
 pub mod view;
 
-pub(crate) use crud::{create_rows, git_language, language, parse_filter, remove, visible_datasets};
+pub(crate) use crud::{
+    create_rows, git_language, language, listed_projects, parse_filter, remove, visible_datasets,
+};
 pub(crate) use envvars::sync_secret;
 
 pub fn router() -> OpenApiRouter<AppState> {
