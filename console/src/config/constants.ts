@@ -10,7 +10,7 @@ export const TOAST_POSITION = 'top-right' as const;
 export const MIN_PASSWORD_LENGTH = 6;
 export const TWO_FACTOR_CODE_LENGTH = 6;
 export const MAX_PINNED_INSIGHTS = 6;
-/** Organization, user and metrics lists (spec 001 §9). */
+/** Organization, user, collection and metrics lists (spec 001 §9). */
 export const LIST_PAGE_SIZE = 10;
 export const SEARCH_DEBOUNCE_MS = 500;
 /** Organization cards shown at a time in the admin portal carousel. */
@@ -185,8 +185,8 @@ export const WORKFLOW_POLL_MS = 3000;
 export const WORKFLOW_FOLLOW_MS = 60_000;
 /** Workflow picker labels show the first 7 characters of the id (spec 001 §9). */
 export const WORKFLOW_ID_LABEL_LENGTH = 7;
-/** The designer's zoom range (spec 001 §9 "Graph zoom 0.3 to 3"). */
-export const DESIGNER_ZOOM = { min: 0.3, max: 3 } as const;
+/** The zoom range of the workflow designer and the web3 transaction graph (spec 001 §9 "Graph zoom 0.3 to 3"). */
+export const GRAPH_ZOOM = { min: 0.3, max: 3 } as const;
 
 /* ---- Legacy projects and notebooks (spec 000 §2, 001 §2, §5, §9; docs/contracts/notebooks.md) ---- */
 
@@ -214,3 +214,18 @@ export const JUPYTER_CHECK_MS = 2000;
 export const MAX_NOTEBOOK_BYTES = 10 * 1024 * 1024;
 /** Notebook names: at most 128 characters (contract). */
 export const MAX_NOTEBOOK_NAME = 128;
+
+/* ---- Web3 collections and graphs (spec 001 §2, §5, §9; docs/contracts/web3.md) ---- */
+
+/** The chains a collection can be on (spec 001 §9). */
+export const CHAINS = ['ETHEREUM', 'POLYGON'] as const;
+/** The collection list shows this much of a symbol, the whole in a tooltip (spec 001 §9). */
+export const COLLECTION_SYMBOL_MAX = 6;
+/** A contract address: letters and digits, exactly this long (spec 001 §5). */
+export const CONTRACT_ADDRESS_LENGTH = 42;
+/** The list asks again this often while a collection is indexing (issue 18: 'every 2 s'). */
+export const COLLECTIONS_POLL_MS = 2000;
+/** The graphs of a collection still indexing are asked again this often (ours; the spec says none). */
+export const WEB3_GRAPH_POLL_MS = 5000;
+/** The web3 page's picker lists this many collections (the contract's largest page). */
+export const COLLECTION_PICKER_SIZE = 100;

@@ -59,7 +59,14 @@ export const paths = {
     getHref: (id: string, folder?: string) =>
       `/datasets/${encodeURIComponent(id)}${folder ? `?path=${encodeURIComponent(folder)}` : ''}`,
   },
+  /** The web3 collections (superadmins; spec 001 §2, docs/contracts/web3.md). */
   collections: { path: '/collections', getHref: () => '/collections' },
+  collectionNew: { path: '/collections/new', getHref: () => '/collections/new' },
+  /** The web3 page: a collection's graphs; `slug` picks the collection. */
+  crypto: {
+    path: '/crypto',
+    getHref: (slug?: string) => (slug ? `/crypto?slug=${encodeURIComponent(slug)}` : '/crypto'),
+  },
 
   organizations: { path: '/organizations', getHref: () => '/organizations' },
   organizationNew: {

@@ -23,7 +23,7 @@ import { GatedButton } from '@/components/ui/gated-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError } from '@/components/ui/query-error';
 import { UnsavedChangesGuard } from '@/components/ui/unsaved-changes';
-import { DESIGNER_ZOOM } from '@/config/constants';
+import { GRAPH_ZOOM } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useWorkflow } from '@/features/workflows/api/get-workflow';
 import { useVisualDesign } from '@/features/workflows/api/get-visual';
@@ -238,8 +238,8 @@ function Canvas({ workflow, design, pickers, onShare }: CanvasProps) {
             nodesConnectable={editable}
             edgesReconnectable={false}
             deleteKeyCode={editable ? ['Backspace', 'Delete'] : null}
-            minZoom={DESIGNER_ZOOM.min}
-            maxZoom={DESIGNER_ZOOM.max}
+            minZoom={GRAPH_ZOOM.min}
+            maxZoom={GRAPH_ZOOM.max}
             fitView
             fitViewOptions={FIT_VIEW}
           >
