@@ -108,9 +108,10 @@ export const routes: RouteObject[] = [
             path: p.path,
             lazy: () => import('@/app/routes/notebooks').then((m) => ({ Component: m[name] })),
           })),
+          // The web3 page: every signed-in user (issue 18).
           {
-            path: paths.collections.path,
-            lazy: () => import('@/app/routes/coming-soon').then((m) => ({ Component: m.ComingSoonRoute })),
+            path: paths.crypto.path,
+            lazy: () => import('@/app/routes/web3').then((m) => ({ Component: m.CryptoRoute })),
           },
           // Administration: the role is checked before any of these screens loads or asks the API.
           {
@@ -154,6 +155,15 @@ export const routes: RouteObject[] = [
                   {
                     path: paths.organizationNew.path,
                     lazy: () => import('@/app/routes/organizations/edit').then((m) => ({ Component: m.OrganizationNewRoute })),
+                  },
+                  // The web3 collections are managed by superadmins (docs/contracts/web3.md).
+                  {
+                    path: paths.collections.path,
+                    lazy: () => import('@/app/routes/web3').then((m) => ({ Component: m.CollectionsRoute })),
+                  },
+                  {
+                    path: paths.collectionNew.path,
+                    lazy: () => import('@/app/routes/web3').then((m) => ({ Component: m.CollectionNewRoute })),
                   },
                 ],
               },

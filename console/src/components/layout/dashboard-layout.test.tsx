@@ -20,15 +20,15 @@ const flags: Flighting[] = [
 
 describe('sidebar filtering', () => {
   it.each([
-    ['developer', ['Home', 'Insights', 'Datasets', 'Notebooks']],
-    ['administrator', ['Home', 'Insights', 'Projects', 'Datasets', 'Notebooks']],
+    ['developer', ['Home', 'Insights', 'Datasets', 'Web3', 'Notebooks']],
+    ['administrator', ['Home', 'Insights', 'Projects', 'Datasets', 'Web3', 'Notebooks']],
   ] as const)('%s sees %j', (role, labels) => {
     expect(visibleSections(flags, makeUser({ role })).map((s) => s.label)).toEqual(labels);
   });
 
-  it('a feature without a flag is not restricted (as in the API); before the flags load only Home shows', () => {
-    expect(visibleSections(flags.slice(0, 3), makeUser()).map((s) => s.label)).toEqual(['Home', 'Insights', 'Datasets', 'Notebooks']);
-    expect(visibleSections(undefined, makeUser()).map((s) => s.label)).toEqual(['Home']);
+  it('a feature without a flag is not restricted (as in the API); before the flags load only Home and Web3 (no flag) show', () => {
+    expect(visibleSections(flags.slice(0, 3), makeUser()).map((s) => s.label)).toEqual(['Home', 'Insights', 'Datasets', 'Web3', 'Notebooks']);
+    expect(visibleSections(undefined, makeUser()).map((s) => s.label)).toEqual(['Home', 'Web3']);
   });
 
   it('a superadmin sees every section, even switched-off ones', () => {
@@ -38,6 +38,7 @@ describe('sidebar filtering', () => {
       'Projects',
       'Workflows',
       'Datasets',
+      'Web3',
       'Notebooks',
     ]);
   });
@@ -63,6 +64,7 @@ describe('sidebar filtering', () => {
     expect(nav.queryByRole('link', { name: /Projects/ })).not.toBeInTheDocument();
     expect(nav.queryByRole('link', { name: /Workflows/ })).not.toBeInTheDocument();
     expect(nav.getByRole('link', { name: /Notebooks/ })).toHaveAttribute('href', '/projects');
+    expect(nav.getByRole('link', { name: 'Web3' })).toHaveAttribute('href', '/crypto');
     expect(nav.getByLabelText(NOTEBOOKS_DEPRECATION)).toHaveTextContent('Deprecated');
     expect(NOTEBOOKS_DEPRECATION).toBe('Deprecated: You can continue to use Jupyter Notebooks but they are no longer supported');
     expect(nav.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
@@ -89,6 +91,6 @@ describe('sidebar filtering', () => {
     await user().click(screen.getByRole('button', { name: 'Open navigation', hidden: true }));
     const menu = await screen.findByRole('menu', { hidden: true });
     const items = within(menu).getAllByRole('menuitem', { hidden: true }).map((i) => i.textContent?.replace('Deprecated', '').trim());
-    expect(items).toEqual(['Home', 'Insights', 'Datasets', 'Notebooks', 'Support', 'Documentation', 'Account', 'Logout']);
+    expect(items).toEqual(['Home', 'Insights', 'Datasets', 'Web3', 'Notebooks', 'Support', 'Documentation', 'Account', 'Logout']);
   });
 });

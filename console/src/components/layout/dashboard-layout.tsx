@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconBook,
   IconChartBar,
+  IconCurrencyEthereum,
   IconDatabase,
   IconFolders,
   IconHeadset,
@@ -30,6 +31,7 @@ const ICONS: Record<NavSection['key'], ReactNode> = {
   workflows: <IconRoute size={18} />,
   datasets: <IconDatabase size={18} />,
   notebooks: <IconNotebook size={18} />,
+  web3: <IconCurrencyEthereum size={18} />,
 };
 
 export type DashboardLayoutProps = {

@@ -4,7 +4,7 @@ import type { Flighting, User } from '@/lib/api/types';
 import { isAdmin } from '@/lib/auth';
 import { isFeatureEnabled } from '@/lib/flighting';
 
-export type NavSection = { key: 'home' | FeatureKey; label: string; href: string; deprecated?: boolean };
+export type NavSection = { key: 'home' | 'web3' | FeatureKey; label: string; href: string; deprecated?: boolean };
 
 const SECTIONS: (NavSection & { feature?: FeatureKey })[] = [
   { key: 'home', label: 'Home', href: paths.home.getHref() },
@@ -12,11 +12,13 @@ const SECTIONS: (NavSection & { feature?: FeatureKey })[] = [
   { key: 'projects', label: 'Projects', href: paths.projects.getHref(), feature: 'projects' },
   { key: 'workflows', label: 'Workflows', href: paths.workflows.getHref(), feature: 'workflows' },
   { key: 'datasets', label: 'Datasets', href: paths.datasets.getHref(), feature: 'datasets' },
+  // The web3 page is for every signed-in user (docs/contracts/web3.md): no flag.
+  { key: 'web3', label: 'Web3', href: paths.crypto.getHref() },
   { key: 'notebooks', label: 'Notebooks', href: paths.notebooks.getHref(), feature: 'notebooks', deprecated: true },
 ];
 
 /**
- * The sidebar's sections for this user: Home always; Insights, Projects, Workflows, Datasets and
+ * The sidebar's sections for this user: Home and Web3 always; Insights, Projects, Workflows, Datasets and
  * Notebooks only when the matching flag is active and lists the user's role (spec 000 §6).
  */
 export function visibleSections(flightings: readonly Flighting[] | undefined, user: User | null): NavSection[] {
