@@ -15,7 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 
 [ -f console/dist/index.html ] || die "the console is not built (cd console && npm run build)"
-[ -x "${LUDIS_E2E_CHROMIUM:-/usr/bin/chromium}" ] || die "Chromium is not installed (run dev/install-deps.sh)"
+[ -x "${LUDIS_E2E_CHROMIUM:-/usr/bin/chromium}" ] || die "Chromium is not installed (run dev/install-deps.sh --browser)"
 cargo build --locked --quiet -p ludis-api || die "building the API failed"
 
 E=$LUDIS_STATE/e2e

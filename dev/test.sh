@@ -50,7 +50,7 @@ cleanup() {
 trap cleanup EXIT
 
 total_start=$(now)
-phase "install dependencies" "$DEV_DIR/install-deps.sh"
+phase "install dependencies" "$DEV_DIR/install-deps.sh" --browser
 
 # The external KUBECONFIG, if any, is honoured by cluster.sh; otherwise our own is used.
 start_servers() {
