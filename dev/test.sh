@@ -41,6 +41,7 @@ cleanup() {
   "$DEV_DIR/postgres.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/smtp.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/ai.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/chain.sh" purge >/dev/null 2>&1 || true
   if [ ${#timings[@]} -gt 0 ]; then
     log "timings:"
     printf '  %s\n' "${timings[@]}" >&2
@@ -64,6 +65,9 @@ start_servers() {
   # The assistant's real local model, for the end-to-end tests (dev/e2e.sh): required here.
   "$DEV_DIR/ai.sh" purge >/dev/null 2>&1 || true
   "$DEV_DIR/ai.sh" up
+  # The local Ethereum chains, seeded anew (the web3 tests check the indexer against the seed).
+  "$DEV_DIR/chain.sh" purge >/dev/null 2>&1 || true
+  "$DEV_DIR/chain.sh" up
 }
 phase "start test servers" start_servers
 if [ -z "${KUBECONFIG:-}" ]; then
@@ -78,6 +82,13 @@ LUDIS_TEST_POSTGRES_URL=$("$DEV_DIR/postgres.sh" url)
 export LUDIS_TEST_POSTGRES_URL LUDIS_S3_ENDPOINT=http://127.0.0.1:$LUDIS_S3_PORT
 LUDIS_TEST_MAILDIR=$("$DEV_DIR/smtp.sh" maildir)
 export LUDIS_TEST_MAILDIR LUDIS_TEST_SMTP_PORT=$LUDIS_SMTP_PORT
+# The chains' endpoints (LUDIS_WEB3_RPC_*) for the API tests and the end-to-end API, the seed's
+# facts, and the addresses the web3 end-to-end spec adds (a collection) and is refused (a wallet).
+eval "$("$DEV_DIR/chain.sh" env)"
+export LUDIS_WEB3_DEPLOYED=$LUDIS_STATE/chain/deployed.json
+LUDIS_E2E_WEB3_ADDRESS=$(jq -r '.chains.ETHEREUM.collections[] | select(.key == "lighthouses") | .address' "$LUDIS_WEB3_DEPLOYED")
+LUDIS_E2E_WEB3_EOA=$(jq -r '.chains.ETHEREUM.eoa' "$LUDIS_WEB3_DEPLOYED")
+export LUDIS_E2E_WEB3_ADDRESS LUDIS_E2E_WEB3_EOA
 
 phase "rust: format check" cargo fmt --all -- --check
 phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings

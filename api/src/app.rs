@@ -143,7 +143,9 @@ impl App {
         if ai.is_none() {
             tracing::info!("no assistant: LUDIS_AI_URL is empty");
         }
+        let web3 = crate::web3::Web3::from_settings(&settings).context("invalid web3 settings")?;
         let state = AppState {
+            web3: Arc::new(web3),
             db,
             kube,
             s3,
@@ -183,6 +185,8 @@ impl App {
         let watcher = crate::cluster::watcher::spawn(self.state.clone());
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
+        // Collections whose indexing was interrupted go on where they stopped.
+        tokio::spawn(crate::web3::indexer::resume_all(self.state.clone()));
         let served = axum::serve(
             self.listener,
             self.router.into_make_service_with_connect_info::<SocketAddr>(),

@@ -23,6 +23,7 @@ pub mod state;
 pub mod telemetry;
 pub mod templates;
 pub mod views;
+pub mod web3;
 pub mod workflows;
 
 pub use app::App;

@@ -31,6 +31,7 @@ use utoipa::{
         (name = "projects", description = "Projects v2: git-backed workspaces, their files, environment variables, preview and images"),
         (name = "notebooks", description = "Legacy projects and their Jupyter notebooks: lists, create (from a form or a template), notebooks, JupyterLab, preview, commit"),
         (name = "workflows", description = "Workflows v2: visual and written-as-code DAGs, publish, schedule, runs, task logs, mark and clear"),
+        (name = "web3", description = "Web3 collections: validate and add (superadmins; adding starts the indexing job), list, the transaction graph and the holders' overlap"),
         (name = "health", description = "Liveness, readiness and this document"),
     )
 )]

@@ -242,6 +242,31 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_AI_MAX_TOKENS", default_value_t = 512)]
     pub ai_max_tokens: u32,
 
+    /// The ETHEREUM chain's JSON-RPC endpoint (`http(s)://…`; a hosted provider's key may be in
+    /// its path, so it is treated as a secret). Empty: the chain is not reached, and collections
+    /// on it cannot be validated or indexed.
+    #[arg(
+        long,
+        env = "LUDIS_WEB3_RPC_ETHEREUM",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub web3_rpc_ethereum: Secret,
+
+    /// The POLYGON chain's JSON-RPC endpoint, as `LUDIS_WEB3_RPC_ETHEREUM`.
+    #[arg(
+        long,
+        env = "LUDIS_WEB3_RPC_POLYGON",
+        default_value = "",
+        hide_env_values = true
+    )]
+    pub web3_rpc_polygon: Secret,
+
+    /// How many blocks one `eth_getLogs` call of the indexer asks for at first (halved while a
+    /// node refuses a range as too large).
+    #[arg(long, env = "LUDIS_WEB3_BLOCK_RANGE", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub web3_block_range: u64,
+
     /// Serve published apps from the console's own origin when `LUDIS_APPS_ORIGIN` is empty. An
     /// app's scripts can then read the console's tokens and act as whoever opens it: only for a
     /// platform whose every author is trusted. Ignored when `LUDIS_APPS_ORIGIN` is set.
@@ -441,6 +466,9 @@ impl Settings {
         s.seed = false;
         s.sample_datasets = false;
         s.s3_endpoint = String::new();
+        // Tests that reach the chains say so (tests/api/web3.rs).
+        s.web3_rpc_ethereum = Secret::default();
+        s.web3_rpc_polygon = Secret::default();
         // The tests' git servers listen on loopback without TLS.
         s.git_allow_http_loopback = true;
         s

@@ -23,4 +23,6 @@ pub struct AppState {
     pub git: ludis_git::GitStore,
     /// The assistant; `None` without `LUDIS_AI_URL`.
     pub ai: Option<Arc<crate::ai::Assistant>>,
+    /// The chains and the collections' indexing jobs.
+    pub web3: Arc<crate::web3::Web3>,
 }

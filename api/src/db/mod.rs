@@ -19,6 +19,7 @@ pub mod shares;
 pub mod throttle;
 pub mod tokens;
 pub mod users;
+pub mod web3;
 pub mod workflows;
 
 use sqlx::AnyPool;

@@ -12,6 +12,7 @@ mod metrics;
 mod projects;
 mod roles;
 mod sharing;
+mod web3;
 mod workflows;
 
 pub use access::AccessLevel;
@@ -22,6 +23,7 @@ pub use metrics::{ActivityAction, ActivityEntity, Figure, LoginSeriesKind, Perio
 pub use projects::{ProjectFlavour, ProjectStatus, RepoEntryType};
 pub use roles::{Role, UserStatus};
 pub use sharing::{ShareOrigin, ShareTarget, ShareType, StoredTarget};
+pub use web3::{BubbleGroup, Chain, CollectionStatus, ContractType, WalletClass};
 pub use workflows::{EmailOn, MarkState, NodeTaskType, RunState, RunTrigger, TaskState, WorkflowStatus};
 
 /// A value of a fixed set that a stored or sent text did not name.
@@ -136,6 +138,11 @@ mod tests {
         round_trips(TaskState::ALL);
         round_trips(MarkState::ALL);
         round_trips(NodeTaskType::ALL);
+        round_trips(Chain::ALL);
+        round_trips(ContractType::ALL);
+        round_trips(CollectionStatus::ALL);
+        round_trips(WalletClass::ALL);
+        round_trips(BubbleGroup::ALL);
         assert_eq!(
             "nope".parse::<Role>(),
             Err(Unknown {

@@ -23,6 +23,7 @@ pub mod streams;
 pub mod templates;
 pub mod two_factor;
 pub mod users;
+pub mod web3;
 pub mod workflows;
 
 use std::time::Duration;
@@ -57,6 +58,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(projects::router())
         .merge(notebooks::router())
         .merge(workflows::router())
+        .merge(web3::router())
 }
 
 /// The whole server: the documented routes (flighting gate, body limit, request timeout), any

@@ -37,5 +37,6 @@ mod seeds;
 mod sharing;
 mod templates;
 mod users;
+mod web3;
 mod workflows;
 mod workflows_runs;

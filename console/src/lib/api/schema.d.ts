@@ -1550,6 +1550,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/web3/addCollection/{contractAddress}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a collection once its chain confirms it, and starts its indexing job (superadmins). */
+        post: operations["add_collection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web3/bubblewrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a collection's holders overlap the other collections of its chain. */
+        get: operations["bubblewrap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web3/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collections, newest first. */
+        get: operations["list_collections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web3/starmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The transaction graph of a collection: wallets and the transfer events between them. */
+        get: operations["starmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web3/validateContract/{contractAddress}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks that a contract lives at the address on the chain and is an ERC-721 or ERC-1155
+         *     collection (superadmins).
+         */
+        post: operations["validate_contract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/applications/create": {
         parameters: {
             query?: never;
@@ -2312,6 +2400,12 @@ export interface components {
              */
             date: number;
         };
+        AddCollectionRequest: {
+            /** @description Letters and digits; the graphs' `slug`. */
+            gcp_slug?: string | null;
+            /** @description ETHEREUM or POLYGON. */
+            chain?: string | null;
+        };
         /**
          * @description Every run.
          * @enum {string}
@@ -2336,6 +2430,16 @@ export interface components {
             /** @description Without an assistant: how an administrator configures one. */
             help?: string | null;
         };
+        /**
+         * @description An overlap bubble's group: the collection asked about, or one overlapping it.
+         * @enum {string}
+         */
+        BubbleGroup: "base" | "overlap";
+        Bubblewrap: {
+            success: boolean;
+            collection: components["schemas"]["CollectionView"];
+            bubbles: components["schemas"]["OverlapBubble"][];
+        };
         Bucket: {
             id: string;
             name: string;
@@ -2349,6 +2453,11 @@ export interface components {
             success: boolean;
             bucket: components["schemas"]["Bucket"];
         };
+        /**
+         * @description A chain Ludis reaches through one JSON-RPC endpoint (`LUDIS_WEB3_RPC_<CHAIN>`).
+         * @enum {string}
+         */
+        Chain: "ETHEREUM" | "POLYGON";
         ChangePasswordRequest: {
             currentPassword?: string;
             newPassword?: string;
@@ -2404,6 +2513,52 @@ export interface components {
             page: number;
             /** Format: int64 */
             total: number;
+        };
+        CollectionCreated: {
+            success: boolean;
+            message: string;
+            collection: components["schemas"]["CollectionView"];
+        };
+        CollectionList: {
+            success: boolean;
+            collections: components["schemas"]["CollectionView"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /**
+         * @description A collection's indexing job (spec 001 §3: running or success; failed when the chain
+         *     refused, with the reason beside).
+         * @enum {string}
+         */
+        CollectionStatus: "running" | "success" | "failed";
+        CollectionView: {
+            id: string;
+            contract_address: string;
+            name: string;
+            symbol: string;
+            contract_type: components["schemas"]["ContractType"];
+            gcp_slug: string;
+            chain: components["schemas"]["Chain"];
+            status: components["schemas"]["CollectionStatus"];
+            error?: string | null;
+            /** @description RFC 3339. */
+            created_date: string;
+            /** Format: int64 */
+            start_block: number;
+            /** Format: int64 */
+            indexed_block: number;
+            /** Format: int64 */
+            target_block: number;
+            /**
+             * Format: int64
+             * @description Transfer events stored so far.
+             */
+            transfers: number;
+            /**
+             * Format: int64
+             * @description Wallets holding at least one token now.
+             */
+            holders: number;
         };
         ColumnsResponse: {
             success: boolean;
@@ -2482,6 +2637,21 @@ export interface components {
         CommittedContent: {
             path: string;
             sha: string;
+        };
+        /**
+         * @description The token standard a collection speaks (by ERC-165 `supportsInterface`).
+         * @enum {string}
+         */
+        ContractType: "ERC721" | "ERC1155";
+        ContractValidation: {
+            success: boolean;
+            valid: boolean;
+            contract_address: string;
+            chain: components["schemas"]["Chain"];
+            name?: string | null;
+            symbol?: string | null;
+            contract_type?: null | components["schemas"]["ContractType"];
+            message: string;
         };
         Conversation: {
             success: boolean;
@@ -2999,6 +3169,24 @@ export interface components {
             git_username?: string | null;
             /** @default null */
             git_token?: string | null;
+        };
+        GraphLink: {
+            source: string;
+            target: string;
+            /**
+             * Format: int64
+             * @description Transfer events from source to target.
+             */
+            value: number;
+        };
+        GraphNode: {
+            wallet: string;
+            class: components["schemas"]["WalletClass"];
+            /**
+             * Format: int64
+             * @description Tokens held now (ERC-721 tokens, or ERC-1155 units summed over ids).
+             */
+            tokens: number;
         };
         GraphRequest: {
             columns: string[];
@@ -3796,6 +3984,27 @@ export interface components {
             active_users: number;
             flightings: components["schemas"]["Flag"][];
         };
+        OverlapBubble: {
+            contract_address: string;
+            collection_name: string;
+            /**
+             * Format: double
+             * @description Shared holders ÷ the base collection's holders × 100, two decimals.
+             */
+            overlap_wallet_perc: number;
+            /**
+             * Format: int64
+             * @description The shared holders (the base's own holders for the base).
+             */
+            current_wallets: number;
+            /**
+             * Format: int64
+             * @description That collection's tokens the shared holders hold.
+             */
+            tokens_held: number;
+            group: components["schemas"]["BubbleGroup"];
+            spam: boolean;
+        };
         /** @description The figures by name (see `figures` for what each counts). */
         Overview: {
             /** Format: int64 */
@@ -4338,6 +4547,14 @@ export interface components {
             /** @description The caller's organization without the owner and the caller; only when `can_share`. */
             members: components["schemas"]["MemberView"][];
         };
+        Starmap: {
+            success: boolean;
+            collection: components["schemas"]["CollectionView"];
+            nodes: components["schemas"]["GraphNode"][];
+            links: components["schemas"]["GraphLink"][];
+            /** @description Whether links beyond the busiest 2,000 were left out. */
+            truncated: boolean;
+        };
         /**
          * @description A script task's `{fileName, image, installScript?}` or an upload task's `{fileName,
          *     datasetID, datasetName, datasetDestination, datasetPath}`.
@@ -4571,6 +4788,10 @@ export interface components {
             /** Format: int64 */
             updated_at: number;
         };
+        ValidateContractRequest: {
+            /** @description ETHEREUM or POLYGON. */
+            chain?: string | null;
+        };
         Verify2faRequest: {
             /** @description The secret shown at enrolment (optional; when sent it must match). */
             secret?: string | null;
@@ -4586,6 +4807,11 @@ export interface components {
             email_list: string[];
             email_on: components["schemas"]["EmailOn"];
         };
+        /**
+         * @description A wallet's class in the transaction graph.
+         * @enum {string}
+         */
+        WalletClass: "zero" | "holder" | "former";
         WorkflowAnswer: {
             success: boolean;
             workflow: components["schemas"]["WorkflowView"];
@@ -8828,6 +9054,224 @@ export interface operations {
             };
             /** @description User or project not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contractAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCollectionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionCreated"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Added already, or the slug is used */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a collection on that chain */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chain cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bubblewrap: {
+        parameters: {
+            query?: {
+                /** @description The collection's slug (`gcp_slug`). */
+                slug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bubblewrap"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_collections: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 10, at most 100. */
+                pageSize?: number;
+                status?: components["schemas"]["CollectionStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionList"];
+                };
+            };
+        };
+    };
+    starmap: {
+        parameters: {
+            query?: {
+                /** @description The collection's slug (`gcp_slug`). */
+                slug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Starmap"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validate_contract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contractAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateContractRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractValidation"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chain cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
