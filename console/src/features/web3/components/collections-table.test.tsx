@@ -27,7 +27,7 @@ describe('the collections list', () => {
     renderTable();
     const table = await screen.findByRole('table', { name: 'Collections' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Name', 'Symbol', 'Contract address', 'Type', 'Chain', 'Slug', 'Created', 'Status', 'Transfers', 'Holders',
+      'Name', 'Status', 'Symbol', 'Contract address', 'Type', 'Chain', 'Slug', 'Created', 'Transfers', 'Holders',
     ]);
     const row = within(table).getAllByRole('row')[1];
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual([

@@ -12,7 +12,7 @@ import { CollectionStatusIcon } from '@/features/web3/components/collection-stat
 import { CollectionSymbol } from '@/features/web3/components/collection-symbol';
 import { useDates } from '@/lib/dates';
 
-const COLUMNS = ['Name', 'Symbol', 'Contract address', 'Type', 'Chain', 'Slug', 'Created', 'Status', 'Transfers', 'Holders'];
+const COLUMNS = ['Name', 'Status', 'Symbol', 'Contract address', 'Type', 'Chain', 'Slug', 'Created', 'Transfers', 'Holders'];
 
 /**
  * /collections (spec 001 §2, §3, §9): pages of 10, newest first, each collection's indexing
@@ -59,13 +59,16 @@ export function CollectionsTable() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
+                    <CollectionStatusIcon collection={c} />
+                  </Table.Td>
+                  <Table.Td>
                     <CollectionSymbol symbol={c.symbol} />
                   </Table.Td>
                   <Table.Td>
                     <Code>{c.contract_address}</Code>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color="gray">
+                    <Badge variant="light" color="gray" style={{ overflow: 'visible' }} miw="max-content">
                       {c.contract_type}
                     </Badge>
                   </Table.Td>
@@ -76,9 +79,6 @@ export function CollectionsTable() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{dateTime(c.created_date)}</Table.Td>
-                  <Table.Td>
-                    <CollectionStatusIcon collection={c} />
-                  </Table.Td>
                   <Table.Td>{c.transfers.toLocaleString('en-US')}</Table.Td>
                   <Table.Td>{c.holders.toLocaleString('en-US')}</Table.Td>
                 </Table.Tr>
