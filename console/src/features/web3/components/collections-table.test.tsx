@@ -31,7 +31,7 @@ describe('the collections list', () => {
     ]);
     const row = within(table).getAllByRole('row')[1];
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      'Ludis Lighthouses', 'LIGHTH...', '0xabc', 'ERC1155', 'POLYGON', 'lighthouses', '11/20/26 10:00 AM', '', '1,234', '56',
+      'Ludis Lighthouses', '', 'LIGHTH...', '0xabc', 'ERC1155', 'POLYGON', 'lighthouses', '11/20/26 10:00 AM', '1,234', '56',
     ]);
     expect(within(row).getByRole('link', { name: 'Graphs of lighthouses' })).toHaveAttribute('href', '/crypto?slug=lighthouses');
     await user().hover(within(row).getByLabelText('Symbol LIGHTHOUSE'));
