@@ -1,16 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { web3Api } from '@/features/web3/api/client';
 import { web3Keys } from '@/features/web3/api/keys';
 import type { Chain } from '@/features/web3/api/types';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 export type AddCollectionInput = { contractAddress: string; slug: string; chain: Chain };
 
 /** POST /v1/web3/addCollection/{contractAddress} {gcp_slug, chain}: 201, the collection `running`. */
 export function addCollection({ contractAddress, slug, chain }: AddCollectionInput) {
   return unwrap(
-    web3Api.POST('/v1/web3/addCollection/{contractAddress}', { params: { path: { contractAddress } }, body: { gcp_slug: slug, chain } }),
+    api.POST('/v1/web3/addCollection/{contractAddress}', { params: { path: { contractAddress } }, body: { gcp_slug: slug, chain } }),
   );
 }
 

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { web3Api } from '@/features/web3/api/client';
 import { web3Keys } from '@/features/web3/api/keys';
 import { graphRefetchInterval } from '@/features/web3/utils/status';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/web3/bubblewrap?slug=: the base collection's bubble, then those sharing 10 % or more of its holders. */
 export function getBubblewrap(slug: string, signal?: AbortSignal) {
-  return unwrap(web3Api.GET('/v1/web3/bubblewrap', { params: { query: { slug } }, signal }));
+  return unwrap(api.GET('/v1/web3/bubblewrap', { params: { query: { slug } }, signal }));
 }
 
 export function getBubblewrapQueryOptions(slug: string) {

@@ -1,15 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { COLLECTIONS_POLL_MS } from '@/config/constants';
-import { web3Api } from '@/features/web3/api/client';
 import { web3Keys } from '@/features/web3/api/keys';
 import type { CollectionsPage, CollectionsQuery } from '@/features/web3/api/types';
 import { isIndexing } from '@/features/web3/utils/status';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 /** GET /v1/web3/collections (page, pageSize, status): newest first, with the total. */
 export function getCollections(q: CollectionsQuery, signal?: AbortSignal) {
-  return unwrap(web3Api.GET('/v1/web3/collections', { params: { query: q }, signal }));
+  return unwrap(api.GET('/v1/web3/collections', { params: { query: q }, signal }));
 }
 
 /** While any collection of the page is indexing, the page is asked again every 2 s; else not. */

@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 
-import { web3Api } from '@/features/web3/api/client';
 import type { Chain } from '@/features/web3/api/types';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 
 export type ValidateContractInput = { contractAddress: string; chain: Chain };
 
@@ -11,7 +10,7 @@ export type ValidateContractInput = { contractAddress: string; chain: Chain };
  * contract that is not one is a 200 with `valid: false` and the reason in `message`.
  */
 export function validateContract({ contractAddress, chain }: ValidateContractInput) {
-  return unwrap(web3Api.POST('/v1/web3/validateContract/{contractAddress}', { params: { path: { contractAddress } }, body: { chain } }));
+  return unwrap(api.POST('/v1/web3/validateContract/{contractAddress}', { params: { path: { contractAddress } }, body: { chain } }));
 }
 
 export function useValidateContract() {
