@@ -101,7 +101,7 @@ export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
 rc=0
 run_api 900
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
-  e2e/datasets.spec.ts e2e/admin.spec.ts e2e/templates.spec.ts e2e/layout.spec.ts) || rc=$?
+  e2e/datasets.spec.ts e2e/admin.spec.ts e2e/templates.spec.ts e2e/layout.spec.ts e2e/web3.spec.ts) || rc=$?
 start_operator
 (cd console && npx playwright test e2e/projects.spec.ts e2e/notebooks.spec.ts e2e/workflows.spec.ts) || rc=$?
 run_api 3
