@@ -35,6 +35,10 @@ async fn main() -> anyhow::Result<()> {
     let (from, to): (u64, u64) = (args[2].parse()?, args[3].parse()?);
     let span: u64 = args.get(4).map_or(Ok(2000), |s| s.parse())?;
     let rounds: usize = args.get(5).map_or(Ok(3), |s| s.parse())?;
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     sqlx::any::install_default_drivers();
     let dir = tempfile::tempdir()?;
 

@@ -145,15 +145,21 @@ pub async fn index(
         pending = (from <= target).then(|| fetch(from, span));
         done.ranges += 1;
         done.logs += logs.len() as u64;
+        let applied = std::time::Instant::now();
         let mut changes = RangeChanges::default();
         for event in logs.iter().filter_map(ledger::decode) {
             ledger.apply(&event, &mut changes);
         }
-        if changes.overdrawn > 0 {
-            tracing::warn!(collection = %id, overdrawn = changes.overdrawn, "transfers took more than a wallet had");
-        }
-        done.events += u64::try_from(changes.events).unwrap_or(0);
-        store::store_range(db, id, &rows(changes), i64::try_from(end).unwrap_or(i64::MAX)).await?;
+        let rows = rows(changes);
+        let stored = std::time::Instant::now();
+        done.events += u64::try_from(rows.events).unwrap_or(0);
+        store::store_range(db, id, &rows, i64::try_from(end).unwrap_or(i64::MAX)).await?;
+        tracing::debug!(
+            collection = %id, start, end, logs = logs.len(),
+            decode_ms = (stored - applied).as_millis() as u64,
+            store_ms = stored.elapsed().as_millis() as u64,
+            "range stored"
+        );
     }
     store::set_status(db, id, CollectionStatus::Success, None, c.target_block).await?;
     Ok(done)
@@ -201,6 +207,12 @@ fn parse_balances(rows: Vec<(String, String, String)>) -> Result<Vec<(BalanceKey
 
 /// A range's changes as rows (addresses lower-case, numbers as decimals).
 fn rows(changes: RangeChanges) -> RangeRows {
+    if changes.overdrawn > 0 {
+        tracing::warn!(
+            overdrawn = changes.overdrawn,
+            "transfers took more than a wallet had"
+        );
+    }
     let hex = |a: &Address| format!("{a:#x}");
     RangeRows {
         pairs: changes
