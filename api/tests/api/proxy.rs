@@ -167,7 +167,7 @@ async fn ticket(app: &TestApp, token: &str, id: &str) -> String {
 
 /// Opens the app at `path` with a ticket of `token`'s session; returns the `ludis_app=…` cookie
 /// pair.
-async fn open(app: &TestApp, token: &str, id: &str, path: &str) -> String {
+pub(crate) async fn open(app: &TestApp, token: &str, id: &str, path: &str) -> String {
     let ticket = ticket(app, token, id).await;
     let res = no_redirects()
         .get(app.url(&format!("/apps/{id}{path}?x=1&ticket={ticket}")))
