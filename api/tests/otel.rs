@@ -51,13 +51,12 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn attribute<'a>(span: &'a Span, key: &str) -> Option<&'a str> {
-    span.attributes
-        .iter()
-        .find(|kv| kv.key == key)
-        .and_then(|kv| match kv.value.as_ref()?.value.as_ref()? {
+    span.attributes.iter().find(|kv| kv.key == key).and_then(|kv| {
+        match kv.value.as_ref()?.value.as_ref()? {
             any_value::Value::StringValue(s) => Some(s.as_str()),
             _ => None,
-        })
+        }
+    })
 }
 
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -81,7 +80,10 @@ async fn a_requests_span_continues_the_callers_trace_and_its_cluster_calls_are_i
     let address = app.local_addr();
     let cluster = app.state().kube.is_some();
     if !cluster {
-        assert!(std::env::var_os("CI").is_none(), "KUBECONFIG must be set in CI (dev/test.sh)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "KUBECONFIG must be set in CI (dev/test.sh)"
+        );
         eprintln!("KUBECONFIG is not set: only the request's span is checked (dev/test.sh sets it)");
     }
     tokio::spawn(app.run_until_stopped());
@@ -100,7 +102,9 @@ async fn a_requests_span_continues_the_callers_trace_and_its_cluster_calls_are_i
     let deadline = Instant::now() + Duration::from_secs(30);
     let (server, client) = loop {
         let flushing = telemetry.clone();
-        tokio::task::spawn_blocking(move || flushing.flush()).await.unwrap();
+        tokio::task::spawn_blocking(move || flushing.flush())
+            .await
+            .unwrap();
         let spans = received.lock().unwrap().clone();
         let server = spans.iter().find(|s| s.name == "GET /readyz").cloned();
         let client = server.as_ref().and_then(|server| {

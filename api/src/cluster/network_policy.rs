@@ -60,7 +60,9 @@ impl std::str::FromStr for EgressCidrs {
         let mut cidrs = Vec::new();
         for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let net: IpNet = item.parse().map_err(|_| {
-                format!("{item:?} is not a CIDR like 10.0.5.0/24 or fd00::/64 (LUDIS_ORG_NETWORK_EGRESS_CIDRS)")
+                format!(
+                    "{item:?} is not a CIDR like 10.0.5.0/24 or fd00::/64 (LUDIS_ORG_NETWORK_EGRESS_CIDRS)"
+                )
             })?;
             if net.trunc() != net {
                 return Err(format!(
@@ -229,7 +231,10 @@ pub async fn reconcile_all(state: AppState) {
         };
     if !state.settings.org_network_policy {
         if let Err(e) = remove(&client, &namespaces).await {
-            tracing::warn!(error = format!("{e:#}"), "failed to remove the organizations' NetworkPolicies");
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "failed to remove the organizations' NetworkPolicies"
+            );
         }
         return;
     }
@@ -260,7 +265,9 @@ async fn remove(client: &Client, namespaces: &BTreeSet<String>) -> anyhow::Resul
             .delete(NAME, &DeleteParams::default())
             .await
         {
-            Ok(_) => tracing::info!(%namespace, "removed the NetworkPolicy {NAME} (LUDIS_ORG_NETWORK_POLICY is off)"),
+            Ok(_) => {
+                tracing::info!(%namespace, "removed the NetworkPolicy {NAME} (LUDIS_ORG_NETWORK_POLICY is off)")
+            }
             Err(kube::Error::Api(e)) if e.code == 404 => {}
             Err(e) => return Err(e).with_context(|| format!("failed to delete {NAME} in {namespace}")),
         }

@@ -55,10 +55,9 @@ impl Verb {
 
     /// Pure: the verb of a request to the API server.
     pub fn of(method: &Method, uri: &Uri) -> Self {
-        let watch = uri.query().is_some_and(|q| {
-            q.split('&')
-                .any(|pair| matches!(pair, "watch=true" | "watch=1"))
-        });
+        let watch = uri
+            .query()
+            .is_some_and(|q| q.split('&').any(|pair| matches!(pair, "watch=true" | "watch=1")));
         let resource = ResourcePath::parse(uri.path());
         let connect = resource.is_some_and(|r| r.connect);
         let named = resource.is_none_or(|r| r.named);
@@ -173,7 +172,7 @@ where
         let verb = Verb::of(req.method(), req.uri());
         let span = tracing::info_span!(
             "kube",
-            verb = verb.as_str(),
+            verb = %verb.as_str(),
             status = tracing::field::Empty,
             otel.kind = "client",
         );
@@ -214,25 +213,49 @@ mod tests {
             ("GET", "/apis", Verb::Get),
             ("GET", "/api/v1/namespaces", Verb::List),
             ("GET", "/api/v1/namespaces/ludis-acme", Verb::Get),
-            ("PATCH", "/api/v1/namespaces/ludis-acme?fieldManager=ludis-api", Verb::Patch),
+            (
+                "PATCH",
+                "/api/v1/namespaces/ludis-acme?fieldManager=ludis-api",
+                Verb::Patch,
+            ),
             ("DELETE", "/api/v1/namespaces/ludis-acme", Verb::Delete),
             ("PUT", "/api/v1/namespaces/ludis-acme/finalize", Verb::Update),
             ("GET", "/api/v1/namespaces/ludis-acme/status", Verb::Get),
             ("GET", "/api/v1/pods", Verb::List),
             ("GET", "/api/v1/namespaces/ns/pods", Verb::List),
-            ("GET", "/api/v1/namespaces/ns/pods?watch=true&resourceVersion=1", Verb::Watch),
-            ("GET", "/api/v1/namespaces/ns/pods?fieldSelector=a&watch=1", Verb::Watch),
+            (
+                "GET",
+                "/api/v1/namespaces/ns/pods?watch=true&resourceVersion=1",
+                Verb::Watch,
+            ),
+            (
+                "GET",
+                "/api/v1/namespaces/ns/pods?fieldSelector=a&watch=1",
+                Verb::Watch,
+            ),
             ("GET", "/api/v1/namespaces/ns/pods?watch=false", Verb::List),
             ("GET", "/api/v1/namespaces/ns/pods/p", Verb::Get),
             ("GET", "/api/v1/namespaces/ns/pods/p/log?follow=true", Verb::Get),
-            ("GET", "/api/v1/namespaces/ns/pods/p/exec?command=sh&tty=true", Verb::Connect),
+            (
+                "GET",
+                "/api/v1/namespaces/ns/pods/p/exec?command=sh&tty=true",
+                Verb::Connect,
+            ),
             ("POST", "/api/v1/namespaces/ns/pods/p/attach", Verb::Connect),
             ("POST", "/api/v1/namespaces/ns/pods", Verb::Create),
             ("PUT", "/api/v1/namespaces/ns/pods/p/status", Verb::Update),
             ("DELETE", "/api/v1/namespaces/ns/pods", Verb::DeleteCollection),
             ("GET", "/apis/ludis.dev/v1alpha1/insights", Verb::List),
-            ("GET", "/apis/ludis.dev/v1alpha1/namespaces/ns/insights/i", Verb::Get),
-            ("PATCH", "/apis/ludis.dev/v1alpha1/namespaces/ns/insights/i/status", Verb::Patch),
+            (
+                "GET",
+                "/apis/ludis.dev/v1alpha1/namespaces/ns/insights/i",
+                Verb::Get,
+            ),
+            (
+                "PATCH",
+                "/apis/ludis.dev/v1alpha1/namespaces/ns/insights/i/status",
+                Verb::Patch,
+            ),
             ("GET", "/apis/ludis.dev/v1alpha1", Verb::Get),
             (
                 "GET",

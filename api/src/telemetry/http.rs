@@ -84,9 +84,9 @@ impl<B> MakeSpan<B> for RequestSpan {
         let route = route_of(req);
         let span = tracing::info_span!(
             "request",
-            method,
-            route,
-            request_id = request_id::of(req),
+            method = %method,
+            route = %route,
+            request_id = %request_id::of(req),
             otel.name = tracing::field::Empty,
             otel.kind = tracing::field::Empty,
         );

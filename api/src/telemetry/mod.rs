@@ -88,13 +88,11 @@ impl Telemetry {
 /// subscriber.
 pub fn init(settings: &Settings) -> anyhow::Result<Telemetry> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let subscriber = tracing_subscriber::registry()
-        .with(filter)
-        .with(fmt_layer(
-            settings.log_format,
-            std::io::stderr,
-            std::io::stderr().is_terminal(),
-        ));
+    let subscriber = tracing_subscriber::registry().with(filter).with(fmt_layer(
+        settings.log_format,
+        std::io::stderr,
+        std::io::stderr().is_terminal(),
+    ));
     let endpoint = settings.otel_exporter_otlp_endpoint.trim();
 
     #[cfg(feature = "otel")]
@@ -122,5 +120,56 @@ pub fn init(settings: &Settings) -> anyhow::Result<Telemetry> {
             );
         }
         Ok(Telemetry {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use tracing_subscriber::{filter::LevelFilter, layer::SubscriberExt as _};
+
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'a> MakeWriter<'a> for Buffer {
+        type Writer = Self;
+        fn make_writer(&'a self) -> Self {
+            self.clone()
+        }
+    }
+
+    #[test]
+    fn json_lines_carry_the_span_fields() {
+        let buffer = Buffer::default();
+        let subscriber = tracing_subscriber::registry()
+            .with(LevelFilter::INFO)
+            .with(fmt_layer(LogFormat::Json, buffer.clone(), false))
+            .with(fmt_layer(LogFormat::Text, Buffer::default(), false));
+        tracing::subscriber::with_default(subscriber, || {
+            let span = tracing::info_span!(
+                "request",
+                request_id = %"r-1",
+                otel.name = tracing::field::Empty,
+            );
+            let _in = span.enter();
+            tracing::info!(user = "u", "hello");
+        });
+        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        assert_eq!(line["span"]["request_id"], "r-1", "{text}");
+        assert_eq!(line["user"], "u", "{text}");
     }
 }

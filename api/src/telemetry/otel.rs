@@ -85,7 +85,11 @@ mod tests {
 
     #[test]
     fn the_traces_path_is_added_once() {
-        for endpoint in ["http://collector:4318", "http://collector:4318/", " http://collector:4318 "] {
+        for endpoint in [
+            "http://collector:4318",
+            "http://collector:4318/",
+            " http://collector:4318 ",
+        ] {
             assert_eq!(traces_url(endpoint), "http://collector:4318/v1/traces");
         }
     }

@@ -78,7 +78,8 @@ mod tests {
         let with = |values: &[&str]| {
             let mut req = Request::new(());
             for v in values {
-                req.headers_mut().append(HEADER, HeaderValue::from_str(v).unwrap());
+                req.headers_mut()
+                    .append(HEADER, HeaderValue::from_str(v).unwrap());
             }
             drop_unusable(req)
                 .headers()

@@ -36,9 +36,7 @@ impl std::str::FromStr for MetricsListen {
 
 /// The metrics listener's routes.
 pub fn router(metrics: Arc<Metrics>) -> Router {
-    Router::new()
-        .route("/metrics", get(scrape))
-        .with_state(metrics)
+    Router::new().route("/metrics", get(scrape)).with_state(metrics)
 }
 
 async fn scrape(State(metrics): State<Arc<Metrics>>) -> Response {

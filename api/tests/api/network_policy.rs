@@ -16,7 +16,10 @@ use crate::helpers::{TestApp, apps_with, cluster, spawn_app_with, unique};
 /// A superadmin's token on `app`.
 async fn superadmin(app: &TestApp) -> String {
     let home = app.org(&unique("Home"), 10).await;
-    let email = format!("root-{}@ludis.example", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let email = format!(
+        "root-{}@ludis.example",
+        &uuid::Uuid::new_v4().simple().to_string()[..8]
+    );
     app.user(&email, "root-pass", "superadmin", &home).await;
     app.login(&email, "root-pass").await.0
 }
@@ -43,7 +46,11 @@ async fn until_policy(policies: &Api<NetworkPolicy>, there: bool) -> Option<Netw
         if found.is_some() == there {
             return found;
         }
-        assert!(Instant::now() < deadline, "the policy is still {}", if there { "absent" } else { "there" });
+        assert!(
+            Instant::now() < deadline,
+            "the policy is still {}",
+            if there { "absent" } else { "there" }
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -63,7 +70,10 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
     let root = superadmin(&app).await;
     let namespace = organization(&app, &root).await;
     let policies: Api<NetworkPolicy> = Api::namespaced(client.clone(), &namespace);
-    let policy = policies.get("ludis-default").await.expect("the policy is applied");
+    let policy = policies
+        .get("ludis-default")
+        .await
+        .expect("the policy is applied");
     let spec = serde_json::to_value(policy.spec.unwrap()).unwrap();
     assert_eq!(spec["policyTypes"], json!(["Ingress", "Egress"]));
     assert_eq!(spec["podSelector"], json!({}));
@@ -71,7 +81,10 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
         spec["ingress"][0]["from"][0]["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"],
         app.state.settings.system_namespace
     );
-    assert_eq!(spec["egress"][3]["to"], json!([{"ipBlock": {"cidr": "10.0.5.0/24"}}]));
+    assert_eq!(
+        spec["egress"][3]["to"],
+        json!([{"ipBlock": {"cidr": "10.0.5.0/24"}}])
+    );
     let managers: Vec<_> = policy
         .metadata
         .managed_fields

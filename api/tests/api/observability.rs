@@ -13,7 +13,7 @@ use ludis_api::telemetry::{self, LogFormat};
 use reqwest::header;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
-use tracing_subscriber::{filter::LevelFilter, layer::SubscriberExt as _};
+use tracing_subscriber::{filter::LevelFilter, fmt::MakeWriter, layer::SubscriberExt as _};
 
 use crate::helpers::{TestApp, apps_with, open_stream};
 
@@ -167,7 +167,9 @@ async fn websocket_sessions_are_counted_while_open() {
             .await
             .unwrap();
         until_sample(&app, r#"ludis_api_websocket_sessions{kind="proxy"}"#, 1.0).await;
+        // The pipe ends when both sides have closed their connection.
         socket.close(None).await.unwrap();
+        drop(socket);
         until_sample(&app, r#"ludis_api_websocket_sessions{kind="proxy"}"#, 0.0).await;
         let text = scrape(&app).await;
         assert_eq!(
@@ -197,7 +199,12 @@ async fn every_answer_carries_the_request_id() {
                 .to_owned()
         };
         // A sane id comes back as it was, on successes, errors and 404s alike.
-        for path in ["/healthz", "/v1/applications/insights", "/v1/nope", "/not-a-route"] {
+        for path in [
+            "/healthz",
+            "/v1/applications/insights",
+            "/v1/nope",
+            "/not-a-route",
+        ] {
             let res = send(path, Some("req-42.a_B")).await.unwrap();
             assert_eq!(id_of(&res), "req-42.a_B", "{path}");
         }
@@ -213,11 +220,29 @@ async fn every_answer_carries_the_request_id() {
     }
 }
 
-/// The shared buffer a test's log lines are written to.
-type Buffer = Arc<Mutex<Vec<u8>>>;
+/// The buffer a test's log lines are written to.
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Buffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> MakeWriter<'a> for Buffer {
+    type Writer = Self;
+    fn make_writer(&'a self) -> Self {
+        self.clone()
+    }
+}
 
 fn text_of(buffer: &Buffer) -> String {
-    String::from_utf8(buffer.lock().unwrap().clone()).unwrap()
+    String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap()
 }
 
 // One thread: the server's tasks run where the test's subscriber is the default.
@@ -228,7 +253,14 @@ async fn log_lines_of_a_request_carry_its_id_route_and_method() {
         .with(LevelFilter::INFO)
         .with(telemetry::fmt_layer(LogFormat::Json, json.clone(), false))
         .with(telemetry::fmt_layer(LogFormat::Text, text.clone(), false));
-    let _default = tracing::subscriber::set_default(subscriber);
+    // tracing-core caches whether each callsite is enabled. With one registered dispatcher it
+    // asks only the registering thread's (none, on the threads of the tests running beside this
+    // one), so the request span's callsite, first reached by another test, would stay off here.
+    // A second dispatcher makes it ask every live one, and the rebuild corrects the callsites
+    // registered before.
+    let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
+    let _default = tracing::dispatcher::set_default(&tracing::Dispatch::new(subscriber));
+    tracing::callsite::rebuild_interest_cache();
     for app in apps_with(|_| {}).await {
         let id = format!("log-test-{}", app.kind);
         // The extractor logs why it rejects a token.

@@ -61,7 +61,15 @@ pub fn router() -> Router<AppState> {
         .route(
             "/terminalConnection",
             get(|state, q, ws, headers, uri| {
-                upgrade(state, q, ws, headers, uri, WebSocketKind::Terminal, terminal::session)
+                upgrade(
+                    state,
+                    q,
+                    ws,
+                    headers,
+                    uri,
+                    WebSocketKind::Terminal,
+                    terminal::session,
+                )
             }),
         )
         .route("/aiChatResponse", get(chat::upgrade))
