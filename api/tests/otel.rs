@@ -113,8 +113,10 @@ async fn a_requests_span_continues_the_callers_trace_and_its_cluster_calls_are_i
                 .find(|s| s.name == "kube" && s.parent_span_id == server.span_id)
                 .cloned()
         });
-        if server.is_some() && (client.is_some() || !cluster) {
-            break (server.unwrap(), client);
+        if let Some(server) = server
+            && (client.is_some() || !cluster)
+        {
+            break (server, client);
         }
         assert!(
             Instant::now() < deadline,
