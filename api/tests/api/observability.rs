@@ -12,7 +12,7 @@ use futures::SinkExt as _;
 use ludis_api::telemetry::{self, LogFormat};
 use reqwest::header;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
+use tokio_tungstenite::tungstenite;
 use tracing_subscriber::{filter::LevelFilter, fmt::MakeWriter, layer::SubscriberExt as _};
 
 use crate::helpers::{TestApp, apps_with, open_stream};
@@ -153,14 +153,7 @@ async fn websocket_sessions_are_counted_while_open() {
         // An upgrade through the app proxy.
         let id = crate::proxy::running_app(&app, &org, &owner.uid, &upstream).await;
         let cookie = crate::proxy::open(&app, &owner.token, &id, "/").await;
-        let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
-        let mut request = url.as_str().into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert(header::COOKIE, cookie.parse().unwrap());
-        request
-            .headers_mut()
-            .insert(header::ORIGIN, own_origin.parse().unwrap());
+        let request = crate::proxy::socket_request(&app, &id, &cookie);
         let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         socket
             .send(tungstenite::Message::Text("hello".into()))

@@ -145,6 +145,24 @@ pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream:
     id
 }
 
+/// The upgrade request of app `id`'s websocket echo, with its app cookie, from the console's
+/// origin.
+pub(crate) fn socket_request(
+    app: &TestApp,
+    id: &str,
+    cookie: &str,
+) -> tungstenite::handshake::client::Request {
+    let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
+    let mut request = url.as_str().into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert(header::COOKIE, cookie.parse().unwrap());
+    request
+        .headers_mut()
+        .insert(header::ORIGIN, app.address.parse().unwrap());
+    request
+}
+
 pub(crate) fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -402,13 +420,7 @@ async fn websockets_are_piped_both_ways() {
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
         let cookie = open(&app, &team.dev_token, &id, "/").await;
         let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
-        let mut request = url.as_str().into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert(header::COOKIE, cookie.parse().unwrap());
-        request
-            .headers_mut()
-            .insert(header::ORIGIN, app.address.parse().unwrap());
+        let request = socket_request(&app, &id, &cookie);
         let (mut socket, response) = tokio_tungstenite::connect_async(request)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", app.kind));
