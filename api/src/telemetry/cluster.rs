@@ -174,10 +174,10 @@ where
             "kube",
             verb = %verb.as_str(),
             status = tracing::field::Empty,
-            otel.kind = "client",
+            otel.kind = tracing::field::Empty,
         );
         #[cfg(feature = "otel")]
-        super::otel::inject(&span, req.headers_mut());
+        super::otel::client_span(&span, req.headers_mut());
         // The client's own spans are children of this one.
         let answer = span.in_scope(|| self.inner.call(req));
         let metrics = self.metrics.clone();

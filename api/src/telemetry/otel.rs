@@ -2,7 +2,7 @@
 //! (`OTEL_EXPORTER_OTLP_ENDPOINT`, protobuf, batched) under `OTEL_SERVICE_NAME`. A request's span
 //! continues the W3C `traceparent` it came with and is named `<method> <route>`
 //! ([`continue_trace`]); a cluster call's span is its child and sends its own `traceparent` on
-//! to the API server ([`inject`]).
+//! to the API server ([`client_span`]).
 
 use anyhow::Context as _;
 use axum::http::HeaderMap;
@@ -74,8 +74,9 @@ pub fn continue_trace(span: &Span, headers: &HeaderMap, name: &str) {
     span.record("otel.kind", "server");
 }
 
-/// Adds the `traceparent` of `span` to an outgoing request.
-pub fn inject(span: &Span, headers: &mut HeaderMap) {
+/// Makes `span` a client span and sends its `traceparent` with the outgoing request.
+pub fn client_span(span: &Span, headers: &mut HeaderMap) {
+    span.record("otel.kind", "client");
     TraceContextPropagator::new().inject_context(&span.context(), &mut HeaderInjector(headers));
 }
 
