@@ -139,8 +139,6 @@ impl App {
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
-        // The address actually bound (port 0 picks one), for what names the API's own port.
-        settings.listen = listener.local_addr()?;
         let metrics_listener = match settings.metrics_listen.0 {
             Some(address) => Some(
                 TcpListener::bind(address)

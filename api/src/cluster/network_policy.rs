@@ -5,8 +5,9 @@
 //!   `LUDIS_SYSTEM_NAMESPACE`, labels [`API_POD_LABELS`]: the app proxy, logs and terminals) and
 //!   from pods of the same namespace.
 //! - **Egress** only to cluster DNS (namespace `kube-system`, UDP and TCP 53), to the API's pods
-//!   on the API's own port (the git server it hosts), to pods of the same namespace, and to the
-//!   CIDRs of `LUDIS_ORG_NETWORK_EGRESS_CIDRS` (the S3 server's, a package mirror's).
+//!   on the API's own port (the git server it hosts; the port of `LUDIS_API_LISTEN`), to pods of
+//!   the same namespace, and to the CIDRs of `LUDIS_ORG_NETWORK_EGRESS_CIDRS` (the S3 server's, a
+//!   package mirror's).
 //!
 //! The policy is applied with server-side apply under the API's field manager when the
 //! organization's namespace is ([`ensure`], from `organizations::ensure_namespace_of`), and at
@@ -81,8 +82,9 @@ impl std::str::FromStr for EgressCidrs {
 pub struct Allowed<'a> {
     /// Where the API's pods run.
     pub system_namespace: &'a str,
-    /// The port the API's pods listen on (its git server).
-    pub api_port: u16,
+    /// The port the API's pods listen on (its git server); `None` when the system picks it
+    /// (`LUDIS_API_LISTEN` with port 0, tests), which allows any port of the API's pods.
+    pub api_port: Option<u16>,
     pub egress_cidrs: &'a [IpNet],
 }
 
@@ -90,7 +92,7 @@ impl<'a> Allowed<'a> {
     pub fn from_settings(settings: &'a Settings) -> Self {
         Self {
             system_namespace: &settings.system_namespace,
-            api_port: settings.listen.port(),
+            api_port: Some(settings.listen.port()).filter(|&p| p != 0),
             egress_cidrs: &settings.org_network_egress_cidrs.0,
         }
     }
@@ -144,7 +146,7 @@ pub fn build(namespace: &str, allowed: &Allowed<'_>) -> NetworkPolicy {
         },
         NetworkPolicyEgressRule {
             to: Some(vec![api_pods()]),
-            ports: Some(vec![port("TCP", i32::from(allowed.api_port))]),
+            ports: allowed.api_port.map(|p| vec![port("TCP", i32::from(p))]),
         },
         NetworkPolicyEgressRule {
             to: Some(vec![same_namespace()]),
@@ -311,7 +313,7 @@ mod tests {
         let egress_cidrs = cidrs("10.0.5.0/24,fd00::/64");
         let allowed = Allowed {
             system_namespace: "ludis-system",
-            api_port: 8080,
+            api_port: Some(8080),
             egress_cidrs: &egress_cidrs,
         };
         let policy = serde_json::to_value(build("ludis-acme", &allowed)).unwrap();
@@ -351,7 +353,7 @@ mod tests {
     fn without_cidrs_nothing_outside_is_reachable() {
         let allowed = Allowed {
             system_namespace: "platform",
-            api_port: 9000,
+            api_port: Some(9000),
             egress_cidrs: &[],
         };
         let spec = build("ludis-b", &allowed).spec.unwrap();
@@ -368,6 +370,14 @@ mod tests {
             to_api.ports.as_ref().unwrap()[0].port,
             Some(IntOrString::Int(9000))
         );
+        let any_port = build(
+            "ludis-b",
+            &Allowed {
+                api_port: None,
+                ..allowed
+            },
+        );
+        assert_eq!(any_port.spec.unwrap().egress.unwrap()[1].ports, None);
         assert_eq!(
             to_api.to.as_ref().unwrap()[0]
                 .namespace_selector

@@ -105,7 +105,6 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
     // it. (The other API keeps serving meanwhile, on the same database.)
     let restart = |policy: bool| {
         let mut settings = (*off.state.settings).clone();
-        settings.listen = "127.0.0.1:0".parse().unwrap();
         settings.org_network_policy = policy;
         spawn_app_with(move |_| settings)
     };
