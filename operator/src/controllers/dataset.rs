@@ -23,6 +23,7 @@ use crate::{
     context::Context,
     datasets,
     error::{Error, Result},
+    events,
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -60,26 +61,30 @@ async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
     finalizer(&api, FINALIZER_DATASET_CLEANUP, dataset, |event| async {
         match event {
             Finalizer::Apply(dataset) => {
-                ludis_storage::ensure_bucket(&s3, &bucket)
-                    .await
-                    .map_err(Error::Storage)?;
-                // A folder marker makes the (empty) dataset visible in listings.
-                ludis_storage::mark_prefix(&s3, &bucket, &prefix)
-                    .await
-                    .map_err(Error::Storage)?;
-                let (objects, bytes) = ludis_storage::usage(&s3, &bucket, &prefix)
-                    .await
-                    .map_err(Error::Storage)?;
-                let status = DatasetStatus {
+                // The counts last seen stay until new ones are read.
+                let location = DatasetStatus {
                     bucket: Some(bucket.clone()),
                     prefix: Some(prefix.clone()),
-                    object_count: Some(objects),
-                    bytes: Some(bytes),
-                    ..Default::default()
+                    ..dataset.status.clone().unwrap_or_default()
                 };
-                let verdict = Verdict::ready(Reason::Available, format!("s3://{bucket}/{prefix}"));
-                write_status(&ctx, &dataset, status, &verdict).await?;
-                Ok(Action::requeue(REFRESH))
+                match storage_usage(&s3, &bucket, &prefix).await {
+                    Ok((objects, bytes)) => {
+                        let status = DatasetStatus {
+                            object_count: Some(objects),
+                            bytes: Some(bytes),
+                            ..location
+                        };
+                        let verdict = Verdict::ready(Reason::Available, format!("s3://{bucket}/{prefix}"));
+                        write_status(&ctx, &dataset, status, &verdict).await?;
+                        Ok(Action::requeue(REFRESH))
+                    }
+                    Err(e) => {
+                        // Retried by the error policy, which publishes the error as an event;
+                        // meanwhile the dataset says what it waits for.
+                        write_status(&ctx, &dataset, location, &waiting_for_storage(&bucket, &prefix)).await?;
+                        Err(Error::Storage(e))
+                    }
+                }
             }
             Finalizer::Cleanup(dataset) => {
                 if dataset.spec.deletion_policy == DeletionPolicy::Delete {
@@ -107,6 +112,32 @@ async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
     })
 }
 
+/// The bucket made if needed, the prefix marked, and the objects under it counted and summed.
+async fn storage_usage(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    prefix: &str,
+) -> std::result::Result<(i64, i64), ludis_storage::StorageError> {
+    ludis_storage::ensure_bucket(s3, bucket).await?;
+    // A folder marker makes the (empty) dataset visible in listings.
+    ludis_storage::mark_prefix(s3, bucket, prefix).await?;
+    ludis_storage::usage(s3, bucket, prefix).await
+}
+
+/// Pure: the verdict on a dataset whose object storage failed it: retried, so on its way. The
+/// message stays the same from one try to the next (the error, which may carry a request id, is
+/// in the event of each failed try): a status written again at every try would trigger the next
+/// one at once, past the backoff.
+pub fn waiting_for_storage(bucket: &str, prefix: &str) -> Verdict {
+    Verdict::progressing(
+        Reason::WaitingForStorage,
+        format!(
+            "waiting for the object storage to accept s3://{bucket}/{prefix} (retried; the events say why)"
+        ),
+    )
+}
+
+/// Writes the dataset's status with `verdict` when it changed, and publishes the change.
 async fn write_status(
     ctx: &Context,
     dataset: &Dataset,
@@ -125,5 +156,7 @@ async fn write_status(
     update_status(&ctx.client, dataset, dataset.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
+    let before = dataset.status.as_ref().map(|s| s.conditions.as_slice());
+    events::announce(ctx, dataset, before.unwrap_or_default(), verdict).await;
     Ok(())
 }

@@ -9,6 +9,7 @@ use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
     error::{Error, Result},
+    events,
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -95,7 +96,7 @@ pub fn status_of(
     }
 }
 
-/// Writes the project's status when it changed.
+/// Writes the project's status when it changed, and publishes the change of verdict.
 pub async fn update(
     ctx: &Context,
     project: &Project,
@@ -107,6 +108,8 @@ pub async fn update(
     update_status(&ctx.client, project, project.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
+    let before = project.status.as_ref().map(|s| s.conditions.as_slice());
+    events::announce(ctx, project, before.unwrap_or_default(), verdict).await;
     Ok(())
 }
 
