@@ -35,6 +35,8 @@ pub enum Reason {
     ProjectNotFound,
     /// The operator has no object storage for datasets.
     StorageNotConfigured,
+    /// A namespace's bucket (its `ludis.dev/bucket` annotation) is not a valid bucket name.
+    InvalidBucket,
     /// A run's workflow does not exist.
     WorkflowNotFound,
     /// A workflow cannot run: a cycle, a missing project, an image outside the list.
@@ -88,6 +90,7 @@ impl Reason {
             Reason::WaitingForStorage => "WaitingForStorage",
             Reason::ProjectNotFound => "ProjectNotFound",
             Reason::StorageNotConfigured => "StorageNotConfigured",
+            Reason::InvalidBucket => "InvalidBucket",
             Reason::WorkflowNotFound => "WorkflowNotFound",
             Reason::WorkflowBroken => "WorkflowBroken",
             Reason::ReadingDagFile => "ReadingDagFile",

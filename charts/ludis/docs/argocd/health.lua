@@ -13,7 +13,10 @@ local generation = obj.metadata.generation
 if status == nil or status.observedGeneration == nil or
     (generation ~= nil and status.observedGeneration < generation) then
   hs.status = "Progressing"
-  hs.message = "Waiting for the Ludis operator to observe generation " .. tostring(generation)
+  hs.message = "Waiting for the Ludis operator"
+  if generation ~= nil then
+    hs.message = hs.message .. " to observe generation " .. generation
+  end
   return hs
 end
 

@@ -62,6 +62,15 @@ pub fn phase_of(project: &Project, pod: Option<&Pod>) -> (ProjectPhase, Verdict)
     }
 }
 
+/// Pure: the phase of a project whose spec cannot be carried out (yet).
+pub fn invalid_phase(verdict: &Verdict) -> ProjectPhase {
+    if verdict.is_progressing() {
+        ProjectPhase::Starting
+    } else {
+        ProjectPhase::Failed
+    }
+}
+
 /// Pure: the project's status after a reconcile (`desired`: None when the spec is invalid and
 /// nothing was applied).
 pub fn status_of(
