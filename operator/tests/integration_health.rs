@@ -4,18 +4,16 @@
 //! `dev/tools/health` — and by `kubectl wait --for=condition=Ready`; the verdicts people act on
 //! leave one Warning event each (not one per reconcile), key transitions a Normal one.
 
-use std::{collections::BTreeMap, fmt::Debug, process::Command};
+use std::{collections::BTreeMap, process::Command};
 
-use k8s_openapi::{
-    NamespaceResourceScope,
-    api::{core::v1::Namespace, events::v1::Event},
-};
+use k8s_openapi::api::{core::v1::Namespace, events::v1::Event};
 use kube::{
     Api, Client, Resource, ResourceExt as _,
     api::{Patch, PatchParams, PostParams},
 };
 use ludis_crds::{ANNOTATION_BUCKET, Dataset, Insight, Project, Workflow, WorkflowRun};
-use serde::{Serialize, de::DeserializeOwned};
+use ludis_operator::controllers::LudisKind;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use common::{TestNamespace, client, condition, eventually, health, start_operator};
@@ -43,41 +41,24 @@ async fn namespaces(client: &Client, prefix: &str) -> Namespaces {
     Namespaces { good, bad_bucket }
 }
 
-trait Kind:
-    Resource<DynamicType = (), Scope = NamespaceResourceScope>
-    + Clone
-    + Debug
-    + Serialize
-    + DeserializeOwned
-    + Send
-    + Sync
-    + 'static
-{
-}
-impl<K> Kind for K where
-    K: Resource<DynamicType = (), Scope = NamespaceResourceScope>
-        + Clone
-        + Debug
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + Sync
-        + 'static
-{
-}
+/// The kinds of Ludis, as these tests write and read them.
+trait Kind: LudisKind + Serialize {}
+impl<K: LudisKind + Serialize> Kind for K {}
 
-/// Creates `name` of kind `K` in `ns` from its JSON spec. The API server's answer is the object
-/// before the operator saw it: InProgress to kstatus and Argo CD (its status is the CRD's
-/// default, "generation 1 not observed yet").
-async fn create<K: Kind>(client: &Client, ns: &str, name: &str, spec: Value) -> Api<K> {
+/// Creates each `(name, spec)` of kind `K` in `ns`. The API server's answer is the object before
+/// the operator saw it: InProgress to kstatus and Argo CD (its status is the CRDs' default,
+/// "generation 1 not observed yet").
+async fn create<K: Kind>(client: &Client, ns: &str, objects: &[(&str, Value)]) -> Api<K> {
     let api: Api<K> = Api::namespaced(client.clone(), ns);
-    let obj: K = serde_json::from_value(json!({
-        "apiVersion": K::api_version(&()), "kind": K::kind(&()),
-        "metadata": {"name": name}, "spec": spec
-    }))
-    .unwrap();
-    let created = api.create(&PostParams::default(), &obj).await.unwrap();
-    assert_health(&created, "InProgress", "Progressing");
+    for (name, spec) in objects {
+        let obj: K = serde_json::from_value(json!({
+            "apiVersion": K::api_version(&()), "kind": K::kind(&()),
+            "metadata": {"name": name}, "spec": spec
+        }))
+        .unwrap();
+        let created = api.create(&PostParams::default(), &obj).await.unwrap();
+        assert_health(&created, "InProgress", "Progressing");
+    }
     api
 }
 
@@ -96,6 +77,15 @@ async fn when<K: Kind>(api: &Api<K>, name: &str, type_: &str, status: &str, reas
         },
     )
     .await
+}
+
+/// Waits until `name` has the `condition` (type, status, reason) and checks what kstatus and the
+/// Argo CD health check make of it; returns it.
+async fn reaches<K: Kind>(api: &Api<K>, name: &str, condition: [&str; 3], kstatus: &str, argocd: &str) -> K {
+    let [type_, status, reason] = condition;
+    let obj = when(api, name, type_, status, reason).await;
+    assert_health(&obj, kstatus, argocd);
+    obj
 }
 
 /// What kstatus and the Argo CD health check make of `obj` are `kstatus` and `argocd`.
@@ -184,38 +174,45 @@ async fn projects_ready_waiting_and_refused() {
     let projects = create::<Project>(
         &client,
         good,
-        "stopped",
-        json!({"displayName": "Stopped", "image": "default-python"}),
+        &[
+            (
+                "stopped",
+                json!({"displayName": "Stopped", "image": "default-python"}),
+            ),
+            (
+                "refused",
+                json!({"displayName": "Refused", "image": "miner:latest"}),
+            ),
+        ],
     )
     .await;
-    create::<Project>(
-        &client,
-        good,
-        "refused",
-        json!({"displayName": "Refused", "image": "miner:latest"}),
-    )
-    .await;
-    create::<Dataset>(&client, bad, "unusable", json!({"displayName": "Unusable"})).await;
+    create::<Dataset>(&client, bad, &[("unusable", json!({"displayName": "Unusable"}))]).await;
     let waiting = create::<Project>(
         &client,
         bad,
-        "waiting",
-        json!({"displayName": "Waiting", "image": "default-python", "datasets": [{"name": "unusable"}]}),
+        &[(
+            "waiting",
+            json!({"displayName": "Waiting", "image": "default-python", "datasets": [{"name": "unusable"}]}),
+        )],
     )
     .await;
 
     // Current, and `kubectl wait` agrees.
     assert!(kubectl_wait::<Project>(good, "stopped", "Ready", "90s").await);
-    let stopped = when(&projects, "stopped", "Ready", "True", "Stopped").await;
-    assert_health(&stopped, "Current", "Healthy");
-
+    reaches(
+        &projects,
+        "stopped",
+        ["Ready", "True", "Stopped"],
+        "Current",
+        "Healthy",
+    )
+    .await;
     // InProgress: its dataset has no storage to give.
-    let w = when(&waiting, "waiting", "Reconciling", "True", "WaitingForDataset").await;
-    assert_health(&w, "InProgress", "Progressing");
-
+    let waiting_for = ["Reconciling", "True", "WaitingForDataset"];
+    reaches(&waiting, "waiting", waiting_for, "InProgress", "Progressing").await;
     // Failed, with a Warning saying why; `kubectl wait` for Ready gives up, for Stalled returns.
-    let refused = when(&projects, "refused", "Stalled", "True", "ImageNotAllowed").await;
-    assert_health(&refused, "Failed", "Degraded");
+    let refused = ["Stalled", "True", "ImageNotAllowed"];
+    reaches(&projects, "refused", refused, "Failed", "Degraded").await;
     assert!(!kubectl_wait::<Project>(good, "refused", "Ready", "2s").await);
     assert!(kubectl_wait::<Project>(good, "refused", "Stalled", "30s").await);
     let note = event(&client, good, "refused", "Warning", "ImageNotAllowed").await;
@@ -226,25 +223,29 @@ async fn projects_ready_waiting_and_refused() {
 
     // Reconciled again for a change that does not cure it: no second warning. Then cured: a
     // Normal event says so (published after the first reconcile's, which it follows).
+    let patch = |spec: Value| Patch::Merge(json!({ "spec": spec }));
+    let params = PatchParams::default();
     projects
         .patch(
             "refused",
-            &PatchParams::default(),
-            &Patch::Merge(json!({"spec": {"description": "still refused"}})),
+            &params,
+            &patch(json!({"description": "still refused"})),
         )
         .await
         .unwrap();
     when(&projects, "refused", "Stalled", "True", "ImageNotAllowed").await;
     projects
-        .patch(
-            "refused",
-            &PatchParams::default(),
-            &Patch::Merge(json!({"spec": {"image": "default-python"}})),
-        )
+        .patch("refused", &params, &patch(json!({"image": "default-python"})))
         .await
         .unwrap();
-    let cured = when(&projects, "refused", "Ready", "True", "Stopped").await;
-    assert_health(&cured, "Current", "Healthy");
+    reaches(
+        &projects,
+        "refused",
+        ["Ready", "True", "Stopped"],
+        "Current",
+        "Healthy",
+    )
+    .await;
     event(&client, good, "refused", "Normal", "Stopped").await;
     published_once(&client, good, "refused", "ImageNotAllowed").await;
 }
@@ -255,46 +256,50 @@ async fn insights_ready_waiting_and_refused() {
     let client = client().await;
     let ns = namespaces(&client, "it-health-ins").await;
     let (good, bad) = (ns.good.name.as_str(), ns.bad_bucket.name.as_str());
+    let app = |source: Value| json!({"displayName": "App", "type": "application", "source": source});
     let insights = create::<Insight>(
         &client,
         good,
-        "external",
-        json!({"displayName": "BI", "type": "application", "appUrl": "https://bi.example.com"}),
-    )
-    .await;
-    create::<Insight>(
-        &client,
-        good,
-        "orphan",
-        json!({"displayName": "Orphan", "type": "application", "source": {"project": "nowhere", "files": ["app.py"]}}),
+        &[
+            (
+                "external",
+                json!({"displayName": "BI", "type": "application", "appUrl": "https://bi.example.com"}),
+            ),
+            ("orphan", app(json!({"project": "nowhere", "files": ["app.py"]}))),
+        ],
     )
     .await;
     create::<Project>(
         &client,
         bad,
-        "demo",
-        json!({"displayName": "Demo", "image": "default-python"}),
+        &[("demo", json!({"displayName": "Demo", "image": "default-python"}))],
     )
     .await;
-    create::<Dataset>(&client, bad, "unusable", json!({"displayName": "Unusable"})).await;
+    create::<Dataset>(&client, bad, &[("unusable", json!({"displayName": "Unusable"}))]).await;
     let waiting = create::<Insight>(
         &client,
         bad,
-        "report",
-        json!({"displayName": "Q3", "type": "report", "source": {"project": "demo", "files": ["q3.py"]},
-            "datasets": [{"name": "unusable"}]}),
+        &[(
+            "report",
+            json!({"displayName": "Q3", "type": "report", "source": {"project": "demo", "files": ["q3.py"]},
+                "datasets": [{"name": "unusable"}]}),
+        )],
     )
     .await;
 
     assert!(kubectl_wait::<Insight>(good, "external", "Ready", "90s").await);
-    let external = when(&insights, "external", "Ready", "True", "External").await;
-    assert_health(&external, "Current", "Healthy");
-
-    let report = when(&waiting, "report", "Reconciling", "True", "WaitingForDataset").await;
-    assert_health(&report, "InProgress", "Progressing");
-
-    let orphan = when(&insights, "orphan", "Stalled", "True", "ProjectNotFound").await;
-    assert_health(&orphan, "Failed", "Degraded");
+    reaches(
+        &insights,
+        "external",
+        ["Ready", "True", "External"],
+        "Current",
+        "Healthy",
+    )
+    .await;
+    let waiting_for = ["Reconciling", "True", "WaitingForDataset"];
+    reaches(&waiting, "report", waiting_for, "InProgress", "Progressing").await;
+    let refused = ["Stalled", "True", "ProjectNotFound"];
+    reaches(&insights, "orphan", refused, "Failed", "Degraded").await;
     let note = event(&client, good, "orphan", "Warning", "ProjectNotFound").await;
     assert_eq!(note, "the source project \"nowhere\" does not exist");
 }
@@ -308,43 +313,55 @@ async fn workflows_scheduled_paused_and_broken() {
     create::<Project>(
         &client,
         n,
-        "demo",
-        json!({"displayName": "Demo", "image": "default-python"}),
+        &[("demo", json!({"displayName": "Demo", "image": "default-python"}))],
     )
     .await;
     let task = |name: &str| json!({"name": name, "script": {"file": format!("{name}.py"), "image": "default-python"}});
+    let workflow = |extra: Value| {
+        let mut spec = json!({"displayName": "Nightly", "project": "demo", "tasks": [task("a")]});
+        spec.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        spec
+    };
     let workflows = create::<Workflow>(
         &client,
         n,
-        "nightly",
-        json!({"displayName": "Nightly", "project": "demo", "schedule": "0 3 * * *", "tasks": [task("a")]}),
-    )
-    .await;
-    create::<Workflow>(
-        &client,
-        n,
-        "paused",
-        json!({"displayName": "Paused", "project": "demo", "schedule": "0 3 * * *", "paused": true, "tasks": [task("a")]}),
-    )
-    .await;
-    create::<Workflow>(
-        &client,
-        n,
-        "cycle",
-        json!({"displayName": "Cycle", "project": "demo", "tasks": [task("a"), task("b")],
-            "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]}),
+        &[
+            ("nightly", workflow(json!({"schedule": "0 3 * * *"}))),
+            (
+                "paused",
+                workflow(json!({"schedule": "0 3 * * *", "paused": true})),
+            ),
+            (
+                "cycle",
+                workflow(json!({"tasks": [task("a"), task("b")],
+                    "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]})),
+            ),
+        ],
     )
     .await;
 
     assert!(kubectl_wait::<Workflow>(n, "nightly", "Ready", "90s").await);
-    let nightly = when(&workflows, "nightly", "Ready", "True", "Scheduled").await;
-    assert_health(&nightly, "Current", "Healthy");
+    reaches(
+        &workflows,
+        "nightly",
+        ["Ready", "True", "Scheduled"],
+        "Current",
+        "Healthy",
+    )
+    .await;
     // Paused: current for kstatus, suspended for Argo CD.
-    let paused = when(&workflows, "paused", "Ready", "True", "Paused").await;
-    assert_health(&paused, "Current", "Suspended");
-
-    let broken = when(&workflows, "cycle", "Stalled", "True", "WorkflowBroken").await;
-    assert_health(&broken, "Failed", "Degraded");
+    reaches(
+        &workflows,
+        "paused",
+        ["Ready", "True", "Paused"],
+        "Current",
+        "Suspended",
+    )
+    .await;
+    let broken = ["Stalled", "True", "WorkflowBroken"];
+    reaches(&workflows, "cycle", broken, "Failed", "Degraded").await;
     let note = event(&client, n, "cycle", "Warning", "WorkflowBroken").await;
     assert_eq!(note, "the tasks form a cycle through a, b");
 }
@@ -355,49 +372,70 @@ async fn runs_running_succeeded_and_failed() {
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-health-run").await;
     let n = ns.name.as_str();
-    let files = BTreeMap::from([
-        ("ok.py", "print('done')\n"),
-        ("fail.py", "import sys\nsys.exit(3)\n"),
-        ("slow.py", "import time\ntime.sleep(600)\n"),
-    ]);
+    let scripts = [
+        ("ok", "print('done')\n"),
+        ("fail", "import sys\nsys.exit(3)\n"),
+        ("slow", "import time\ntime.sleep(600)\n"),
+    ];
+    let files: Vec<(String, &str)> = scripts
+        .iter()
+        .map(|(name, code)| (format!("{name}.py"), *code))
+        .collect();
+    let files: BTreeMap<&str, &str> = files.iter().map(|(f, c)| (f.as_str(), *c)).collect();
     let repo = common::project_with_repo(&client, n, "demo", &files).await;
-    for script in ["ok", "fail", "slow"] {
-        create::<Workflow>(
-            &client,
-            n,
-            script,
-            json!({"displayName": script, "project": "demo", "revision": repo.head,
-                "tasks": [{"name": "a", "script": {"file": format!("{script}.py"), "image": "default-python"}}]}),
-        )
-        .await;
-    }
+    let workflows: Vec<(&str, Value)> = scripts
+        .iter()
+        .map(|(name, _)| {
+            let task =
+                json!({"name": "a", "script": {"file": format!("{name}.py"), "image": "default-python"}});
+            let spec =
+                json!({"displayName": name, "project": "demo", "revision": repo.head, "tasks": [task]});
+            (*name, spec)
+        })
+        .collect();
+    create::<Workflow>(&client, n, &workflows).await;
     let run = |workflow: &str| json!({"workflow": workflow, "trigger": "manual"});
-    let runs = create::<WorkflowRun>(&client, n, "ok-1", run("ok")).await;
-    create::<WorkflowRun>(&client, n, "fail-1", run("fail")).await;
-    create::<WorkflowRun>(&client, n, "slow-1", run("slow")).await;
-    create::<WorkflowRun>(&client, n, "orphan-1", run("nowhere")).await;
+    let runs = create::<WorkflowRun>(
+        &client,
+        n,
+        &[
+            ("ok-1", run("ok")),
+            ("fail-1", run("fail")),
+            ("slow-1", run("slow")),
+            ("orphan-1", run("nowhere")),
+        ],
+    )
+    .await;
 
     // Its task sleeps: InProgress for as long as the test looks.
-    let slow = when(&runs, "slow-1", "Reconciling", "True", "Running").await;
-    assert_health(&slow, "InProgress", "Progressing");
+    let running = ["Reconciling", "True", "Running"];
+    reaches(&runs, "slow-1", running, "InProgress", "Progressing").await;
 
-    let ok = when(&runs, "ok-1", "Ready", "True", "Succeeded").await;
-    assert_health(&ok, "Current", "Healthy");
+    reaches(
+        &runs,
+        "ok-1",
+        ["Ready", "True", "Succeeded"],
+        "Current",
+        "Healthy",
+    )
+    .await;
     assert!(kubectl_wait::<WorkflowRun>(n, "ok-1", "Ready", "30s").await);
-    assert_eq!(
-        event(&client, n, "ok-1", "Normal", "Succeeded").await,
-        "every task succeeded"
-    );
+    let note = event(&client, n, "ok-1", "Normal", "Succeeded").await;
+    assert_eq!(note, "every task succeeded");
 
-    let failed = when(&runs, "fail-1", "Stalled", "True", "Failed").await;
-    assert_health(&failed, "Failed", "Degraded");
-    assert_eq!(
-        event(&client, n, "fail-1", "Warning", "Failed").await,
-        "failed tasks: a"
-    );
+    reaches(
+        &runs,
+        "fail-1",
+        ["Stalled", "True", "Failed"],
+        "Failed",
+        "Degraded",
+    )
+    .await;
+    let note = event(&client, n, "fail-1", "Warning", "Failed").await;
+    assert_eq!(note, "failed tasks: a");
 
-    let orphan = when(&runs, "orphan-1", "Stalled", "True", "WorkflowNotFound").await;
-    assert_health(&orphan, "Failed", "Degraded");
+    let orphaned = ["Stalled", "True", "WorkflowNotFound"];
+    reaches(&runs, "orphan-1", orphaned, "Failed", "Degraded").await;
     event(&client, n, "orphan-1", "Warning", "WorkflowNotFound").await;
 }
 
@@ -407,15 +445,20 @@ async fn datasets_available_and_refused() {
     let client = client().await;
     let ns = namespaces(&client, "it-health-ds").await;
     let (good, bad) = (ns.good.name.as_str(), ns.bad_bucket.name.as_str());
-    let datasets = create::<Dataset>(&client, good, "sales", json!({"displayName": "Sales"})).await;
-    let refused = create::<Dataset>(&client, bad, "refused", json!({"displayName": "Refused"})).await;
+    let datasets = create::<Dataset>(&client, good, &[("sales", json!({"displayName": "Sales"}))]).await;
+    let refused = create::<Dataset>(&client, bad, &[("refused", json!({"displayName": "Refused"}))]).await;
 
     assert!(kubectl_wait::<Dataset>(good, "sales", "Ready", "90s").await);
-    let sales = when(&datasets, "sales", "Ready", "True", "Available").await;
-    assert_health(&sales, "Current", "Healthy");
-
-    let r = when(&refused, "refused", "Stalled", "True", "InvalidBucket").await;
-    assert_health(&r, "Failed", "Degraded");
+    reaches(
+        &datasets,
+        "sales",
+        ["Ready", "True", "Available"],
+        "Current",
+        "Healthy",
+    )
+    .await;
+    let invalid = ["Stalled", "True", "InvalidBucket"];
+    reaches(&refused, "refused", invalid, "Failed", "Degraded").await;
     let note = event(&client, bad, "refused", "Warning", "InvalidBucket").await;
     assert!(note.contains("\"Not_A_Bucket\""), "{note}");
 }
