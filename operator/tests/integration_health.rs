@@ -8,7 +8,7 @@ use std::{collections::BTreeMap, process::Command};
 
 use k8s_openapi::api::{core::v1::Namespace, events::v1::Event};
 use kube::{
-    Api, Client, Resource, ResourceExt as _,
+    Api, Client, ResourceExt as _,
     api::{Patch, PatchParams, PostParams},
 };
 use ludis_crds::{ANNOTATION_BUCKET, Dataset, Insight, Project, Workflow, WorkflowRun};
