@@ -16,7 +16,10 @@
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
 use kube::{Resource, runtime::events::EventType};
-use ludis_crds::common::{CONDITION_DEGRADED, CONDITION_READY, CONDITION_STALLED, find_condition};
+use ludis_crds::{
+    Dataset, Insight, Project, Workflow, WorkflowRun,
+    common::{CONDITION_DEGRADED, CONDITION_READY, CONDITION_STALLED, find_condition},
+};
 
 use crate::{
     context::Context,
@@ -65,15 +68,28 @@ pub fn announcement(before: &[Condition], verdict: &Verdict) -> Option<Announcem
     })
 }
 
-/// Publishes the [`announcement`] of `verdict` on `obj`, whose conditions were `before` (call it
-/// once the status with the verdict is written).
-pub async fn announce<K: Resource<DynamicType = ()>>(
-    ctx: &Context,
-    obj: &K,
-    before: &[Condition],
-    verdict: &Verdict,
-) {
-    if let Some(a) = announcement(before, verdict) {
+/// A kind whose status carries conditions.
+pub trait WithConditions: Resource<DynamicType = ()> {
+    /// The conditions of the status it was read with (none without a status).
+    fn conditions(&self) -> &[Condition];
+}
+
+macro_rules! with_conditions {
+    ($($kind:ty),*) => {$(
+        impl WithConditions for $kind {
+            fn conditions(&self) -> &[Condition] {
+                self.status.as_ref().map_or(&[], |s| s.conditions.as_slice())
+            }
+        }
+    )*};
+}
+
+with_conditions!(Project, Insight, Workflow, WorkflowRun, Dataset);
+
+/// Publishes the [`announcement`] of `verdict` on `obj`, as it was read before the reconcile
+/// (call it once the status with the verdict is written).
+pub async fn announce<K: WithConditions>(ctx: &Context, obj: &K, verdict: &Verdict) {
+    if let Some(a) = announcement(obj.conditions(), verdict) {
         ctx.event(&obj.object_ref(&()), a.type_, a.reason.as_str(), ACTION, a.note)
             .await;
     }

@@ -23,7 +23,7 @@ use crate::{
     context::Context,
     datasets,
     error::{Error, Result},
-    events,
+    events::{self, WithConditions as _},
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -172,10 +172,9 @@ pub fn waiting_for_storage(bucket: &str, prefix: &str) -> Verdict {
 /// Pure: the dataset's status: `status` (where the data is, how much) for its generation, with
 /// the conditions of `verdict`.
 pub fn status_of(dataset: &Dataset, status: DatasetStatus, verdict: &Verdict) -> DatasetStatus {
-    let before = dataset.status.as_ref().map(|s| s.conditions.as_slice());
     DatasetStatus {
         observed_generation: dataset.metadata.generation,
-        conditions: verdict.conditions(before.unwrap_or_default(), dataset.metadata.generation),
+        conditions: verdict.conditions(dataset.conditions(), dataset.metadata.generation),
         ..status
     }
 }
@@ -192,7 +191,6 @@ async fn write_status(
     update_status(&ctx.client, dataset, dataset.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
-    let before = dataset.status.as_ref().map(|s| s.conditions.as_slice());
-    events::announce(ctx, dataset, before.unwrap_or_default(), verdict).await;
+    events::announce(ctx, dataset, verdict).await;
     Ok(())
 }

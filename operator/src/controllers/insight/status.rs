@@ -147,7 +147,6 @@ pub async fn update(
     update_status(&ctx.client, insight, insight.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
-    let before = insight.status.as_ref().map(|s| s.conditions.as_slice());
-    events::announce(ctx, insight, before.unwrap_or_default(), verdict).await;
+    events::announce(ctx, insight, verdict).await;
     Ok(())
 }

@@ -117,8 +117,7 @@ pub async fn update(
     update_status(&ctx.client, project, project.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
-    let before = project.status.as_ref().map(|s| s.conditions.as_slice());
-    events::announce(ctx, project, before.unwrap_or_default(), verdict).await;
+    events::announce(ctx, project, verdict).await;
     Ok(())
 }
 

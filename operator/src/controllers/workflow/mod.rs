@@ -177,8 +177,7 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
     {
         ctx.caches.workflow_statuses.wrote(&written);
     }
-    let before = wf.status.as_ref().map(|s| s.conditions.as_slice());
-    events::announce(&ctx, wf.as_ref(), before.unwrap_or_default(), &verdict).await;
+    events::announce(&ctx, wf.as_ref(), &verdict).await;
     Ok(if reading {
         // The parse pod's end triggers the next look; this is a safety net.
         Action::requeue(std::time::Duration::from_secs(30))

@@ -70,8 +70,7 @@ async fn write(
     {
         ctx.caches.run_statuses.wrote(&written);
     }
-    let before = run.status.as_ref().map(|s| s.conditions.as_slice());
-    events::announce(ctx, run, before.unwrap_or_default(), verdict).await;
+    events::announce(ctx, run, verdict).await;
     Ok(status)
 }
 
