@@ -9,6 +9,8 @@
 #   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
 #   helm        helm CLI (helm.sh/helm/v4)
 #   s3-server   the S3-protocol server: s3s-fs's storage with CORS added (dev/tools/s3-server)
+#   health      what kstatus and Argo CD's Lua health checks make of objects (dev/tools/health;
+#               the operator's health tests run it)
 #   argo-workflows  Argo Workflows' workflow-controller, only for dev/bench-workflows.sh (not built
 #               by default)
 # Usage: dev/build-tools.sh [component...]   (default: all)
@@ -57,7 +59,7 @@ build_one() {
       GO_PKGS="k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy" \
         build_go kubernetes "$dir" -ldflags "$(k8s_ldflags)" >"$log" 2>&1
       ;;
-    coredns | local-volumes) GO_PKGS=. build_go "$name" "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
+    coredns | local-volumes | health) GO_PKGS=. build_go "$name" "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     etcd) GO_PKGS=. build_go etcd "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     kwok)
       local v
@@ -95,7 +97,7 @@ build_one() {
 }
 
 components=("$@")
-[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm s3-server)
+[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm s3-server health)
 command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
 command -v cargo >/dev/null || die "cargo is not installed (needed to build the S3 server)"
 for c in "${components[@]}"; do build_one "$c"; done

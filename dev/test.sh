@@ -90,6 +90,16 @@ LUDIS_E2E_WEB3_ADDRESS=$(jq -r '.chains.ETHEREUM.collections[] | select(.key == 
 LUDIS_E2E_WEB3_EOA=$(jq -r '.chains.ETHEREUM.eoa' "$LUDIS_WEB3_DEPLOYED")
 export LUDIS_E2E_WEB3_ADDRESS LUDIS_E2E_WEB3_EOA
 
+# What kstatus and the Argo CD health checks make of Ludis objects (operator/tests/health_checks.rs
+# and integration_health.rs run the tool, and kubectl wait).
+health_tool() {
+  "$DEV_DIR/build-tools.sh" health >&2
+  (cd "$DEV_DIR/tools/health" && go vet ./... && go test -mod=readonly ./...)
+}
+phase "health tool: build + go test" health_tool
+export LUDIS_HEALTH_TOOL LUDIS_KUBECTL
+LUDIS_HEALTH_TOOL="$(tool_dir health)/health" LUDIS_KUBECTL="$(tool_dir kubernetes)/kubectl"
+
 phase "rust: format check" cargo fmt --all -- --check
 phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
 phase "rust: build tests" cargo test --workspace --locked --no-run
