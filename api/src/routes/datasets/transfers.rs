@@ -88,7 +88,7 @@ pub(super) async fn presigned_url(
             &absolute,
             expires,
             download_name,
-        )
+        ).await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     if method == PresignMethod::Put {
         Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Uploaded)
@@ -179,7 +179,7 @@ pub(super) async fn access_url(
             &absolute,
             presign::ACCESS_URL_EXPIRES,
             None,
-        )
+        ).await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Json(AccessUrlResponse {
         success: true,
@@ -235,7 +235,7 @@ pub(super) async fn download(
             &keys::absolute(prefix, &key),
             presign::DOWNLOAD_EXPIRES,
             Some(file_name(&key)),
-        )
+        ).await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Redirect::to(&url).into_response())
 }
