@@ -69,14 +69,16 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- with $v.topologySpreadConstraints }}
+{{- $constraints := list }}
+{{- range . }}
+{{- $c := deepCopy . }}
+{{- if not (hasKey $c "labelSelector") }}
+{{- $_ := set $c "labelSelector" (dict "matchLabels" (include "ludis.selectorLabels" $ | fromYaml)) }}
+{{- end }}
+{{- $constraints = append $constraints $c }}
+{{- end }}
 topologySpreadConstraints:
-  {{- range . }}
-  {{- $c := deepCopy . }}
-  {{- if not (hasKey $c "labelSelector") }}
-  {{- $_ := set $c "labelSelector" (dict "matchLabels" (include "ludis.selectorLabels" $ | fromYaml)) }}
-  {{- end }}
-  - {{- toYaml $c | nindent 4 }}
-  {{- end }}
+  {{- toYaml $constraints | nindent 2 }}
 {{- end }}
 {{- end }}
 
