@@ -40,6 +40,13 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .image.repository (default .ctx.Chart.AppVersion .image.tag) }}
 {{- end }}
 
+{{/* A reference of the image list: ludis.images.ref (dict "ctx" . "image" "python"). */}}
+{{- define "ludis.images.ref" -}}
+{{- $images := .ctx.Values.images }}
+{{- $tag := default (default .ctx.Chart.AppVersion $images.tag) (index $images.tags .image) }}
+{{- printf "%s/%s:%s" $images.registry .image $tag }}
+{{- end }}
+
 {{/* The ServiceAccount one component runs as. */}}
 {{- define "ludis.serviceAccountName" -}}
 {{- $sa := (index .ctx.Values .component).serviceAccount }}
