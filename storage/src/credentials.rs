@@ -53,6 +53,7 @@ pub fn provider(settings: &S3Settings, http: SharedHttpClient) -> SharedCredenti
         config: ProviderConfig::without_region()
             .with_http_client(http)
             .with_region(Some(region(settings))),
+        region: region(settings),
         chain: tokio::sync::OnceCell::new(),
         cached: tokio::sync::Mutex::new(None),
     })
@@ -72,6 +73,8 @@ pub fn region(settings: &S3Settings) -> Region {
 #[derive(Debug)]
 struct DefaultChain {
     config: ProviderConfig,
+    /// The settings' region, so the chain never looks one up (instance metadata is a request).
+    region: Region,
     chain: tokio::sync::OnceCell<DefaultCredentialsChain>,
     /// Held while the chain is asked, so concurrent callers wait for one answer.
     cached: tokio::sync::Mutex<Option<Credentials>>,
@@ -97,6 +100,7 @@ impl ProvideCredentials for DefaultChain {
                 .get_or_init(|| {
                     DefaultCredentialsChain::builder()
                         .configure(self.config.clone())
+                        .region(self.region.clone())
                         .build()
                 })
                 .await;

@@ -94,7 +94,7 @@ impl Presigner {
         s.payload_checksum_kind = PayloadChecksumKind::NoHeader;
         // Only `host` is signed; there are no other headers to exclude.
         s.excluded_headers = None;
-        let region = crate::credentials::region(settings).to_string();
+        let region = crate::credentials::region(settings).as_ref().to_owned();
         Presigner {
             inner: Arc::new(Inner {
                 endpoint,

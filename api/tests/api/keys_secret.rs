@@ -16,7 +16,10 @@ use crate::helpers::cluster;
 const NAMESPACE: &str = "default";
 
 fn unique_name() -> String {
-    format!("ludis-keys-test-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+    format!(
+        "ludis-keys-test-{}",
+        &uuid::Uuid::new_v4().simple().to_string()[..12]
+    )
 }
 
 async fn stored(api: &Api<Secret>, name: &str) -> BTreeMap<String, String> {
@@ -57,7 +60,9 @@ async fn concurrent_first_starts_agree_on_one_set_of_keys() {
         ludis_api::crypto::Keyring::parse(a.encryption_keys.expose()).expect("a usable keyring");
 
         // A later start reads them again.
-        let again = keys_secret::load_or_create(&client, NAMESPACE, &name).await.unwrap();
+        let again = keys_secret::load_or_create(&client, NAMESPACE, &name)
+            .await
+            .unwrap();
         assert_eq!(again, a);
         secrets.delete(&name, &DeleteParams::default()).await.unwrap();
     }
@@ -87,11 +92,19 @@ async fn a_secret_made_elsewhere_is_read_as_it_is_or_refused() {
     secrets
         .create(
             &PostParams::default(),
-            &make(&old, &[(JWT_SECRET, "an-older-signing-key-of-forty-eight-characters-xx"), (ENCRYPTION_KEYS, spec)]),
+            &make(
+                &old,
+                &[
+                    (JWT_SECRET, "an-older-signing-key-of-forty-eight-characters-xx"),
+                    (ENCRYPTION_KEYS, spec),
+                ],
+            ),
         )
         .await
         .unwrap();
-    let keys = keys_secret::load_or_create(&client, NAMESPACE, &old).await.unwrap();
+    let keys = keys_secret::load_or_create(&client, NAMESPACE, &old)
+        .await
+        .unwrap();
     assert_eq!(
         keys,
         Keys {
@@ -105,7 +118,10 @@ async fn a_secret_made_elsewhere_is_read_as_it_is_or_refused() {
     // Without the encryption keys: refused, naming what is missing, and left alone.
     let broken = unique_name();
     secrets
-        .create(&PostParams::default(), &make(&broken, &[(JWT_SECRET, "x".repeat(48).as_str())]))
+        .create(
+            &PostParams::default(),
+            &make(&broken, &[(JWT_SECRET, "x".repeat(48).as_str())]),
+        )
         .await
         .unwrap();
     let err = keys_secret::load_or_create(&client, NAMESPACE, &broken)

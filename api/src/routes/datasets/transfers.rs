@@ -88,7 +88,8 @@ pub(super) async fn presigned_url(
             &absolute,
             expires,
             download_name,
-        ).await
+        )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     if method == PresignMethod::Put {
         Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Uploaded)
@@ -179,7 +180,8 @@ pub(super) async fn access_url(
             &absolute,
             presign::ACCESS_URL_EXPIRES,
             None,
-        ).await
+        )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Json(AccessUrlResponse {
         success: true,
@@ -235,7 +237,8 @@ pub(super) async fn download(
             &keys::absolute(prefix, &key),
             presign::DOWNLOAD_EXPIRES,
             Some(file_name(&key)),
-        ).await
+        )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Redirect::to(&url).into_response())
 }
