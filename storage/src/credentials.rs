@@ -193,11 +193,7 @@ mod tests {
             assert!(printed.contains("1 passed"), "the child ran no test: {printed}");
             return;
         }
-        let client = crate::client(&settings("", ""));
-        let creds = client
-            .config()
-            .credentials_provider()
-            .expect("a credentials provider")
+        let creds = provider(&settings("", ""), http_client())
             .provide_credentials()
             .await
             .unwrap();
@@ -205,5 +201,11 @@ mod tests {
             (creds.access_key_id(), creds.secret_access_key()),
             ("AKIDFROMTHECHAIN", "chain-secret")
         );
+        // The presigner signs with them too.
+        let url = crate::presign::Presigner::new(&settings("", ""))
+            .url("GET", "b", "k", crate::presign::DOWNLOAD_EXPIRES, None)
+            .await
+            .unwrap();
+        assert!(url.contains("X-Amz-Credential=AKIDFROMTHECHAIN%2F"), "{url}");
     }
 }
