@@ -37,12 +37,14 @@ pub struct Keys {
 }
 
 impl Keys {
-    /// New random keys: a 48-character signing key, one AES-256 key `k1`, a 16-character password.
+    /// New random keys: a signing key of 48 random bytes (64 characters), one AES-256 key `k1`, a
+    /// password of 12 random bytes (16 characters), as the development secrets file and the seeds
+    /// make them.
     pub fn generate() -> Self {
         Self {
             jwt_secret: Secret(crypto::random_token(48)),
             encryption_keys: Secret(crypto::Keyring::generate_spec("k1")),
-            admin_password: Some(Secret(crypto::random_token(16))),
+            admin_password: Some(Secret(crypto::random_token(12))),
         }
     }
 }
@@ -162,7 +164,8 @@ mod tests {
     #[test]
     fn a_secret_round_trips_its_keys() {
         let keys = Keys::generate();
-        assert_eq!(keys.jwt_secret.expose().len(), 48);
+        assert_eq!(keys.jwt_secret.expose().len(), 64);
+        assert_eq!(keys.admin_password.as_ref().map(|p| p.expose().len()), Some(16));
         crypto::Keyring::parse(keys.encryption_keys.expose()).expect("a valid keyring");
         let secret = secret_of("ludis-api-keys", &keys);
         assert_eq!(keys_of(&secret, "ns", "ludis-api-keys").unwrap(), keys);
