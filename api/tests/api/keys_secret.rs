@@ -1,6 +1,7 @@
 //! The keys Secret the API creates at its first start (`LUDIS_KEYS_SECRET`), against a real
 //! control plane (KUBECONFIG; skipped locally without one): concurrent first starts agree on one
-//! set of keys, later starts read them, and a Secret made elsewhere is read as it is.
+//! set of keys, later starts read them, the first superadmin signs in with the Secret's password,
+//! and a Secret made elsewhere is read as it is.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +12,7 @@ use kube::{
 };
 use ludis_api::cluster::keys_secret::{self, ADMIN_PASSWORD, ENCRYPTION_KEYS, JWT_SECRET, Keys};
 
-use crate::helpers::cluster;
+use crate::helpers::{cluster, missing_dir, spawn_app_with};
 
 const NAMESPACE: &str = "default";
 
@@ -134,4 +135,41 @@ async fn a_secret_made_elsewhere_is_read_as_it_is_or_refused() {
     for name in [old, broken] {
         secrets.delete(&name, &DeleteParams::default()).await.unwrap();
     }
+}
+
+#[tokio::test]
+async fn servers_started_together_use_the_secrets_keys_and_its_admin_password() {
+    let Some(client) = cluster().await else {
+        return;
+    };
+    let secrets: Api<Secret> = Api::namespaced(client, NAMESPACE);
+    let name = unique_name();
+    // Two API servers, each with a database of its own, no keys in their settings, one Secret.
+    let settings = || {
+        let name = name.clone();
+        move |dir: &tempfile::TempDir| {
+            let url = format!("sqlite://{}?mode=rwc", dir.path().join("ludis.db").display());
+            let mut s = ludis_api::Settings::for_tests(url, missing_dir());
+            s.jwt_secret = ludis_api::Secret::default();
+            s.encryption_keys = ludis_api::Secret::default();
+            s.keys_secret = name;
+            s.system_namespace = NAMESPACE.into();
+            s.require_cluster = true;
+            s
+        }
+    };
+    let (a, b) = tokio::join!(spawn_app_with(settings()), spawn_app_with(settings()));
+    let data = stored(&secrets, &name).await;
+    for app in [&a, &b] {
+        assert_eq!(app.state.settings.jwt_secret.expose(), data[JWT_SECRET]);
+        assert_eq!(app.state.settings.encryption_keys.expose(), data[ENCRYPTION_KEYS]);
+    }
+    // The first superadmin is created with the Secret's password, and nothing is printed.
+    let seeded = ludis_api::seeds::run(&a.state).await.unwrap();
+    assert!(seeded.superadmin_created && seeded.generated_password.is_none());
+    let (token, _) = a
+        .login(&a.state.settings.admin_email, &data[ADMIN_PASSWORD])
+        .await;
+    assert!(!token.is_empty());
+    secrets.delete(&name, &DeleteParams::default()).await.unwrap();
 }
