@@ -95,7 +95,7 @@ chart_set_values() {
     --set "api.appsOrigin=http://*.apps.localhost:$port"
     --set "s3.endpoint=$s3"
     # Browsers reach the S3 server where pods do: its forwarder on the host's end of the link.
-    --set "api.s3.publicEndpoint=$s3"
+    --set "s3.publicEndpoint=$s3"
     --set-json "api.extraEnvVars=$(jq -nc --arg ai "$ai" --arg model "${LUDIS_AI_MODEL:-}" \
       --arg eth "$eth" --arg poly "$poly" '[
         {name: "LUDIS_AI_URL", value: $ai}, {name: "LUDIS_AI_MODEL", value: $model},
