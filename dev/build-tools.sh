@@ -8,7 +8,10 @@
 #   etcd        etcd server (go.etcd.io/etcd/server/v3)
 #   kwok        kwok, the fake kubelet and node controller (sigs.k8s.io/kwok)
 #   helm        helm CLI (helm.sh/helm/v4)
+#   helm-docs   helm-docs, which writes the chart README from values.yaml (github.com/norwoodj/helm-docs)
 #   s3-server   the S3-protocol server: s3s-fs's storage with CORS added (dev/tools/s3-server)
+#   health      what kstatus and Argo CD's Lua health checks make of objects (dev/tools/health;
+#               the operator's health tests run it)
 #   argo-workflows  Argo Workflows' workflow-controller, only for dev/bench-workflows.sh (not built
 #               by default)
 # Usage: dev/build-tools.sh [component...]   (default: all)
@@ -57,7 +60,7 @@ build_one() {
       GO_PKGS="k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy" \
         build_go kubernetes "$dir" -ldflags "$(k8s_ldflags)" >"$log" 2>&1
       ;;
-    coredns | local-volumes) GO_PKGS=. build_go "$name" "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
+    coredns | local-volumes | health) GO_PKGS=. build_go "$name" "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     etcd) GO_PKGS=. build_go etcd "$dir" -ldflags "-s -w" >"$log" 2>&1 ;;
     kwok)
       local v
@@ -70,6 +73,10 @@ build_one() {
       v=$(gomod_version helm helm.sh/helm/v4)
       GO_PKGS=helm.sh/helm/v4/cmd/helm \
         build_go helm "$dir" -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$v" >"$log" 2>&1
+      ;;
+    helm-docs)
+      GO_PKGS=github.com/norwoodj/helm-docs/cmd/helm-docs \
+        build_go helm-docs "$dir" -ldflags "-s -w" >"$log" 2>&1
       ;;
     argo-workflows)
       GO_PKGS=github.com/argoproj/argo-workflows/v3/cmd/workflow-controller \
@@ -95,7 +102,7 @@ build_one() {
 }
 
 components=("$@")
-[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm s3-server)
+[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm helm-docs s3-server health)
 command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
 command -v cargo >/dev/null || die "cargo is not installed (needed to build the S3 server)"
 for c in "${components[@]}"; do build_one "$c"; done

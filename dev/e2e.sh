@@ -8,8 +8,11 @@
 # (LUDIS_E2E_REAL_NODE=1). Without a node, resources are applied and mirrored, not reconciled.
 # When the assistant's local model runs (dev/ai.sh, which dev/test.sh starts), the API uses it
 # (LUDIS_E2E_AI=1 tells the specs); otherwise the API has the assistant LUDIS_AI_URL names, if any.
-#   dev/e2e.sh            (run by dev/test.sh; needs `npm run build` in console/ first)
-# Two API instances: one with the normal token lifetimes for the identity flows, one whose access
+#   dev/e2e.sh            (needs `npm run build` in console/ first)
+#   LUDIS_E2E_PLATFORM=chart dev/e2e.sh
+#                         the same specs against the chart installed into the cluster from images
+#                         built here (dev/e2e-chart.sh): what dev/test.sh runs
+# Two API set-ups: one with the normal token lifetimes for the identity flows, one whose access
 # tokens last 3 s for the silent-refresh test. Screenshots land in console/e2e-screenshots/.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
@@ -98,13 +101,40 @@ start_operator() {
 }
 export LUDIS_E2E_URL=http://127.0.0.1:$port LUDIS_E2E_ADMIN_EMAIL=admin@ludis.local
 export LUDIS_E2E_ADMIN_PASSWORD=$admin_password
+
+# The platform the specs run against, in three steps (first specs without an operator, then the
+# real-node specs with one, then the silent refresh with 3-second tokens) and a last one:
+#   processes (default)  the API and the operator as processes on this machine, built in debug
+#   chart                the chart installed into the cluster from images built here
+#                        (dev/e2e-chart.sh; what dev/test.sh runs)
+platform_start() { run_api 900; }
+platform_operator() { start_operator; }
+platform_short_tokens() { run_api 3; }
+platform_logs() {
+  local f
+  for f in "$E"/logs/*.log; do
+    echo "--- last lines of $f:" >&2
+    grep -v ' INFO ' "$f" | tail -n 20 >&2 || true
+  done
+}
+platform_end() { :; }
+case "${LUDIS_E2E_PLATFORM:-processes}" in
+  processes) ;;
+  chart)
+    [ -n "${KUBECONFIG:-}" ] || die "the chart platform needs a cluster (KUBECONFIG)"
+    # shellcheck source=dev/e2e-chart.sh
+    source "$DEV_DIR/e2e-chart.sh"
+    ;;
+  *) die "LUDIS_E2E_PLATFORM is processes or chart, not ${LUDIS_E2E_PLATFORM}" ;;
+esac
+
 rc=0
-run_api 900
+platform_start
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
   e2e/datasets.spec.ts e2e/admin.spec.ts e2e/templates.spec.ts e2e/layout.spec.ts e2e/web3.spec.ts) || rc=$?
-start_operator
+platform_operator
 (cd console && npx playwright test e2e/projects.spec.ts e2e/notebooks.spec.ts e2e/workflows.spec.ts) || rc=$?
-run_api 3
+platform_short_tokens
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 # A failure's context before the cluster is cleared: the pods and events of the specs' namespaces,
 # and the end of each API's and the operator's log.
@@ -112,10 +142,8 @@ if [ "$rc" != 0 ] && [ -n "${LUDIS_E2E_KUBECTL:-}" ]; then
   log "the cluster after the failure:"
   "$LUDIS_E2E_KUBECTL" get pods -A -o wide 2>&1 | grep -v kube-system >&2 || true
   "$LUDIS_E2E_KUBECTL" get events -A --sort-by=.lastTimestamp 2>&1 | grep -v kube-system | tail -n 40 >&2 || true
-  for f in "$E"/logs/*.log; do
-    echo "--- last lines of $f:" >&2
-    grep -v ' INFO ' "$f" | tail -n 20 >&2 || true
-  done
 fi
+[ "$rc" = 0 ] || platform_logs
+platform_end
 [ "$rc" = 0 ] || die "end-to-end tests failed (API log: $E/logs/ludis-api.log; traces in console/test-results/)"
 ok "end-to-end tests passed; screenshots in console/e2e-screenshots/"

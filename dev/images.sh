@@ -13,6 +13,9 @@
 #   dev/images.sh configmap [ns]     print the ConfigMap ludis-images (id: reference) as YAML
 #                                    in the namespace ns (default ludis-system)
 #   dev/images.sh dir <image>        print the cached layout of an image
+#   dev/images.sh product <image> <folder>
+#                                    build a product image (ludis-api, ludis-operator): its
+#                                    recipe's Debian base and a layer of <folder>; print its layout
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RECIPES=$DEV_DIR/images
@@ -81,24 +84,30 @@ go_rootfs() {
   rm -rf "$tmp"
 }
 
-# Wraps a root filesystem tar (one uncompressed layer) as an OCI image layout named $ref, with the
-# recipe's image.json as the image configuration.
+# Wraps root filesystem tars (uncompressed layers, lowest first) as an OCI image layout named $ref,
+# with the recipe's image.json as the image configuration. Layers are linked into the layout (a
+# base image's layer is shared with its cached layout, not copied).
 oci_layout() {
-  local name=$1 layer=$2 out=$3 ref=$4 layer_digest layer_size config config_digest manifest manifest_digest
+  local name=$1 out=$2 ref=$3 layer digest config config_digest manifest manifest_digest
+  shift 3
+  local diff_ids=() layers=()
   mkdir -p "$out/blobs/sha256"
-  layer_digest=$(sha256sum "$layer" | cut -d' ' -f1)
-  layer_size=$(stat -c %s "$layer")
-  mv "$layer" "$out/blobs/sha256/$layer_digest"
-  config=$(jq -c --arg diff "sha256:$layer_digest" '{architecture: "amd64", os: "linux", config: .,
-    rootfs: {type: "layers", diff_ids: [$diff]}, history: [{created_by: "ludis dev/images.sh"}]}' \
-    "$RECIPES/$name/image.json")
+  for layer in "$@"; do
+    digest=$(sha256sum "$layer" | cut -d' ' -f1)
+    ln -f "$layer" "$out/blobs/sha256/$digest" 2>/dev/null || cp "$layer" "$out/blobs/sha256/$digest"
+    diff_ids+=("sha256:$digest")
+    layers+=("$(jq -nc --arg l "sha256:$digest" --argjson ls "$(stat -c %s "$layer")" \
+      '{mediaType: "application/vnd.oci.image.layer.v1.tar", digest: $l, size: $ls}')")
+  done
+  config=$(jq -c --args '{architecture: "amd64", os: "linux", config: .,
+    rootfs: {type: "layers", diff_ids: $ARGS.positional}, history: [{created_by: "ludis dev/images.sh"}]}' \
+    "${diff_ids[@]}" <"$RECIPES/$name/image.json")
   config_digest=$(printf '%s' "$config" | sha256sum | cut -d' ' -f1)
   printf '%s' "$config" >"$out/blobs/sha256/$config_digest"
-  manifest=$(jq -nc --arg c "sha256:$config_digest" --argjson cs "${#config}" \
-    --arg l "sha256:$layer_digest" --argjson ls "$layer_size" '{schemaVersion: 2,
+  manifest=$(jq -nc --arg c "sha256:$config_digest" --argjson cs "${#config}" --jsonargs '{schemaVersion: 2,
     mediaType: "application/vnd.oci.image.manifest.v1+json",
     config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $c, size: $cs},
-    layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar", digest: $l, size: $ls}]}')
+    layers: $ARGS.positional}' "${layers[@]}")
   manifest_digest=$(printf '%s' "$manifest" | sha256sum | cut -d' ' -f1)
   printf '%s' "$manifest" >"$out/blobs/sha256/$manifest_digest"
   jq -nc --arg m "sha256:$manifest_digest" --argjson ms "${#manifest}" --arg ref "$ref" '{schemaVersion: 2,
@@ -107,6 +116,40 @@ oci_layout() {
     >"$out/index.json"
   echo '{"imageLayoutVersion":"1.0.0"}' >"$out/oci-layout"
   echo "$ref" >"$out/ref"
+}
+
+# The layer tars of a cached image's layout, lowest first.
+layout_layers() {
+  local dir=$1 manifest
+  manifest=$(jq -r '.manifests[0].digest | sub("sha256:"; "")' "$dir/index.json")
+  jq -r '.layers[].digest | sub("sha256:"; "")' "$dir/blobs/sha256/$manifest" | sed "s|^|$dir/blobs/sha256/|"
+}
+
+# product <name> <folder>: the image <name> (a recipe with `base` naming a Debian recipe, and its
+# image.json) made of the base image's layer and a layer of <folder>'s files (owned by root, as in
+# the folder otherwise). Its tag is a hash of both, so new binaries make a new image; older
+# layouts of the same product are removed. Prints the layout's folder (its reference is in `ref`).
+build_product() {
+  local name=$1 files=$2 base layer tag dir ref tmp
+  [ -f "$RECIPES/$name/base" ] || die "no product recipe $name (dev/images/$name/base)"
+  [ -d "$files" ] || die "no folder $files"
+  base=$(cat "$RECIPES/$name/base")
+  build_image "$base" >&2
+  mkdir -p "$LUDIS_CACHE/images"
+  tmp=$(mktemp -d "$LUDIS_CACHE/images/.$name.XXXXXX")
+  layer=$tmp/layer.tar
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$files" -cf "$layer" .
+  tag=$({ recipe_hash "$base"; recipe_hash "$name"; sha256sum <"$layer"; } | sha256sum | cut -c1-12)
+  ref="$(registry)/$name:$tag"
+  dir=$LUDIS_CACHE/images/$name-$tag
+  if [ ! -f "$dir/.complete" ]; then
+    mapfile -t base_layers < <(layout_layers "$(image_dir "$base")")
+    oci_layout "$name" "$tmp/layout" "$ref" "${base_layers[@]}" "$layer"
+    rm -rf "$dir" && mv "$tmp/layout" "$dir" && touch "$dir/.complete"
+    find "$LUDIS_CACHE/images" -maxdepth 1 -name "$name-*" ! -name "$name-$tag" -exec rm -rf {} +
+  fi
+  rm -rf "$tmp"
+  echo "$dir"
 }
 
 build_image() {
@@ -125,7 +168,7 @@ build_image() {
   rm -rf "$tmp" && mkdir -p "$tmp"
   {
     if [ -f "$RECIPES/$name/main.go" ]; then go_rootfs "$name" "$tmp/layer.tar"; else debian_rootfs "$name" "$tmp/layer.tar"; fi &&
-      oci_layout "$name" "$tmp/layer.tar" "$tmp/layout" "$ref"
+      oci_layout "$name" "$tmp/layout" "$ref" "$tmp/layer.tar"
   } >"$log" 2>&1 || {
     echo "--- last lines of $log:" >&2
     tail -n 20 "$log" >&2
@@ -163,5 +206,6 @@ case "${1:-}" in
     done | { echo "apiVersion: v1"; echo "kind: ConfigMap"; echo "metadata: {name: ludis-images, namespace: ${2:-ludis-system}}"; echo "data:"; cat; }
     ;;
   dir) image_dir "${2:?image}" ;;
-  *) die "usage: dev/images.sh build [image...]|refs|configmap [ns]|dir <image>" ;;
+  product) build_product "${2:?image}" "${3:?folder}" ;;
+  *) die "usage: dev/images.sh build [image...]|refs|configmap [ns]|dir <image>|product <image> <folder>" ;;
 esac

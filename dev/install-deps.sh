@@ -68,5 +68,5 @@ fi
 "$DEV_DIR/images.sh" build >&2 &
 images=$!
 # shellcheck disable=SC2086 # a word list
-"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes s3-server helm} >&2
+"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes s3-server helm helm-docs health} >&2
 wait "$images" || die "building the node's images failed (logs: $LUDIS_CACHE/logs/image-*.log)"

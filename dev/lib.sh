@@ -101,7 +101,7 @@ crate_hash() {
 # The cache folder for one built component. Every input that changes the binary is in the name.
 tool_dir() {
   case "$1" in
-    kubernetes | kubernetes-node | etcd | kwok | helm | coredns | local-volumes | argo-workflows)
+    kubernetes | kubernetes-node | etcd | kwok | helm | helm-docs | coredns | local-volumes | argo-workflows | health)
       local mod wrapper=$1
       case "$1" in
         kubernetes) mod=k8s.io/kubernetes ;;
@@ -110,9 +110,11 @@ tool_dir() {
         etcd) mod=go.etcd.io/etcd/server/v3 ;;
         kwok) mod=sigs.k8s.io/kwok ;;
         helm) mod=helm.sh/helm/v4 ;;
+        helm-docs) mod=github.com/norwoodj/helm-docs ;;
         coredns) mod=github.com/coredns/coredns ;;
         local-volumes) mod=sigs.k8s.io/sig-storage-lib-external-provisioner/v10 ;;
         argo-workflows) mod=github.com/argoproj/argo-workflows/v3 ;;
+        health) mod=sigs.k8s.io/cli-utils ;;
       esac
       echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$wrapper" "$mod")-$(gomod_hash "$wrapper")-$(go_version)"
       ;;

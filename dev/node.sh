@@ -25,6 +25,12 @@
 #   dev/node.sh status    say what runs
 #   dev/node.sh plan      print this platform's addresses as `export NODE_…=…` lines
 #   dev/node.sh exec CMD  run CMD inside the node's namespaces (e.g. `ctr -n k8s.io images ls`)
+#   dev/node.sh forward NAME PORT
+#                         let pods reach this machine's loopback PORT at the host's end of the
+#                         link (as the API server's, S3's and the API's are); stopped with the node
+#   dev/node.sh import DIR [REF...]
+#                         import the OCI image layout DIR (dev/images.sh) into the node, and tag it
+#                         REF... too
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 D=$LUDIS_STATE/cluster
@@ -412,16 +418,20 @@ forward() {
   start_bg "forward-$name" "$N" socat "TCP-LISTEN:$port,bind=$NODE_HOST_IP,reuseaddr,fork" "TCP:127.0.0.1:$port"
 }
 
+# import_layout DIR: one cached OCI image layout into the node's containerd.
+import_layout() {
+  log "importing the image $(cat "$1/ref") into the node"
+  tar -C "$1" --exclude=./.complete --exclude=./ref -cf - . |
+    node_exec ctr -n k8s.io images import - >>"$N/logs/images.log" 2>&1 ||
+    die "importing the image $(cat "$1/ref") failed (log: $N/logs/images.log)"
+}
+
 import_images() {
-  local have name ref dir
+  local have name ref
   have=$(node_exec ctr -n k8s.io images ls -q)
   while read -r name ref; do
     grep -qxF "$ref" <<<"$have" && continue
-    dir=$("$DEV_DIR/images.sh" dir "$name")
-    log "importing the image $ref into the node"
-    tar -C "$dir" --exclude=./.complete --exclude=./ref -cf - . |
-      node_exec ctr -n k8s.io images import - >>"$N/logs/images.log" 2>&1 ||
-      die "importing the image $name failed (log: $N/logs/images.log)"
+    import_layout "$("$DEV_DIR/images.sh" dir "$name")"
   done < <("$DEV_DIR/images.sh" refs)
 }
 
@@ -554,6 +564,8 @@ stop() {
   netns_delete
   if ip link show "$VETH" >/dev/null 2>&1; then ip link delete "$VETH"; fi
   for c in "${HOST_COMPONENTS[@]}"; do stop_pidfile "$N/pids/$c.pid"; done
+  # Forwarders added by `dev/node.sh forward`.
+  for c in "$N"/pids/forward-*.pid; do [ -e "$c" ] && stop_pidfile "$c"; done
   return 0
 }
 
@@ -590,5 +602,20 @@ case "${1:-}" in
     pid_alive "$N/pids/node-ns.pid" || die "the node is not running"
     node_exec "$@"
     ;;
-  *) die "usage: dev/node.sh up|down|purge|status|plan|exec CMD..." ;;
+  forward)
+    pid_alive "$N/pids/node-ns.pid" || die "the node is not running"
+    [[ ${2:-} =~ ^[a-z0-9-]+$ && ${3:-} =~ ^[0-9]+$ ]] || die "usage: dev/node.sh forward NAME PORT"
+    plan
+    pid_alive "$N/pids/forward-$2.pid" || forward "$2" "$3"
+    ;;
+  import)
+    pid_alive "$N/pids/node-ns.pid" || die "the node is not running"
+    [ -f "${2:-}/index.json" ] || die "usage: dev/node.sh import DIR [REF...] (DIR: an OCI image layout)"
+    node_exec ctr -n k8s.io images ls -q | grep -qxF "$(cat "$2/ref")" || import_layout "$2"
+    for ref in "${@:3}"; do
+      node_exec ctr -n k8s.io images tag --force "$(cat "$2/ref")" "$ref" >/dev/null ||
+        die "tagging the image $(cat "$2/ref") as $ref failed"
+    done
+    ;;
+  *) die "usage: dev/node.sh up|down|purge|status|plan|exec CMD...|forward NAME PORT|import DIR [REF...]" ;;
 esac

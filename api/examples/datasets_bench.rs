@@ -77,7 +77,7 @@ fn rate(n: usize, wall: Duration, cpu: Option<Duration>) -> Rate {
     }
 }
 
-fn presign_ours(p: &Presigner, method: &str, keys: &[String]) -> anyhow::Result<Rate> {
+async fn presign_ours(p: &Presigner, method: &str, keys: &[String]) -> anyhow::Result<Rate> {
     let expires = if method == "PUT" {
         UPLOAD_EXPIRES
     } else {
@@ -87,6 +87,7 @@ fn presign_ours(p: &Presigner, method: &str, keys: &[String]) -> anyhow::Result<
     for key in keys.iter().take(2_000) {
         black_box(
             p.url(method, BUCKET, key, expires, None)
+                .await
                 .map_err(anyhow::Error::msg)?,
         );
     }
@@ -96,6 +97,7 @@ fn presign_ours(p: &Presigner, method: &str, keys: &[String]) -> anyhow::Result<
     for key in keys {
         bytes += p
             .url(method, BUCKET, key, expires, None)
+            .await
             .map_err(anyhow::Error::msg)?
             .len();
     }
@@ -159,11 +161,13 @@ async fn presigned_round_trip(p: &Presigner, http: &reqwest::Client) -> anyhow::
     let body = "presigned round trip";
     let put = p
         .url("PUT", BUCKET, &key, UPLOAD_EXPIRES, None)
+        .await
         .map_err(anyhow::Error::msg)?;
     let r = http.put(put).body(body).send().await?;
     anyhow::ensure!(r.status().is_success(), "presigned PUT answered {}", r.status());
     let get = p
         .url("GET", BUCKET, &key, DOWNLOAD_EXPIRES, None)
+        .await
         .map_err(anyhow::Error::msg)?;
     let r = http.get(get).send().await?;
     anyhow::ensure!(r.status().is_success(), "presigned GET answered {}", r.status());
@@ -192,7 +196,7 @@ async fn presigning(
         .collect();
     let mut all_ok = true;
     for method in ["GET", "PUT"] {
-        let ours = presign_ours(&presigner, method, &keys)?;
+        let ours = presign_ours(&presigner, method, &keys).await?;
         let sdk = presign_sdk(s3, method, &keys[..SDK_PRESIGN_URLS]).await?;
         let ok = ours.per_second >= PRESIGN_TARGET;
         all_ok &= ok;

@@ -40,7 +40,19 @@ impl App {
             })?;
         db::migrate(&db).await?;
 
-        load_or_generate_secrets(&mut settings)?;
+        let metrics = Arc::new(crate::telemetry::Metrics::new(db.clone()));
+        let kube = match crate::telemetry::cluster::client(metrics.clone()).await {
+            Ok(client) => Some(client),
+            Err(e) if settings.require_cluster => {
+                return Err(e).context("failed to configure the Kubernetes client (set KUBECONFIG)");
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "no Kubernetes cluster configured; cluster features are off");
+                None
+            }
+        };
+
+        load_keys(&mut settings, kube.as_ref()).await?;
         let keyring =
             Keyring::parse(settings.encryption_keys.expose()).context("invalid LUDIS_ENCRYPTION_KEYS")?;
         let stored = db::users::encrypted_key_ids(&db).await?;
@@ -58,18 +70,6 @@ impl App {
             settings.jwt_secret.expose().len() >= 32,
             "LUDIS_JWT_SECRET must be at least 32 characters"
         );
-
-        let metrics = Arc::new(crate::telemetry::Metrics::new(db.clone()));
-        let kube = match crate::telemetry::cluster::client(metrics.clone()).await {
-            Ok(client) => Some(client),
-            Err(e) if settings.require_cluster => {
-                return Err(e).context("failed to configure the Kubernetes client (set KUBECONFIG)");
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "no Kubernetes cluster configured; cluster features are off");
-                None
-            }
-        };
 
         let s3_settings = ludis_storage::S3Settings {
             endpoint: settings.s3_endpoint.clone(),
@@ -229,6 +229,37 @@ impl App {
         }
         served
     }
+}
+
+/// Fills empty JWT and encryption settings: from the keys Secret when one is named
+/// (`LUDIS_KEYS_SECRET`, with the first superadmin's generated password), else from the secrets
+/// file.
+async fn load_keys(settings: &mut Settings, kube: Option<&kube::Client>) -> anyhow::Result<()> {
+    if !settings.jwt_secret.is_empty() && !settings.encryption_keys.is_empty() {
+        return Ok(());
+    }
+    if settings.keys_secret.is_empty() {
+        return load_or_generate_secrets(settings);
+    }
+    let client = kube.context("LUDIS_KEYS_SECRET names a Secret, but no Kubernetes cluster is configured")?;
+    let keys = crate::cluster::keys_secret::load_or_create(
+        client,
+        &settings.system_namespace,
+        &settings.keys_secret,
+    )
+    .await?;
+    if settings.jwt_secret.is_empty() {
+        settings.jwt_secret = keys.jwt_secret;
+    }
+    if settings.encryption_keys.is_empty() {
+        settings.encryption_keys = keys.encryption_keys;
+    }
+    if settings.admin_password.is_empty()
+        && let Some(password) = keys.admin_password
+    {
+        settings.admin_password = password;
+    }
+    Ok(())
 }
 
 /// Fills empty JWT and encryption settings from the secrets file, generating it on first start.

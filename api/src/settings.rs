@@ -93,7 +93,15 @@ pub struct Settings {
     )]
     pub encryption_keys: Secret,
 
-    /// Where generated development secrets are kept when the two settings above are empty.
+    /// Name of a Secret in `LUDIS_SYSTEM_NAMESPACE` that holds the two settings above
+    /// (`jwt-secret`, `encryption-keys`) when they are empty: created with new keys (and a
+    /// generated `admin-password` for the first superadmin) at the first start, read at every
+    /// start; concurrent first starts agree on one Secret. Empty: the secrets file below.
+    #[arg(long, env = "LUDIS_KEYS_SECRET", default_value = "")]
+    pub keys_secret: String,
+
+    /// Where generated development secrets are kept when the two settings above are empty and no
+    /// keys Secret is named.
     #[arg(long, env = "LUDIS_SECRETS_FILE", default_value = "ludis-secrets.env")]
     pub secrets_file: PathBuf,
 

@@ -4,11 +4,19 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
 use kube::KubeSchema;
 use serde::{Deserialize, Serialize};
 
-/// Condition type: the resource is doing what its spec asks.
+/// Condition type: the resource is doing what its spec asks (`kubectl wait --for=condition=Ready`).
 pub const CONDITION_READY: &str = "Ready";
-/// Condition type: the operator is still working towards the spec.
+/// Condition type (kstatus): the operator is still working towards the spec. True means
+/// InProgress to kstatus, Flux and Argo CD.
+pub const CONDITION_RECONCILING: &str = "Reconciling";
+/// Condition type (kstatus): the spec cannot be carried out as it is, or the object failed for
+/// good (the reason says why). True means Failed to kstatus and Flux, Degraded to Argo CD.
+pub const CONDITION_STALLED: &str = "Stalled";
+/// Condition type: the same as [`CONDITION_RECONCILING`]. Deprecated alias, written for one more
+/// release for the readers of the first one.
 pub const CONDITION_PROGRESSING: &str = "Progressing";
-/// Condition type: the spec cannot be carried out as it is (the reason says why).
+/// Condition type: the same as [`CONDITION_STALLED`]. Deprecated alias, written for one more
+/// release for the readers of the first one.
 pub const CONDITION_DEGRADED: &str = "Degraded";
 
 /// The programming language of a project or insight.

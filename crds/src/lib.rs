@@ -41,13 +41,42 @@ pub const NAMESPACE_PREFIX: &str = "ludis-";
 
 /// Every custom resource definition of Ludis.
 pub fn all_crds() -> Vec<CustomResourceDefinition> {
-    vec![
+    [
         Project::crd(),
         Insight::crd(),
         Workflow::crd(),
         WorkflowRun::crd(),
         Dataset::crd(),
     ]
+    .into_iter()
+    .map(with_unobserved_status)
+    .collect()
+}
+
+/// `status.observedGeneration` of an object the operator has not looked at yet: 0, while
+/// `metadata.generation` starts at 1.
+pub const UNOBSERVED_GENERATION: i64 = 0;
+
+/// `crd` with a schema default for `status`: `{observedGeneration: 0}`. The API server applies it
+/// whenever it reads an object without a status (status cannot be set when an object is made), so
+/// a new object reads "generation 1, observed 0" — InProgress to kstatus, Flux and Argo CD — until
+/// the operator writes its first status, instead of Current with no status at all.
+fn with_unobserved_status(mut crd: CustomResourceDefinition) -> CustomResourceDefinition {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+    for version in &mut crd.spec.versions {
+        let status = version
+            .schema
+            .as_mut()
+            .and_then(|s| s.open_api_v3_schema.as_mut())
+            .and_then(|s| s.properties.as_mut())
+            .and_then(|p| p.get_mut("status"));
+        if let Some(status) = status {
+            status.default = Some(JSON(
+                serde_json::json!({ "observedGeneration": UNOBSERVED_GENERATION }),
+            ));
+        }
+    }
+    crd
 }
 
 /// The YAML of one CRD, as written to `charts/ludis/files/crds/<name>.yaml`.
@@ -67,6 +96,32 @@ pub fn organization_namespace(slug: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_reads_as_unobserved_until_the_operator_writes_a_status() {
+        for crd in all_crds() {
+            let schema = crd.spec.versions[0]
+                .schema
+                .clone()
+                .unwrap()
+                .open_api_v3_schema
+                .unwrap();
+            let status = &schema.properties.unwrap()["status"];
+            assert_eq!(
+                status.default.as_ref().map(|d| &d.0),
+                Some(&serde_json::json!({"observedGeneration": 0})),
+                "{:?}",
+                crd.metadata.name
+            );
+            assert!(
+                status
+                    .properties
+                    .as_ref()
+                    .unwrap()
+                    .contains_key("observedGeneration")
+            );
+        }
+    }
 
     #[test]
     fn organization_namespace_prefixes_the_slug() {

@@ -173,7 +173,8 @@ pub struct ProjectStatus {
     /// Port of the preview's web view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
-    /// Ready, Progressing and Degraded.
+    /// Ready, Reconciling and Stalled (read by kstatus, Flux and Argo CD), each with the
+    /// generation it was written for; Progressing and Degraded repeat the last two (deprecated).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[x_kube(merge_strategy = ListMerge::Map(vec!["type".into()]))]
     pub conditions: Vec<Condition>,

@@ -260,7 +260,8 @@ pub struct WorkflowStatus {
     /// How long the most recent finished run took, in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_run_duration: Option<f64>,
-    /// Ready, Progressing and Degraded.
+    /// Ready, Reconciling and Stalled (read by kstatus, Flux and Argo CD), each with the
+    /// generation it was written for; Progressing and Degraded repeat the last two (deprecated).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[x_kube(merge_strategy = ListMerge::Map(vec!["type".into()]))]
     pub conditions: Vec<Condition>,
@@ -393,7 +394,8 @@ pub struct WorkflowRunStatus {
     /// Whether the notification of the finished run was sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notified: Option<bool>,
-    /// Ready, Progressing and Degraded.
+    /// Ready, Reconciling and Stalled (read by kstatus, Flux and Argo CD), each with the
+    /// generation it was written for; Progressing and Degraded repeat the last two (deprecated).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[x_kube(merge_strategy = ListMerge::Map(vec!["type".into()]))]
     pub conditions: Vec<Condition>,

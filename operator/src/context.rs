@@ -21,6 +21,24 @@ use crate::{
     metrics::Metrics,
 };
 
+/// The longest note the API server accepts on an event (events.k8s.io/v1: 1 kB).
+pub const EVENT_NOTE_LIMIT: usize = 1024;
+
+/// Pure: `note` cut to [`EVENT_NOTE_LIMIT`] bytes at a character boundary, ending with `…` when
+/// cut (an import error's traceback can be longer; the whole of it is in the object's status).
+pub fn clip_note(mut note: String) -> String {
+    if note.len() <= EVENT_NOTE_LIMIT {
+        return note;
+    }
+    let mut end = EVENT_NOTE_LIMIT - '…'.len_utf8();
+    while !note.is_char_boundary(end) {
+        end -= 1;
+    }
+    note.truncate(end);
+    note.push('…');
+    note
+}
+
 /// Operator configuration (from flags and environment, see `main.rs`).
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -160,7 +178,8 @@ impl Context {
         let _ = rx.wait_for(|s| *s).await;
     }
 
-    /// Publishes an event about `reference`; failures are logged, never fatal.
+    /// Publishes an event about `reference` (its note cut to the API server's limit); failures
+    /// are logged, never fatal.
     pub async fn event(
         &self,
         reference: &ObjectReference,
@@ -172,7 +191,7 @@ impl Context {
         let ev = Event {
             type_,
             reason: reason.into(),
-            note: Some(note),
+            note: Some(clip_note(note)),
             action: action.into(),
             secondary: None,
         };
@@ -193,5 +212,21 @@ impl Context {
     /// Forgets the failures of `key` after a successful reconcile.
     pub fn succeeded(&self, key: &str) {
         self.failures.lock().expect("not poisoned").remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_event_notes_are_cut_at_a_character_boundary() {
+        assert_eq!(clip_note("short".into()), "short");
+        let exact = "a".repeat(EVENT_NOTE_LIMIT);
+        assert_eq!(clip_note(exact.clone()), exact);
+        let long = "é".repeat(EVENT_NOTE_LIMIT);
+        let clipped = clip_note(long);
+        assert!(clipped.len() <= EVENT_NOTE_LIMIT, "{}", clipped.len());
+        assert!(clipped.ends_with("é…"));
     }
 }

@@ -28,7 +28,8 @@ pub enum DatasetRef {
 
 impl DatasetRef {
     /// What a dataset (None: there is none) offers its users. One the dataset controller has not
-    /// looked at yet (no status) counts as missing.
+    /// looked at yet reads a status without a location (the CRD's default) and is pending; one
+    /// without any status (a CRD without that default) counts as missing.
     pub fn of(dataset: Option<&Dataset>) -> Self {
         match dataset.and_then(|d| d.status.as_ref()) {
             None => DatasetRef::Missing,
@@ -85,6 +86,26 @@ pub fn locations(refs: &BTreeMap<String, DatasetRef>) -> Result<BTreeMap<String,
     Ok(out)
 }
 
+/// Pure: why no S3 server would accept `name` as a bucket, if none would (the naming rules
+/// every S3 implementation shares: 3 to 63 lowercase letters, digits, dots and hyphens, a letter
+/// or digit at each end, no two dots in a row, not an IP address).
+pub fn bucket_name_problem(name: &str) -> Option<&'static str> {
+    let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    if !(3..=63).contains(&name.len()) {
+        Some("it must be 3 to 63 characters long")
+    } else if !name.chars().all(|c| alnum(c) || c == '.' || c == '-') {
+        Some("it may hold only lowercase letters, digits, dots and hyphens")
+    } else if !name.starts_with(alnum) || !name.ends_with(alnum) {
+        Some("it must begin and end with a letter or a digit")
+    } else if name.contains("..") {
+        Some("it must not have two dots in a row")
+    } else if name.parse::<std::net::Ipv4Addr>().is_ok() {
+        Some("it must not be an IP address")
+    } else {
+        None
+    }
+}
+
 /// The bucket annotation of an organization's namespace (None: the namespace names none).
 pub async fn namespace_bucket(ctx: &Context, ns: &str) -> Result<Option<String>> {
     let namespace = Api::<Namespace>::all(ctx.client.clone())
@@ -136,6 +157,27 @@ mod tests {
         let pending = BTreeMap::from([("p".to_owned(), DatasetRef::Pending)]);
         let v = locations(&pending).unwrap_err();
         assert!(v.is_progressing() && !v.is_degraded() && v.reason() == "WaitingForDataset");
+    }
+
+    #[test]
+    fn bucket_names_follow_the_s3_rules() {
+        for ok in ["ludis", "acme-data", "a.b.c", "b12", &"x".repeat(63)] {
+            assert_eq!(bucket_name_problem(ok), None, "{ok}");
+        }
+        let problems = [
+            ("ab", "3 to 63"),
+            (&"x".repeat(64), "3 to 63"),
+            ("Acme", "lowercase"),
+            ("acme_data", "lowercase"),
+            ("-acme", "begin and end"),
+            ("acme.", "begin and end"),
+            ("a..b", "two dots"),
+            ("192.168.1.1", "IP address"),
+        ];
+        for (name, why) in problems {
+            let problem = bucket_name_problem(name).unwrap_or_else(|| panic!("{name} accepted"));
+            assert!(problem.contains(why), "{name}: {problem}");
+        }
     }
 
     fn dataset(id: Option<&str>) -> Dataset {

@@ -7,7 +7,7 @@ use std::time::Duration;
 pub const CACHE_READY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// An error of one reconcile. Invalid specs are not errors: they are reported in status
-/// (Degraded) and the controller waits for a change.
+/// (Stalled) and the controller waits for a change.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("failed to read the image list: {0}")]

@@ -71,9 +71,15 @@ fn main() {
         }
     };
 
+    // One current-thread runtime for both: getting the credentials is async (they may come from
+    // the cloud's chain); here they are the settings' keys, ready at once.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let presigner = Presigner::new(&settings);
-    let sample = presigner
-        .url("PUT", bucket, &keys[0], UPLOAD_EXPIRES, None)
+    let sample = runtime
+        .block_on(presigner.url("PUT", bucket, &keys[0], UPLOAD_EXPIRES, None))
         .unwrap();
     println!("sample URL ({} bytes): {sample}", sample.len());
     println!("{n} distinct keys, one thread, half GET half PUT");
@@ -83,17 +89,19 @@ fn main() {
         "ludis Presigner:",
         n,
         timed(|| {
-            for (i, key) in keys.iter().enumerate() {
-                let (method, expires) = method(i);
-                bytes += presigner.url(method, bucket, key, expires, None).unwrap().len();
-            }
+            runtime.block_on(async {
+                for (i, key) in keys.iter().enumerate() {
+                    let (method, expires) = method(i);
+                    bytes += presigner
+                        .url(method, bucket, key, expires, None)
+                        .await
+                        .unwrap()
+                        .len();
+                }
+            })
         }),
     );
     if !ours_only {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
         let s3 = client(&settings);
         let get = PresigningConfig::expires_in(DOWNLOAD_EXPIRES).unwrap();
         let put = PresigningConfig::expires_in(UPLOAD_EXPIRES).unwrap();

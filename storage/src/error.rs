@@ -37,6 +37,10 @@ pub enum StorageError {
     /// A presigned URL was asked for something that cannot have one.
     #[error("failed to presign: {0}")]
     Presign(#[from] PresignError),
+    /// No credentials to sign with: the cloud's default chain found none, or its source (STS,
+    /// instance metadata) failed.
+    #[error("failed to get the object storage credentials: {}", DisplayErrorContext(.0))]
+    Credentials(#[source] aws_credential_types::provider::error::CredentialsError),
     /// The signer failed on a URL.
     #[error("failed to presign {url}: {source}")]
     Sign {

@@ -1,12 +1,14 @@
 //! Object storage for Ludis: an S3 client for any S3-protocol server (path-style addressing,
-//! explicit endpoint and keys, over rustls with the ring provider), and the layout of datasets
-//! in an organization's bucket.
+//! explicit endpoint, over rustls with the ring provider; explicit keys, or the cloud's default
+//! credential chain without them), and the layout of datasets in an organization's bucket.
 //!
+//! - [`credentials`]: the settings' keys, or the default chain (IRSA and the like);
 //! - [`keys`]: client paths → object keys that cannot leave a dataset's prefix;
 //! - [`presign`]: presigned URLs for browsers (one method, one key, a short time);
 //! - [`objects`]: listing a folder page by page, folder markers, deleting, reading;
 //! - [`preview`]: the first rows or lines of csv, json, xml, txt, xlsx and xls files.
 
+pub mod credentials;
 pub mod error;
 pub mod keys;
 pub mod logs;
@@ -14,11 +16,7 @@ pub mod objects;
 pub mod presign;
 pub mod preview;
 
-use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
-use aws_smithy_http_client::{
-    Builder,
-    tls::{Provider, rustls_provider::CryptoMode},
-};
+use aws_sdk_s3::config::BehaviorVersion;
 pub use error::StorageError;
 
 /// Where object storage is and how to sign for it.
@@ -27,6 +25,8 @@ pub struct S3Settings {
     /// e.g. `http://127.0.0.1:29000`, or `https://s3.eu-west-1.amazonaws.com`.
     pub endpoint: String,
     pub region: String,
+    /// With `secret_key`, the keys that sign; both empty: the cloud's default credential chain
+    /// ([`credentials`]).
     pub access_key: String,
     pub secret_key: String,
 }
@@ -42,24 +42,15 @@ impl std::fmt::Debug for S3Settings {
     }
 }
 
-/// An S3 client for these settings.
+/// An S3 client for these settings: their keys, or without keys the default credential chain.
 pub fn client(settings: &S3Settings) -> aws_sdk_s3::Client {
-    let http = Builder::new()
-        .tls_provider(Provider::Rustls(CryptoMode::Ring))
-        .build_https();
-    let creds = Credentials::new(
-        &settings.access_key,
-        &settings.secret_key,
-        None,
-        None,
-        "ludis-settings",
-    );
+    let http = credentials::http_client();
     let config = aws_sdk_s3::Config::builder()
         .behavior_version(BehaviorVersion::latest())
+        .credentials_provider(credentials::provider(settings, http.clone()))
         .http_client(http)
         .endpoint_url(&settings.endpoint)
-        .region(Region::new(settings.region.clone()))
-        .credentials_provider(creds)
+        .region(credentials::region(settings))
         .force_path_style(true)
         .build();
     aws_sdk_s3::Client::from_conf(config)

@@ -6,8 +6,9 @@
 //! header is signed, so a browser may send any `Content-Type` with its `PUT`. The method is part of
 //! the signature: a `GET` URL used for a `PUT` is refused by the server.
 //!
-//! [`Presigner`] holds the identity and signing settings, built once; a URL costs one signing and
-//! one string.
+//! [`Presigner`] holds the credentials and signing settings, built once; a URL costs one signing and
+//! one string. The credentials are the settings' keys, or the cloud's default chain (its
+//! temporary credentials kept while good, see [`crate::credentials`]), so getting them is async.
 
 use std::{
     fmt,
@@ -15,7 +16,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use aws_credential_types::Credentials;
+use aws_credential_types::provider::{ProvideCredentials as _, SharedCredentialsProvider};
 use aws_sigv4::{
     http_request::{
         PayloadChecksumKind, PercentEncodingMode, SignableBody, SignableRequest, SignatureLocation,
@@ -60,7 +61,7 @@ struct Inner {
     /// Why the endpoint cannot be used, found once at construction.
     endpoint_error: Option<PresignError>,
     region: String,
-    identity: Identity,
+    credentials: SharedCredentialsProvider,
     settings: SigningSettings,
 }
 
@@ -84,13 +85,7 @@ impl Presigner {
     pub fn with_endpoint(settings: &crate::S3Settings, public_endpoint: &str) -> Presigner {
         let endpoint = public_endpoint.trim_end_matches('/').to_owned();
         let endpoint_error = check_endpoint(&endpoint).err();
-        let identity = Identity::from(Credentials::new(
-            &settings.access_key,
-            &settings.secret_key,
-            None,
-            None,
-            "ludis-presigner",
-        ));
+        let credentials = crate::credentials::provider(settings, crate::credentials::http_client());
         let mut s = SigningSettings::default();
         s.signature_location = SignatureLocation::QueryParams;
         // The path is encoded here, once, as S3 expects; S3 does not normalise paths.
@@ -99,17 +94,13 @@ impl Presigner {
         s.payload_checksum_kind = PayloadChecksumKind::NoHeader;
         // Only `host` is signed; there are no other headers to exclude.
         s.excluded_headers = None;
-        let region = if settings.region.is_empty() {
-            "us-east-1".to_owned()
-        } else {
-            settings.region.clone()
-        };
+        let region = crate::credentials::region(settings).as_ref().to_owned();
         Presigner {
             inner: Arc::new(Inner {
                 endpoint,
                 endpoint_error,
                 region,
-                identity,
+                credentials,
                 settings: s,
             }),
         }
@@ -118,7 +109,7 @@ impl Presigner {
     /// A URL for exactly one method (`GET`, `PUT` or `HEAD`) on one key of `bucket`, valid for
     /// `expires` (1 s ..= 7 days, whole seconds). For `GET`, `download_name` makes the response an
     /// attachment with that file name.
-    pub fn url(
+    pub async fn url(
         &self,
         method: &str,
         bucket: &str,
@@ -126,9 +117,30 @@ impl Presigner {
         expires: Duration,
         download_name: Option<&str>,
     ) -> Result<String, StorageError> {
-        self.url_at(method, bucket, key, expires, download_name, SystemTime::now())
+        let identity = self.identity().await?;
+        self.url_at(
+            method,
+            bucket,
+            key,
+            expires,
+            download_name,
+            &identity,
+            SystemTime::now(),
+        )
     }
 
+    /// The identity that signs now.
+    async fn identity(&self) -> Result<Identity, StorageError> {
+        let credentials = self
+            .inner
+            .credentials
+            .provide_credentials()
+            .await
+            .map_err(StorageError::Credentials)?;
+        Ok(Identity::from(credentials))
+    }
+
+    #[allow(clippy::too_many_arguments)] // the call's own arguments, plus who signs and when
     fn url_at(
         &self,
         method: &str,
@@ -136,6 +148,7 @@ impl Presigner {
         key: &str,
         expires: Duration,
         download_name: Option<&str>,
+        identity: &Identity,
         now: SystemTime,
     ) -> Result<String, StorageError> {
         if !matches!(method, "GET" | "PUT" | "HEAD") {
@@ -159,7 +172,7 @@ impl Presigner {
             url.push_str("?response-content-disposition=");
             url.extend(utf8_percent_encode(&content_disposition(name), QUERY));
         }
-        self.sign_url(method, url, expires, now)
+        self.sign_url(method, url, expires, identity, now)
     }
 
     /// Signs `url` (already percent-encoded, maybe with a query) for `method` and appends the
@@ -169,6 +182,7 @@ impl Presigner {
         method: &str,
         mut url: String,
         expires: Duration,
+        identity: &Identity,
         now: SystemTime,
     ) -> Result<String, StorageError> {
         if let Some(e) = &self.inner.endpoint_error {
@@ -184,7 +198,7 @@ impl Presigner {
         let mut settings = self.inner.settings.clone();
         settings.expires_in = Some(Duration::from_secs(expires.as_secs()));
         let params = v4::SigningParams::builder()
-            .identity(&self.inner.identity)
+            .identity(identity)
             .region(&self.inner.region)
             .name("s3")
             .time(now)
@@ -264,6 +278,17 @@ mod tests {
         }
     }
 
+    fn identity() -> Identity {
+        let s = settings("http://unused");
+        Identity::from(aws_credential_types::Credentials::new(
+            s.access_key,
+            s.secret_key,
+            None,
+            None,
+            "test",
+        ))
+    }
+
     fn query(url: &str) -> Vec<(String, String)> {
         let q = url.split_once('?').map(|(_, q)| q).unwrap_or_default();
         q.split('&')
@@ -295,6 +320,7 @@ mod tests {
                 "GET",
                 "https://examplebucket.s3.amazonaws.com/test.txt".into(),
                 Duration::from_secs(86400),
+                &identity(),
                 at,
             )
             .unwrap();
@@ -309,11 +335,12 @@ mod tests {
         );
     }
 
-    #[test]
-    fn urls_carry_expiry_signed_headers_and_path_style_address() {
+    #[tokio::test]
+    async fn urls_carry_expiry_signed_headers_and_path_style_address() {
         let p = Presigner::new(&settings("http://127.0.0.1:39000/"));
         let url = p
             .url("PUT", "ludis", "datasets/x/a.csv", UPLOAD_EXPIRES, None)
+            .await
             .unwrap();
         assert!(
             url.starts_with("http://127.0.0.1:39000/ludis/datasets/x/a.csv?"),
@@ -328,7 +355,10 @@ mod tests {
         assert_eq!(param(&url, "X-Amz-Signature").map(|s| s.len()), Some(64));
         assert!(param(&url, "X-Amz-Date").is_some());
         assert!(param(&url, "X-Amz-Content-Sha256").is_none());
-        let access = p.url("GET", "ludis", "k", ACCESS_URL_EXPIRES, None).unwrap();
+        let access = p
+            .url("GET", "ludis", "k", ACCESS_URL_EXPIRES, None)
+            .await
+            .unwrap();
         assert_eq!(param(&access, "X-Amz-Expires").as_deref(), Some("604800"));
     }
 
@@ -336,8 +366,11 @@ mod tests {
     fn the_method_and_the_key_are_part_of_the_signature() {
         let p = Presigner::new(&settings("http://127.0.0.1:39000"));
         let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let id = identity();
         let sig = |method: &str, key: &str| {
-            let url = p.url_at(method, "b", key, DOWNLOAD_EXPIRES, None, at).unwrap();
+            let url = p
+                .url_at(method, "b", key, DOWNLOAD_EXPIRES, None, &id, at)
+                .unwrap();
             param(&url, "X-Amz-Signature").unwrap()
         };
         assert_eq!(sig("GET", "a"), sig("GET", "a"));
@@ -346,8 +379,8 @@ mod tests {
         assert_ne!(sig("GET", "a"), sig("GET", "b"));
     }
 
-    #[test]
-    fn keys_are_encoded_segment_by_segment() {
+    #[tokio::test]
+    async fn keys_are_encoded_segment_by_segment() {
         let p = Presigner::new(&settings("https://s3.example.test"));
         let cases = [
             ("a b.csv", "/bkt/a%20b.csv?"),
@@ -358,17 +391,18 @@ mod tests {
             ("-_.~", "/bkt/-_.~?"),
         ];
         for (key, want) in cases {
-            let url = p.url("GET", "bkt", key, DOWNLOAD_EXPIRES, None).unwrap();
+            let url = p.url("GET", "bkt", key, DOWNLOAD_EXPIRES, None).await.unwrap();
             let path = &url["https://s3.example.test".len()..];
             assert!(path.starts_with(want), "{key:?} → {url}");
         }
     }
 
-    #[test]
-    fn download_names_make_an_attachment() {
+    #[tokio::test]
+    async fn download_names_make_an_attachment() {
         let p = Presigner::new(&settings("http://127.0.0.1:39000"));
         let url = p
             .url("GET", "b", "d/x", DOWNLOAD_EXPIRES, Some("rapport \"été\".csv"))
+            .await
             .unwrap();
         assert_eq!(
             param(&url, "response-content-disposition").as_deref(),
@@ -377,32 +411,40 @@ mod tests {
             )
         );
         // Only GET gets it.
-        let put = p.url("PUT", "b", "d/x", UPLOAD_EXPIRES, Some("x.csv")).unwrap();
+        let put = p
+            .url("PUT", "b", "d/x", UPLOAD_EXPIRES, Some("x.csv"))
+            .await
+            .unwrap();
         assert!(param(&put, "response-content-disposition").is_none());
     }
 
-    #[test]
-    fn refusals() {
+    #[tokio::test]
+    async fn refusals() {
         let p = Presigner::new(&settings("http://127.0.0.1:39000"));
         for expires in [
             Duration::ZERO,
             Duration::from_millis(999),
             MAX_EXPIRES + Duration::from_secs(1),
         ] {
-            let e = p.url("GET", "b", "k", expires, None).unwrap_err().to_string();
+            let e = p
+                .url("GET", "b", "k", expires, None)
+                .await
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("between 1 second and 7 days"), "{e}");
         }
-        assert!(p.url("GET", "b", "k", Duration::from_secs(1), None).is_ok());
-        assert!(p.url("GET", "b", "k", MAX_EXPIRES, None).is_ok());
+        assert!(p.url("GET", "b", "k", Duration::from_secs(1), None).await.is_ok());
+        assert!(p.url("GET", "b", "k", MAX_EXPIRES, None).await.is_ok());
         assert!(
             p.url("DELETE", "b", "k", DOWNLOAD_EXPIRES, None)
+                .await
                 .unwrap_err()
                 .to_string()
                 .contains("DELETE")
         );
-        assert!(p.url("get", "b", "k", DOWNLOAD_EXPIRES, None).is_err());
-        assert!(p.url("GET", "", "k", DOWNLOAD_EXPIRES, None).is_err());
-        assert!(p.url("GET", "b", "", DOWNLOAD_EXPIRES, None).is_err());
+        assert!(p.url("get", "b", "k", DOWNLOAD_EXPIRES, None).await.is_err());
+        assert!(p.url("GET", "", "k", DOWNLOAD_EXPIRES, None).await.is_err());
+        assert!(p.url("GET", "b", "", DOWNLOAD_EXPIRES, None).await.is_err());
         for bad in [
             "127.0.0.1:39000",
             "ftp://x",
@@ -412,7 +454,10 @@ mod tests {
             "http://h/?q",
         ] {
             let p = Presigner::new(&settings(bad));
-            assert!(p.url("GET", "b", "k", DOWNLOAD_EXPIRES, None).is_err(), "{bad}");
+            assert!(
+                p.url("GET", "b", "k", DOWNLOAD_EXPIRES, None).await.is_err(),
+                "{bad}"
+            );
         }
     }
 

@@ -111,6 +111,7 @@ async fn presigned_put_then_get_over_plain_http() {
         let body = format!("name,n\n{relative},1\n");
         let put = presigner
             .url("PUT", &env.bucket, &key, UPLOAD_EXPIRES, None)
+            .await
             .unwrap();
         // The browser may send any Content-Type: it is not signed.
         let res = http
@@ -136,6 +137,7 @@ async fn presigned_put_then_get_over_plain_http() {
 
         let get = presigner
             .url("GET", &env.bucket, &key, DOWNLOAD_EXPIRES, None)
+            .await
             .unwrap();
         let res = http.get(&get).send().await.unwrap();
         assert_eq!(res.status(), 200, "GET {get}");
@@ -143,6 +145,7 @@ async fn presigned_put_then_get_over_plain_http() {
 
         let head = presigner
             .url("HEAD", &env.bucket, &key, DOWNLOAD_EXPIRES, None)
+            .await
             .unwrap();
         let res = http.head(&head).send().await.unwrap();
         assert_eq!(res.status(), 200, "HEAD {head}");
@@ -165,6 +168,7 @@ async fn a_download_url_can_name_the_file() {
             DOWNLOAD_EXPIRES,
             Some("rapport été.csv"),
         )
+        .await
         .unwrap();
     let res = http().get(&url).send().await.unwrap();
     assert_eq!(
@@ -197,6 +201,7 @@ async fn a_url_is_bound_to_its_method_and_key() {
 
     let get = presigner
         .url("GET", &env.bucket, &a, DOWNLOAD_EXPIRES, None)
+        .await
         .unwrap();
     let res = http.put(&get).body("overwritten").send().await.unwrap();
     assert_eq!(res.status(), 403, "a GET URL used for PUT");
@@ -205,6 +210,7 @@ async fn a_url_is_bound_to_its_method_and_key() {
 
     let put = presigner
         .url("PUT", &env.bucket, &a, UPLOAD_EXPIRES, None)
+        .await
         .unwrap();
     let res = http.get(&put).send().await.unwrap();
     assert_eq!(res.status(), 403, "a PUT URL used for GET");
@@ -231,9 +237,11 @@ async fn an_expired_url_is_refused() {
     let key = keys::absolute(&prefix, "a.csv");
     let short = presigner
         .url("GET", &env.bucket, &key, Duration::from_secs(1), None)
+        .await
         .unwrap();
     let long = presigner
         .url("GET", &env.bucket, &key, Duration::from_secs(60), None)
+        .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let http = http();

@@ -414,6 +414,7 @@ async fn an_expired_presigned_url_is_refused_by_the_storage_server() {
             std::time::Duration::from_secs(1),
             None,
         )
+        .await
         .unwrap();
     assert_eq!(reqwest::get(&url).await.unwrap().status(), 200);
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;

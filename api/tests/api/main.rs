@@ -18,6 +18,7 @@ mod gitops_workflows;
 mod health;
 mod helpers;
 mod insights;
+mod keys_secret;
 mod listing;
 mod matrix;
 mod matrix_notebooks;

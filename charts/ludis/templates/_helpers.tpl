@@ -40,24 +40,122 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .image.repository (default .ctx.Chart.AppVersion .image.tag) }}
 {{- end }}
 
-{{/* The restricted Pod Security container context used by every workload. */}}
-{{- define "ludis.containerSecurityContext" -}}
-allowPrivilegeEscalation: false
-readOnlyRootFilesystem: true
-runAsNonRoot: true
-capabilities:
-  drop: [ALL]
-seccompProfile:
-  type: RuntimeDefault
+{{/* A reference of the image list: ludis.images.ref (dict "ctx" . "image" "python"). */}}
+{{- define "ludis.images.ref" -}}
+{{- $images := .ctx.Values.images }}
+{{- $tag := default (default .ctx.Chart.AppVersion $images.tag) (index $images.tags .image) }}
+{{- printf "%s/%s:%s" $images.registry .image $tag }}
 {{- end }}
 
-{{/* The Secret holding the API's JWT signing key and encryption keys. */}}
-{{- define "ludis.api.keysSecret" -}}
+{{/* The ServiceAccount one component runs as. */}}
+{{- define "ludis.serviceAccountName" -}}
+{{- $sa := (index .ctx.Values .component).serviceAccount }}
+{{- if $sa.create }}
+{{- default (include "ludis.component.fullname" .) $sa.name }}
+{{- else }}
+{{- required (printf "%s.serviceAccount.name is required when %s.serviceAccount.create is false" .component .component) $sa.name }}
+{{- end }}
+{{- end }}
+
+{{/* Pod-level settings shared by the workloads: pull secrets, security context, scheduling. */}}
+{{- define "ludis.podScheduling" -}}
+{{- $v := index .ctx.Values .component }}
+{{- with $v.priorityClassName }}
+priorityClassName: {{ . | quote }}
+{{- end }}
+{{- with $v.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.topologySpreadConstraints }}
+{{- $constraints := list }}
+{{- range . }}
+{{- $c := deepCopy . }}
+{{- if not (hasKey $c "labelSelector") }}
+{{- $_ := set $c "labelSelector" (dict "matchLabels" (include "ludis.selectorLabels" $ | fromYaml)) }}
+{{- end }}
+{{- $constraints = append $constraints $c }}
+{{- end }}
+topologySpreadConstraints:
+  {{- toYaml $constraints | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret holding the object storage keys, or nothing: the default credential chain. */}}
+{{- define "ludis.s3.credentialsSecret" -}}
+{{- if .Values.s3.existingSecret -}}
+{{- .Values.s3.existingSecret -}}
+{{- else if .Values.s3.accessKey -}}
+{{- printf "%s-s3" (include "ludis.fullname" .) -}}
+{{- end -}}
+{{- end }}
+
+{{/* Object storage settings of both components (LUDIS_S3_*). */}}
+{{- define "ludis.s3.env" -}}
+{{- if .Values.s3.endpoint }}
+- name: LUDIS_S3_ENDPOINT
+  value: {{ .Values.s3.endpoint | quote }}
+- name: LUDIS_S3_REGION
+  value: {{ .Values.s3.region | quote }}
+{{- with include "ludis.s3.credentialsSecret" . }}
+- name: LUDIS_S3_ACCESS_KEY
+  valueFrom:
+    secretKeyRef: {name: {{ . | quote }}, key: access-key}
+- name: LUDIS_S3_SECRET_KEY
+  valueFrom:
+    secretKeyRef: {name: {{ . | quote }}, key: secret-key}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The old api.s3 connection values moved to the top-level s3 block: say so instead of ignoring them. */}}
+{{- define "ludis.s3.checkMoved" -}}
+{{- range $old, $new := dict "endpoint" "s3.endpoint" "region" "s3.region" "existingSecret" "s3.existingSecret" }}
+{{- if index $.Values.api.s3 $old }}
+{{- fail (printf "api.s3.%s moved to %s (one object storage block for the API and the operator); api.s3.bucket stays" $old $new) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Where the API's keys come from: "secret" (api.keysSecret), "values" (api.keys, rendered into
+a Secret) or "api" (the API creates the Secret at first start). */}}
+{{- define "ludis.api.keysSource" -}}
 {{- if .Values.api.keysSecret -}}
+secret
+{{- else if or .Values.api.keys.jwtSecret .Values.api.keys.encryptionKeys -}}
+{{- if not (and .Values.api.keys.jwtSecret .Values.api.keys.encryptionKeys) -}}
+{{- fail "api.keys.jwtSecret and api.keys.encryptionKeys go together: set both, or neither (the API then creates its keys Secret)" -}}
+{{- end -}}
+values
+{{- else -}}
+api
+{{- end -}}
+{{- end }}
+
+{{/* The Secret holding the API's JWT signing key and encryption keys. The API-created one keeps the
+name the chart's generated Secret had, so an upgraded release goes on with the same keys. */}}
+{{- define "ludis.api.keysSecret" -}}
+{{- $source := include "ludis.api.keysSource" . -}}
+{{- if eq $source "secret" -}}
 {{- .Values.api.keysSecret -}}
+{{- else if eq $source "values" -}}
+{{- printf "%s-static-keys" (include "ludis.component.fullname" (dict "ctx" . "component" "api")) -}}
 {{- else -}}
 {{- printf "%s-keys" (include "ludis.component.fullname" (dict "ctx" . "component" "api")) -}}
 {{- end -}}
+{{- end }}
+
+{{/* The host of api.appsOrigin (`*.apps.example` for one origin per app), for the Ingress. */}}
+{{- define "ludis.api.appsHost" -}}
+{{- regexReplaceAll "^https?://([^/:]+)(:[0-9]+)?/?$" .Values.api.appsOrigin "${1}" -}}
 {{- end }}
 
 {{/* Published apps need an origin of their own, unless the console's is allowed explicitly. */}}

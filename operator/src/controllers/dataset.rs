@@ -23,6 +23,7 @@ use crate::{
     context::Context,
     datasets,
     error::{Error, Result},
+    events::{self, WithConditions as _},
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -47,42 +48,53 @@ async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
     let ns = dataset.namespace().unwrap_or_default();
     let api: Api<Dataset> = Api::namespaced(ctx.client.clone(), &ns);
     let Some(s3) = ctx.s3.clone() else {
-        let verdict = Verdict::degraded(
-            Reason::StorageNotConfigured,
-            "the operator has no object storage configured",
-        );
-        write_status(&ctx, &dataset, DatasetStatus::default(), &verdict).await?;
+        write_status(
+            &ctx,
+            &dataset,
+            DatasetStatus::default(),
+            &storage_not_configured(),
+        )
+        .await?;
         return Ok(Action::await_change());
     };
     let ns_bucket = datasets::namespace_bucket(&ctx, &ns).await?;
     let (bucket, prefix) = datasets::location(&dataset, ns_bucket.as_deref(), &ctx.config.default_bucket);
+    let refused = invalid_bucket(&bucket);
 
     finalizer(&api, FINALIZER_DATASET_CLEANUP, dataset, |event| async {
         match event {
             Finalizer::Apply(dataset) => {
-                ludis_storage::ensure_bucket(&s3, &bucket)
-                    .await
-                    .map_err(Error::Storage)?;
-                // A folder marker makes the (empty) dataset visible in listings.
-                ludis_storage::mark_prefix(&s3, &bucket, &prefix)
-                    .await
-                    .map_err(Error::Storage)?;
-                let (objects, bytes) = ludis_storage::usage(&s3, &bucket, &prefix)
-                    .await
-                    .map_err(Error::Storage)?;
-                let status = DatasetStatus {
-                    bucket: Some(bucket.clone()),
-                    prefix: Some(prefix.clone()),
-                    object_count: Some(objects),
-                    bytes: Some(bytes),
-                    ..Default::default()
-                };
-                let verdict = Verdict::ready(Reason::Available, format!("s3://{bucket}/{prefix}"));
-                write_status(&ctx, &dataset, status, &verdict).await?;
-                Ok(Action::requeue(REFRESH))
+                if let Some(verdict) = refused {
+                    // Looked at again now and then: the namespace's annotation may be corrected.
+                    write_status(&ctx, &dataset, DatasetStatus::default(), &verdict).await?;
+                    return Ok(Action::requeue(REFRESH));
+                }
+                match storage_usage(&s3, &bucket, &prefix).await {
+                    Ok((objects, bytes)) => {
+                        let status = DatasetStatus {
+                            bucket: Some(bucket.clone()),
+                            prefix: Some(prefix.clone()),
+                            object_count: Some(objects),
+                            bytes: Some(bytes),
+                            ..Default::default()
+                        };
+                        write_status(&ctx, &dataset, status, &available(&bucket, &prefix)).await?;
+                        Ok(Action::requeue(REFRESH))
+                    }
+                    Err(e) => {
+                        // Retried by the error policy, which publishes the error as an event;
+                        // meanwhile the dataset says what it waits for. Where its objects are and
+                        // how many stay as last seen (a new dataset has no location yet, so its
+                        // users wait for it).
+                        let last = dataset.status.clone().unwrap_or_default();
+                        write_status(&ctx, &dataset, last, &waiting_for_storage(&bucket, &prefix)).await?;
+                        Err(Error::Storage(e))
+                    }
+                }
             }
             Finalizer::Cleanup(dataset) => {
-                if dataset.spec.deletion_policy == DeletionPolicy::Delete {
+                // Nothing can be stored under a bucket name the storage refuses.
+                if dataset.spec.deletion_policy == DeletionPolicy::Delete && refused.is_none() {
                     let n = ludis_storage::delete_prefix(&s3, &bucket, &prefix)
                         .await
                         .map_err(Error::Storage)?;
@@ -107,23 +119,78 @@ async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {
     })
 }
 
+/// The bucket made if needed, the prefix marked, and the objects under it counted and summed.
+async fn storage_usage(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    prefix: &str,
+) -> std::result::Result<(i64, i64), ludis_storage::StorageError> {
+    ludis_storage::ensure_bucket(s3, bucket).await?;
+    // A folder marker makes the (empty) dataset visible in listings.
+    ludis_storage::mark_prefix(s3, bucket, prefix).await?;
+    ludis_storage::usage(s3, bucket, prefix).await
+}
+
+/// Pure: the verdict on a dataset whose data is where it should be.
+pub fn available(bucket: &str, prefix: &str) -> Verdict {
+    Verdict::ready(Reason::Available, format!("s3://{bucket}/{prefix}"))
+}
+
+/// Pure: the verdict on every dataset of an operator without object storage.
+pub fn storage_not_configured() -> Verdict {
+    Verdict::degraded(
+        Reason::StorageNotConfigured,
+        "the operator has no object storage configured",
+    )
+}
+
+/// Pure: the verdict on a dataset whose bucket no S3 server accepts (the namespace's
+/// `ludis.dev/bucket` annotation), if it is such a bucket.
+pub fn invalid_bucket(bucket: &str) -> Option<Verdict> {
+    let problem = datasets::bucket_name_problem(bucket)?;
+    Some(Verdict::degraded(
+        Reason::InvalidBucket,
+        format!(
+            "the bucket {bucket:?} (the namespace's ludis.dev/bucket annotation) is not a valid bucket name: {problem}"
+        ),
+    ))
+}
+
+/// Pure: the verdict on a dataset whose object storage failed it: retried, so on its way. The
+/// message stays the same from one try to the next (the error, which may carry a request id, is
+/// in the event of each failed try): a status written again at every try would trigger the next
+/// one at once, past the backoff.
+pub fn waiting_for_storage(bucket: &str, prefix: &str) -> Verdict {
+    Verdict::progressing(
+        Reason::WaitingForStorage,
+        format!(
+            "waiting for the object storage to accept s3://{bucket}/{prefix} (retried; the events say why)"
+        ),
+    )
+}
+
+/// Pure: the dataset's status: `status` (where the data is, how much) for its generation, with
+/// the conditions of `verdict`.
+pub fn status_of(dataset: &Dataset, status: DatasetStatus, verdict: &Verdict) -> DatasetStatus {
+    DatasetStatus {
+        observed_generation: dataset.metadata.generation,
+        conditions: verdict.conditions(dataset.conditions(), dataset.metadata.generation),
+        ..status
+    }
+}
+
+/// Writes the dataset's status (see [`status_of`]) when it changed, and publishes the change of
+/// verdict.
 async fn write_status(
     ctx: &Context,
     dataset: &Dataset,
-    mut status: DatasetStatus,
+    status: DatasetStatus,
     verdict: &Verdict,
 ) -> Result<()> {
-    status.observed_generation = dataset.metadata.generation;
-    status.conditions = verdict.conditions(
-        &dataset
-            .status
-            .as_ref()
-            .map(|s| s.conditions.clone())
-            .unwrap_or_default(),
-        dataset.metadata.generation,
-    );
+    let status = status_of(dataset, status, verdict);
     update_status(&ctx.client, dataset, dataset.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
+    events::announce(ctx, dataset, verdict).await;
     Ok(())
 }

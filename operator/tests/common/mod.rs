@@ -2,6 +2,7 @@
 //! test, polling with a timeout, and the real node (`node`).
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod health;
 pub mod node;
 
 use std::{future::Future, time::Duration};

@@ -89,6 +89,7 @@ pub(super) async fn presigned_url(
             expires,
             download_name,
         )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     if method == PresignMethod::Put {
         Activity::on_asset(&caller.user, &dataset.asset, ActivityAction::Uploaded)
@@ -180,6 +181,7 @@ pub(super) async fn access_url(
             presign::ACCESS_URL_EXPIRES,
             None,
         )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Json(AccessUrlResponse {
         success: true,
@@ -236,6 +238,7 @@ pub(super) async fn download(
             presign::DOWNLOAD_EXPIRES,
             Some(file_name(&key)),
         )
+        .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
     Ok(Redirect::to(&url).into_response())
 }

@@ -28,7 +28,7 @@ use kube::{
         watcher,
     },
 };
-use ludis_crds::{Insight, LABEL_INSIGHT, Project, common::CONDITION_DEGRADED};
+use ludis_crds::{Insight, LABEL_INSIGHT, Project, common::CONDITION_STALLED};
 
 use crate::{
     context::Context,
@@ -96,9 +96,9 @@ fn waiting_for_project(
             i.metadata.namespace.as_ref() == Some(ns)
                 && i.spec.source.as_ref().is_some_and(|s| &s.project == name)
                 && i.status.as_ref().is_some_and(|s| {
-                    s.conditions.iter().any(|c| {
-                        c.type_ == CONDITION_DEGRADED && Reason::ProjectNotFound == c.reason.as_str()
-                    })
+                    s.conditions
+                        .iter()
+                        .any(|c| c.type_ == CONDITION_STALLED && Reason::ProjectNotFound == c.reason.as_str())
                 })
         })
         .iter()

@@ -12,6 +12,7 @@ use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
     error::{Error, Result},
+    events,
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -134,7 +135,7 @@ pub fn status_of(
     }
 }
 
-/// Writes the insight's status when it changed.
+/// Writes the insight's status when it changed, and publishes the change of verdict.
 pub async fn update(
     ctx: &Context,
     insight: &Insight,
@@ -146,5 +147,6 @@ pub async fn update(
     update_status(&ctx.client, insight, insight.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
+    events::announce(ctx, insight, verdict).await;
     Ok(())
 }

@@ -22,7 +22,7 @@ use kube::{
     core::{DeserializeGuard, PartialObjectMeta},
     runtime::{Controller, controller::Action, watcher},
 };
-use ludis_crds::{LABEL_PROJECT, Project, project::ProjectPhase};
+use ludis_crds::{LABEL_PROJECT, Project};
 
 use crate::{
     context::Context,
@@ -78,11 +78,7 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
         Err(verdict) => {
             // Invalid spec: nothing is created; the status says why, and we wait for a change
             // (or, when waiting on something that is on its way, look again shortly).
-            let phase = if verdict.is_progressing() {
-                ProjectPhase::Starting
-            } else {
-                ProjectPhase::Failed
-            };
+            let phase = status::invalid_phase(&verdict);
             status::update(&ctx, &project, phase, &verdict, None).await?;
             Ok(super::retry_invalid(&verdict))
         }

@@ -9,6 +9,7 @@ use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
     error::{Error, Result},
+    events,
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
 };
@@ -61,6 +62,15 @@ pub fn phase_of(project: &Project, pod: Option<&Pod>) -> (ProjectPhase, Verdict)
     }
 }
 
+/// Pure: the phase of a project whose spec cannot be carried out (yet).
+pub fn invalid_phase(verdict: &Verdict) -> ProjectPhase {
+    if verdict.is_progressing() {
+        ProjectPhase::Starting
+    } else {
+        ProjectPhase::Failed
+    }
+}
+
 /// Pure: the project's status after a reconcile (`desired`: None when the spec is invalid and
 /// nothing was applied).
 pub fn status_of(
@@ -95,7 +105,7 @@ pub fn status_of(
     }
 }
 
-/// Writes the project's status when it changed.
+/// Writes the project's status when it changed, and publishes the change of verdict.
 pub async fn update(
     ctx: &Context,
     project: &Project,
@@ -107,6 +117,7 @@ pub async fn update(
     update_status(&ctx.client, project, project.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?;
+    events::announce(ctx, project, verdict).await;
     Ok(())
 }
 

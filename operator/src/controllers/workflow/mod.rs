@@ -40,6 +40,7 @@ use super::pods;
 use crate::{
     context::{Config, Context},
     error::{self, Error, Result},
+    events,
     images::ImageCatalog,
     k8s::{
         apply::{owner_ref, update_status},
@@ -164,7 +165,7 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
         let runs = new_runs(&wf, &observed.jobs);
         apply(&ctx, &wf, &cron_job, &runs, &observed).await?;
     }
-    let status = status_of(
+    let (status, verdict) = status_of(
         &wf,
         valid.as_ref().map(|_| ()).map_err(String::as_str),
         dag_state.as_ref(),
@@ -176,6 +177,7 @@ async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
     {
         ctx.caches.workflow_statuses.wrote(&written);
     }
+    events::announce(&ctx, wf.as_ref(), &verdict).await;
     Ok(if reading {
         // The parse pod's end triggers the next look; this is a safety net.
         Action::requeue(std::time::Duration::from_secs(30))
@@ -393,13 +395,14 @@ async fn apply(
     Ok(())
 }
 
-/// Pure: the workflow's status — ready (or why it is broken), its CronJob and its latest run.
+/// Pure: the workflow's status — ready (or why it is broken), its CronJob and its latest run —
+/// and the verdict its conditions carry.
 pub fn status_of(
     wf: &Workflow,
     valid: std::result::Result<(), &str>,
     dag_state: Option<&DagFileState>,
     runs: &[Arc<WorkflowRun>],
-) -> WorkflowStatus {
+) -> (WorkflowStatus, Verdict) {
     let (state, import_error, verdict, cron_job) = match valid {
         Ok(()) if dag_state == Some(&DagFileState::Reading) => (
             WorkflowState::Initializing,
@@ -435,7 +438,7 @@ pub fn status_of(
         let secs = s.completion_time.as_ref()?.0.as_second() - s.start_time.as_ref()?.0.as_second();
         Some(secs as f64)
     });
-    WorkflowStatus {
+    let status = WorkflowStatus {
         observed_generation: wf.metadata.generation,
         state: Some(state),
         import_error,
@@ -455,7 +458,8 @@ pub fn status_of(
                 .unwrap_or_default(),
             wf.metadata.generation,
         ),
-    }
+    };
+    (status, verdict)
 }
 
 /// A WorkflowRun of `wf`, owned by it.
@@ -540,13 +544,16 @@ mod tests {
     #[test]
     fn a_dag_file_being_read_is_initializing_then_ready_or_broken_with_its_error() {
         let wf = workflow(json!({"tasks": [], "dagFile": "wf_dag.py"}));
-        let reading = status_of(&wf, Ok(()), Some(&DagFileState::Reading), &[]);
+        let (reading, verdict) = status_of(&wf, Ok(()), Some(&DagFileState::Reading), &[]);
+        assert_eq!(verdict.reason(), Reason::ReadingDagFile);
+        assert!(verdict.is_progressing());
         assert_eq!(reading.state, Some(WorkflowState::Initializing));
         assert_eq!(reading.cron_job, None);
         let dag: ludis_crds::workflow::ParsedDag = serde_json::from_value(json!({"source": "s1",
             "dagId": "d", "tasks": [{"name": "a", "operator": "BashOperator"}], "edges": []}))
         .unwrap();
-        let read = status_of(&wf, Ok(()), Some(&DagFileState::Read(dag.clone())), &[]);
+        let (read, verdict) = status_of(&wf, Ok(()), Some(&DagFileState::Read(dag.clone())), &[]);
+        assert!(verdict.is_ready());
         assert_eq!(read.state, Some(WorkflowState::Ready));
         assert_eq!(read.dag.as_ref(), Some(&dag));
         // What was read is recorded: the same source is not read again.
@@ -558,12 +565,13 @@ mod tests {
             source: Some("s3".into()),
             ..Default::default()
         };
-        let broken = status_of(
+        let (broken, verdict) = status_of(
             &wf,
             Err("NameError: x"),
             Some(&DagFileState::Broken(failed.clone(), "NameError: x".into())),
             &[],
         );
+        assert_eq!(verdict, Verdict::degraded(Reason::WorkflowBroken, "NameError: x"));
         assert_eq!(broken.state, Some(WorkflowState::Broken));
         assert_eq!(broken.import_error.as_deref(), Some("NameError: x"));
         wf.status = Some(broken);

@@ -33,7 +33,9 @@ export function ClusterTemplate({ id, numeric, range = CLUSTERS_RANGE, compact =
   const chosen = cols.slice(0, dims);
   const complete = chosen.every(Boolean) && new Set(chosen).size === dims;
   const graph = useTemplateGraph(id, complete ? { kind: 'kmeans', columns: chosen as string[], clusters: k } : null);
-  const result = graph.data && 'clusters' in graph.data ? graph.data : null;
+  // The answer kept while the next one comes (keepPreviousData) is drawn only if it has this
+  // mode's dimensions: a 2D answer's points have no third axis to draw in 3D.
+  const result = graph.data && 'clusters' in graph.data && graph.data.columns.length === dims ? graph.data : null;
   const axes = dims === 3 ? ([[0, 1], [0, 2], [1, 2]] as const) : ([[0, 1]] as const);
   const [noWebGl, setNoWebGl] = useState<string | null>(null);
   const onUnsupported = useCallback((why: string) => setNoWebGl(why), []);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ClusterTemplate } from '@/features/templates/components/cluster-template';
 import { normalise } from '@/features/templates/components/scatter-3d';
-import { type MockCall, mockFetch, on } from '@/testing/fetch-mock';
+import { type MockCall, type MockReply, mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
@@ -26,6 +26,23 @@ const kmeans3d = {
   skipped: 0,
 };
 
+const kmeans2d = {
+  ...kmeans3d,
+  columns: ['x', 'y'],
+  clusters: [
+    { centroid: [0, 0], size: 2 },
+    { centroid: [10, 10], size: 1 },
+  ],
+  points: [
+    [0, 0, 0],
+    [1, 0, 0],
+    [10, 10, 1],
+  ],
+};
+
+/** The k-means answer for as many columns as were asked for; `threeD` answers the 3D request. */
+const byColumns = (threeD: MockReply) => (call: MockCall) => ((call.body as { columns: string[] }).columns.length === 3 ? threeD : { body: kmeans2d });
+
 describe('3D scatter (kmeans3d)', () => {
   it('scales each axis into the cube [-1, 1] on its own; a constant axis sits at 0', () => {
     expect(Array.from(normalise([[0, 5, 7], [10, 15, 7], [5, 10, 7]]))).toEqual([-1, -1, 0, 1, 1, 0, 0, 0, 0]);
@@ -34,7 +51,7 @@ describe('3D scatter (kmeans3d)', () => {
 
   it('asks for k-means over three columns; without WebGL it says so and shows the three pairwise views', async () => {
     signIn();
-    const calls: MockCall[] = mockFetch(on('POST', '/v1/templates/graph.data/a1', { body: kmeans3d }));
+    const calls: MockCall[] = mockFetch(on('POST', '/v1/templates/graph.data/a1', byColumns({ body: kmeans3d })));
     renderWithProviders(<ClusterTemplate id="a1" numeric={['x', 'y', 'z']} />);
     await screen.findByRole('table', { name: 'Clusters' });
     await user().click(screen.getByRole('radio', { name: '3D' }));
@@ -46,5 +63,16 @@ describe('3D scatter (kmeans3d)', () => {
       columns: ['x', 'y', 'z'],
       clusters: 4,
     });
+  });
+
+  it('never draws the 2D answer it keeps in 3D while the 3D answer comes (its points have no third axis)', async () => {
+    signIn();
+    mockFetch(on('POST', '/v1/templates/graph.data/a1', byColumns('network-error')));
+    renderWithProviders(<ClusterTemplate id="a1" numeric={['x', 'y', 'z']} />);
+    await screen.findByLabelText('x against y');
+    await user().click(screen.getByRole('radio', { name: '3D' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    expect(screen.queryByLabelText('x against z')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Clusters' })).not.toBeInTheDocument();
   });
 });

@@ -3,7 +3,8 @@
 //! verdict from the pod's log ([`result`]). What was read is kept in `status.dag` with a hash of
 //! what it read (`source`: file, revision, image, the package itself); while it differs from the
 //! current one, the file is read again (the workflow is `initializing`); the parse pod is deleted
-//! once read, and an event tells the verdict.
+//! once read, and an event tells the verdict (`DagRead`, or the workflow's `WorkflowBroken`
+//! warning).
 
 pub mod package;
 pub mod parse_pod;
@@ -195,25 +196,24 @@ async fn checkout_failure(pods: &Api<Pod>, pod: &str, parse_log: &str) -> String
     }
 }
 
-/// An event with the verdict on the file.
+/// A Normal event when the file was read (`DagRead`: how many tasks and dependencies). A broken
+/// file makes the workflow Stalled (`WorkflowBroken`), whose warning carries the import error
+/// (see [`crate::events`]).
 async fn announce(ctx: &Context, wf: &Workflow, dag_file: &str, state: &DagFileState) {
-    let (type_, reason, note) = match state {
-        DagFileState::Read(dag) => (
-            EventType::Normal,
-            "DagRead",
-            format!(
-                "{dag_file}: {} tasks, {} dependencies",
-                dag.tasks.len(),
-                dag.edges.len()
-            ),
-        ),
-        DagFileState::Broken(_, why) => (
-            EventType::Warning,
-            "DagBroken",
-            format!("{dag_file}: {}", why.lines().next().unwrap_or_default()),
-        ),
-        DagFileState::Reading => return,
+    let DagFileState::Read(dag) = state else {
+        return;
     };
-    ctx.event(&wf.object_ref(&()), type_, reason, "ReadDagFile", note)
-        .await;
+    let note = format!(
+        "{dag_file}: {} tasks, {} dependencies",
+        dag.tasks.len(),
+        dag.edges.len()
+    );
+    ctx.event(
+        &wf.object_ref(&()),
+        EventType::Normal,
+        "DagRead",
+        "ReadDagFile",
+        note,
+    )
+    .await;
 }

@@ -31,6 +31,8 @@ pub struct Desired {
     pub stop: Vec<String>,
     /// The run's status after this step.
     pub status: WorkflowRunStatus,
+    /// The verdict its conditions carry.
+    pub verdict: Verdict,
     /// Whether writing the status can wait for the started pods' first event: the step started
     /// tasks and did nothing a later step could not do again (no request applied, the run goes
     /// on). That step starts the same tries — the pods exist by then, under the same names — and
@@ -146,6 +148,7 @@ pub fn build(
         start,
         stop,
         status,
+        verdict,
         status_can_wait,
     })
 }
@@ -165,8 +168,9 @@ pub fn stale_pods(pods: &[Arc<Pod>], tasks: &[TaskStatus]) -> Vec<String> {
         .collect()
 }
 
-/// The verdict on a run in `phase`: a finished run is Ready, failed or not (its failed tasks are
-/// named); a running one is Progressing.
+/// The verdict on a run in `phase`: a run that succeeded is Ready; one that failed is Stalled
+/// (for good: its failed tasks are named; clearing a task starts it again); a running one is
+/// Reconciling.
 fn verdict_of(phase: RunPhase, tasks: &[TaskStatus]) -> Verdict {
     match phase {
         RunPhase::Succeeded => Verdict::ready(Reason::Succeeded, "every task succeeded"),
@@ -176,7 +180,7 @@ fn verdict_of(phase: RunPhase, tasks: &[TaskStatus]) -> Verdict {
                 .filter(|t| t.state == TaskState::Failed)
                 .map(|t| t.name.as_str())
                 .collect();
-            Verdict::ready(Reason::Failed, format!("failed tasks: {}", failed.join(", ")))
+            Verdict::degraded(Reason::Failed, format!("failed tasks: {}", failed.join(", ")))
         }
         _ => Verdict::progressing(Reason::Running, "tasks are running"),
     }
@@ -302,8 +306,23 @@ mod tests {
         assert_eq!(d.status.phase, Some(RunPhase::Failed));
         assert_eq!(d.status.completion_time, Some(at(160)));
         let ready = d.status.conditions.iter().find(|c| c.type_ == "Ready").unwrap();
-        assert_eq!(ready.reason, "Failed");
-        assert_eq!(ready.message, "failed tasks: extract");
+        assert_eq!(
+            (
+                ready.status.as_str(),
+                ready.reason.as_str(),
+                ready.message.as_str()
+            ),
+            ("False", "Failed", "failed tasks: extract")
+        );
+        let stalled = d.status.conditions.iter().find(|c| c.type_ == "Stalled").unwrap();
+        assert_eq!(
+            (stalled.status.as_str(), stalled.reason.as_str()),
+            ("True", "Failed")
+        );
+        assert_eq!(
+            d.verdict,
+            Verdict::degraded(Reason::Failed, "failed tasks: extract")
+        );
         // A later look keeps the time it ended.
         let r = after(r, d);
         assert_eq!(step(&r, &o, 500).unwrap().status.completion_time, Some(at(160)));

@@ -69,5 +69,5 @@ async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
     if desired.status_can_wait {
         return Ok(Action::requeue(status::RUNNING_RESYNC));
     }
-    status::update(&ctx, &run, valid.workflow, desired.status).await
+    status::update(&ctx, &run, valid.workflow, desired.status, &desired.verdict).await
 }

@@ -13,6 +13,7 @@ use ludis_crds::{
 use crate::{
     context::Context,
     error::{Error, Result},
+    events,
     k8s::{apply::update_status, children::RESYNC},
     notify,
     verdict::Verdict,
@@ -21,16 +22,17 @@ use crate::{
 /// How often a running run is looked at again without a change of its pods.
 pub const RUNNING_RESYNC: Duration = Duration::from_secs(30);
 
-/// Writes `status`; once the run is over, sends its e-mail and records that it did (in the same
-/// write when there is no e-mail to send).
+/// Writes `status` (whose conditions carry `verdict`); once the run is over, sends its e-mail and
+/// records that it did (in the same write when there is no e-mail to send).
 pub async fn update(
     ctx: &Context,
     run: &WorkflowRun,
     wf: &Workflow,
     mut status: WorkflowRunStatus,
+    verdict: &Verdict,
 ) -> Result<Action> {
     let Some(phase @ (RunPhase::Succeeded | RunPhase::Failed)) = status.phase else {
-        write(ctx, run, status).await?;
+        write(ctx, run, status, verdict).await?;
         return Ok(Action::requeue(RUNNING_RESYNC));
     };
     let email = (status.notified != Some(true))
@@ -39,7 +41,7 @@ pub async fn update(
     if email.is_none() {
         status.notified = Some(true);
     }
-    let status = write(ctx, run, status).await?;
+    let status = write(ctx, run, status, verdict).await?;
     if let Some(email) = email {
         send(ctx, run, &email).await?;
         let notified = WorkflowRunStatus {
@@ -54,20 +56,27 @@ pub async fn update(
     Ok(Action::requeue(RESYNC))
 }
 
-/// Writes `status` unless the run already has it, and remembers it (the store lags the write).
-async fn write(ctx: &Context, run: &WorkflowRun, status: WorkflowRunStatus) -> Result<WorkflowRunStatus> {
+/// Writes `status` unless the run already has it, remembers it (the store lags the write), and
+/// publishes the change of `verdict`.
+async fn write(
+    ctx: &Context,
+    run: &WorkflowRun,
+    status: WorkflowRunStatus,
+    verdict: &Verdict,
+) -> Result<WorkflowRunStatus> {
     if let Some(written) = update_status(&ctx.client, run, run.status.as_ref(), &status)
         .await
         .map_err(Error::PatchStatus)?
     {
         ctx.caches.run_statuses.wrote(&written);
     }
+    events::announce(ctx, run, verdict).await;
     Ok(status)
 }
 
 /// A run that cannot go on: Failed, with the verdict's reason; nothing else changes.
 pub async fn degrade(ctx: &Context, run: &WorkflowRun, verdict: Verdict) -> Result<Action> {
-    write(ctx, run, degraded(run, &verdict)).await?;
+    write(ctx, run, degraded(run, &verdict), &verdict).await?;
     Ok(Action::await_change())
 }
 
