@@ -48,12 +48,12 @@ if [ "$mode" = steady ]; then
   # (The chart requires the apps' origin; the benchmark serves none.)
   "$(tool_dir helm)/helm" template ludis-bench charts/ludis --namespace ludis-system "${shows[@]}" \
     --set 'api.appsOrigin=https://*.apps.bench.invalid' >"$B/operator-identity.yaml"
-  account=$(kubectl apply -n ludis-system --server-side --field-manager=ludis-bench -f "$B/operator-identity.yaml" -o name |
-    sed -n 's|^serviceaccount/||p')
+  account=$(kubectl apply -n ludis-system --server-side --field-manager=ludis-bench \
+    -f "$B/operator-identity.yaml" -o name | sed -n 's|^serviceaccount/||p')
   [ -n "$account" ] || die "the chart rendered no ServiceAccount for the operator"
   cleanup() {
     stop_pidfile "$B/pids/ludis-operator.pid"
-    kubectl delete -n ludis-system --ignore-not-found -f "$B/operator-identity.yaml" >/dev/null || true
+    kubectl delete -n ludis-system --ignore-not-found -f "$B/operator-identity.yaml" >/dev/null 2>&1 || true
   }
   server=$(kubectl config view --raw --minify -o jsonpath='{.clusters[0].cluster.server}')
   ca=$(kubectl config view --raw --minify -o jsonpath='{.clusters[0].cluster.certificate-authority-data}')
