@@ -84,5 +84,11 @@ KUBECONFIG=$operator_kubeconfig RUST_LOG=warn start_bg ludis-operator "$B" \
   --listen "127.0.0.1:$port" --lease-name "bench-$$" --lease-seconds 5 \
   --workload-tolerations kwok.x-k8s.io/node
 wait_for "the operator" 30 "$B/logs/ludis-operator.log" curl -fsS "http://127.0.0.1:$port/readyz"
+# The local control plane's processes, whose CPU time the steady run prints.
+control_plane=""
+for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok; do
+  f=$LUDIS_STATE/cluster/pids/$c.pid
+  if pid_alive "$f"; then control_plane+="$c=$(cat "$f") "; fi
+done
 BENCH_OPERATOR_PID=$(cat "$B/pids/ludis-operator.pid") BENCH_METRICS_URL="http://127.0.0.1:$port/metrics" \
-  "$CARGO_TARGET_DIR/release/examples/operator_bench" "$mode"
+  BENCH_CONTROL_PLANE=$control_plane "$CARGO_TARGET_DIR/release/examples/operator_bench" "$mode"

@@ -18,11 +18,10 @@ mod burst;
 mod population;
 mod steady;
 
-use k8s_openapi::api::core::v1::Namespace;
-use kube::{Api, Client, api::DeleteParams};
+use kube::Client;
 use ludis_operator::metrics::read::{self, Sample};
 
-use bench_util::{count_from_env, create_namespace};
+use bench_util::{count_from_env, create_namespace, delete_namespace};
 
 /// Which benchmark runs.
 #[derive(Clone, Copy, Debug)]
@@ -80,8 +79,6 @@ async fn main() -> anyhow::Result<()> {
             steady::run(&client, &ns, n, rate, seconds, &operator).await
         }
     };
-    Api::<Namespace>::all(client)
-        .delete(&ns, &DeleteParams::background())
-        .await?;
+    delete_namespace(&client, &ns).await?;
     result
 }

@@ -63,6 +63,31 @@ impl Seen {
     }
 }
 
+/// The control plane's processes (`BENCH_CONTROL_PLANE`: `name=pid` separated by spaces), whose
+/// CPU time over the run is printed.
+fn control_plane() -> Vec<(String, u32)> {
+    std::env::var("BENCH_CONTROL_PLANE")
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| {
+            let (name, pid) = p.split_once('=')?;
+            Some((name.to_owned(), pid.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The 1-minute load average of the machine (which other work shares).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn token(seq: u64) -> String {
     format!("s{seq}")
 }
@@ -146,6 +171,9 @@ pub async fn run(
     let peak_reset = std::fs::write(format!("/proc/{}/clear_refs", operator.pid), "5").is_ok();
     let before = operator.scrape().await;
     let cpu_before = cpu_seconds(operator.pid);
+    let control_plane = control_plane();
+    let control_plane_before: Vec<f64> = control_plane.iter().map(|(_, pid)| cpu_seconds(*pid)).collect();
+    let load_before = load_average();
 
     let insights: Api<Insight> = Api::namespaced(client.clone(), ns);
     let total = rate * seconds;
@@ -203,6 +231,11 @@ pub async fn run(
     }
     let after = operator.scrape().await;
     let cpu = cpu_seconds(operator.pid) - cpu_before;
+    let control_plane_cpu: Vec<f64> = control_plane
+        .iter()
+        .zip(&control_plane_before)
+        .map(|((_, pid), before)| cpu_seconds(*pid) - before)
+        .collect();
     let peak = peak_rss_mib(operator.pid);
     watch.abort();
 
@@ -298,6 +331,23 @@ pub async fn run(
         } else {
             "  (since the operator started)"
         }
+    );
+    if !control_plane.is_empty() {
+        let parts: Vec<String> = control_plane
+            .iter()
+            .zip(&control_plane_cpu)
+            .map(|((name, _), cpu)| format!("{name} {cpu:.0} s"))
+            .collect();
+        println!(
+            "  the control plane's CPU time over the run: {} (of {:.0} s on {} cores)",
+            parts.join(", "),
+            load.as_secs_f64() * cores() as f64,
+            cores()
+        );
+    }
+    println!(
+        "  the machine's load average (1 min) at the start and the end: {load_before} / {}",
+        load_average()
     );
     Ok(())
 }
