@@ -24,12 +24,12 @@ use std::{
 };
 
 use anyhow::Context as _;
-use bench_util::{count_from_env, cpu_seconds, create_namespace, peak_rss_mib, percentile};
+use bench_util::{count_from_env, cpu_seconds, create_namespace, delete_namespace, peak_rss_mib, percentile};
 use futures::{StreamExt as _, TryStreamExt as _};
-use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod};
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use kube::{
     Api, Client, ResourceExt as _,
-    api::{ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams},
+    api::{ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams},
     runtime::{WatchStreamExt as _, watcher},
 };
 use ludis_crds::{LABEL_WORKFLOW_RUN, Project, Workflow, WorkflowRun};
@@ -481,7 +481,6 @@ async fn main() -> anyhow::Result<()> {
     let pid: u32 = std::env::var("BENCH_CONTROLLER_PID")?.parse()?;
     let client = Client::try_default().await?;
     let ns = create_namespace(&client, "bench-wf").await?;
-    let namespaces: Api<Namespace> = Api::all(client.clone());
     let kubelet = fake_kubelet(Api::namespaced(client.clone(), &ns));
     let result = match shape.as_str() {
         "burst" => burst(&client, &ns, engine, n, pid).await,
@@ -492,11 +491,7 @@ async fn main() -> anyhow::Result<()> {
     };
     kubelet.abort();
     // The next measurement starts on a quiet cluster: the namespace's objects are gone.
-    let _ = namespaces.delete(&ns, &DeleteParams::background()).await;
-    let start = Instant::now();
-    while namespaces.get_opt(&ns).await?.is_some() && start.elapsed() < Duration::from_secs(600) {
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
+    let _ = delete_namespace(&client, &ns).await;
     println!("RESULT {}", result?);
     Ok(())
 }

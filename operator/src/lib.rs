@@ -15,4 +15,5 @@ pub mod k8s;
 pub mod log_archive;
 pub mod metrics;
 pub mod notify;
+pub mod telemetry;
 pub mod verdict;

@@ -7,12 +7,13 @@ use anyhow::Context as _;
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use clap::Parser;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::{Api, Client};
+use kube::{Api, Client, client::ClientBuilder};
 use kube_lease_manager::LeaseManagerBuilder;
 use ludis_operator::{
     context::{Config, Context},
     controllers,
     metrics::Metrics,
+    telemetry::{self, LogFormat},
 };
 use tokio::sync::watch;
 
@@ -78,6 +79,9 @@ struct Args {
     /// Seconds a leader's Lease lasts without renewal (failover time after a crash).
     #[arg(long, env = "LUDIS_LEASE_SECONDS", default_value_t = 15)]
     lease_seconds: u64,
+    /// Log lines as text or as JSON objects (one per line).
+    #[arg(long, env = "LUDIS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
 }
 
 #[derive(Clone)]
@@ -90,15 +94,17 @@ struct Health {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
-    let client = Client::try_default()
-        .await
-        .context("failed to configure the Kubernetes client")?;
+    telemetry::init(args.log_format);
+    let metrics = Arc::new(Metrics::default());
+    // Every call to the API server (controllers, events, the Lease) is measured.
+    let client = ClientBuilder::try_from(
+        kube::Config::infer()
+            .await
+            .context("failed to configure the Kubernetes client")?,
+    )
+    .context("failed to configure the Kubernetes client")?
+    .with_layer(&metrics.kube_requests_layer())
+    .build();
     let version = client
         .apiserver_version()
         .await
@@ -110,7 +116,6 @@ async fn main() -> anyhow::Result<()> {
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
         format!("{}-{}", host.trim(), std::process::id())
     });
-    let metrics = Arc::new(Metrics::default());
     let config = Config {
         system_namespace: args.system_namespace.clone(),
         images_configmap: args.images_configmap,
@@ -157,7 +162,7 @@ async fn main() -> anyhow::Result<()> {
     let (mut leader, lease_task) = lease.watch().await;
 
     let health = Health {
-        metrics,
+        metrics: metrics.clone(),
         leader: leader.clone(),
         client: client.clone(),
     };
@@ -183,6 +188,7 @@ async fn main() -> anyhow::Result<()> {
             () = &mut stop => break,
         }
         tracing::info!(identity, "leading: starting the controllers");
+        metrics.set_leader(true);
         let mut lost = leader.clone();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let controllers = tokio::spawn(controllers::run(ctx.clone(), async move {
@@ -192,6 +198,7 @@ async fn main() -> anyhow::Result<()> {
             _ = lost.wait_for(|l| !*l) => { tracing::warn!("lost the leader Lease: stopping the controllers"); false }
             () = &mut stop => true,
         };
+        metrics.set_leader(false);
         let _ = stop_tx.send(());
         let _ = tokio::time::timeout(Duration::from_secs(20), controllers).await;
         if stopping {

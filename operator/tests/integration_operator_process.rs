@@ -17,6 +17,7 @@ use kube::{
     api::{ListParams, PostParams},
 };
 use ludis_crds::{Project, ProjectSpec, project::ProjectPhase};
+use ludis_operator::metrics::read;
 use serde_json::json;
 
 use common::{SYSTEM_NAMESPACE, TestNamespace, client, ensure_image_list, eventually, install_crds};
@@ -57,20 +58,20 @@ impl Operator {
         Self { child, port }
     }
 
-    /// Reconciles this replica has run, from its /metrics.
-    async fn reconciles(&self) -> Option<u64> {
+    /// The sum of a metric's samples (over every label set) on this replica's /metrics.
+    async fn metric(&self, name: &str) -> Option<f64> {
         let text = reqwest::get(format!("http://127.0.0.1:{}/metrics", self.port))
             .await
             .ok()?
             .text()
             .await
             .ok()?;
-        Some(
-            text.lines()
-                .filter(|l| l.starts_with("ludis_operator_reconciles_total"))
-                .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
-                .sum(),
-        )
+        Some(read::sum(&read::parse(&text), name, |_| true))
+    }
+
+    /// Reconciles this replica has run.
+    async fn reconciles(&self) -> Option<f64> {
+        self.metric("ludis_operator_reconciles_total").await
     }
 
     fn signal(&self, signal: &str) {
@@ -132,9 +133,25 @@ async fn one_leader_reconciles_failover_works_and_a_crash_converges_without_dupl
         .await
         .unwrap();
     wait_phase(&projects, "one", ProjectPhase::Stopped).await;
-    assert!(a.reconciles().await.unwrap() > 0, "the leader reconciles");
-    assert_eq!(b.reconciles().await, Some(0), "the standby must not reconcile");
+    assert!(a.reconciles().await.unwrap() > 0.0, "the leader reconciles");
+    assert_eq!(b.reconciles().await, Some(0.0), "the standby must not reconcile");
     assert_eq!(holder(&leases, &lease).await.as_deref(), Some("replica-a"));
+    // Its metrics say so, and time what it did: the project's watch event waited for its
+    // reconcile, and every call to the API server is counted.
+    assert_eq!(a.metric("ludis_operator_leader").await, Some(1.0));
+    assert_eq!(b.metric("ludis_operator_leader").await, Some(0.0));
+    assert!(a.metric("ludis_operator_queue_wait_seconds_count").await.unwrap() > 0.0);
+    assert_eq!(
+        b.metric("ludis_operator_queue_wait_seconds_count").await,
+        Some(0.0)
+    );
+    assert!(a.metric("ludis_operator_kube_requests_total").await.unwrap() > 0.0);
+    assert!(
+        a.metric("ludis_operator_kube_request_duration_seconds_count")
+            .await
+            .unwrap()
+            > 0.0
+    );
 
     // The leader stops (SIGTERM releases the Lease): the standby takes over at once.
     let stopped = std::time::Instant::now();
@@ -153,7 +170,8 @@ async fn one_leader_reconciles_failover_works_and_a_crash_converges_without_dupl
         .await
         .unwrap();
     wait_phase(&projects, "two", ProjectPhase::Stopped).await;
-    assert!(b.reconciles().await.unwrap() > 0, "the new leader reconciles");
+    assert!(b.reconciles().await.unwrap() > 0.0, "the new leader reconciles");
+    assert_eq!(b.metric("ludis_operator_leader").await, Some(1.0));
     drop(a);
 
     // The leader dies (SIGKILL) in the middle of starting many previews; a new replica takes

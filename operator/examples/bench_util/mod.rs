@@ -1,10 +1,13 @@
 //! Measurements shared by the operator's benchmark programs: a process's CPU time and peak RSS
-//! (from /proc), and percentiles.
+//! (from /proc), percentiles, and the benchmark's own namespace.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::Namespace;
-use kube::{Api, Client, api::PostParams};
+use kube::{
+    Api, Client,
+    api::{DeleteParams, PostParams},
+};
 
 /// The `p` percentile (0…1) of sorted durations; zero when there are none.
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -50,12 +53,48 @@ pub fn count_from_env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Creates the benchmark's own namespace, `<prefix>-<pid>`.
+/// How long a namespace of an earlier run may take to go.
+const NAMESPACE_GONE: Duration = Duration::from_secs(600);
+
+/// Creates the benchmark's own namespace, `<prefix>-<pid>`, once no namespace of an earlier run
+/// (`<prefix>-…`) is still being deleted: a measurement starts on a quiet cluster.
 pub async fn create_namespace(client: &Client, prefix: &str) -> anyhow::Result<String> {
+    let namespaces = Api::<Namespace>::all(client.clone());
+    let deadline = Instant::now() + NAMESPACE_GONE;
+    loop {
+        let leaving = namespaces
+            .list(&Default::default())
+            .await?
+            .items
+            .iter()
+            .filter(|n| n.metadata.deletion_timestamp.is_some())
+            .filter_map(|n| n.metadata.name.clone())
+            .filter(|n| n.starts_with(&format!("{prefix}-")))
+            .count();
+        if leaving == 0 {
+            break;
+        }
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "{leaving} namespaces of earlier runs are still being deleted"
+        );
+        eprintln!("  waiting for {leaving} namespaces of an earlier run to be deleted");
+        tokio::time::sleep(Duration::from_secs(5)).await;
+    }
     let ns = format!("{prefix}-{}", std::process::id());
     let namespace: Namespace = serde_json::from_value(serde_json::json!({"metadata": {"name": ns}}))?;
-    Api::<Namespace>::all(client.clone())
-        .create(&PostParams::default(), &namespace)
-        .await?;
+    namespaces.create(&PostParams::default(), &namespace).await?;
     Ok(ns)
+}
+
+/// Deletes the benchmark's namespace and waits (10 minutes at most) until it is gone, so the next
+/// measurement starts on a quiet cluster.
+pub async fn delete_namespace(client: &Client, ns: &str) -> anyhow::Result<()> {
+    let namespaces = Api::<Namespace>::all(client.clone());
+    namespaces.delete(ns, &DeleteParams::background()).await?;
+    let deadline = Instant::now() + NAMESPACE_GONE;
+    while namespaces.get_opt(ns).await?.is_some() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    Ok(())
 }

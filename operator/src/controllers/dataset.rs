@@ -41,7 +41,9 @@ pub fn controller(
         watcher::Config::default().any_semantic(),
     );
     ctx.caches.datasets.set(controller.store());
-    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+    // Its trigger is the controller's own watch (every event, status writes too): no queue wait
+    // is measured for datasets.
+    super::drive(controller, Arc::default(), CONTROLLER, reconcile, ctx, shutdown)
 }
 
 async fn reconcile(dataset: Arc<Dataset>, ctx: Arc<Context>) -> Result<Action> {

@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use crate::{
     context::Context,
     error::Error,
+    metrics::arrivals::Arrivals,
     verdict::{Reason, Verdict},
 };
 
@@ -44,12 +45,14 @@ pub fn retry_invalid(verdict: &Verdict) -> Action {
     }
 }
 
-/// Wraps a kind's reconcile: unwraps the deserialize guard (a malformed object is logged and
-/// waits for a change instead of stalling the controller), measures, and resets the backoff.
+/// Wraps a kind's reconcile: measures how long its change waited (from the watch event in
+/// `arrivals`) and how long it takes, unwraps the deserialize guard (a malformed object is logged
+/// and waits for a change instead of stalling the controller), and resets the backoff.
 pub async fn guarded<K, F, Fut>(
     controller: &'static str,
     obj: Arc<DeserializeGuard<K>>,
     ctx: Arc<Context>,
+    arrivals: &Arrivals<K>,
     reconcile: F,
 ) -> Result<Action, Error>
 where
@@ -57,6 +60,12 @@ where
     F: FnOnce(Arc<K>, Arc<Context>) -> Fut,
     Fut: Future<Output = Result<Action, Error>>,
 {
+    let meta = obj.meta();
+    if let (Some(ns), Some(name)) = (&meta.namespace, &meta.name)
+        && let Some(arrived) = arrivals.take(ns, name)
+    {
+        ctx.metrics.waited(controller, arrived.elapsed());
+    }
     let obj = match &obj.0 {
         Ok(obj) => Arc::new(obj.clone()),
         Err(invalid) => {
@@ -133,10 +142,11 @@ fn to_pascal(s: &str) -> String {
         .collect()
 }
 
-/// Runs a kind's controller: every reconcile goes through [`guarded`] and every error through
-/// [`error_policy`], until `shutdown` completes.
+/// Runs a kind's controller: every reconcile goes through [`guarded`] (with the arrivals its
+/// trigger streams noted) and every error through [`error_policy`], until `shutdown` completes.
 pub fn drive<K, Fut>(
     controller: kube::runtime::Controller<DeserializeGuard<K>>,
+    arrivals: Arc<Arrivals<K>>,
     name: &'static str,
     reconcile: fn(Arc<K>, Arc<Context>) -> Fut,
     ctx: Arc<Context>,
@@ -153,7 +163,10 @@ where
         .with_config(kube::runtime::controller::Config::default().concurrency(CONCURRENCY))
         .graceful_shutdown_on(shutdown)
         .run(
-            move |obj, ctx| guarded(name, obj, ctx, reconcile),
+            move |obj, ctx| {
+                let arrivals = arrivals.clone();
+                async move { guarded(name, obj, ctx, &arrivals, reconcile).await }
+            },
             move |obj, err, ctx| error_policy(name, obj, err, ctx),
             ctx,
         )

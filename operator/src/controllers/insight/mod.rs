@@ -34,6 +34,7 @@ use crate::{
     context::Context,
     error::Result,
     k8s::{children::RESYNC, labels::kind_selector, stores::primaries},
+    metrics::arrivals::Arrivals,
     verdict::Reason,
 };
 
@@ -50,8 +51,9 @@ pub fn controller(
             .labels(&kind_selector(LABEL_INSIGHT, None))
             .any_semantic()
     };
+    let arrivals = Arc::new(Arrivals::default());
     let (insights, trigger) = primaries(Api::<DeserializeGuard<Insight>>::all(client.clone()));
-    let controller = Controller::for_stream(trigger, insights.clone());
+    let controller = Controller::for_stream(arrivals.objects(trigger), insights.clone());
     // An insight refused for a missing source project is looked at again when that project
     // appears (new projects only: generation changes, not status updates, pass the filter).
     let projects = watcher(
@@ -62,24 +64,28 @@ pub fn controller(
     .applied_objects()
     .predicate_filter(predicates::generation, PredicateConfig::default());
     let controller = controller
+        .owns_stream(arrivals.owners(caches.deployments.trimmed(
+            Api::<Deployment>::all(client.clone()),
+            ours(),
+            |d| d.spec = None,
+        )))
         .owns_stream(
-            caches
-                .deployments
-                .trimmed(Api::<Deployment>::all(client.clone()), ours(), |d| d.spec = None),
+            arrivals.owners(
+                caches
+                    .report_jobs
+                    .trimmed(Api::<Job>::all(client.clone()), ours(), |j| j.spec = None),
+            ),
         )
         .owns_stream(
-            caches
-                .report_jobs
-                .trimmed(Api::<Job>::all(client.clone()), ours(), |j| j.spec = None),
-        )
-        .owns_stream(
-            caches
-                .insight_services
-                .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours()),
+            arrivals.owners(
+                caches
+                    .insight_services
+                    .full(Api::<PartialObjectMeta<Service>>::all(client.clone()), ours()),
+            ),
         )
         .watches_stream(projects, move |project| waiting_for_project(&insights, &project))
         .reconcile_all_on(ctx.image_watch.changes());
-    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+    super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }
 
 /// The insights in `store` that are refused because `project` did not exist.

@@ -28,6 +28,7 @@ use crate::{
     context::Context,
     error::Result,
     k8s::{children::RESYNC, labels::kind_selector, stores::primaries},
+    metrics::arrivals::Arrivals,
 };
 
 const CONTROLLER: &str = "project";
@@ -43,26 +44,25 @@ pub fn controller(
             .labels(&kind_selector(LABEL_PROJECT, Some(component)))
             .any_semantic()
     };
+    let arrivals = Arc::new(Arrivals::default());
     let (projects, trigger) = primaries(Api::<DeserializeGuard<Project>>::all(client.clone()));
-    let controller = Controller::for_stream(trigger, projects)
-        .owns_stream(
-            caches
-                .preview_pods
-                .trimmed(Api::<Pod>::all(client.clone()), ours("preview"), |p| {
-                    p.spec = None
-                }),
-        )
-        .owns_stream(caches.workspaces.full(
+    let controller = Controller::for_stream(arrivals.objects(trigger), projects)
+        .owns_stream(arrivals.owners(caches.preview_pods.trimmed(
+            Api::<Pod>::all(client.clone()),
+            ours("preview"),
+            |p| p.spec = None,
+        )))
+        .owns_stream(arrivals.owners(caches.workspaces.full(
             Api::<PartialObjectMeta<PersistentVolumeClaim>>::all(client.clone()),
             ours("workspace"),
-        ))
-        .owns_stream(caches.project_services.full(
+        )))
+        .owns_stream(arrivals.owners(caches.project_services.full(
             Api::<PartialObjectMeta<Service>>::all(client.clone()),
             ours("preview"),
-        ))
+        )))
         .reconcile_all_on(ctx.image_watch.changes());
     caches.projects.set(controller.store());
-    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+    super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }
 
 async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {

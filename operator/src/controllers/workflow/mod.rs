@@ -48,6 +48,7 @@ use crate::{
         labels::{child_labels, kind_selector},
         stores::{cached_or_get, metadata, owned_by, primaries},
     },
+    metrics::arrivals::Arrivals,
     verdict::{Reason, Verdict},
 };
 
@@ -66,12 +67,15 @@ pub fn controller(
     let ours = |component: Option<&str>| {
         watcher::Config::default().labels(&kind_selector(LABEL_WORKFLOW, component))
     };
+    let arrivals = Arc::new(Arrivals::default());
     let (workflows, trigger) = primaries(Api::<DeserializeGuard<Workflow>>::all(client.clone()));
-    let controller = Controller::for_stream(trigger, workflows)
+    let controller = Controller::for_stream(arrivals.objects(trigger), workflows)
         .owns_stream(
-            caches
-                .cron_jobs
-                .full(Api::<PartialObjectMeta<CronJob>>::all(client.clone()), ours(None)),
+            arrivals.owners(
+                caches
+                    .cron_jobs
+                    .full(Api::<PartialObjectMeta<CronJob>>::all(client.clone()), ours(None)),
+            ),
         )
         // A workflow shows its latest run: it is looked at again when a run appears or its phase
         // or times change (not at every task's step). Runs made by hand have no owner reference;
@@ -88,16 +92,16 @@ pub fn controller(
             |run| Some(ObjectRef::new(&run.spec.workflow).within(&run.namespace()?)),
         )
         // The pods that read DAG files.
-        .owns_stream(caches.parse_pods.trimmed(
+        .owns_stream(arrivals.owners(caches.parse_pods.trimmed(
             Api::<Pod>::all(client.clone()),
             ours(Some(dag_file::parse_pod::COMPONENT)),
             |p| p.spec = None,
-        ))
+        )))
         // The package its task pods mount: made again at once when deleted by hand.
-        .owns_stream(caches.packages.full(
+        .owns_stream(arrivals.owners(caches.packages.full(
             Api::<PartialObjectMeta<ConfigMap>>::all(client.clone()),
             ours(Some(dag_file::package::COMPONENT)),
-        ))
+        )))
         // Jobs are owned by the CronJob, not the workflow: map them back by label.
         .watches_stream(
             caches.tick_jobs.full(
@@ -112,7 +116,7 @@ pub fn controller(
         // A workflow broken by an image outside the list is looked at again when the list changes.
         .reconcile_all_on(ctx.image_watch.changes());
     caches.workflows.set(controller.store());
-    super::drive(controller, CONTROLLER, reconcile, ctx, shutdown)
+    super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }
 
 /// What the workflow controller keeps of a run: the workflow it belongs to, its phase and times.

@@ -27,7 +27,7 @@ use kube::{
 };
 use ludis_crds::{LABEL_TASK, WorkflowRun};
 
-use crate::{context::Context, error::Result, k8s::stores::primaries};
+use crate::{context::Context, error::Result, k8s::stores::primaries, metrics::arrivals::Arrivals};
 
 const CONTROLLER: &str = "workflowrun";
 
@@ -38,13 +38,17 @@ pub fn controller(
     let client = ctx.client.clone();
     // Its own status writes do not trigger a run again (the generation filter); the pods' events
     // and the requests (spec changes) do.
+    let arrivals = Arc::new(Arrivals::default());
     let (runs, trigger) = primaries(Api::<DeserializeGuard<WorkflowRun>>::all(client.clone()));
     crate::controllers::drive(
-        Controller::for_stream(trigger, runs).owns_stream(ctx.caches.task_pods.trimmed(
-            Api::<Pod>::all(client.clone()),
-            watcher::Config::default().labels(LABEL_TASK),
-            |p| p.spec = None,
+        Controller::for_stream(arrivals.objects(trigger), runs).owns_stream(arrivals.owners(
+            ctx.caches.task_pods.trimmed(
+                Api::<Pod>::all(client.clone()),
+                watcher::Config::default().labels(LABEL_TASK),
+                |p| p.spec = None,
+            ),
         )),
+        arrivals,
         CONTROLLER,
         reconcile,
         ctx,
