@@ -102,6 +102,7 @@ LUDIS_HEALTH_TOOL="$(tool_dir health)/health" LUDIS_KUBECTL="$(tool_dir kubernet
 
 phase "rust: format check" cargo fmt --all -- --check
 phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
+phase "rust: clippy (api, otel)" cargo clippy -p ludis-api --all-targets --locked --quiet --features otel -- -D warnings
 phase "rust: build tests" cargo test --workspace --locked --no-run
 mkdir -p "$LUDIS_STATE"
 results=$LUDIS_STATE/test-results.log
@@ -114,6 +115,8 @@ rust_tests() {
   local rc=0
   cargo test --workspace --exclude ludis-api --locked --no-fail-fast 2>&1 | tee -a "$results" || rc=1
   cargo test -p ludis-api --locked --no-fail-fast 2>&1 | tee -a "$results" || rc=1
+  # The API's OpenTelemetry tracing (its `otel` feature) against an OTLP/HTTP receiver in the test.
+  cargo test -p ludis-api --locked --features otel --test otel 2>&1 | tee -a "$results" || rc=1
   return $rc
 }
 phase "rust: tests" rust_tests

@@ -18,6 +18,8 @@ use crate::{
 /// A built application, bound to its address but not yet serving.
 pub struct App {
     listener: TcpListener,
+    /// `LUDIS_METRICS_LISTEN`'s, when set.
+    metrics_listener: Option<TcpListener>,
     router: Router,
     state: AppState,
 }
@@ -38,7 +40,8 @@ impl App {
             })?;
         db::migrate(&db).await?;
 
-        let kube = match kube::Client::try_default().await {
+        let metrics = Arc::new(crate::telemetry::Metrics::new(db.clone()));
+        let kube = match crate::telemetry::cluster::client(metrics.clone()).await {
             Ok(client) => Some(client),
             Err(e) if settings.require_cluster => {
                 return Err(e).context("failed to configure the Kubernetes client (set KUBECONFIG)");
@@ -136,6 +139,14 @@ impl App {
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("failed to listen on {}", settings.listen))?;
+        let metrics_listener = match settings.metrics_listen.0 {
+            Some(address) => Some(
+                TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("failed to listen on {address} (LUDIS_METRICS_LISTEN)"))?,
+            ),
+            None => None,
+        };
         let git = crate::projects::git::git_store(&settings);
         let ai = crate::ai::Assistant::from_settings(&settings)
             .context("invalid assistant settings")?
@@ -154,6 +165,7 @@ impl App {
             auth,
             git,
             ai,
+            metrics,
         };
         if state.settings.seed {
             seeds::run(&state)
@@ -162,6 +174,7 @@ impl App {
         }
         Ok(Self {
             listener,
+            metrics_listener,
             router: routes::router(state.clone()),
             state,
         })
@@ -174,6 +187,13 @@ impl App {
             .expect("a bound listener has an address")
     }
 
+    /// The metrics listener's bound address, when there is one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_listener
+            .as_ref()
+            .map(|l| l.local_addr().expect("a bound listener has an address"))
+    }
+
     /// The state (tests reach the database through it).
     pub fn state(&self) -> &AppState {
         &self.state
@@ -183,6 +203,14 @@ impl App {
     /// Insight watcher runs meanwhile (see [`crate::cluster::watcher`]).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let watcher = crate::cluster::watcher::spawn(self.state.clone());
+        let metrics = self.metrics_listener.map(|listener| {
+            tokio::spawn(crate::telemetry::server::serve(
+                listener,
+                self.state.metrics.clone(),
+            ))
+        });
+        // Organization namespaces get (or lose) their NetworkPolicy (in the background).
+        tokio::spawn(crate::cluster::network_policy::reconcile_all(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
         // Collections whose indexing was interrupted go on where they stopped.
@@ -195,6 +223,9 @@ impl App {
         .await;
         if let Some(w) = watcher {
             w.abort();
+        }
+        if let Some(m) = metrics {
+            m.abort();
         }
         served
     }

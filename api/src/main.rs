@@ -9,9 +9,11 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let settings = Settings::load()?;
-    telemetry::init(&settings.log_format);
+    let telemetry = telemetry::init(&settings)?;
     let app = App::build(settings).await?;
-    tracing::info!(address = %app.local_addr(), "ludis-api listening");
+    tracing::info!(address = %app.local_addr(), metrics = ?app.metrics_addr(), "ludis-api listening");
     app.run_until_stopped().await?;
+    // The exporter's last batch leaves before the process ends (it blocks).
+    tokio::task::spawn_blocking(move || telemetry.shutdown()).await?;
     Ok(())
 }

@@ -6,6 +6,11 @@ use std::{net::SocketAddr, path::PathBuf};
 
 use clap::{CommandFactory, Parser};
 
+use crate::{
+    cluster::network_policy::EgressCidrs,
+    telemetry::{LogFormat, server::MetricsListen},
+};
+
 /// A secret string: `Debug` prints `***`.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secret(pub String);
@@ -68,9 +73,10 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_RESOLVE_SERVICES_VIA_API", default_value_t = false, action = clap::ArgAction::Set)]
     pub resolve_services_via_api: bool,
 
-    /// Log format: `text` or `json`.
-    #[arg(long, env = "LUDIS_LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format: `text` (human-readable lines) or `json` (one object a line, with the
+    /// request's span: request id, route template, method).
+    #[arg(long, env = "LUDIS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 
     /// HMAC-SHA256 key of access tokens (at least 32 characters). When empty, one is generated
     /// into the secrets file (single-replica development only).
@@ -280,6 +286,33 @@ pub struct Settings {
     /// platform whose every author is trusted. Ignored when `LUDIS_APPS_ORIGIN` is set.
     #[arg(long, env = "LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN", default_value_t = false, action = clap::ArgAction::Set)]
     pub allow_apps_on_console_origin: bool,
+
+    /// Where Prometheus metrics are served (`GET /metrics`, OpenMetrics text), on a listener of
+    /// their own, never the public one (`0.0.0.0:9090` in a cluster); empty: no metrics listener.
+    #[arg(long, env = "LUDIS_METRICS_LISTEN", default_value = "")]
+    pub metrics_listen: MetricsListen,
+
+    /// Apply the NetworkPolicy `ludis-default` to every organization's namespace (when it is
+    /// created, and at start to every existing one; when off, the API removes the ones it made):
+    /// user pods are reached only from the API's pods and their own namespace, and reach only
+    /// cluster DNS, the API's pods (its git server), their own namespace and
+    /// `LUDIS_ORG_NETWORK_EGRESS_CIDRS`.
+    #[arg(long, env = "LUDIS_ORG_NETWORK_POLICY", default_value_t = false, action = clap::ArgAction::Set)]
+    pub org_network_policy: bool,
+
+    /// Comma-separated CIDRs user pods may reach besides (the S3 server's, a package mirror's:
+    /// `10.0.5.0/24,192.168.1.10/32`); empty: none.
+    #[arg(long, env = "LUDIS_ORG_NETWORK_EGRESS_CIDRS", default_value = "")]
+    pub org_network_egress_cidrs: EgressCidrs,
+
+    /// The OTLP/HTTP collector spans are exported to (`http://otel-collector:4318`; `/v1/traces`
+    /// is added), when the API is built with the `otel` feature; empty: no export.
+    #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT", default_value = "")]
+    pub otel_exporter_otlp_endpoint: String,
+
+    /// The service name of exported spans.
+    #[arg(long, env = "OTEL_SERVICE_NAME", default_value = "ludis-api")]
+    pub otel_service_name: String,
 }
 
 /// Where published apps that run in the cluster are served ([`Settings::apps_placement`]).

@@ -25,4 +25,6 @@ pub struct AppState {
     pub ai: Option<Arc<crate::ai::Assistant>>,
     /// The chains and the collections' indexing jobs.
     pub web3: Arc<crate::web3::Web3>,
+    /// The API's own Prometheus metrics ([`crate::telemetry::metrics`]).
+    pub metrics: Arc<crate::telemetry::Metrics>,
 }

@@ -8,6 +8,7 @@ pub mod apply;
 pub mod datasets;
 pub mod insights;
 pub mod keys_secret;
+pub mod network_policy;
 pub mod organizations;
 pub mod projects;
 pub mod services;

@@ -52,20 +52,17 @@ pub async fn by_id(state: &AppState, organization_id: &str) -> anyhow::Result<Or
         .with_context(|| format!("no organization {organization_id}"))
 }
 
-/// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]).
+/// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]),
+/// and its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]).
 pub async fn ensure_namespace_of(
     state: &AppState,
     client: &Client,
     org: &OrganizationRow,
 ) -> anyhow::Result<()> {
     let bucket = bucket_of_organization(state, org).await?;
-    ensure_namespace(
-        client,
-        &ludis_crds::organization_namespace(&org.slug),
-        &org.id,
-        &bucket,
-    )
-    .await
+    let namespace = ludis_crds::organization_namespace(&org.slug);
+    ensure_namespace(client, &namespace, &org.id, &bucket).await?;
+    super::network_policy::ensure(state, client, &namespace).await
 }
 
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and

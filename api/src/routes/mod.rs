@@ -29,10 +29,10 @@ pub mod workflows;
 use std::time::Duration;
 
 use axum::{Router, extract::DefaultBodyLimit, http::StatusCode, middleware, response::IntoResponse as _};
-use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
+use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{error::ApiError, openapi, state::AppState};
+use crate::{error::ApiError, openapi, state::AppState, telemetry};
 
 /// JSON bodies are limited to 1 MiB; files go straight to object storage.
 pub const BODY_LIMIT: usize = 1024 * 1024;
@@ -63,7 +63,8 @@ pub fn api() -> OpenApiRouter<AppState> {
 
 /// The whole server: the documented routes (flighting gate, body limit, request timeout), any
 /// other `/v1`/`/v2` path 404, the console's files, and the app proxy (no timeout, no body limit);
-/// every request passes the apps-host gate, tracing and the panic catcher.
+/// every request passes the apps-host gate, tracing, the panic catcher, the request metrics and
+/// the request id ([`telemetry::http`]).
 pub fn router(state: AppState) -> Router {
     let console = console::service(&state.settings.console_dir);
     let (api, _) = api().split_for_parts();
@@ -79,7 +80,7 @@ pub fn router(state: AppState) -> Router {
             Duration::from_secs(state.settings.request_timeout),
         ));
     // The app proxy streams bodies and websockets: no request timeout, no body limit.
-    Router::new()
+    let routes = Router::new()
         .merge(apps::router())
         .merge(projects::git_http::router(&state))
         .merge(streams::router())
@@ -88,9 +89,9 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             gates::apps_host_gate,
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(telemetry::http::trace_layer())
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("a handler panicked").into_response()
-        }))
-        .with_state(state)
+        }));
+    telemetry::http::observed(routes, state.metrics.clone()).with_state(state)
 }

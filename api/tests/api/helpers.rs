@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 
 pub struct TestApp {
     pub address: String,
+    /// The metrics listener's base URL, when `metrics_listen` was set.
+    pub metrics_address: Option<String>,
     pub http: reqwest::Client,
     pub state: AppState,
     /// `sqlite` or `postgres`, for assertion messages.
@@ -288,10 +290,12 @@ pub async fn spawn_app_with(settings_for: impl FnOnce(&tempfile::TempDir) -> Set
     }
     let app = App::build(settings).await.expect("the app builds");
     let address = format!("http://{}", app.local_addr());
+    let metrics_address = app.metrics_addr().map(|a| format!("http://{a}"));
     let state = app.state().clone();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         address,
+        metrics_address,
         http: reqwest::Client::new(),
         state,
         kind: "sqlite",

@@ -145,6 +145,24 @@ pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream:
     id
 }
 
+/// The upgrade request of app `id`'s websocket echo, with its app cookie, from the console's
+/// origin.
+pub(crate) fn socket_request(
+    app: &TestApp,
+    id: &str,
+    cookie: &str,
+) -> tungstenite::handshake::client::Request {
+    let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
+    let mut request = url.as_str().into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert(header::COOKIE, cookie.parse().unwrap());
+    request
+        .headers_mut()
+        .insert(header::ORIGIN, app.address.parse().unwrap());
+    request
+}
+
 pub(crate) fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -167,7 +185,7 @@ async fn ticket(app: &TestApp, token: &str, id: &str) -> String {
 
 /// Opens the app at `path` with a ticket of `token`'s session; returns the `ludis_app=…` cookie
 /// pair.
-async fn open(app: &TestApp, token: &str, id: &str, path: &str) -> String {
+pub(crate) async fn open(app: &TestApp, token: &str, id: &str, path: &str) -> String {
     let ticket = ticket(app, token, id).await;
     let res = no_redirects()
         .get(app.url(&format!("/apps/{id}{path}?x=1&ticket={ticket}")))
@@ -402,13 +420,7 @@ async fn websockets_are_piped_both_ways() {
         let id = running_app(&app, &team.org, &team.dev, &upstream).await;
         let cookie = open(&app, &team.dev_token, &id, "/").await;
         let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
-        let mut request = url.as_str().into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert(header::COOKIE, cookie.parse().unwrap());
-        request
-            .headers_mut()
-            .insert(header::ORIGIN, app.address.parse().unwrap());
+        let request = socket_request(&app, &id, &cookie);
         let (mut socket, response) = tokio_tungstenite::connect_async(request)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", app.kind));

@@ -60,6 +60,7 @@ use crate::{
     proxy::{self, ForwardError, Forwarded, Upstream, forwarded_proto, upgrade_of},
     settings::{APPS_ORIGIN_MISSING, AppsPlacement},
     state::AppState,
+    telemetry::{self, WebSocketKind},
 };
 
 pub use origin::misrouted;
@@ -331,11 +332,12 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
             upstream,
         }) => {
             let until = until_access_ends(state.clone(), viewer, app_id.clone());
-            tokio::spawn(async move {
+            let counted = telemetry::session(state.metrics.clone(), WebSocketKind::Proxy);
+            tokio::spawn(counted.run(async move {
                 if let Err(e) = proxy::pipe(client, upstream, until).await {
                     tracing::info!(app = %app_id, error = %e, "an upgrade failed");
                 }
-            });
+            }));
             Ok(response)
         }
         Err(ForwardError::Unreachable(e)) => {

@@ -41,6 +41,7 @@ use crate::{
     projects::git,
     routes::llm::assistant_for,
     state::AppState,
+    telemetry::{self, WebSocketKind},
 };
 
 /// Lines of the entity's container log the assistant sees.
@@ -94,8 +95,9 @@ pub(super) async fn upgrade(
         .entity_id
         .map(|id| id.trim().to_owned())
         .filter(|id| !id.is_empty());
+    let counted = telemetry::session(state.metrics.clone(), WebSocketKind::Chat);
     ws.protocols([PROTOCOL])
-        .on_upgrade(move |socket| session(socket, state, caller, entity_id))
+        .on_upgrade(move |socket| counted.run(session(socket, state, caller, entity_id)))
 }
 
 async fn session(mut socket: WebSocket, state: AppState, caller: AuthUser, entity_id: Option<String>) {

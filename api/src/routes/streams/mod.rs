@@ -39,6 +39,7 @@ use crate::{
     error::{ApiError, Result},
     proxy::headers::forwarded_proto,
     state::AppState,
+    telemetry::{self, WebSocketKind},
 };
 use workload::{Found, Workload};
 
@@ -53,11 +54,23 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route(
             "/containerLogs",
-            get(|state, q, ws, headers, uri| upgrade(state, q, ws, headers, uri, logs::session)),
+            get(|state, q, ws, headers, uri| {
+                upgrade(state, q, ws, headers, uri, WebSocketKind::Logs, logs::session)
+            }),
         )
         .route(
             "/terminalConnection",
-            get(|state, q, ws, headers, uri| upgrade(state, q, ws, headers, uri, terminal::session)),
+            get(|state, q, ws, headers, uri| {
+                upgrade(
+                    state,
+                    q,
+                    ws,
+                    headers,
+                    uri,
+                    WebSocketKind::Terminal,
+                    terminal::session,
+                )
+            }),
         )
         .route("/aiChatResponse", get(chat::upgrade))
 }
@@ -226,13 +239,15 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
         .await;
 }
 
-/// Upgrades after [`admit`] to `session`, answering the `ludis.v1` subprotocol.
+/// Upgrades after [`admit`] to `session` (counted as a session of `kind`), answering the
+/// `ludis.v1` subprotocol.
 async fn upgrade<F, Fut>(
     State(state): State<AppState>,
     Query(q): Query<StreamQuery>,
     ws: WebSocketUpgrade,
     headers: HeaderMap,
     uri: Uri,
+    kind: WebSocketKind,
     session: F,
 ) -> Response
 where
@@ -244,8 +259,9 @@ where
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
+    let counted = telemetry::session(state.metrics.clone(), kind);
     ws.protocols([PROTOCOL])
-        .on_upgrade(move |socket| session(socket, state, admitted))
+        .on_upgrade(move |socket| counted.run(session(socket, state, admitted)))
 }
 
 #[cfg(test)]
