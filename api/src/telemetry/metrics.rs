@@ -33,7 +33,7 @@ use prometheus_client::{
 };
 use sqlx::AnyPool;
 
-use super::cluster::Verb;
+use ludis_kube_calls::{Outcome, Verb};
 
 /// Upper bounds of the duration histograms, in seconds (Prometheus' default buckets).
 const BUCKETS: [f64; 11] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
@@ -70,28 +70,6 @@ impl EncodeLabelValue for WebSocketKind {
     }
 }
 
-impl EncodeLabelValue for Verb {
-    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
-        encoder.write_str(self.as_str())
-    }
-}
-
-/// How a call to the cluster ended: the API server's HTTP status, or no answer.
-#[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
-pub enum CallOutcome {
-    Status(u16),
-    Error,
-}
-
-impl EncodeLabelValue for CallOutcome {
-    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
-        match self {
-            Self::Status(code) => write!(encoder, "{code}"),
-            Self::Error => encoder.write_str("error"),
-        }
-    }
-}
-
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
     method: &'static str,
@@ -113,7 +91,7 @@ struct KindLabels {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct CallLabels {
     verb: Verb,
-    status: CallOutcome,
+    status: Outcome,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -230,7 +208,7 @@ impl Metrics {
     }
 
     /// Counts a call to the cluster and its duration.
-    pub fn cluster_request(&self, verb: Verb, outcome: CallOutcome, took: Duration) {
+    pub fn cluster_request(&self, verb: Verb, outcome: Outcome, took: Duration) {
         self.cluster_duration
             .get_or_create(&VerbLabels { verb })
             .observe(took.as_secs_f64());
@@ -328,8 +306,8 @@ mod tests {
             StatusCode::NOT_FOUND,
             Duration::from_millis(3),
         );
-        metrics.cluster_request(Verb::Get, CallOutcome::Status(200), Duration::from_millis(2));
-        metrics.cluster_request(Verb::Watch, CallOutcome::Error, Duration::from_millis(2));
+        metrics.cluster_request(Verb::Get, Outcome::Status(200), Duration::from_millis(2));
+        metrics.cluster_request(Verb::Watch, Outcome::Error, Duration::from_millis(2));
         let open = metrics.session_opened(WebSocketKind::Logs);
         let text = metrics.render();
         for expected in [

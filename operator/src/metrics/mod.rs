@@ -15,7 +15,9 @@ use prometheus_client::{
     registry::Registry,
 };
 
-use self::kube_requests::{KubeRequests, Outcome, Verb};
+use ludis_kube_calls::{CallLayer, Outcome, Verb};
+
+use self::kube_requests::KubeRequests;
 
 /// Bucket bounds (seconds) of every latency histogram: fine enough around 1 s to tell a p99 of
 /// 0.75 s from one of 1.5 s, from 1 ms to 10 s.
@@ -150,8 +152,8 @@ impl Metrics {
     }
 
     /// The tower layer that measures every call of a kube `Client` into these metrics.
-    pub fn kube_requests_layer(&self) -> KubeRequests {
-        KubeRequests::new(self.kube_request_duration.clone(), self.kube_requests.clone())
+    pub fn kube_requests_layer(&self) -> CallLayer<KubeRequests> {
+        KubeRequests::new(self.kube_request_duration.clone(), self.kube_requests.clone()).layer()
     }
 
     /// The OpenMetrics text of every metric.
