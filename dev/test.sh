@@ -100,6 +100,22 @@ phase "health tool: build + go test" health_tool
 export LUDIS_HEALTH_TOOL LUDIS_KUBECTL
 LUDIS_HEALTH_TOOL="$(tool_dir health)/health" LUDIS_KUBECTL="$(tool_dir kubernetes)/kubectl"
 
+# Incremental compilation data only helps a checkout that is built again; a CI clone is built once,
+# and its incremental folders (gigabytes per clone path) would fill the shared cargo cache.
+if [[ ${CI:-} == true ]]; then export CARGO_INCREMENTAL=0; fi
+# The cargo cache keeps every build it ever made; when the disk runs short the incremental data
+# (rebuilt on demand) goes first, so the builds below do not fail with "No space left on device".
+make_room() {
+  local free_gib
+  free_gib=$(df --output=avail -BG "$LUDIS_CACHE" | tail -1 | tr -dc '0-9')
+  log "$free_gib GiB free for the builds"
+  if ((free_gib < 25)); then
+    log "less than 25 GiB free: removing the cargo cache's incremental data"
+    rm -rf "$CARGO_TARGET_DIR"/*/incremental
+    log "$(df --output=avail -BG "$LUDIS_CACHE" | tail -1 | tr -dc '0-9') GiB free now"
+  fi
+}
+make_room
 phase "rust: format check" cargo fmt --all -- --check
 phase "rust: clippy" cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
 phase "rust: clippy (api, otel)" cargo clippy -p ludis-api --all-targets --locked --quiet --features otel -- -D warnings
