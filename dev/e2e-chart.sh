@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The end-to-end platform as a production install (sourced by dev/e2e.sh when
 # LUDIS_E2E_PLATFORM=chart, which dev/test.sh sets): the API and operator images are built here
-# (dev/images.sh product: Debian's packages of dev/images/ludis-base, the release binaries, the
-# built console), imported into the real node, and the chart (charts/ludis) is installed with
+# (dev/images.sh product: Debian's packages of dev/images/ludis-base, the binaries, the built
+# console; LUDIS_E2E_CHART_PROFILE=release by default, dev/test.sh uses the debug build its Rust
+# tests already made), imported into the real node, and the chart (charts/ludis) is installed with
 # `helm install` into the local cluster, with PostgreSQL (dev/postgres.sh) and the S3 server
 # (dev/s3.sh) outside the cluster as a production install has them. The specs then run against
 # the installed API through its Service. The e2e's steps are the chart's upgrades:
@@ -35,7 +36,7 @@ pod_url() {
   echo "http://$NODE_HOST_IP:$port${BASH_REMATCH[2]}"
 }
 
-# The API and operator images: the release binaries and the built console over the Debian base,
+# The API and operator images: the binaries ($CHART_PROFILE) and the built console over the Debian base,
 # imported into the node and tagged `e2e`; the node's other images are tagged `e2e` too, so the
 # chart's image list (images.registry/images.tag) names them as a registry would.
 chart_images() {
@@ -182,6 +183,10 @@ platform_end() {
   kept=$(kctl create --dry-run=client -f "$manifest" -o json |
     jq -r '(.items // [.])[] | select(.metadata.annotations."helm.sh/resource-policy" == "keep") | "\(.kind | ascii_downcase)/\(.metadata.name)"')
   helm uninstall "$CHART_RELEASE" --namespace "$CHART_NAMESPACE" --wait --timeout 3m >&2 || die "helm uninstall failed"
+  # The release's pods belong to its ReplicaSets, not to the release: they end after their grace
+  # period, once the garbage collector has removed their ReplicaSets.
+  kctl -n "$CHART_NAMESPACE" wait --for=delete pod -l "app.kubernetes.io/instance=$CHART_RELEASE" --timeout=120s >/dev/null ||
+    die "the release's pods still run 120 s after helm uninstall"
   # What is still there of the release's objects, but what the chart keeps on purpose; and no pod
   # of the release runs any more.
   left=$({

@@ -173,7 +173,12 @@ chart_tests() {
   out=$("$helm" template ludis charts/ludis "${apps[@]}")
   [[ $out != *LUDIS_ALLOW_APPS_ON_CONSOLE_ORIGIN* ]] || die "the console's origin is allowed although api.appsOrigin is set"
 }
-phase "console: end to end (Chromium)" bash -c "NO_COLOR=1 '$DEV_DIR/e2e.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
+# The end-to-end specs run against a production install: the API and operator images built here
+# (from the debug binaries the Rust tests were built with), `helm install` of charts/ludis into the
+# local cluster with PostgreSQL and the S3 server outside it, `helm upgrade`s between the specs'
+# steps, and `helm uninstall`, after which nothing of the release may be left (dev/e2e-chart.sh).
+export LUDIS_E2E_PLATFORM=chart LUDIS_E2E_CHART_PROFILE=debug
+phase "console: end to end (Chromium, chart install)" bash -c "NO_COLOR=1 '$DEV_DIR/e2e.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 phase "chart: lint + render" chart_tests
 phase "dev scripts" bash -c "'$DEV_DIR/tests/scripts.sh' 2>&1 | tee -a '$results'; exit \${PIPESTATUS[0]}"
 
