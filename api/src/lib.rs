@@ -12,6 +12,7 @@ pub mod domain;
 pub mod error;
 pub mod notebooks;
 pub mod openapi;
+pub mod outbound;
 pub mod policy;
 pub mod projects;
 pub mod proxy;

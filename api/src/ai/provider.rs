@@ -10,15 +10,13 @@ use eventsource_stream::Eventsource as _;
 use futures::{Stream, StreamExt as _, TryStreamExt as _, future};
 use http_body_util::{BodyDataStream, BodyExt as _, Full, Limited};
 use hyper::{Request, Uri, header};
-use hyper_rustls::HttpsConnector;
-use hyper_util::{
-    client::legacy::{Client, connect::HttpConnector},
-    rt::TokioExecutor,
-};
 use serde::{Deserialize, Serialize};
 
 use super::{AiError, ChatMessage};
-use crate::settings::{Secret, Settings};
+use crate::{
+    outbound::HttpsClient,
+    settings::{Secret, Settings},
+};
 
 /// How long the provider may take to answer the request (its headers).
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
@@ -26,8 +24,6 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The most of a failed answer's body read for its reason.
 const ERROR_BODY_MAX: usize = 16 * 1024;
-
-type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
 
 /// The parts of an answer, as they come.
 pub type Tokens = Pin<Box<dyn Stream<Item = Result<String, AiError>> + Send>>;
@@ -69,22 +65,12 @@ impl Provider {
             return Ok(None);
         }
         let endpoint = endpoint(&settings.ai_url).map_err(anyhow::Error::msg)?;
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_connect_timeout(Some(Duration::from_secs(10)));
-        http.set_nodelay(true);
-        let connector = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_provider_and_native_roots(rustls::crypto::ring::default_provider())
-            .map_err(|e| anyhow::anyhow!("the system's certificate roots could not be read: {e}"))?
-            .https_or_http()
-            .enable_http1()
-            .wrap_connector(http);
         Ok(Some(Self {
             endpoint,
             model: settings.ai_model.trim().to_owned(),
             key: settings.ai_key.clone(),
             max_tokens: settings.ai_max_tokens.max(1),
-            client: Client::builder(TokioExecutor::new()).build(connector),
+            client: crate::outbound::https_client()?,
         }))
     }
 

@@ -17,20 +17,13 @@ use alloy::{
 use axum::body::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::{Request, Uri, header};
-use hyper_rustls::HttpsConnector;
-use hyper_util::{
-    client::legacy::{Client, connect::HttpConnector},
-    rt::TokioExecutor,
-};
 
-use crate::domain::Chain;
+use crate::{domain::Chain, outbound::HttpsClient};
 
 /// The largest answer read (one `eth_getLogs` range of a busy collection: about 600 bytes a log).
 const ANSWER_MAX: usize = 512 * 1024 * 1024;
 /// How long one call may take, its whole answer read.
 const CALL_TIMEOUT: Duration = Duration::from_secs(120);
-
-type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
 
 /// A JSON-RPC endpoint reached over HTTP(S): alloy's transport is any tower service from
 /// request packets to response packets.
@@ -124,17 +117,7 @@ pub fn endpoint(chain: Chain, url: &str) -> Result<Uri, String> {
 impl Chains {
     /// A provider for each chain with an endpoint (`(chain, url)`; empty URLs are skipped).
     pub fn connect<'a>(endpoints: impl IntoIterator<Item = (Chain, &'a str)>) -> anyhow::Result<Self> {
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_connect_timeout(Some(Duration::from_secs(10)));
-        http.set_nodelay(true);
-        let connector = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_provider_and_native_roots(rustls::crypto::ring::default_provider())
-            .map_err(|e| anyhow::anyhow!("the system's certificate roots could not be read: {e}"))?
-            .https_or_http()
-            .enable_http1()
-            .wrap_connector(http);
-        let client: HttpsClient = Client::builder(TokioExecutor::new()).build(connector);
+        let client = crate::outbound::https_client()?;
         let mut providers = HashMap::new();
         for (chain, url) in endpoints {
             if url.trim().is_empty() {
