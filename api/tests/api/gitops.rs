@@ -31,6 +31,25 @@ where
     panic!("not within 10 s: {what}");
 }
 
+/// Writes a status as the operator would: its field manager, and the generation it describes
+/// (`observedGeneration`, which the API reads to tell a status of the current spec from an older
+/// one; the CRDs default it to 0, "not observed yet").
+pub(crate) async fn operator_status<K>(api: &Api<K>, name: &str, kind: &str, status: Value)
+where
+    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    let generation = api.get(name).await.unwrap().meta().generation;
+    let mut status = status;
+    status["observedGeneration"] = json!(generation);
+    api.patch_status(
+        name,
+        &PatchParams::apply("ludis-operator").force(),
+        &Patch::Apply(json!({"apiVersion": "ludis.dev/v1alpha1", "kind": kind, "status": status})),
+    )
+    .await
+    .unwrap();
+}
+
 /// An organization with a unique name and its namespace; returns (org id, slug, namespace).
 pub(crate) async fn organization(
     app: &TestApp,

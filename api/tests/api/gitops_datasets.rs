@@ -18,7 +18,7 @@ use ludis_crds::{ANNOTATION_OWNER, Dataset, FIELD_MANAGER_API, LABEL_ID};
 use serde_json::{Value, json};
 
 use crate::{
-    gitops::{eventually, gitops_apply, user},
+    gitops::{eventually, gitops_apply, operator_status, user},
     helpers::{TestApp, apps, cluster, unique},
 };
 
@@ -47,17 +47,6 @@ async fn organization_with_namespace(
         .await
         .unwrap();
     (org, slug, namespace)
-}
-
-/// Writes the status the operator would.
-async fn operator_status(api: &Api<Dataset>, name: &str, status: Value) {
-    api.patch_status(
-        name,
-        &PatchParams::apply("ludis-operator").force(),
-        &Patch::Apply(json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Dataset", "status": status})),
-    )
-    .await
-    .unwrap();
 }
 
 fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Value {
@@ -246,6 +235,7 @@ async fn a_gitops_dataset_appears_with_its_owner_sharing_and_the_operators_statu
         operator_status(
             &datasets,
             "sales",
+            "Dataset",
             json!({"bucket": app.state.settings.s3_bucket, "prefix": format!("datasets/{namespace}/{id}/"),
                    "objectCount": 3, "bytes": 1234,
                    "conditions": [condition("Ready", "True", "Available", "ok"),
@@ -441,6 +431,7 @@ async fn the_api_applies_its_datasets_fields_and_a_gitops_change_to_them_is_a_co
         operator_status(
             &datasets,
             &name,
+            "Dataset",
             json!({"objectCount": 2, "bytes": 20, "conditions": [condition("Ready", "True", "Available", "")]}),
         )
         .await;

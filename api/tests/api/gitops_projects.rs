@@ -2,16 +2,13 @@
 //! `spec.sharing`, follow the operator's status and go with their resource (a real control plane:
 //! KUBECONFIG; skipped without one).
 
-use kube::{
-    Api,
-    api::{DeleteParams, Patch, PatchParams},
-};
+use kube::{Api, api::DeleteParams};
 use ludis_api::{db, domain::AssetKind};
 use ludis_crds::{ANNOTATION_OWNER, LABEL_ID, Project};
 use serde_json::json;
 
 use crate::{
-    gitops::{eventually, gitops_apply, organization, user},
+    gitops::{eventually, gitops_apply, operator_status, organization, user},
     helpers::{apps, cluster},
 };
 
@@ -84,15 +81,13 @@ async fn a_gitops_project_appears_with_its_owner_sharing_and_status() {
         assert_eq!(status, 409);
 
         // The operator's status reaches the row.
-        projects
-            .patch_status(
-                "demo",
-                &PatchParams::apply("ludis-operator").force(),
-                &Patch::Apply(json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Project",
-                    "status": {"phase": "Running", "url": "http://demo.ns.svc:8080"}})),
-            )
-            .await
-            .unwrap();
+        operator_status(
+            &projects,
+            "demo",
+            "Project",
+            json!({"phase": "Running", "url": "http://demo.ns.svc:8080"}),
+        )
+        .await;
         eventually("the status is mirrored", || async {
             let (_, body) = app.get(&format!("/v2/projects/check/{id}"), &owner_token).await;
             body["preview"]["status"] == "running"

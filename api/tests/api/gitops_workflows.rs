@@ -2,16 +2,13 @@
 //! (managed, published, with their project, schedule and DAG file), follow the operator's status
 //! and go with their resource (a real control plane: KUBECONFIG; skipped without one).
 
-use kube::{
-    Api,
-    api::{DeleteParams, Patch, PatchParams},
-};
+use kube::{Api, api::DeleteParams};
 use ludis_api::{db, domain::AssetKind};
 use ludis_crds::{ANNOTATION_OWNER, LABEL_ID, Project, Workflow};
 use serde_json::json;
 
 use crate::{
-    gitops::{eventually, gitops_apply, organization, user},
+    gitops::{eventually, gitops_apply, operator_status, organization, user},
     helpers::{apps, cluster},
 };
 
@@ -106,16 +103,14 @@ async fn a_gitops_workflow_appears_with_its_project_and_follows_its_status() {
         );
 
         // The operator's status reaches the row.
-        workflows
-            .patch_status(
-                "nightly",
-                &PatchParams::apply("ludis-operator").force(),
-                &Patch::Apply(json!({"apiVersion": "ludis.dev/v1alpha1", "kind": "Workflow",
-                    "status": {"state": "broken", "importError": "NameError: name 'dag' is not defined",
-                               "lastRun": "nightly-1", "lastRunTime": "2026-01-01T00:00:00Z", "lastRunDuration": 41.6}})),
-            )
-            .await
-            .unwrap();
+        operator_status(
+            &workflows,
+            "nightly",
+            "Workflow",
+            json!({"state": "broken", "importError": "NameError: name 'dag' is not defined",
+                   "lastRun": "nightly-1", "lastRunTime": "2026-01-01T00:00:00Z", "lastRunDuration": 41.6}),
+        )
+        .await;
         eventually("the status is mirrored", || async {
             let (_, body) = app.get(&format!("/v2/workflows/{id}"), &owner_token).await;
             body["workflow"]["status"] == "broken"

@@ -7,14 +7,12 @@
 //! storage.
 
 use base64::Engine as _;
-use kube::{
-    Api,
-    api::{Patch, PatchParams},
-};
+use kube::Api;
 use ludis_crds::{Workflow, WorkflowRun, workflow::TaskAction};
 use reqwest::Method;
 use serde_json::{Value, json};
 
+use crate::gitops::operator_status;
 use crate::helpers::{Person, TestApp, apps, apps_with, s3_settings};
 
 /// A project of `owner` with `files` committed; its id and the head commit.
@@ -49,20 +47,6 @@ async fn resource(app: &TestApp, id: &str) -> (String, String, Option<Workflow>)
         .unwrap()
         .filter(|w| w.metadata.deletion_timestamp.is_none());
     (ns, name, cr)
-}
-
-/// Writes a status as the operator would (its field manager).
-async fn operator_status<K>(api: &Api<K>, name: &str, kind: &str, status: Value)
-where
-    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
-{
-    api.patch_status(
-        name,
-        &PatchParams::apply("ludis-operator").force(),
-        &Patch::Apply(json!({"apiVersion": "ludis.dev/v1alpha1", "kind": kind, "status": status})),
-    )
-    .await
-    .unwrap();
 }
 
 fn script(id: &str, label: &str, file: &str) -> Value {
