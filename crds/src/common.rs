@@ -100,6 +100,14 @@ pub enum AccessLevel {
     Edit,
 }
 
+/// The condition that says the object is stuck until someone acts — `Stalled=True`, or, from an
+/// operator older than the kstatus conditions, its alias `Degraded=True` — for its reason and
+/// message.
+pub fn stalled_condition(conditions: &[Condition]) -> Option<&Condition> {
+    let true_of = |type_: &str| conditions.iter().find(|c| c.type_ == type_ && c.status == "True");
+    true_of(CONDITION_STALLED).or_else(|| true_of(CONDITION_DEGRADED))
+}
+
 /// Sets (adds or updates) a condition. `lastTransitionTime` changes only when the status flips,
 /// so a steady state does not churn the object.
 pub fn set_condition(conditions: &mut Vec<Condition>, mut new: Condition) {
@@ -125,6 +133,32 @@ mod tests {
     use k8s_openapi::{apimachinery::pkg::apis::meta::v1::Time, jiff::Timestamp};
 
     use super::*;
+
+    #[test]
+    fn stalled_is_read_before_its_deprecated_alias() {
+        let c = |type_: &str, status: &str, reason: &str| Condition {
+            type_: type_.into(),
+            status: status.into(),
+            reason: reason.into(),
+            ..cond(CONDITION_READY, "True", 1)
+        };
+        assert_eq!(stalled_condition(&[c(CONDITION_READY, "True", "Running")]), None);
+        let old = [c(CONDITION_DEGRADED, "True", "ImageNotAllowed")];
+        assert_eq!(
+            stalled_condition(&old).map(|c| c.reason.as_str()),
+            Some("ImageNotAllowed")
+        );
+        let both = [
+            c(CONDITION_DEGRADED, "True", "Old"),
+            c(CONDITION_STALLED, "True", "DatasetNotFound"),
+        ];
+        assert_eq!(
+            stalled_condition(&both).map(|c| c.reason.as_str()),
+            Some("DatasetNotFound")
+        );
+        let recovered = [c(CONDITION_STALLED, "False", "AsExpected")];
+        assert_eq!(stalled_condition(&recovered), None);
+    }
 
     fn cond(type_: &str, status: &str, at: i64) -> Condition {
         Condition {

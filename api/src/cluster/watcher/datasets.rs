@@ -10,9 +10,9 @@
 //!   new one. A resource whose location is already another dataset's (a copied id label) is not
 //!   mirrored: the console would show one dataset's files under two names.
 //! - **Sharing**: datasets have no execute level; `execute` in `spec.sharing` counts as `view`.
-//! - **Status** (every dataset, the API's too): Degraded=True → `failed` with its message,
-//!   Ready=True → `ready`, anything else (no status yet) → `pending`; `objectCount`/`bytes` when
-//!   the operator's numbers change. A resource being deleted (a deletionTimestamp: the operator's
+//! - **Status** (every dataset, the API's too): Stalled=True (or its deprecated alias Degraded) →
+//!   `failed` with its message, Ready=True → `ready`, anything else (no status yet) → `pending`;
+//!   `objectCount`/`bytes` when the operator's numbers change. A resource being deleted (a deletionTimestamp: the operator's
 //!   finalizer is dealing with the objects) shows `deleting` and never makes a row.
 //! - **Not adopted**: a seeded sample's row, even when a resource carries its id.
 
@@ -185,7 +185,7 @@ impl Observed {
         // a status of an older generation still says where the objects are and how many.
         let (status, message) = if cr.metadata.deletion_timestamp.is_some() {
             (DatasetStatus::Deleting, None)
-        } else if let Some(c) = condition("Degraded") {
+        } else if let Some(c) = status.and_then(|s| ludis_crds::common::stalled_condition(&s.conditions)) {
             let message = if c.message.trim().is_empty() {
                 c.reason.clone()
             } else {
@@ -390,6 +390,19 @@ mod tests {
             Some(json!({"conditions": [condition("Degraded", "True", "Broken", "")]})),
         ));
         assert_eq!(no_message.message.as_deref(), Some("Broken"));
+        // What the operator writes now: Stalled, without the deprecated alias.
+        let stalled = Observed::of(&cr(
+            META(),
+            spec.clone(),
+            Some(
+                json!({"conditions": [condition("Ready", "False", "InvalidBucket", "bad bucket"),
+                                       condition("Stalled", "True", "InvalidBucket", "bad bucket")]}),
+            ),
+        ));
+        assert_eq!(
+            (stalled.status, stalled.message.as_deref()),
+            (DatasetStatus::Failed, Some("bad bucket"))
+        );
 
         let progressing = Observed::of(&cr(
             META(),

@@ -7,8 +7,9 @@
 //!   `preview.running`, `flavour`. A console row keeps its own remote, image and datasets (the API wrote
 //!   them); a resource row takes the resource's.
 //! - **Status** (every project, the API's too): the operator's phase → `stopped`, `starting`,
-//!   `running`, `failed` (with the Degraded condition's message), `status.url` → where the
-//!   preview answers; only when the status describes the current generation.
+//!   `running`, `failed` (with the Stalled condition's message, or its deprecated alias
+//!   Degraded's), `status.url` → where the preview answers; only when the status describes the
+//!   current generation.
 
 use kube::ResourceExt as _;
 use ludis_crds::{
@@ -153,16 +154,13 @@ fn observed_of(s: &CrStatus) -> Option<(ProjectStatus, Option<String>, Option<St
     };
     let message = (status == ProjectStatus::Failed)
         .then(|| {
-            s.conditions
-                .iter()
-                .find(|c| c.type_ == "Degraded" && c.status == "True")
-                .map(|c| {
-                    if c.message.trim().is_empty() {
-                        c.reason.clone()
-                    } else {
-                        c.message.clone()
-                    }
-                })
+            ludis_crds::common::stalled_condition(&s.conditions).map(|c| {
+                if c.message.trim().is_empty() {
+                    c.reason.clone()
+                } else {
+                    c.message.clone()
+                }
+            })
         })
         .flatten();
     Some((status, message, s.url.clone()))
