@@ -40,6 +40,18 @@ describe('the collections list', () => {
     expect(within(table).getByText('LLH')).not.toHaveAttribute('aria-label');
   });
 
+  it('shortens a contract address to its ends, names it whole and copies it whole', async () => {
+    const address = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    mockFetch(on('GET', '/v1/web3/collections', { body: collectionsPage([makeCollection({ contract_address: address })]) }));
+    renderTable();
+    const table = await screen.findByRole('table', { name: 'Collections' });
+    const shown = within(table).getByLabelText(`Contract address ${address}`);
+    expect(shown).toHaveTextContent(/^0x5fbd…0aa3$/);
+    const u = user();
+    await u.click(within(table).getByRole('button', { name: `Copy ${address}` }));
+    expect(await navigator.clipboard.readText()).toBe(address);
+  });
+
   it('shows the status as an icon: in progress with the block reached, done, or failed with the reason', async () => {
     mockFetch(
       on('GET', '/v1/web3/collections', {

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Code, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { useCollections } from '@/features/web3/api/get-collections';
 import { CollectionStatusIcon } from '@/features/web3/components/collection-status-icon';
 import { CollectionSymbol } from '@/features/web3/components/collection-symbol';
+import { ContractAddress } from '@/features/web3/components/contract-address';
 import { useDates } from '@/lib/dates';
 
 const COLUMNS = ['Name', 'Status', 'Symbol', 'Contract address', 'Type', 'Chain', 'Slug', 'Created', 'Transfers', 'Holders'];
@@ -41,7 +42,7 @@ export function CollectionsTable() {
         />
       )}
       {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={1080}>
+        <Table.ScrollContainer minWidth={900}>
           <Table striped highlightOnHover aria-label="Collections">
             <Table.Thead>
               <Table.Tr>
@@ -65,7 +66,7 @@ export function CollectionsTable() {
                     <CollectionSymbol symbol={c.symbol} />
                   </Table.Td>
                   <Table.Td>
-                    <Code>{c.contract_address}</Code>
+                    <ContractAddress address={c.contract_address} />
                   </Table.Td>
                   <Table.Td>
                     <Badge variant="light" color="gray" style={{ overflow: 'visible' }} miw="max-content">
