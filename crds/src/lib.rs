@@ -12,6 +12,7 @@ pub mod common;
 pub mod dataset;
 pub mod insight;
 pub mod keys;
+pub mod launch;
 pub mod project;
 pub mod workflow;
 
