@@ -2,8 +2,10 @@
 # The images pods run on the local node, built here (no registry is reachable) and cached outside
 # the repository by a hash of their recipe, so an image is rebuilt only when its recipe changes:
 #   python, r, git  a Debian root filesystem made by mmdebstrap from Debian's packages
-#                   (dev/images/<image>/packages; python also pip-installs requirements.txt from
-#                   the package index), started under tini so signals reach the process
+#                   (dev/images/<image>/packages; python and r also pip-install their
+#                   requirements.txt from the package index, and set up JupyterLab, with the
+#                   steps in dev/images/pip and dev/images/jupyterlab), started under tini so
+#                   signals reach the process
 #   pause           the pods' sandbox: a static Go program (dev/images/pause/main.go)
 # each wrapped as an OCI image layout ($LUDIS_CACHE/images/<image>-<hash>/) that
 # `ctr images import` takes. The list of images and their ids is seeds/ludis-images.json.
@@ -27,14 +29,21 @@ DEBIAN_SUITE=bookworm
 all_images() { jq -r '[.images[].image, .operator[]] | unique | .[]' "$SEEDS"; }
 registry() { jq -r .registry "$SEEDS"; }
 
-# A short hash of everything that makes an image: its recipe folder, the suite, this format.
+# A short hash of everything that makes an image: its recipe folder, the folders of dev/images/
+# its `uses` file names (steps recipes share, which its customize.sh runs), the suite, this format.
 recipe_hash() {
-  local name=$1
+  local name=$1 used
   [ -d "$RECIPES/$name" ] || die "no recipe for the image $name (dev/images/$name)"
   {
     echo "format $FORMAT suite $DEBIAN_SUITE"
     [ -f "$RECIPES/$name/main.go" ] && go_version
     (cd "$RECIPES/$name" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+    if [ -f "$RECIPES/$name/uses" ]; then
+      while read -r used; do
+        [ -d "$RECIPES/$used" ] || die "the image $name uses dev/images/$used, which does not exist"
+        (cd "$RECIPES" && find "$used" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+      done <"$RECIPES/$name/uses"
+    fi
   } | sha256sum | cut -c1-12
 }
 

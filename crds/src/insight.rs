@@ -126,9 +126,16 @@ pub struct InsightSource {
     /// Name of the Project in this namespace.
     #[schemars(length(min = 1, max = 253))]
     pub project: String,
-    /// Files to publish, relative to the project root; the first is the entry point.
+    /// Files to publish, relative to the project root; the first is the entry point, run by
+    /// the launch rule (`streamlit run app.py`, `python main.py`, …).
     #[schemars(length(min = 1, max = 100))]
     pub files: Vec<String>,
+    /// The commit published (40 hex digits): the application or report runs this revision of the
+    /// project's repository, checked out into a volume of its own. Unset: the branch's head when
+    /// its pod starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[0-9a-f]{40}$"))]
+    pub revision: Option<String>,
 }
 
 /// Template apps.

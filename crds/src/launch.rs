@@ -156,8 +156,7 @@ const R: &[Detect] = &[Detect {
 
 /// The name a FastAPI application is assigned to (`app = FastAPI(…)`): `sed -E` and `regex`
 /// alike, the name in group 1.
-const FASTAPI_APP: &str =
-    "^([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(:[^=]*)?=[[:space:]]*(fastapi[[:space:]]*\\.[[:space:]]*)?FastAPI[[:space:]]*\\(";
+const FASTAPI_APP: &str = "^([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(:[^=]*)?=[[:space:]]*(fastapi[[:space:]]*\\.[[:space:]]*)?FastAPI[[:space:]]*\\(";
 
 /// The kind of an entry file, by its extension (case-insensitive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -469,13 +468,26 @@ pub fn script(purpose: Purpose, supervision: Supervision) -> Vec<String> {
     vec!["sh".into(), "-c".into(), s]
 }
 
+/// Where Ludis images keep JupyterLab's page template with the storage stand-in
+/// (`dev/images/jupyterlab/setup.sh`): JupyterLab uses it when the image has it.
+pub const JUPYTERLAB_TEMPLATES: &str = "/usr/local/share/ludis/jupyterlab";
+
 /// The container's arguments for JupyterLab on the workspace (legacy notebook projects), on
 /// `$PORT`, under `base_path` (`/` when its web view has an origin of its own). It asks every
 /// request for the token in `$JUPYTER_TOKEN` (the app proxy sends it), so nothing else in the
 /// cluster can use it. The console frames it, so it may be framed (JupyterLab's default is
-/// `frame-ancestors 'self'`). Nothing is fetched from outside (no news, no update checks).
+/// `frame-ancestors 'self'`), with the page template of [`JUPYTERLAB_TEMPLATES`] when the image
+/// has it (it keeps JupyterLab working where the browser refuses a framed site its storage).
+/// Nothing is fetched from outside (no news, no update checks).
 pub fn jupyterlab_args(base_path: &str) -> Vec<String> {
+    let choose_template = format!(
+        r#"t={JUPYTERLAB_TEMPLATES}; if [ -f "$t/index.html" ]; then set -- "$@" "--LabApp.templates_dir=$t"; fi; echo "ludis: running $*"; exec "$@""#
+    );
     [
+        "sh",
+        "-c",
+        &choose_template,
+        "jupyterlab",
         "jupyter",
         "lab",
         "--no-browser",

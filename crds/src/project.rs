@@ -116,6 +116,12 @@ pub struct Preview {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 64))]
     pub command: Vec<String>,
+    /// The entry file the preview runs, relative to the project's root (how it runs follows the
+    /// launch rule: `streamlit run app.py`, `python main.py`, …). Unset: the first of `app.py`,
+    /// `main.py`, `streamlit_app.py`, `app.R`, `main.R` that exists. Ignored with `command`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 255))]
+    pub file: Option<String>,
     /// Port the preview serves its web view on.
     #[serde(default = "default_port")]
     #[schemars(range(min = 1024, max = 65535))]
@@ -133,6 +139,7 @@ impl Default for Preview {
         Self {
             running: false,
             command: Vec::new(),
+            file: None,
             port: default_port(),
             base_path: None,
         }

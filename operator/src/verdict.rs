@@ -45,6 +45,9 @@ pub enum Reason {
     ReadingDagFile,
     /// A task of a run cannot be made into a pod.
     TaskInvalid,
+    /// A preview's or an application's entry file is outside the project or of no kind the
+    /// launch rule runs.
+    InvalidEntryFile,
 
     // Projects.
     /// The workspace is ready and no preview runs.
@@ -62,6 +65,8 @@ pub enum Reason {
     Rendering,
     Rendered,
     RenderFailed,
+    /// An application's pod cannot start or its program keeps exiting.
+    AppFailed,
 
     // Datasets.
     Available,
@@ -95,6 +100,7 @@ impl Reason {
             Reason::WorkflowBroken => "WorkflowBroken",
             Reason::ReadingDagFile => "ReadingDagFile",
             Reason::TaskInvalid => "TaskInvalid",
+            Reason::InvalidEntryFile => "InvalidEntryFile",
             Reason::Stopped => "Stopped",
             Reason::PreviewStarting => "PreviewStarting",
             Reason::PreviewRunning => "PreviewRunning",
@@ -107,6 +113,7 @@ impl Reason {
             Reason::Rendering => "Rendering",
             Reason::Rendered => "Rendered",
             Reason::RenderFailed => "RenderFailed",
+            Reason::AppFailed => "AppFailed",
             Reason::Available => "Available",
             Reason::Paused => "Paused",
             Reason::Scheduled => "Scheduled",

@@ -217,9 +217,11 @@ fn insight_cases() -> Vec<Case> {
     let observed = |project_exists: bool, deployments: Vec<Deployment>, jobs: Vec<Job>| Observed {
         images: images(),
         project_exists: Some(project_exists),
+        git: None,
         datasets: BTreeMap::new(),
         bucket: Some("acme".into()),
         deployments: deployments.into_iter().map(Arc::new).collect(),
+        pods: vec![],
         jobs: jobs.into_iter().map(Arc::new).collect(),
         services: vec![],
     };

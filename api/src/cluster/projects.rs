@@ -81,7 +81,13 @@ pub async fn apply(state: &AppState, p: &Project) -> anyhow::Result<()> {
     };
     let datasets = dataset_names(state, &p.details, namespace).await?;
     let hosted = hosted_url(&state.settings.git_url, namespace, &p.asset.id);
-    let body = object(p, namespace, name, &datasets, hosted.as_deref());
+    let web_base = format!("{}/", crate::routes::apps::mount_prefix(state, &p.asset.id));
+    let context = Context {
+        datasets: &datasets,
+        hosted: hosted.as_deref(),
+        web_base: &web_base,
+    };
+    let body = object(p, namespace, name, &context);
     apply::apply::<ProjectCr>(state, &p.asset, &body).await
 }
 
@@ -169,9 +175,15 @@ async fn dataset_names(state: &AppState, p: &ProjectRow, namespace: &str) -> any
     Ok(out)
 }
 
-/// Pure: the path the app proxy serves project `id`'s web view under (`/apps/{id}/`).
-pub fn app_base_path(id: &str) -> String {
-    format!("/apps/{id}/")
+/// Where a resource's pods reach: the cluster's names for the references the API resolved.
+pub struct Context<'a> {
+    /// The datasets' resource names.
+    pub datasets: &'a [String],
+    /// Where a hosted repository is served to pods (this API's git server), if it is.
+    pub hosted: Option<&'a str>,
+    /// The path the app proxy serves the project's web view under: `/` at the root of its own
+    /// origin, else `/apps/{id}/` (JupyterLab serves under it; the web view's URL carries it).
+    pub web_base: &'a str,
 }
 
 /// Pure: a legacy project's size (GiB, digits) as the workspace volume's size.
@@ -191,12 +203,12 @@ pub fn hosted_url(base: &str, namespace: &str, id: &str) -> Option<String> {
 }
 
 /// Pure: the applied object: identity, the id label, the owner annotation and the spec fields the
-/// API decides. An external remote, or a hosted repository served at `hosted` (this API's git
-/// server), names the `<name>-git` Secret; a hosted repository without it has no `git` (the
-/// preview starts from the workspace volume).
-pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hosted: Option<&str>) -> Value {
+/// API decides. An external remote, or a hosted repository served at `context.hosted` (this
+/// API's git server), names the `<name>-git` Secret; a hosted repository without it has no `git`
+/// (the preview starts from the workspace volume).
+pub fn object(p: &Project, namespace: &str, name: &str, context: &Context) -> Value {
     let d = &p.details;
-    let url = d.repo_url.as_deref().or(hosted);
+    let url = d.repo_url.as_deref().or(context.hosted);
     let git = url.map(|url| {
         json!({
             "url": url,
@@ -210,17 +222,17 @@ pub fn object(p: &Project, namespace: &str, name: &str, datasets: &[String], hos
         "language": match d.language { Language::Python => "python", Language::R => "r" },
         "image": d.image_id,
         "envSecret": {"name": env_secret_name(name)},
-        "datasets": datasets.iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
+        "datasets": context.datasets.iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
         "preview": {"running": d.running, "port": PREVIEW_PORT},
     });
     if let Some(git) = git {
         spec["git"] = git;
     }
     if d.is_notebook() {
-        // JupyterLab serves under the app proxy's prefix of the project, which the proxy then
-        // forwards whole (the web view's URL carries it).
+        // JupyterLab serves where the app proxy mounts the project's web view, and the proxy
+        // forwards whole paths (the web view's URL carries the base).
         spec["flavour"] = json!("notebook");
-        spec["preview"]["basePath"] = json!(app_base_path(&p.asset.id));
+        spec["preview"]["basePath"] = json!(context.web_base);
         spec["preview"]["port"] = json!(JUPYTER_PORT);
         if let Some(size) = workspace_size(&d.size) {
             spec["workspaceSize"] = json!(size);
@@ -264,15 +276,28 @@ mod tests {
         }
     }
 
+    /// No datasets, no hosted repository, the web view at `web_base`.
+    fn plain(web_base: &str) -> Context<'_> {
+        Context {
+            datasets: &[],
+            hosted: None,
+            web_base,
+        }
+    }
+
     #[test]
     fn the_object_carries_the_id_the_owner_and_the_fields_the_api_decides() {
         let p = project(Some("https://git.example/acme/sales.git"));
+        let datasets = ["sales-data-12345678".to_owned()];
         let o = object(
             &p,
             "ludis-acme",
             "sales-model-1a2b3c4d",
-            &["sales-data-12345678".into()],
-            None,
+            &Context {
+                datasets: &datasets,
+                hosted: None,
+                web_base: "/",
+            },
         );
         assert_eq!(o["kind"], "Project");
         assert_eq!(o["metadata"]["labels"][LABEL_ID], p.asset.id);
@@ -301,13 +326,21 @@ mod tests {
         let mut p = project(None);
         p.details.flavour = crate::domain::ProjectFlavour::Notebook;
         p.details.size = "7".into();
-        let o = object(&p, "ns", "n", &[], None);
+        let o = object(
+            &p,
+            "ns",
+            "n",
+            &plain("/apps/1a2b3c4d-0000-4000-8000-000000000000/"),
+        );
         let cr: ProjectCr = serde_json::from_value(o).unwrap();
         assert_eq!(cr.spec.flavour, ludis_crds::project::ProjectFlavour::Notebook);
         assert_eq!(
             cr.spec.preview.base_path.as_deref(),
             Some("/apps/1a2b3c4d-0000-4000-8000-000000000000/")
         );
+        // At the root of its own origin, JupyterLab serves at the root.
+        let o = object(&p, "ns", "n", &plain("/"));
+        assert_eq!(o["spec"]["preview"]["basePath"], "/");
         assert_eq!(cr.spec.workspace_size, "7Gi");
         assert_eq!(cr.spec.preview.port, JUPYTER_PORT);
         assert_eq!(workspace_size("0"), None);
@@ -316,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_hosted_project_is_cloned_from_the_apis_git_server_when_it_has_one() {
-        let o = object(&project(None), "ns", "n", &[], None);
+        let o = object(&project(None), "ns", "n", &plain("/"));
         assert!(o["spec"].get("git").is_none(), "{o}");
         assert_eq!(o["spec"]["datasets"], json!([]));
         let url = hosted_url("http://api.ludis-system.svc:8080/git/", "ns", "id1");
@@ -325,7 +358,15 @@ mod tests {
             Some("http://api.ludis-system.svc:8080/git/ns/id1.git")
         );
         assert_eq!(hosted_url(" ", "ns", "id1"), None);
-        let o = object(&project(None), "ns", "n", &[], url.as_deref());
+        let o = object(
+            &project(None),
+            "ns",
+            "n",
+            &Context {
+                hosted: url.as_deref(),
+                ..plain("/")
+            },
+        );
         assert_eq!(
             o["spec"]["git"]["url"],
             "http://api.ludis-system.svc:8080/git/ns/id1.git"

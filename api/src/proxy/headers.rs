@@ -1,5 +1,5 @@
-//! The headers each way: what the upstream is sent (no credentials, no hop-by-hop headers, the
-//! proxy's own cookie kept back, `X-Forwarded-*` added) and what the client gets back (no
+//! The headers each way: what the upstream is sent (the browser's `Host`; no credentials, no
+//! hop-by-hop headers, the proxy's own cookie kept back, `X-Forwarded-*` added) and what the client gets back (no
 //! hop-by-hop headers, no `Set-Cookie` naming the proxy's cookie).
 
 use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
@@ -67,7 +67,9 @@ pub fn forward_headers(
     remove_hop_by_hop(&mut h);
     h.remove(header::AUTHORIZATION);
     h.remove("x-api-key");
-    h.remove(header::HOST);
+    // `Host` stays the browser's: an app's own origin checks (Streamlit's and Jupyter's websocket
+    // `Origin` against `Host`, Bokeh's allowed origins) and the links it builds see the page's
+    // origin, as behind any reverse proxy that keeps the host.
     // Our cookie stays here; the app's own cookies go on.
     let cookies: Vec<String> = incoming
         .get_all(header::COOKIE)
@@ -110,7 +112,10 @@ pub fn forward_headers(
     {
         h.insert("x-forwarded-host", host);
     }
-    if let Ok(v) = HeaderValue::from_str(prefix) {
+    // An app at the root of its own origin has no prefix.
+    if !prefix.is_empty()
+        && let Ok(v) = HeaderValue::from_str(prefix)
+    {
         h.insert("x-forwarded-prefix", v);
     }
     if let Some(protocol) = upgrade {

@@ -5,7 +5,7 @@
 //! module only moves bytes and headers.
 //!
 //! - **To the upstream**: the method, the path after the prefix (still percent-encoded), the query
-//!   the caller keeps, headers without hop-by-hop ones, `Authorization`, `X-Api-Key` and the
+//!   the caller keeps, the caller's `Host`, headers without hop-by-hop ones, `Authorization`, `X-Api-Key` and the
 //!   caller's private cookie, plus `X-Forwarded-For`, `-Proto`, `-Host` and `X-Forwarded-Prefix`
 //!   ([`headers::forward_headers`]). Bodies stream; connecting gives up after 5 seconds, nothing
 //!   else is timed.
@@ -111,9 +111,14 @@ pub async fn forward(mut parts: Parts, body: Body, target: &Target<'_>) -> Resul
     if let Some(auth) = &target.authorization {
         out.headers_mut().insert(header::AUTHORIZATION, auth.clone());
     }
-    if let Some(host) = target.upstream.host_header() {
-        out.headers_mut()
-            .insert(header::HOST, HeaderValue::from_str(host)?);
+    // The browser's `Host` goes on (kept by `forward_headers`); a request without one (HTTP/2
+    // names it in `:authority`) names the upstream.
+    if !out.headers().contains_key(header::HOST) {
+        let host = match parts.uri.authority() {
+            Some(a) => HeaderValue::from_str(a.as_str())?,
+            None => HeaderValue::from_str(target.upstream.authority())?,
+        };
+        out.headers_mut().insert(header::HOST, host);
     }
 
     let mut res = client().request(out).await?;

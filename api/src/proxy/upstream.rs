@@ -10,7 +10,7 @@ use axum::http::{Uri, uri::Authority};
 pub struct Upstream {
     authority: Authority,
     base_path: String,
-    /// The address to connect to instead of resolving the host (which stays the `Host` header).
+    /// The address to connect to instead of resolving the host.
     connect_to: Option<SocketAddr>,
 }
 
@@ -37,7 +37,7 @@ impl Upstream {
         self.authority.port_u16().unwrap_or(80)
     }
 
-    /// The same upstream, reached at `address` (its host name stays the `Host` header).
+    /// The same upstream, reached at `address`.
     pub fn connecting_to(self, address: SocketAddr) -> Self {
         Self {
             connect_to: Some(address),
@@ -45,9 +45,9 @@ impl Upstream {
         }
     }
 
-    /// The `Host` header the upstream expects when it is reached at another address.
-    pub fn host_header(&self) -> Option<&str> {
-        self.connect_to.map(|_| self.authority.as_str())
+    /// The authority the URL names (`host:port`).
+    pub fn authority(&self) -> &str {
+        self.authority.as_str()
     }
 
     /// The app's URI of a path under the prefix (`/…`, still percent-encoded) and a query.
@@ -123,15 +123,14 @@ mod tests {
     fn an_upstream_reached_at_an_address_keeps_its_name_as_host() {
         let u = Upstream::parse("http://sales.ludis-acme.svc:8000/base").unwrap();
         assert_eq!(
-            (u.host(), u.port(), u.host_header()),
-            ("sales.ludis-acme.svc", 8000, None)
+            (u.host(), u.port(), u.authority()),
+            ("sales.ludis-acme.svc", 8000, "sales.ludis-acme.svc:8000")
         );
         let at = u.connecting_to("10.96.0.12:8000".parse().unwrap());
         assert_eq!(
             at.uri("/a", "x=1").unwrap().to_string(),
             "http://10.96.0.12:8000/base/a?x=1"
         );
-        assert_eq!(at.host_header(), Some("sales.ludis-acme.svc:8000"));
         // Its own redirects are still recognised by name.
         assert_eq!(
             at.rewrite_location("http://sales.ludis-acme.svc:8000/base/login", "/apps/a")

@@ -8,6 +8,7 @@ use axum::{
     response::{IntoResponse as _, Response},
 };
 
+use super::apps::Destination;
 use crate::{
     auth::{AuthUser, MaybeAuthUser},
     db,
@@ -21,14 +22,16 @@ pub async fn not_found() -> ApiError {
     ApiError::not_found("route_not_found", "Not found")
 }
 
-/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy (`/apps/…`; a
-/// per-app origin only its app) and no other host serves the app proxy, so an app's scripts never
-/// share an origin with the console or `/v1`. Anything misrouted answers 404.
+/// With an apps origin (`LUDIS_APPS_ORIGIN`), its host serves only the app proxy: a per-app origin
+/// (`<id>.apps.…`) its own app at its root, whatever the path; a shared apps origin `/apps/…`.
+/// No other host serves the app proxy, so an app's scripts never share an origin with the console
+/// or `/v1`. Anything misrouted answers 404.
 pub async fn apps_host_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if super::apps::misrouted(&state, req.headers(), req.uri()) {
-        return not_found().await.into_response();
+    match super::apps::destination(&state, req.headers(), req.uri()) {
+        Destination::Routes => next.run(req).await,
+        Destination::AppAtRoot(app_id) => super::apps::serve_at_root(state, app_id, req).await,
+        Destination::Misrouted => not_found().await.into_response(),
     }
-    next.run(req).await
 }
 
 /// Flighting, enforced for every route of a feature area (`policy::flags::feature_for_path`):

@@ -14,32 +14,87 @@ const DASH: &str = "from dash import Dash, html\n\napp = Dash()\n\napp.layout = 
 const FASTAPI: &str = "from typing import Union\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get(\"/\")\ndef read_root():\n    return {\"Hello\": \"World\"}\n";
 const FASTAPI_NAMED: &str = "import fastapi\n\napi: fastapi.FastAPI = fastapi.FastAPI(title=\"x\")\n";
 const FLASK: &str = "from flask import Flask\n\napp = Flask(__name__)\n\n@app.route(\"/\")\ndef hello_world():\n    return \"<p>Hello, World!</p>\"\n";
-const SCRIPT: &str = "import pandas as pd\nprint(pd.__version__)\n# import streamlit (a comment is not an import)\n";
+const SCRIPT: &str =
+    "import pandas as pd\nprint(pd.__version__)\n# import streamlit (a comment is not an import)\n";
 const SHINY: &str = "library(shiny)\n\nui <- fluidPage(\"Hello, world!\")\nserver <- function(input, output, session) {}\nshinyApp(ui, server)\n";
 const R_SCRIPT: &str = "library(dplyr)\nprint(\"hello\")\n";
 
 /// (file, text, runner, what the pod runs: the stand-in's name and arguments).
 fn cases() -> Vec<(&'static str, &'static str, Runner, &'static str)> {
     vec![
-        ("app.py", STREAMLIT, Runner::Streamlit, "streamlit run app.py --server.port 8080 --server.address 0.0.0.0"),
-        ("app.py", PANEL, Runner::Panel, "panel serve app.py --address 0.0.0.0 --port 8080 --allow-websocket-origin *"),
-        ("app.py", GRADIO, Runner::Gradio, "python app.py GRADIO_SERVER_NAME=0.0.0.0 GRADIO_SERVER_PORT=8080"),
+        (
+            "app.py",
+            STREAMLIT,
+            Runner::Streamlit,
+            "streamlit run app.py --server.port 8080 --server.address 0.0.0.0",
+        ),
+        (
+            "app.py",
+            PANEL,
+            Runner::Panel,
+            "panel serve app.py --address 0.0.0.0 --port 8080 --allow-websocket-origin *",
+        ),
+        (
+            "app.py",
+            GRADIO,
+            Runner::Gradio,
+            "python app.py GRADIO_SERVER_NAME=0.0.0.0 GRADIO_SERVER_PORT=8080",
+        ),
         ("app.py", DASH, Runner::Dash, "python app.py HOST=0.0.0.0"),
-        ("main.py", FASTAPI, Runner::FastApi, "uvicorn --app-dir . main:app --host 0.0.0.0 --port 8080 --proxy-headers --forwarded-allow-ips *"),
-        ("svc/api.py", FASTAPI_NAMED, Runner::FastApi, "uvicorn --app-dir svc api:api --host 0.0.0.0 --port 8080 --proxy-headers --forwarded-allow-ips *"),
-        ("hello.py", FLASK, Runner::Flask, "flask --app hello.py run --host 0.0.0.0 --port 8080"),
+        (
+            "main.py",
+            FASTAPI,
+            Runner::FastApi,
+            "uvicorn --app-dir . main:app --host 0.0.0.0 --port 8080 --proxy-headers --forwarded-allow-ips *",
+        ),
+        (
+            "svc/api.py",
+            FASTAPI_NAMED,
+            Runner::FastApi,
+            "uvicorn --app-dir svc api:api --host 0.0.0.0 --port 8080 --proxy-headers --forwarded-allow-ips *",
+        ),
+        (
+            "hello.py",
+            FLASK,
+            Runner::Flask,
+            "flask --app hello.py run --host 0.0.0.0 --port 8080",
+        ),
         ("job.py", SCRIPT, Runner::Python, "python job.py"),
-        ("app.R", SHINY, Runner::Shiny, "Rscript -e shiny::runApp(Sys.getenv(\"LUDIS_ENTRY\"), host = \"0.0.0.0\", port = as.integer(Sys.getenv(\"PORT\")), launch.browser = FALSE) LUDIS_ENTRY=app.R"),
+        (
+            "app.R",
+            SHINY,
+            Runner::Shiny,
+            "Rscript -e shiny::runApp(Sys.getenv(\"LUDIS_ENTRY\"), host = \"0.0.0.0\", port = as.integer(Sys.getenv(\"PORT\")), launch.browser = FALSE) LUDIS_ENTRY=app.R",
+        ),
         ("etl.R", R_SCRIPT, Runner::R, "Rscript etl.R"),
-        ("report.Rmd", "---\ntitle: x\n---\n", Runner::RMarkdown, "Rscript -e rmarkdown::render(Sys.getenv(\"LUDIS_ENTRY\"), output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"), intermediates_dir = tempdir()) LUDIS_ENTRY=report.Rmd"),
-        ("review.ipynb", "{}", Runner::Notebook, "jupyter nbconvert --execute --to html --output-dir . review.ipynb"),
+        (
+            "report.Rmd",
+            "---\ntitle: x\n---\n",
+            Runner::RMarkdown,
+            "Rscript -e rmarkdown::render(Sys.getenv(\"LUDIS_ENTRY\"), output_dir = Sys.getenv(\"LUDIS_OUTPUT_DIR\", \".\"), intermediates_dir = tempdir()) LUDIS_ENTRY=report.Rmd",
+        ),
+        (
+            "review.ipynb",
+            "{}",
+            Runner::Notebook,
+            "jupyter nbconvert --execute --to html --output-dir . review.ipynb",
+        ),
     ]
 }
 
 /// Stand-ins for the programs the script may run: each prints its name, its arguments and the
 /// variables a framework reads, one line.
 fn stand_ins(dir: &Path) {
-    for name in ["streamlit", "panel", "python", "python3", "uvicorn", "flask", "Rscript", "jupyter"] {
+    for name in [
+        "streamlit",
+        "panel",
+        "python",
+        "python3",
+        "uvicorn",
+        "flask",
+        "Rscript",
+        "jupyter",
+    ] {
         let path = dir.join(name);
         let body = format!(
             "#!/bin/sh\nline=\"{name} $*\"\nfor v in GRADIO_SERVER_NAME GRADIO_SERVER_PORT HOST; do eval \"x=\\${{$v:-}}\"; [ -n \"$x\" ] && line=\"$line $v=$x\"; done\ncase \"$*\" in *Sys.getenv*) line=\"$line LUDIS_ENTRY=$LUDIS_ENTRY\";; esac\necho \"RAN $line\"\n"
@@ -51,7 +106,12 @@ fn stand_ins(dir: &Path) {
 
 /// Runs the pod's script in a folder holding `files`, with the entry `entry` (none: the script
 /// picks), and returns what it ran (`RAN …`) or said.
-fn pod_runs(purpose: Purpose, supervision: Supervision, files: &[(&str, &str)], entry: Option<&str>) -> String {
+fn pod_runs(
+    purpose: Purpose,
+    supervision: Supervision,
+    files: &[(&str, &str)],
+    entry: Option<&str>,
+) -> String {
     let work = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
     stand_ins(bin.path());
@@ -101,7 +161,10 @@ fn what_the_user_is_shown() {
     let shown = |file, text| decide(Purpose::Serve, file, text).command;
     assert_eq!(shown("app.py", STREAMLIT), "streamlit run app.py");
     assert_eq!(shown("main.py", FASTAPI), "uvicorn main:app");
-    assert_eq!(shown("svc/api.py", FASTAPI_NAMED), "uvicorn --app-dir svc api:api");
+    assert_eq!(
+        shown("svc/api.py", FASTAPI_NAMED),
+        "uvicorn --app-dir svc api:api"
+    );
     assert_eq!(shown("hello.py", FLASK), "flask --app hello.py run");
     assert_eq!(shown("job.py", SCRIPT), "python job.py");
     assert_eq!(shown("my app.py", DASH), "python 'my app.py'");
@@ -115,7 +178,12 @@ fn a_report_runs_its_program_even_when_it_imports_a_framework() {
     assert_eq!(decide(Purpose::Render, "a.R", SHINY).runner, Runner::R);
     assert_eq!(decide(Purpose::Render, "r.Rmd", "").runner, Runner::RMarkdown);
     assert_eq!(
-        pod_runs(Purpose::Render, Supervision::Exec, &[("a.py", STREAMLIT)], Some("a.py")),
+        pod_runs(
+            Purpose::Render,
+            Supervision::Exec,
+            &[("a.py", STREAMLIT)],
+            Some("a.py")
+        ),
         "python a.py"
     );
 }
@@ -135,8 +203,16 @@ fn without_a_chosen_file_the_first_candidate_runs() {
 
 #[test]
 fn a_missing_or_strange_entry_says_why_and_runs_nothing() {
-    let said = pod_runs(Purpose::Serve, Supervision::Exec, &[("app.py", STREAMLIT)], Some("gone.py"));
-    assert!(said.contains("the entry file gone.py is not in this revision"), "{said}");
+    let said = pod_runs(
+        Purpose::Serve,
+        Supervision::Exec,
+        &[("app.py", STREAMLIT)],
+        Some("gone.py"),
+    );
+    assert!(
+        said.contains("the entry file gone.py is not in this revision"),
+        "{said}"
+    );
     // A name made to break out of the script is only ever a quoted value.
     let evil = "x\"; touch pwned; echo \".py";
     let said = pod_runs(Purpose::Serve, Supervision::Exec, &[(evil, SCRIPT)], Some(evil));
@@ -148,7 +224,17 @@ fn entry_files_stay_inside_the_workspace() {
     for ok in ["app.py", "src/app.py", "report.Rmd", "a b.R", "n.ipynb"] {
         assert!(valid_entry(ok), "{ok}");
     }
-    for bad in ["", "/etc/passwd.py", "../x.py", "a/../x.py", ".git/hooks/x.py", "a//b.py", "x.sh", "a\n.py", "a\\b.py"] {
+    for bad in [
+        "",
+        "/etc/passwd.py",
+        "../x.py",
+        "a/../x.py",
+        ".git/hooks/x.py",
+        "a//b.py",
+        "x.sh",
+        "a\n.py",
+        "a\\b.py",
+    ] {
         assert!(!valid_entry(bad), "{bad:?}");
     }
 }
@@ -184,4 +270,28 @@ fn imports_are_told_from_lookalikes() {
     ] {
         assert_eq!(decide(Purpose::Serve, "a.R", text).runner, runner, "{text}");
     }
+}
+
+#[test]
+fn jupyterlab_takes_the_images_page_template_only_where_the_image_has_it() {
+    let args = jupyterlab_args("/");
+    let bin = tempfile::tempdir().unwrap();
+    stand_ins(bin.path());
+    let out = Command::new(&args[0])
+        .args(&args[1..])
+        .env_clear()
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ran = text
+        .lines()
+        .find_map(|l| l.strip_prefix("RAN "))
+        .unwrap_or_default();
+    assert!(ran.starts_with("jupyter lab --no-browser"), "{text}");
+    assert!(ran.contains("--ServerApp.base_url=/"), "{ran}");
+    // This machine has no Ludis image's template folder.
+    assert!(!Path::new(JUPYTERLAB_TEMPLATES).exists());
+    assert!(!ran.contains("templates_dir"), "{ran}");
+    assert!(args[2].contains(&format!("t={JUPYTERLAB_TEMPLATES};")));
 }

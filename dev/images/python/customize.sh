@@ -1,12 +1,6 @@
-# Runs inside the image's root filesystem ($1) after Debian's packages are installed: pip installs
-# the pinned packages into /usr/local (Debian's Python looks there first). pip reaches the package
-# index with this machine's CA bundle, copied in for the build and removed after it.
+# Runs inside the image's root filesystem ($1) after Debian's packages are installed: the pinned
+# Python packages (requirements.txt), then what Ludis needs of JupyterLab.
 set -eu
-root=$1
-cp /etc/ssl/certs/ca-certificates.crt "$root/tmp/build-ca.pem"
-cp "$(dirname "$0")/requirements.txt" "$root/tmp/requirements.txt"
-env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 PIP_CERT=/tmp/build-ca.pem \
-  PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 \
-  chroot "$root" python3 -m pip install --no-cache-dir --break-system-packages --root-user-action=ignore \
-  --no-warn-script-location --progress-bar off -r /tmp/requirements.txt
-rm -f "$root/tmp/build-ca.pem" "$root/tmp/requirements.txt"
+here=$(dirname "$0")
+sh "$here/../pip/install.sh" "$1" "$here/requirements.txt"
+sh "$here/../jupyterlab/setup.sh" "$1"

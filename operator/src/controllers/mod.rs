@@ -4,6 +4,7 @@
 pub mod checkout;
 pub mod dataset;
 pub mod insight;
+pub mod pod_status;
 pub mod pods;
 pub mod project;
 pub mod workflow;

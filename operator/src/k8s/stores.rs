@@ -42,6 +42,9 @@ pub struct Caches {
     pub workspaces: Cache<PartialObjectMeta<PersistentVolumeClaim>>,
     pub project_services: Cache<PartialObjectMeta<Service>>,
     pub deployments: Cache<Deployment>,
+    /// The pods of applications (owned by their ReplicaSets; found by the insight's label),
+    /// without their spec: why an application does not serve.
+    pub app_pods: Cache<Pod>,
     pub insight_services: Cache<PartialObjectMeta<Service>>,
     pub report_jobs: Cache<Job>,
     pub cron_jobs: Cache<PartialObjectMeta<CronJob>>,

@@ -63,7 +63,7 @@ use crate::{
     telemetry::{self, WebSocketKind},
 };
 
-pub use origin::misrouted;
+pub use origin::{Destination, destination};
 pub use pass::open_url;
 
 /// How often an open websocket re-checks access.
@@ -219,6 +219,17 @@ fn redirect(status: StatusCode, location: &str) -> Result<Response> {
     Ok(res)
 }
 
+/// Where app `app_id` is mounted on the host that serves it: `""` at the root of its own origin
+/// (a per-app apps origin: the app sees every path as it serves it, as its framework's
+/// documentation runs it), else `/apps/{id}` (a shared apps origin, or the console's).
+pub fn mount_prefix(state: &AppState, app_id: &str) -> String {
+    match state.settings.apps_placement() {
+        AppsPlacement::Origin(o) if o.is_per_app() => String::new(),
+        _ => format!("/apps/{app_id}"),
+    }
+}
+
+/// `/apps/{id}/…` of a shared origin (the routes).
 async fn serve(state: AppState, req: Request) -> Result<Response> {
     let uri = req.uri().clone();
     let Some((app_id, tail)) = split_path(uri.path()) else {
@@ -230,14 +241,6 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
         return Err(ApiError::unavailable("apps_origin_missing", APPS_ORIGIN_MISSING));
     }
     let prefix = format!("/apps/{app_id}");
-    let (query, ticket) = split_ticket(uri.query().unwrap_or(""));
-    let with_query = |path: &str| {
-        if query.is_empty() {
-            path.to_owned()
-        } else {
-            format!("{path}?{query}")
-        }
-    };
     // Without the slash, relative links of the app would resolve outside its prefix.
     if tail.is_empty() {
         let mut location = format!("{prefix}/");
@@ -246,6 +249,50 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
         }
         return redirect(StatusCode::PERMANENT_REDIRECT, &location);
     }
+    let tail = tail.to_owned();
+    proxy_app(state, app_id, prefix, tail, req).await
+}
+
+/// Every request to app `app_id`'s own origin (the apps-host gate sends them): the app at the
+/// root. An address of the earlier `/apps/{id}/…` form on it is moved to the root.
+pub async fn serve_at_root(state: AppState, app_id: String, req: Request) -> Response {
+    let uri = req.uri().clone();
+    if let Some((id, rest)) = split_path(uri.path())
+        && id.eq_ignore_ascii_case(&app_id)
+    {
+        let path = if rest.is_empty() { "/" } else { rest };
+        let location = match uri.query() {
+            Some(q) => format!("{path}?{q}"),
+            None => path.to_owned(),
+        };
+        return redirect(StatusCode::PERMANENT_REDIRECT, &location)
+            .unwrap_or_else(IntoResponse::into_response);
+    }
+    let path = uri.path().to_owned();
+    match proxy_app(state, app_id, String::new(), path, req).await {
+        Ok(res) => res,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Serves app `app_id` mounted at `prefix` (`""` at its origin's root): `tail` is the path after
+/// it (`/…`, still percent-encoded).
+async fn proxy_app(
+    state: AppState,
+    app_id: String,
+    prefix: String,
+    tail: String,
+    req: Request,
+) -> Result<Response> {
+    let uri = req.uri().clone();
+    let (query, ticket) = split_ticket(uri.query().unwrap_or(""));
+    let with_query = |path: &str| {
+        if query.is_empty() {
+            path.to_owned()
+        } else {
+            format!("{path}?{query}")
+        }
+    };
     let (mut parts, body) = req.into_parts();
 
     if let Some(ticket) = ticket {
@@ -268,8 +315,10 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
             pass::framed(&parts.headers),
         );
         let mut res = redirect(StatusCode::SEE_OTHER, &with_query(uri.path()))?;
-        res.headers_mut()
-            .insert(header::SET_COOKIE, pass::cookie(&state, &pass, attributes)?);
+        res.headers_mut().insert(
+            header::SET_COOKIE,
+            pass::cookie(&state, &pass, &prefix, attributes)?,
+        );
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         return Ok(res);
@@ -318,7 +367,7 @@ async fn serve(state: AppState, req: Request) -> Result<Response> {
     let target = proxy::Target {
         upstream: &base,
         prefix: &prefix,
-        tail,
+        tail: &tail,
         query: &query,
         private_cookie: pass::COOKIE,
         client_ip,

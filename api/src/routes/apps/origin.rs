@@ -1,4 +1,4 @@
-//! Origins at the app proxy: which host a request reached ([`misrouted`]), and which page a
+//! Origins at the app proxy: which host a request reached ([`destination`]), and which page a
 //! request that changes an app comes from ([`may_change`]).
 //!
 //! A browser names the page a request comes from in `Origin`, on every websocket handshake and on
@@ -16,19 +16,29 @@ use crate::{settings::AppsPlacement, state::AppState};
 use super::split_path;
 use crate::proxy::forwarded_proto;
 
-/// Whether a request reached the wrong origin, by its `Host` (or HTTP/2 `:authority`), when apps
-/// have an origin of their own: the app proxy anywhere but there, anything else there, or another
-/// app's path on a per-app origin. Never when apps share the console's origin.
-pub fn misrouted(state: &AppState, headers: &HeaderMap, uri: &Uri) -> bool {
+/// Where a request goes by the host it reached (its `Host`, or HTTP/2 `:authority`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// The routes (the console, the API, and on a shared apps origin the app proxy's `/apps/…`).
+    Routes,
+    /// App `id`'s own origin (`<id>.apps.…`): every path is the app's, served at the root.
+    AppAtRoot(String),
+    /// The wrong origin: the app proxy anywhere but on the apps origin, anything else there.
+    Misrouted,
+}
+
+/// Where a request goes, when apps have an origin of their own: a per-app origin serves its app
+/// at its root (any path), a shared apps origin only `/apps/…`, and no other host serves the app
+/// proxy. Without an apps origin (apps on the console's origin, or none) everything is routed.
+pub fn destination(state: &AppState, headers: &HeaderMap, uri: &Uri) -> Destination {
     let Some(origin) = state.settings.apps_origin.get() else {
-        return false;
+        return Destination::Routes;
     };
     let on_apps_origin = request_host(headers, uri).and_then(|h| origin.app_of_host(h));
     match (on_apps_origin, split_path(uri.path())) {
-        (None, None) => false,
-        (None, Some(_)) | (Some(_), None) => true,
-        (Some(None), Some(_)) => false,
-        (Some(Some(label)), Some((app_id, _))) => !label.eq_ignore_ascii_case(app_id),
+        (Some(Some(label)), _) => Destination::AppAtRoot(label.to_ascii_lowercase()),
+        (None, None) | (Some(None), Some(_)) => Destination::Routes,
+        (None, Some(_)) | (Some(None), None) => Destination::Misrouted,
     }
 }
 

@@ -99,12 +99,10 @@ pub fn open_url(state: &AppState, uid: &str, session: Option<&str>, app_id: &str
         AppsPlacement::ConsoleOrigin => String::new(),
         AppsPlacement::Refused => return None,
     };
+    let prefix = super::mount_prefix(state, app_id);
     Some(match session {
-        Some(sid) => format!(
-            "{origin}/apps/{app_id}/?ticket={}",
-            ticket(state, uid, sid, app_id)
-        ),
-        None => format!("{origin}/apps/{app_id}/"),
+        Some(sid) => format!("{origin}{prefix}/?ticket={}", ticket(state, uid, sid, app_id)),
+        None => format!("{origin}{prefix}/"),
     })
 }
 
@@ -124,18 +122,16 @@ pub async fn redeem(state: &AppState, ticket: &str, app_id: &str) -> Result<Opti
         .map(|user| (user, pass)))
 }
 
-/// The `Set-Cookie` value of the app session a redeemed ticket opens.
-pub fn cookie(state: &AppState, ticket: &Pass, attributes: &str) -> Result<HeaderValue> {
+/// The `Set-Cookie` value of the app session a redeemed ticket opens, for the app mounted at
+/// `prefix` (`""`: the root of its own origin).
+pub fn cookie(state: &AppState, ticket: &Pass, prefix: &str, attributes: &str) -> Result<HeaderValue> {
     let now = db::now();
     let pass = Pass {
         exp: now + SESSION_TTL,
         ..ticket.clone()
     };
     let token = sign(&state.auth.tokens, TokenKind::AppPass, &pass, now);
-    let cookie = format!(
-        "{COOKIE}={token}; Path=/apps/{}/; Max-Age={SESSION_TTL}; HttpOnly; {attributes}",
-        pass.app
-    );
+    let cookie = format!("{COOKIE}={token}; Path={prefix}/; Max-Age={SESSION_TTL}; HttpOnly; {attributes}");
     HeaderValue::from_str(&cookie).map_err(ApiError::internal)
 }
 

@@ -8,27 +8,32 @@ use k8s_openapi::{
         apps::v1::{Deployment, DeploymentSpec},
         batch::v1::{Job, JobSpec},
         core::v1::{
-            Container, ContainerPort, EmptyDirVolumeSource, EnvVar, PodSpec, PodTemplateSpec, Service,
-            ServicePort, ServiceSpec, Volume, VolumeMount,
+            Container, ContainerPort, EmptyDirVolumeSource, EnvVar, PodSpec, PodTemplateSpec, Probe, Service,
+            ServicePort, ServiceSpec, TCPSocketAction, Volume, VolumeMount,
         },
     },
     apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
 };
 use kube::{ResourceExt as _, api::ObjectMeta};
-use ludis_crds::{ANNOTATION_REDEPLOY_TOKEN, Insight, LABEL_ID, LABEL_INSIGHT, insight::InsightType};
+use ludis_crds::{
+    ANNOTATION_REDEPLOY_TOKEN, Insight, LABEL_ID, LABEL_INSIGHT,
+    insight::InsightType,
+    launch::{self, Purpose, Supervision},
+};
 
 use super::validate::Validated;
 use crate::{
     context::Config,
-    controllers::pods,
+    controllers::{
+        checkout::{self, WORKSPACE},
+        pods,
+    },
     k8s::{
         apply::owner_ref,
         labels::{child_labels, pod_selector},
     },
 };
 
-/// Where the source project's workspace is mounted.
-const WORKSPACE: &str = "/workspace";
 /// Scratch folder a report renders into, before it is published.
 const OUTPUT: &str = "/output";
 
@@ -45,7 +50,13 @@ pub struct Desired {
 /// Pure: the children of a valid insight. A report renders only when its organization's bucket is
 /// known (`bucket`); the configuration names the publishing image and the workloads' tolerations.
 pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Option<&str>) -> Desired {
-    let Validated::Workload { image, datasets } = valid else {
+    let Validated::Workload {
+        image,
+        datasets,
+        entry,
+        git,
+    } = valid
+    else {
         return Desired::default();
     };
     let Some(source) = &insight.spec.source else {
@@ -62,47 +73,89 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
         owner_references: Some(vec![owner.clone()]),
         ..Default::default()
     };
-    let entry = source.files.first().cloned().unwrap_or_default();
+    let application = insight.spec.type_ == InsightType::Application;
+    // The launch rule, as the API showed it: an application serves its entry file (and ends when
+    // its program ends, so a crashing app is seen failing); a report renders it.
+    let purpose = if application {
+        Purpose::Serve
+    } else {
+        Purpose::Render
+    };
+    let env = [
+        ("PORT", insight.spec.port.to_string()),
+        (launch::ENTRY_VARIABLE, entry.clone()),
+    ]
+    .into_iter()
+    .map(|(name, value)| EnvVar {
+        name: name.into(),
+        value: Some(value),
+        ..Default::default()
+    });
     let container = Container {
         name: "app".into(),
         image: Some(image.clone()),
-        args: Some(pods::run_command(insight.spec.language, &entry)),
+        args: Some(launch::script(purpose, Supervision::Exec)),
         working_dir: Some(WORKSPACE.into()),
-        ports: (insight.spec.type_ == InsightType::Application).then(|| {
+        ports: application.then(|| {
             vec![ContainerPort {
                 name: Some("web".into()),
                 container_port: insight.spec.port,
                 ..Default::default()
             }]
         }),
-        env: Some(
-            std::iter::once(EnvVar {
-                name: "PORT".into(),
-                value: Some(insight.spec.port.to_string()),
+        // Serving once its port takes connections: the status says Running only then.
+        readiness_probe: application.then(|| Probe {
+            tcp_socket: Some(TCPSocketAction {
+                port: IntOrString::String("web".into()),
                 ..Default::default()
-            })
-            .chain(pods::dataset_env(datasets))
-            .collect(),
-        ),
+            }),
+            period_seconds: Some(2),
+            failure_threshold: Some(2),
+            ..Default::default()
+        }),
+        env: Some(env.chain(pods::dataset_env(datasets)).collect()),
         env_from: (!datasets.is_empty()).then(|| vec![pods::storage_env_from()]),
         resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![VolumeMount {
             name: "source".into(),
             mount_path: WORKSPACE.into(),
-            read_only: Some(true),
+            // Its own checkout is the app's to write in; a project's live workspace is not.
+            read_only: git.is_none().then_some(true),
             ..Default::default()
         }]),
         ..Default::default()
     };
+    // The published revision, checked out into a volume of the pod's own; a project without a
+    // repository is run from its workspace volume.
+    let (init, source_volume) = match git {
+        Some(git) => (
+            Some(checkout::git_checkout(
+                git,
+                source.revision.as_deref(),
+                &config.git_image,
+                VolumeMount {
+                    name: "source".into(),
+                    mount_path: WORKSPACE.into(),
+                    ..Default::default()
+                },
+            )),
+            Volume {
+                name: "source".into(),
+                empty_dir: Some(EmptyDirVolumeSource::default()),
+                ..Default::default()
+            },
+        ),
+        None => (
+            None,
+            pods::pvc_volume("source", format!("{}-workspace", source.project), true),
+        ),
+    };
     let pod_spec = |restart: &str| PodSpec {
+        init_containers: init.clone().map(|c| vec![c]),
         containers: vec![container.clone()],
         restart_policy: Some(restart.into()),
-        volumes: Some(vec![pods::pvc_volume(
-            "source",
-            format!("{}-workspace", source.project),
-            true,
-        )]),
+        volumes: Some(vec![source_volume.clone()]),
         ..pods::restricted(config)
     };
     let mut annotations = BTreeMap::new();
@@ -219,7 +272,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                 ..Default::default()
             };
             let mut spec = pod_spec("Never");
-            spec.init_containers = Some(vec![render]);
+            spec.init_containers.get_or_insert_default().push(render);
             spec.containers = vec![publish];
             spec.volumes.get_or_insert_default().push(Volume {
                 name: "output".into(),
@@ -271,17 +324,64 @@ mod tests {
         let spec = dep.spec.unwrap();
         assert_eq!(spec.replicas, Some(1));
         let pod = spec.template.spec.unwrap();
-        assert_eq!(pod.containers[0].args.as_ref().unwrap(), &["python", "app.py"]);
+        let app = &pod.containers[0];
+        // The launch rule serves the entry file; the app is ready when its port answers.
         assert_eq!(
-            pod.volumes.unwrap()[0]
-                .persistent_volume_claim
-                .as_ref()
-                .unwrap()
-                .claim_name,
+            app.args.as_ref().unwrap(),
+            &launch::script(Purpose::Serve, Supervision::Exec)
+        );
+        let env = app.env.as_ref().unwrap();
+        assert!(
+            env.iter()
+                .any(|e| e.name == "LUDIS_ENTRY" && e.value.as_deref() == Some("app.py"))
+        );
+        assert!(app.readiness_probe.as_ref().unwrap().tcp_socket.is_some());
+        // A project without a repository: its workspace, read-only.
+        let volume = &pod.volumes.unwrap()[0];
+        assert_eq!(
+            volume.persistent_volume_claim.as_ref().unwrap().claim_name,
             "demo-workspace"
         );
+        assert_eq!(app.volume_mounts.as_ref().unwrap()[0].read_only, Some(true));
+        assert!(pod.init_containers.is_none());
         assert_eq!(d.service.unwrap().spec.unwrap().ports.unwrap()[0].port, 8050);
         assert!(d.job.is_none());
+    }
+
+    #[test]
+    fn an_application_runs_its_published_revision_from_a_checkout_of_its_own() {
+        let i = app(json!({"source": {"project": "demo", "files": ["dash/app.py"],
+            "revision": "0123456789abcdef0123456789abcdef01234567"}}));
+        let mut seen = observed(Some(true));
+        seen.git = Some(
+            serde_json::from_value(json!({"url": "http://git/demo.git",
+            "credentialsSecret": {"name": "demo-git"}}))
+            .unwrap(),
+        );
+        let valid = validate(&i, &seen).unwrap();
+        let d = build(&i, &valid, &Config::for_tests("ludis-system"), None);
+        let pod = d.deployment.unwrap().spec.unwrap().template.spec.unwrap();
+        let checkout = &pod.init_containers.as_ref().unwrap()[0];
+        assert!(checkout.args.as_ref().unwrap()[2].contains("checkout -q --detach \"$REVISION\""));
+        let revision = checkout
+            .env
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|e| e.name == "REVISION")
+            .unwrap();
+        assert_eq!(
+            revision.value.as_deref(),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        );
+        // Its own volume, never the project's live workspace.
+        let volume = &pod.volumes.as_ref().unwrap()[0];
+        assert!(volume.empty_dir.is_some() && volume.persistent_volume_claim.is_none());
+        let env = pod.containers[0].env.as_ref().unwrap();
+        assert!(
+            env.iter()
+                .any(|e| e.name == "LUDIS_ENTRY" && e.value.as_deref() == Some("dash/app.py"))
+        );
     }
 
     #[test]
@@ -349,7 +449,10 @@ mod tests {
         let pod = a.spec.unwrap().template.spec.unwrap();
         // Rendering writes into the scratch folder; publishing copies it to the bucket.
         let render = &pod.init_containers.as_ref().unwrap()[0];
-        assert_eq!(render.args.as_ref().unwrap()[0], "Rscript");
+        assert_eq!(
+            render.args.as_ref().unwrap(),
+            &launch::script(Purpose::Render, Supervision::Exec)
+        );
         let env = |c: &Container, k: &str| {
             c.env
                 .as_ref()

@@ -19,9 +19,11 @@ pub fn observed(project_exists: Option<bool>) -> Observed {
     Observed {
         images: ImageCatalog(BTreeMap::from([("default-python".into(), "python:3.12".into())])),
         project_exists,
+        git: None,
         datasets: BTreeMap::new(),
         bucket: None,
         deployments: vec![],
+        pods: vec![],
         jobs: vec![],
         services: vec![],
     }
@@ -39,5 +41,7 @@ pub fn workload(image: &str) -> Validated {
     Validated::Workload {
         image: image.into(),
         datasets: BTreeMap::new(),
+        entry: "app.py".into(),
+        git: None,
     }
 }

@@ -16,9 +16,13 @@ pub mod validate;
 use std::sync::Arc;
 
 use futures::Stream;
-use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job, core::v1::Service};
+use k8s_openapi::api::{
+    apps::v1::Deployment,
+    batch::v1::Job,
+    core::v1::{Pod, Service},
+};
 use kube::{
-    Api,
+    Api, ResourceExt as _,
     core::{DeserializeGuard, PartialObjectMeta},
     runtime::{
         Controller, PredicateConfig, WatchStreamExt as _,
@@ -84,8 +88,26 @@ pub fn controller(
             ),
         )
         .watches_stream(projects, move |project| waiting_for_project(&insights, &project))
+        // An application's pods belong to its ReplicaSets: they are mapped to the insight by its
+        // label, so a pod that stops serving (or cannot start) is seen at once.
+        .watches_stream(
+            caches.app_pods.trimmed(
+                Api::<Pod>::all(client.clone()),
+                watcher::Config::default()
+                    .labels(&kind_selector(LABEL_INSIGHT, Some("app")))
+                    .any_semantic(),
+                |p| p.spec = None,
+            ),
+            |pod| insight_of_pod(&pod).into_iter().collect::<Vec<_>>(),
+        )
         .reconcile_all_on(ctx.image_watch.changes());
     super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
+}
+
+/// The insight an application's pod serves (by its `ludis.dev/insight` label).
+fn insight_of_pod(pod: &Pod) -> Option<ObjectRef<DeserializeGuard<Insight>>> {
+    let name = pod.labels().get(LABEL_INSIGHT)?;
+    Some(ObjectRef::new(name).within(pod.metadata.namespace.as_deref()?))
 }
 
 /// The insights in `store` that are refused because `project` did not exist.

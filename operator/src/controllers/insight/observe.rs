@@ -3,9 +3,9 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
-use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job};
+use k8s_openapi::api::{apps::v1::Deployment, batch::v1::Job, core::v1::Pod};
 use kube::{Api, ResourceExt as _, api::ObjectMeta, runtime::reflector::ObjectRef};
-use ludis_crds::{Insight, Project, insight::InsightType};
+use ludis_crds::{Insight, LABEL_INSIGHT, Project, insight::InsightType, project::GitSource};
 
 use crate::{
     context::Context,
@@ -20,10 +20,15 @@ pub struct Observed {
     pub images: ImageCatalog,
     /// Whether the source project exists (None: no source).
     pub project_exists: Option<bool>,
+    /// The source project's repository, when it has one and the cache holds it (an application
+    /// checks out its published revision from there).
+    pub git: Option<GitSource>,
     pub datasets: BTreeMap<String, DatasetRef>,
     /// The organization's bucket, where a report's output goes (reports only).
     pub bucket: Option<String>,
     pub deployments: Vec<Arc<Deployment>>,
+    /// The application's pods (any revision), newest first.
+    pub pods: Vec<Arc<Pod>>,
     pub jobs: Vec<Arc<Job>>,
     pub services: Vec<ObjectMeta>,
 }
@@ -42,14 +47,20 @@ pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
     let ns = &insight.namespace().unwrap_or_default();
     let images = ctx.images().await.map_err(Error::ReadImages)?;
     let caches = &ctx.caches;
+    let cached_project = insight.spec.source.as_ref().and_then(|src| {
+        caches
+            .projects
+            .get()
+            .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)))
+    });
+    let git = cached_project
+        .as_ref()
+        .and_then(|p| p.0.as_ref().ok())
+        .and_then(|p| p.spec.git.clone());
     let project_exists = match &insight.spec.source {
         None => None,
         Some(src) => {
-            let cached = caches
-                .projects
-                .get()
-                .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)))
-                .is_some();
+            let cached = cached_project.is_some();
             // The cache may lag a project created a moment ago: only a hit is trusted.
             Some(
                 cached
@@ -67,9 +78,21 @@ pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
         InsightType::Report if insight.spec.app_url.is_none() => Some(datasets::bucket_of(ctx, ns).await?),
         _ => None,
     };
+    let name = insight.name_any();
+    let mut pods = match insight.spec.type_ {
+        InsightType::Application => caches.app_pods.ready("application pod").await?.state_filter(|p| {
+            p.metadata.namespace.as_deref() == Some(ns.as_str())
+                && p.labels().get(LABEL_INSIGHT) == Some(&name)
+                && p.metadata.deletion_timestamp.is_none()
+        }),
+        _ => Vec::new(),
+    };
+    pods.sort_by(|a, b| b.metadata.creation_timestamp.cmp(&a.metadata.creation_timestamp));
     Ok(Observed {
         images,
         project_exists,
+        git,
+        pods,
         datasets,
         bucket,
         deployments: owned_by(caches.deployments.ready("deployment").await?, ns, &uid),

@@ -11,6 +11,7 @@ use ludis_crds::{
 use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
+    controllers::pod_status,
     error::{Error, Result},
     events,
     k8s::apply::update_status,
@@ -54,10 +55,23 @@ pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (I
                     Verdict::ready(Reason::Running, "the application runs"),
                 )
             } else {
-                (
-                    InsightPhase::Starting,
-                    Verdict::progressing(Reason::Starting, "waiting for the application to be available"),
-                )
+                // Why the newest pod does not serve, as its status says: no room on a node (it
+                // waits, and says why), or a failure to act on (an image, the checkout, a
+                // program that keeps exiting).
+                match observed.pods.first().and_then(|p| pod_status::trouble(p)) {
+                    Some(t) if t.is_waiting() => (
+                        InsightPhase::Starting,
+                        Verdict::progressing(Reason::Starting, t.message()),
+                    ),
+                    Some(t) => (
+                        InsightPhase::Failed,
+                        Verdict::degraded(Reason::AppFailed, t.message()),
+                    ),
+                    None => (
+                        InsightPhase::Starting,
+                        Verdict::progressing(Reason::Starting, "waiting for the application to be available"),
+                    ),
+                }
             }
         }
         InsightType::Report => {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use ludis_crds::{Insight, insight::InsightType};
+use ludis_crds::{Insight, insight::InsightType, launch, project::GitSource};
 
 use super::observe::Observed;
 use crate::{
@@ -17,10 +17,14 @@ use crate::{
 pub enum Validated {
     /// Nothing runs: an external app or an uploaded report.
     Nothing,
-    /// A workload with this resolved image and the locations of its datasets.
+    /// A workload with this resolved image, the locations of its datasets, its entry file and
+    /// the repository its revision is checked out from (none: the project has no repository,
+    /// its workspace volume is mounted instead).
     Workload {
         image: String,
         datasets: BTreeMap<String, String>,
+        entry: String,
+        git: Option<GitSource>,
     },
 }
 
@@ -41,6 +45,18 @@ pub fn validate(insight: &Insight, observed: &Observed) -> Result<Validated, Ver
             format!("the source project {project:?} does not exist"),
         ));
     }
+    let entry = spec
+        .source
+        .as_ref()
+        .and_then(|s| s.files.first())
+        .cloned()
+        .unwrap_or_default();
+    if !launch::valid_entry(&entry) {
+        return Err(Verdict::degraded(
+            Reason::InvalidEntryFile,
+            format!("the entry file {entry:?} is not a .py, .R, .Rmd or .ipynb file inside the project"),
+        ));
+    }
     let id = spec
         .image
         .clone()
@@ -49,6 +65,8 @@ pub fn validate(insight: &Insight, observed: &Observed) -> Result<Validated, Ver
         Some(image) => Ok(Validated::Workload {
             image: image.to_owned(),
             datasets: datasets::locations(&observed.datasets)?,
+            entry,
+            git: observed.git.clone(),
         }),
         None => Err(Verdict::degraded(
             Reason::ImageNotAllowed,
@@ -75,5 +93,13 @@ mod tests {
             validate(&i, &observed(Some(true))).unwrap_err().reason(),
             "ImageNotAllowed"
         );
+        for file in ["../x.py", "/etc/passwd.py", "run.sh"] {
+            let i = app(json!({"source": {"project": "demo", "files": [file]}}));
+            assert_eq!(
+                validate(&i, &observed(Some(true))).unwrap_err().reason(),
+                "InvalidEntryFile",
+                "{file}"
+            );
+        }
     }
 }

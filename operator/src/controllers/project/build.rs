@@ -12,7 +12,11 @@ use k8s_openapi::{
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
 use kube::{ResourceExt as _, api::ObjectMeta};
-use ludis_crds::{LABEL_PROJECT, Project, project::ProjectFlavour};
+use ludis_crds::{
+    LABEL_PROJECT, Project,
+    launch::{self, Purpose, Supervision},
+    project::ProjectFlavour,
+};
 
 use super::validate::Validated;
 use crate::{
@@ -99,6 +103,14 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         value: Some(port.to_string()),
         ..Default::default()
     });
+    // The entry file the user chose (validated); else the launch rule's first candidate.
+    if let Some(file) = &valid.entry {
+        containers_env.push(EnvVar {
+            name: launch::ENTRY_VARIABLE.into(),
+            value: Some(file.clone()),
+            ..Default::default()
+        });
+    }
     containers_env.extend(pods::dataset_env(&valid.datasets));
     let workspace_mount = VolumeMount {
         name: "workspace".into(),
@@ -111,9 +123,9 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         args: Some(if !project.spec.preview.command.is_empty() {
             project.spec.preview.command.clone()
         } else if notebook {
-            super::launcher::jupyter_args(base_path)
+            launch::jupyterlab_args(base_path)
         } else {
-            super::launcher::preview_args(project.spec.language)
+            launch::script(Purpose::Serve, Supervision::StayUp)
         }),
         // JupyterLab is ready when its API answers (without a token, `{base}api` says its version);
         // an entry file may serve nothing, so code previews have no probe.
@@ -193,6 +205,7 @@ mod tests {
         Validated {
             image: "python:3.12".into(),
             datasets: BTreeMap::new(),
+            entry: None,
         }
     }
 
@@ -206,7 +219,9 @@ mod tests {
         let pod = d.pod.unwrap();
         let main = &pod.spec.as_ref().unwrap().containers[0];
         let args = main.args.as_ref().unwrap();
-        assert_eq!(args[..2], ["jupyter", "lab"]);
+        assert_eq!(args[..2], ["sh", "-c"]);
+        assert_eq!(args[4..6], ["jupyter", "lab"]);
+        assert!(args[2].contains("--LabApp.templates_dir="));
         assert!(args.contains(&"--ServerApp.base_url=/apps/p1/".to_owned()));
         let probe = main.readiness_probe.as_ref().unwrap().http_get.as_ref().unwrap();
         assert_eq!(probe.path.as_deref(), Some("/apps/p1/api"));
@@ -283,6 +298,7 @@ mod tests {
         let v = Validated {
             image: "python:3.12".into(),
             datasets: BTreeMap::from([("sales".into(), "s3://acme/datasets/42/".into())]),
+            entry: None,
         };
         let pod = build(&p, &v, &Config::for_tests("ludis-system")).pod.unwrap();
         let main = &pod.spec.unwrap().containers[0];

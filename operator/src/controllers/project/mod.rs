@@ -8,7 +8,6 @@ pub mod apply;
 pub mod build;
 #[cfg(test)]
 mod fixtures;
-mod launcher;
 pub mod observe;
 pub mod status;
 pub mod validate;

@@ -8,6 +8,7 @@ use ludis_crds::{Project, ProjectStatus, project::ProjectPhase};
 use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
+    controllers::pod_status,
     error::{Error, Result},
     events,
     k8s::apply::update_status,
@@ -38,6 +39,21 @@ pub fn phase_of(project: &Project, pod: Option<&Pod>) -> (ProjectPhase, Verdict)
             Verdict::progressing(Reason::PreviewStarting, "the preview pod is being created"),
         );
     };
+    // What the pod's status says first: no room on a node (it waits, and says why), a checkout,
+    // an image or a program that failed.
+    if let Some(trouble) = pod_status::trouble(pod) {
+        return if trouble.is_waiting() {
+            (
+                ProjectPhase::Starting,
+                Verdict::progressing(Reason::PreviewStarting, trouble.message()),
+            )
+        } else {
+            (
+                ProjectPhase::Failed,
+                Verdict::degraded(Reason::PreviewFailed, trouble.message()),
+            )
+        };
+    }
     let status = pod.status.as_ref();
     let ready = status
         .and_then(|s| s.conditions.as_ref())
@@ -141,5 +157,24 @@ mod tests {
         assert_eq!(phase_of(&running, Some(&failed)).1.reason(), "PreviewFailed");
         let stopped = project(json!({"displayName": "D", "image": "py"}));
         assert_eq!(phase_of(&stopped, None).0, ProjectPhase::Stopped);
+    }
+
+    #[test]
+    fn a_preview_that_cannot_run_says_why() {
+        let running = project(json!({"displayName": "D", "image": "py", "preview": {"running": true}}));
+        let pending: Pod = serde_json::from_value(json!({"status": {"phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+            "message": "0/2 nodes are available: 1 Insufficient cpu."}]}}))
+        .unwrap();
+        let (phase, verdict) = phase_of(&running, Some(&pending));
+        assert_eq!(phase, ProjectPhase::Starting);
+        assert!(verdict.message().contains("Insufficient cpu"), "{verdict:?}");
+        let checkout: Pod = serde_json::from_value(json!({"status": {"phase": "Pending",
+            "initContainerStatuses": [{"name": "git-checkout", "ready": false, "restartCount": 1,
+            "image": "g", "imageID": "", "lastState": {"terminated": {"exitCode": 128}}}]}}))
+        .unwrap();
+        let (phase, verdict) = phase_of(&running, Some(&checkout));
+        assert_eq!(phase, ProjectPhase::Failed);
+        assert!(verdict.message().contains("checkout"), "{verdict:?}");
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use ludis_crds::Project;
+use ludis_crds::{Project, launch};
 
 use super::observe::Observed;
 use crate::{
@@ -16,6 +16,8 @@ pub struct Validated {
     pub image: String,
     /// Locations of the referenced datasets, by name.
     pub datasets: BTreeMap<String, String>,
+    /// The entry file the preview runs, when the user chose one.
+    pub entry: Option<String>,
 }
 
 pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Verdict> {
@@ -41,10 +43,20 @@ pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Ver
             format!("Secret {name:?} does not exist in this namespace"),
         ));
     }
+    let entry = project.spec.preview.file.clone();
+    if let Some(file) = &entry
+        && !launch::valid_entry(file)
+    {
+        return Err(Verdict::degraded(
+            Reason::InvalidEntryFile,
+            format!("the entry file {file:?} is not a .py, .R, .Rmd or .ipynb file inside the project"),
+        ));
+    }
     let datasets = datasets::locations(&observed.datasets)?;
     Ok(Validated {
         image: image.to_owned(),
         datasets,
+        entry,
     })
 }
 
