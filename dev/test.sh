@@ -7,19 +7,13 @@
 # Timings of each phase are printed at the end.
 set -euo pipefail
 
-# Tests use their own state folder and ports, so a running `dev/up.sh` platform is left alone.
-export LUDIS_STATE=${LUDIS_TEST_STATE:-${XDG_STATE_HOME:-$HOME/.local/state}/ludis-test}
-export LUDIS_ETCD_PORT=${LUDIS_TEST_ETCD_PORT:-33790} LUDIS_ETCD_PEER_PORT=${LUDIS_TEST_ETCD_PEER_PORT:-33800}
-export LUDIS_APISERVER_PORT=${LUDIS_TEST_APISERVER_PORT:-36443} LUDIS_KCM_PORT=${LUDIS_TEST_KCM_PORT:-36257}
-export LUDIS_SCHEDULER_PORT=${LUDIS_TEST_SCHEDULER_PORT:-36259} LUDIS_KWOK_PORT=${LUDIS_TEST_KWOK_PORT:-36250}
-export LUDIS_S3_PORT=${LUDIS_TEST_S3_PORT:-39000} LUDIS_PG_PORT=${LUDIS_TEST_PG_PORT:-35432}
-export LUDIS_SMTP_PORT=${LUDIS_TEST_SMTP_PORT:-32525} LUDIS_AI_PORT=${LUDIS_TEST_AI_PORT:-39100}
+# Tests use their own state folder and ports (dev/test-env.sh), so a running `dev/up.sh` platform
+# is left alone.
+# shellcheck source=dev/test-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/test-env.sh"
 unset LUDIS_S3_ENDPOINT
 # The tests' assistant is their own local model (dev/e2e.sh), never a provider set for dev/up.sh.
 unset LUDIS_AI_URL LUDIS_AI_MODEL LUDIS_AI_KEY
-# The tests' node forwards the API server, S3 and the end-to-end API's port (dev/e2e.sh) to its pods.
-export LUDIS_E2E_PORT=${LUDIS_E2E_PORT:-38080}
-export LUDIS_API_PORT=$LUDIS_E2E_PORT LUDIS_NODE_FORWARD_API=true
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_DIR"
 

@@ -158,6 +158,13 @@ pub struct InsightView {
     pub description: String,
     pub app_type: AppType,
     pub status: InsightStatus,
+    /// Why it failed or what it waits for, as the operator says ("the program ended with an
+    /// error (exit code 1, restarted 3 times)", "waiting for a node: …"); null otherwise.
+    #[schema(required)]
+    pub status_message: Option<String>,
+    /// The commit it was published at (null: an insight not published from a project's commit).
+    #[schema(required)]
+    pub revision: Option<String>,
     /// What is saved: a default image URL (`/v1/images/defaults/…`) or an object key.
     pub img_path: Option<String>,
     /// What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour).
@@ -210,6 +217,8 @@ impl InsightView {
             description: a.description.clone(),
             app_type: d.app_type,
             status: d.status,
+            status_message: d.status_message.clone(),
+            revision: d.revision.clone(),
             img_path: a.img_path.clone(),
             img_url: None,
             app_url: d.app_url.clone(),

@@ -108,6 +108,25 @@ pub fn stalled_condition(conditions: &[Condition]) -> Option<&Condition> {
     true_of(CONDITION_STALLED).or_else(|| true_of(CONDITION_DEGRADED))
 }
 
+/// What a person should read of an object's state: the message of its stuck condition
+/// ([`stalled_condition`]; its reason when it has no message), else of `Reconciling=True` (what it
+/// waits for, e.g. "waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.").
+pub fn status_message(conditions: &[Condition]) -> Option<String> {
+    let said = |c: &Condition| {
+        if c.message.trim().is_empty() {
+            c.reason.clone()
+        } else {
+            c.message.clone()
+        }
+    };
+    stalled_condition(conditions).map(said).or_else(|| {
+        conditions
+            .iter()
+            .find(|c| c.type_ == CONDITION_RECONCILING && c.status == "True" && !c.message.trim().is_empty())
+            .map(said)
+    })
+}
+
 /// Sets (adds or updates) a condition. `lastTransitionTime` changes only when the status flips,
 /// so a steady state does not churn the object.
 pub fn set_condition(conditions: &mut Vec<Condition>, mut new: Condition) {

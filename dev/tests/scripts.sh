@@ -364,6 +364,25 @@ out=$(chain status 2>&1)
 rc=$?
 [ $rc = 3 ] && pass "status says the stopped chains are stopped" || fail "status says the stopped chains are stopped" "exit $rc: $out"
 
+# The test command runs beside a running dev/up.sh platform: none of its ports (dev/test-env.sh)
+# is one of the platform's (dev/lib.sh), the operators' next ports included, nor its state folder.
+ports_of() { # the ports and state folder a fresh shell gets from $1 (the platform's, or the tests')
+  env -i HOME="$HOME" PATH="$PATH" bash -c "$1"'
+    source "'"$DEV"'/lib.sh" >/dev/null 2>&1
+    for v in $(compgen -v LUDIS_ | grep -E "_PORT$"); do echo "$v=${!v}"; done
+    echo "operator=$((LUDIS_API_PORT + 1))"
+    [ -n "${LUDIS_E2E_PORT:-}" ] && echo "e2e operator=$((LUDIS_E2E_PORT + 1))"
+    echo "state=$LUDIS_STATE"'
+}
+platform=$(ports_of "")
+tests=$(ports_of "source '$DEV/test-env.sh';")
+shared=$(comm -12 <(sed 's/^[^=]*=//' <<<"$platform" | sort -u) <(sed 's/^[^=]*=//' <<<"$tests" | sort -u))
+[ -z "$shared" ] && pass "the test command shares no port or state folder with dev/up.sh" ||
+  fail "the test command shares no port or state folder with dev/up.sh (shared: $shared)" "$platform
+---
+$tests"
+check "the test command has chain ports of its own" "$tests" "LUDIS_CHAIN_ETHEREUM_PORT=39545"
+
 rm -rf "$tmp"
 echo "scripts: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -206,7 +206,11 @@ pub fn console_spec(
         } else {
             d.publish_filenames.clone()
         };
-        spec.insert("source".into(), json!({"project": project, "files": files}));
+        let mut source = json!({"project": project, "files": files});
+        if let Some(revision) = &d.revision {
+            source["revision"] = json!(revision);
+        }
+        spec.insert("source".into(), source);
     }
     if !refs.datasets.is_empty() {
         let list: Vec<Value> = refs.datasets.iter().map(|n| json!({"name": n})).collect();

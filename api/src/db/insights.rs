@@ -52,6 +52,10 @@ pub struct InsightRow {
     pub dataset_ids: Vec<String>,
     pub upstream_url: Option<String>,
     pub output: Option<String>,
+    /// Why it fails or what it waits for, as the operator says.
+    pub status_message: Option<String>,
+    /// The commit it was published at (its pods check that revision out).
+    pub revision: Option<String>,
 }
 
 pub(super) fn json_list(s: &str) -> Vec<String> {
@@ -78,6 +82,8 @@ impl Details for InsightRow {
         "dataset_ids",
         "upstream_url",
         "output",
+        "status_message",
+        "revision",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -96,6 +102,8 @@ impl Details for InsightRow {
             dataset_ids: json_list(&r.try_get::<String, _>("dataset_ids")?),
             upstream_url: r.try_get("upstream_url")?,
             output: r.try_get("output")?,
+            status_message: r.try_get("status_message")?,
+            revision: r.try_get("revision")?,
         })
     }
 
@@ -117,6 +125,8 @@ impl Details for InsightRow {
             .bind(json_text(&self.dataset_ids))
             .bind(&self.upstream_url)
             .bind(&self.output)
+            .bind(&self.status_message)
+            .bind(&self.revision)
     }
 }
 
@@ -130,19 +140,39 @@ impl InsightRow {
 /// An insight: its asset row and its details.
 pub type Insight = WithDetails<InsightRow>;
 
-/// Sets what the operator observed: status, upstream URL, report output.
+/// Sets what the operator observed: status (and what it says of it), upstream URL, report output.
 pub async fn set_observed(
     db: &AnyPool,
     id: &str,
     status: InsightStatus,
+    message: Option<&str>,
     upstream_url: Option<&str>,
     output: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE insights SET status = $2, upstream_url = $3, output = $4 WHERE id = $1")
+    sqlx::query(
+        "UPDATE insights SET status = $2, status_message = $3, upstream_url = $4, output = $5 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(status.as_str())
+    .bind(message)
+    .bind(upstream_url)
+    .bind(output)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Sets what an application runs: its files (the first is the entry file) and the commit.
+pub async fn set_publication(
+    db: &AnyPool,
+    id: &str,
+    files: &[String],
+    revision: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE insights SET publish_filenames = $2, revision = $3 WHERE id = $1")
         .bind(id)
-        .bind(status.as_str())
-        .bind(upstream_url)
-        .bind(output)
+        .bind(json_text(files))
+        .bind(revision)
         .execute(db)
         .await?;
     Ok(())
@@ -152,7 +182,7 @@ pub async fn set_observed(
 /// before the operator reports what it observed; touches the asset's `updated_at`.
 pub async fn set_status(db: &AnyPool, id: &str, status: InsightStatus, now: i64) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    sqlx::query("UPDATE insights SET status = $2 WHERE id = $1")
+    sqlx::query("UPDATE insights SET status = $2, status_message = NULL WHERE id = $1")
         .bind(id)
         .bind(status.as_str())
         .execute(&mut *tx)

@@ -35,6 +35,8 @@ pub struct ProjectRow {
     pub size: String,
     pub author: String,
     pub tags: Vec<String>,
+    /// The entry file Run runs (chosen beside Run); `None`: the launch rule's first candidate.
+    pub run_file: Option<String>,
 }
 
 impl Details for ProjectRow {
@@ -55,6 +57,7 @@ impl Details for ProjectRow {
         "size",
         "author",
         "tags",
+        "run_file",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -75,6 +78,7 @@ impl Details for ProjectRow {
             size: r.try_get("size")?,
             author: r.try_get("author")?,
             tags: json_list(&r.try_get::<String, _>("tags")?),
+            run_file: r.try_get("run_file")?,
         })
     }
 
@@ -98,6 +102,7 @@ impl Details for ProjectRow {
             .bind(&self.size)
             .bind(&self.author)
             .bind(json_text(&self.tags))
+            .bind(&self.run_file)
     }
 }
 
@@ -129,6 +134,16 @@ pub async fn set_observed(
         .bind(status.as_str())
         .bind(message)
         .bind(upstream_url)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Sets the entry file Run runs.
+pub async fn set_run_file(db: &AnyPool, id: &str, file: Option<&str>) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE projects SET run_file = $2 WHERE id = $1")
+        .bind(id)
+        .bind(file)
         .execute(db)
         .await?;
     Ok(())

@@ -137,6 +137,7 @@ pub(crate) async fn running_app(app: &TestApp, org: &str, owner: &str, upstream:
         &app.state.db,
         &id,
         "running".parse().unwrap(),
+        None,
         Some(upstream),
         None,
     )
@@ -361,7 +362,7 @@ async fn access_is_checked_on_every_request() {
 
         // The owner's app stopped: 503 with the spec's message.
         let owner_cookie = open(&app, &team.dev_token, &id, "/").await;
-        db::insights::set_observed(&app.state.db, &id, "stopped".parse().unwrap(), None, None)
+        db::insights::set_observed(&app.state.db, &id, "stopped".parse().unwrap(), None, None, None)
             .await
             .unwrap();
         let res = get_with_cookie(&app, &format!("/apps/{id}/"), &owner_cookie).await;
@@ -374,6 +375,7 @@ async fn access_is_checked_on_every_request() {
             &app.state.db,
             &id,
             "running".parse().unwrap(),
+            None,
             Some("http://127.0.0.1:9"),
             None,
         )

@@ -83,6 +83,7 @@ impl Mirrored for InsightCr {
                 db,
                 &d.id,
                 d.status,
+                d.status_message.as_deref(),
                 d.upstream_url.as_deref(),
                 d.output.as_deref(),
             )
@@ -140,6 +141,10 @@ pub struct Seen {
     pub status: Option<InsightStatus>,
     pub upstream_url: Option<String>,
     pub output: Option<String>,
+    /// Why it fails or what it waits for (the operator's conditions).
+    pub message: Option<String>,
+    /// The published revision (`spec.source.revision`).
+    pub revision: Option<String>,
     pub sharing: Option<ludis_crds::common::Sharing>,
 }
 
@@ -186,6 +191,10 @@ impl Reading<InsightCr> for Seen {
                 .filter(|_| current && !external)
                 .and_then(|s| s.url.clone()),
             output: status.filter(|_| current).and_then(|s| s.output.clone()),
+            message: status
+                .filter(|_| current)
+                .and_then(|s| ludis_crds::common::status_message(&s.conditions)),
+            revision: spec.source.as_ref().and_then(|s| s.revision.clone()),
             sharing: spec.sharing.clone(),
         }
     }
@@ -274,6 +283,8 @@ pub fn new_insight(
             dataset_ids: lookups.dataset_ids,
             upstream_url: seen.upstream_url.clone(),
             output: seen.output.clone(),
+            status_message: seen.message.clone(),
+            revision: seen.revision.clone(),
         },
     }
 }
@@ -301,11 +312,13 @@ pub fn updated_insight(
         d.project_id = l.project_id;
         d.dataset_ids = l.dataset_ids;
         d.publish_filenames = seen.files.clone();
+        d.revision = seen.revision.clone();
         let in_cluster = seen.app_type == AppType::Application && seen.app_url.is_none();
         d.container_name = in_cluster.then(|| name.to_owned());
     }
     if let Some(status) = seen.status {
         d.status = status;
+        d.status_message = seen.message.clone();
         d.upstream_url = seen.upstream_url.clone();
         d.output = seen.output.clone();
     } else if old.asset.origin == Origin::Api && seen.app_url.is_some() {
@@ -328,13 +341,19 @@ fn own_report_object(seen: &Seen, insight_id: &str) -> Option<String> {
 fn same_fields(a: &Insight, b: &Insight) -> bool {
     same_apart_from(a, b, |d| {
         d.status = InsightStatus::default();
+        d.status_message = None;
         d.upstream_url = None;
         d.output = None;
     })
 }
 
-fn observed(d: &InsightRow) -> (InsightStatus, Option<&str>, Option<&str>) {
-    (d.status, d.upstream_url.as_deref(), d.output.as_deref())
+fn observed(d: &InsightRow) -> (InsightStatus, Option<&str>, Option<&str>, Option<&str>) {
+    (
+        d.status,
+        d.status_message.as_deref(),
+        d.upstream_url.as_deref(),
+        d.output.as_deref(),
+    )
 }
 
 #[cfg(test)]

@@ -152,16 +152,10 @@ fn observed_of(s: &CrStatus) -> Option<(ProjectStatus, Option<String>, Option<St
         ProjectPhase::Running => ProjectStatus::Running,
         ProjectPhase::Failed => ProjectStatus::Failed,
     };
-    let message = (status == ProjectStatus::Failed)
-        .then(|| {
-            ludis_crds::common::stalled_condition(&s.conditions).map(|c| {
-                if c.message.trim().is_empty() {
-                    c.reason.clone()
-                } else {
-                    c.message.clone()
-                }
-            })
-        })
+    // Why it failed, or what it waits for ("waiting for a node: …"); nothing once it runs or
+    // stopped.
+    let message = matches!(status, ProjectStatus::Failed | ProjectStatus::Starting)
+        .then(|| ludis_crds::common::status_message(&s.conditions))
         .flatten();
     Some((status, message, s.url.clone()))
 }

@@ -84,6 +84,7 @@ pub(super) async fn create_insight(
     let language = language(a.language.as_deref())?;
     let url = a.app_url.as_deref().map(str::trim).filter(|u| !u.is_empty());
     let external = app_type == AppType::Application && url.is_some();
+    let mut revision = None;
     let (status, app_url, project_id, files) = if external {
         (
             InsightStatus::External,
@@ -101,25 +102,11 @@ pub(super) async fn create_insight(
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .ok_or_else(|| bad("project_required", "A project must be selected"))?;
-        let files: Vec<String> = a
-            .publish_filenames
-            .iter()
-            .map(|f| f.trim().to_owned())
-            .filter(|f| !f.is_empty())
-            .collect();
-        if files.is_empty() {
-            return Err(bad("file_required", "A file must be selected"));
-        }
-        if files
-            .iter()
-            .any(|f| f.starts_with('/') || f.split('/').any(|p| p == ".."))
-        {
-            return Err(bad("invalid_file", "Files must be relative to the project root"));
-        }
+        let files = publication_files(&a.publish_filenames)?;
         let (source, _) =
             assets::load::<crate::db::projects::ProjectRow>(&state, &caller.user, project, AccessLevel::Edit)
                 .await?;
-        crate::projects::git::require_files(&state, &caller.user, &source, &files).await?;
+        revision = pin(&state, &caller.user, &source, &files).await?;
         let status = if app_type == AppType::Application {
             InsightStatus::Starting
         } else {
@@ -142,6 +129,7 @@ pub(super) async fn create_insight(
             language,
             project_id,
             publish_filenames: files,
+            revision,
             dataset_ids,
             ..Default::default()
         },

@@ -171,7 +171,9 @@ pub(super) async fn stop_insight(
 }
 
 /// Start a stopped application again (execute; never an external one). The status is
-/// `starting` at once; the operator reports `running` when it is.
+/// `starting` at once; the operator reports `running` when it is. With `publish_filenames`, the
+/// project's files are published again into the application (edit): the new entry file at the
+/// branch's head, rolled out at once.
 #[utoipa::path(post, path = "/v1/applications/restart", tag = "insights", request_body = RunRequest,
     responses(
         (status = 200, description = "Application restarted", body = InsightMessage),
@@ -186,7 +188,11 @@ pub(super) async fn restart_insight(
     caller: AuthUser,
     AppJson(req): AppJson<RunRequest>,
 ) -> Result<Json<InsightMessage>> {
-    set_running(&state, &caller, application_id(&req)?, true).await
+    let id = application_id(&req)?;
+    if req.publish_filenames.iter().any(|f| !f.trim().is_empty()) {
+        return republish(&state, &caller, id, &req.publish_filenames).await;
+    }
+    set_running(&state, &caller, id, true).await
 }
 
 /// Redeploy an application (rolls it) or re-render a report (execute).
@@ -204,7 +210,7 @@ pub(super) async fn redeploy_insight(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<InsightMessage>> {
-    let (insight, level) = load(&state, &caller, &id, AccessLevel::Execute).await?;
+    let (mut insight, level) = load(&state, &caller, &id, AccessLevel::Execute).await?;
     let d = &insight.details;
     let status = if d.app_type == AppType::Report {
         InsightStatus::Rendering
@@ -213,6 +219,8 @@ pub(super) async fn redeploy_insight(
     } else {
         return Err(bad("nothing_to_redeploy", NOTHING_TO_REDEPLOY));
     };
+    // It runs the project's head from now on.
+    move_pin(&state, &caller.user, &mut insight).await?;
     cluster::insights::redeploy(&state, &insight)
         .await
         .map_err(ApiError::cluster)?;

@@ -44,6 +44,7 @@ mod import;
 mod lifecycle;
 mod list;
 mod pinning;
+mod publish;
 mod types;
 mod validate;
 
@@ -52,6 +53,7 @@ use import::*;
 use lifecycle::*;
 use list::*;
 use pinning::*;
+use publish::*;
 pub use types::*;
 pub(crate) use validate::image_path;
 use validate::*;

@@ -154,7 +154,9 @@ pub struct InsightChanges {
 #[serde(default)]
 pub struct RunRequest {
     pub application_id: String,
-    /// Accepted for compatibility; the files published are the insight's own.
+    /// With a restart: files of the insight's project to publish into it again (the first is the
+    /// entry file; edit access). Empty: start it as it is.
+    #[serde(default)]
     pub publish_filenames: Vec<String>,
 }
 

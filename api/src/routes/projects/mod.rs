@@ -52,6 +52,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(run::run_project))
         .routes(routes!(run::stop_project))
         .routes(routes!(run::project_apps))
+        .routes(routes!(run::project_launch))
         .routes(routes!(clusters::docker_images))
         .routes(routes!(clusters::clusters))
         .routes(routes!(clusters::cluster))
@@ -124,6 +125,8 @@ mod tests {
         assert_sent_as_documented(&PreviewState {
             running: false,
             status: ProjectStatus::Stopped,
+            message: None,
+            file: None,
             container_id: None,
             web_url: None,
             port: None,

@@ -6,8 +6,9 @@
 //! project's git Secret). And the insights published from a project.
 
 use axum::{Json, extract::State};
-use serde::Serialize;
-use utoipa::ToSchema;
+use ludis_crds::launch::Purpose;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::{MANAGED, crud::PreviewAnswer, load, view::PreviewState};
 use crate::{
@@ -20,16 +21,33 @@ use crate::{
         projects::{self as rows, Project},
     },
     domain::{AccessLevel, AssetKind, ProjectStatus},
-    error::{ApiError, AppPath, ErrorBody, Result},
-    projects::checkout::{CheckoutToken, checkout_token},
+    error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
+    projects::{
+        checkout::{CheckoutToken, checkout_token},
+        git::require_files,
+        launch::{self, LaunchView},
+    },
     routes::insights::listed_views,
     state::AppState,
     views::InsightView,
 };
 
-/// Asks the preview to run or stop.
-async fn switch(state: &AppState, caller: &AuthUser, id: &str, running: bool) -> Result<Json<PreviewAnswer>> {
+/// Asks the preview to run (the entry file `file` when one is chosen; it is kept for the next
+/// Run) or stop.
+async fn switch(
+    state: &AppState,
+    caller: &AuthUser,
+    id: &str,
+    running: bool,
+    file: Option<&str>,
+) -> Result<Json<PreviewAnswer>> {
     let (mut project, level) = load(state, caller, id, AccessLevel::Execute).await?;
+    if let Some(file) = file.map(str::trim).filter(|f| !f.is_empty()) {
+        let file = launch::entry_file(file)?;
+        require_files(state, &caller.user, &project, std::slice::from_ref(&file)).await?;
+        project.details.run_file = Some(file);
+        rows::set_run_file(&state.db, &project.asset.id, project.details.run_file.as_deref()).await?;
+    }
     set_running(state, &mut project, running).await?;
     Ok(Json(PreviewAnswer {
         success: true,
@@ -64,11 +82,22 @@ pub(crate) async fn set_running(state: &AppState, project: &mut Project, running
     Ok(())
 }
 
-/// Start the preview container with the latest commit (execute access).
+/// The entry file a Run starts.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RunQuery {
+    /// The entry file to run (kept for the next Run); unset: the one chosen before, else the
+    /// launch rule's first candidate (`app.py`, `main.py`, …).
+    pub file: Option<String>,
+}
+
+/// Start the preview container with the latest commit (execute access), running the entry file
+/// chosen beside Run.
 #[utoipa::path(post, path = "/v2/projects/run/{id}", tag = "projects",
-    params(("id" = String, Path, description = "Project id")),
+    params(("id" = String, Path, description = "Project id"), RunQuery),
     responses(
         (status = 200, body = PreviewAnswer),
+        (status = 400, description = "The file to run must be a .py, .R, .Rmd or .ipynb file of the project", body = ErrorBody),
         (status = 403, description = "You need execute or edit access to this project", body = ErrorBody),
         (status = 404, description = "Project not found", body = ErrorBody),
         (status = 409, description = "Managed by its resource", body = ErrorBody),
@@ -78,8 +107,9 @@ pub(super) async fn run_project(
     State(state): State<AppState>,
     caller: AuthUser,
     AppPath(id): AppPath<String>,
+    AppQuery(q): AppQuery<RunQuery>,
 ) -> Result<Json<PreviewAnswer>> {
-    switch(&state, &caller, &id, true).await
+    switch(&state, &caller, &id, true, q.file.as_deref()).await
 }
 
 /// Stop the preview container (execute access).
@@ -97,7 +127,56 @@ pub(super) async fn stop_project(
     caller: AuthUser,
     AppPath(id): AppPath<String>,
 ) -> Result<Json<PreviewAnswer>> {
-    switch(&state, &caller, &id, false).await
+    switch(&state, &caller, &id, false, None).await
+}
+
+/// What to show the launch of.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LaunchQuery {
+    /// An entry file; unset: the one Run would pick (the chosen file, else the first candidate).
+    pub file: Option<String>,
+    /// `serve` (Run, an application; the default) or `render` (a report).
+    pub purpose: Option<String>,
+}
+
+/// What Run (or publishing a file) will run, before it runs: the entry file and the command the
+/// launch rule gives it (`streamlit run app.py`, `python main.py`, …), decided from the file at
+/// the branch head as the pod will (view access).
+#[utoipa::path(get, path = "/v2/projects/launch/{id}", tag = "projects",
+    params(("id" = String, Path, description = "Project id"), LaunchQuery),
+    responses(
+        (status = 200, body = LaunchView),
+        (status = 400, description = "The file to run must be a .py, .R, .Rmd or .ipynb file of the project / '…' is not a file of the project", body = ErrorBody),
+        (status = 404, description = "Project not found", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+pub(super) async fn project_launch(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+    AppQuery(q): AppQuery<LaunchQuery>,
+) -> Result<Json<LaunchView>> {
+    let (project, _) = load(&state, &caller, &id, AccessLevel::View).await?;
+    let purpose = match q.purpose.as_deref().map(str::trim) {
+        None | Some("" | "serve") => Purpose::Serve,
+        Some("render") => Purpose::Render,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "invalid_purpose",
+                "purpose is serve or render",
+            ));
+        }
+    };
+    let file = q
+        .file
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .or(project.details.run_file.as_deref());
+    Ok(Json(
+        launch::what_runs(&state, &caller.user, &project, purpose, file).await?,
+    ))
 }
 
 #[derive(Serialize, ToSchema)]

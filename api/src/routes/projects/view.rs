@@ -66,6 +66,13 @@ pub struct ProjectView {
 pub struct PreviewState {
     pub running: bool,
     pub status: ProjectStatus,
+    /// Why the preview failed or what it waits for, as the operator says ("waiting for a node:
+    /// 0/2 nodes are available: 1 Insufficient cpu."); null otherwise.
+    #[schema(required)]
+    pub message: Option<String>,
+    /// The entry file Run runs, when one was chosen (else the launch rule's first candidate).
+    #[schema(required)]
+    pub file: Option<String>,
     /// An opaque handle: the project id while a preview runs, else null (never a pod name).
     #[schema(required)]
     pub container_id: Option<String>,
@@ -89,6 +96,8 @@ impl PreviewState {
         Self {
             running: d.running,
             status: d.status,
+            message: d.status_message.clone(),
+            file: d.run_file.clone(),
             container_id: up.then(|| p.asset.id.clone()),
             web_url,
             port: d.running.then_some(PREVIEW_PORT),
