@@ -499,6 +499,9 @@ start() {
 
 up() {
   if all_running; then
+    # Images built since it started (a changed recipe is a new reference) are imported now, or
+    # pods of the new references could not start.
+    import_images
     ok "the node $NODE_NAME is already running"
     return 0
   fi

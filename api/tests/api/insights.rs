@@ -576,7 +576,7 @@ async fn getting_an_insight_counts_a_view_once_per_ten_minutes() {
         let (_, b) = app.get(&format!("/v1/applications/{id}"), &w.bob.token).await;
         let open = b["open_url"].as_str().unwrap();
         assert!(
-            open.starts_with(&format!("https://{id}.apps.ludis.example/apps/{id}/?ticket=")),
+            open.starts_with(&format!("https://{id}.apps.ludis.example/?ticket=")),
             "{open}"
         );
         assert_eq!(b["open_error"], Value::Null);

@@ -732,6 +732,16 @@ fn project_entries() -> Vec<Entry> {
         },
         Entry {
             method: "GET",
+            path: "/v2/projects/launch/{id}",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v2/projects/launch/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "GET",
             path: "/v2/projects/getprojectapps/{id}",
             variant: "",
             need: Need::Level(View),

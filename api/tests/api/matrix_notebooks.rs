@@ -212,6 +212,21 @@ pub(crate) fn entries() -> Vec<Entry> {
         },
         Entry {
             method: "POST",
+            path: "/v1/notebook/{id}/stop",
+            variant: "",
+            need: Need::Level(Execute),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    let n = notebook_of(&c, &id).await;
+                    c.app
+                        .post(&format!("/v1/notebook/{n}/stop"), Some(&p.token), json!({}))
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "POST",
             path: "/v1/notebook/{id}/preview",
             variant: "",
             need: Need::Level(View),

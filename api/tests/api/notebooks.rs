@@ -374,13 +374,18 @@ async fn notebooks_are_files_in_the_projects_repository() {
                 json!({}),
             )
             .await;
-        assert_eq!(status, 409, "{body}");
-        assert!(
-            body["message"]
-                .as_str()
-                .unwrap()
-                .starts_with("R notebooks cannot be opened yet")
-        );
+        // The r image has JupyterLab with the R kernel: an R notebook opens like a Python one.
+        assert_eq!(status, 200, "{body}");
+        assert!(body["jupyter"]["running"].as_bool().unwrap(), "{body}");
+        let (status, body) = app
+            .post(
+                &format!("/v1/notebook/{r_notebook}/stop"),
+                Some(&owner.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["jupyter"]["running"], false, "{body}");
         let (status, body) = app
             .post(
                 &format!("/v1/notebook/{r_notebook}/preview"),

@@ -253,10 +253,9 @@ async fn a_ticket_opens_the_app_and_its_cookie_carries_every_request() {
             h.get("authorization").is_none(),
             "credentials are not forwarded: {h}"
         );
-        assert!(
-            h["host"].as_str().unwrap() == upstream.trim_start_matches("http://"),
-            "{h}"
-        );
+        // The browser's Host goes on (frameworks compare it with the page's Origin).
+        assert_eq!(h["host"], h["x-forwarded-host"], "{h}");
+        assert_ne!(h["host"], upstream.trim_start_matches("http://"), "{h}");
 
         // Without the trailing slash the app's relative links would break.
         let res = get_with_cookie(&app, &format!("/apps/{id}?a=1"), &cookie).await;
@@ -484,9 +483,17 @@ pub(crate) fn on_host(app: &TestApp, host: &str, path: &str) -> reqwest::Request
     no_redirects().get(app.url(path)).header(header::HOST, host)
 }
 
+/// The path and query of an absolute URL (`http://host/a?b` → `/a?b`), or the path as it is.
+pub(crate) fn path_of(url: &str) -> &str {
+    match url.find("://") {
+        Some(i) => url[i + 3..].find('/').map_or("/", |j| &url[i + 3 + j..]),
+        None => url,
+    }
+}
+
 /// Opens the app on `host` with a ticket from `open_url`; returns the `Set-Cookie` header.
 pub(crate) async fn open_on(app: &TestApp, host: &str, open_url: &str, dest: Option<&str>) -> String {
-    let path = &open_url[open_url.find("/apps/").unwrap()..];
+    let path = path_of(open_url);
     let mut req = on_host(app, host, path);
     if let Some(dest) = dest {
         req = req.header("sec-fetch-dest", dest);
@@ -676,7 +683,7 @@ async fn an_https_apps_origin_sets_secure_cross_site_cookies() {
 }
 
 #[tokio::test]
-async fn a_per_app_origin_serves_only_its_own_app() {
+async fn a_per_app_origin_serves_its_app_at_the_root_with_the_browsers_host() {
     let upstream = upstream().await;
     for app in apps_with(|s| s.apps_origin = "http://*.apps.localhost:7777".parse().unwrap()).await {
         let team = app.org_with_admin_and_dev("PerApp").await;
@@ -687,36 +694,61 @@ async fn a_per_app_origin_serves_only_its_own_app() {
             format!("{other}.apps.localhost:7777"),
         );
 
+        // The app opens at the root of its own origin, as its framework's documentation runs it.
         let (_, b) = app.get(&format!("/v1/applications/{id}"), &team.dev_token).await;
         let open_url = b["open_url"].as_str().unwrap().to_owned();
         assert!(
-            open_url.starts_with(&format!("http://{host}/apps/{id}/?ticket=")),
+            open_url.starts_with(&format!("http://{host}/?ticket=")),
             "{}: {open_url}",
             app.kind
         );
-        let set_cookie = open_on(&app, &host, &open_url, Some("iframe")).await;
-        assert_eq!(
-            attributes(&set_cookie)[3..],
-            ["SameSite=None", "Secure", "Partitioned"],
-            "{set_cookie}"
-        );
+        let path = &open_url[open_url.find("/?ticket=").unwrap()..];
+        let res = on_host(&app, &host, path)
+            .header("sec-fetch-dest", "iframe")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "{}", app.kind);
+        assert_eq!(res.headers()[header::LOCATION], "/");
+        let set_cookie = res.headers()[header::SET_COOKIE].to_str().unwrap().to_owned();
+        let attrs = attributes(&set_cookie);
+        assert!(attrs.contains(&"Path=/".to_owned()), "{set_cookie}");
+        assert_eq!(attrs[3..], ["SameSite=None", "Secure", "Partitioned"], "{set_cookie}");
         let cookie = set_cookie.split(';').next().unwrap().to_owned();
-        let res = on_host(&app, &host, &format!("/apps/{id}/echo"))
+
+        // Every path of its origin is the app's, sent with the browser's Host and no prefix.
+        for (path, seen) in [("/echo/a%20b?x=1", "/echo/a%20b"), ("/v1/config", "/v1/config"), ("/", "/")] {
+            let res = on_host(&app, &host, path)
+                .header(header::COOKIE, &cookie)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), 200, "{path}");
+            let echo: Value = res.json().await.unwrap();
+            assert_eq!(echo["path"], seen, "{path}");
+            let h = &echo["headers"];
+            assert_eq!(h["host"], host.as_str(), "Streamlit and Jupyter compare Origin with Host");
+            assert_eq!(h["x-forwarded-host"], host.as_str());
+            assert!(h.get("x-forwarded-prefix").is_none(), "{h}");
+        }
+        // An address of the earlier /apps/{id}/ form on its origin moves to the root.
+        let res = on_host(&app, &host, &format!("/apps/{id}/echo?x=1"))
             .header(header::COOKIE, &cookie)
             .send()
             .await
             .unwrap();
-        assert_eq!(res.status(), 200);
+        assert_eq!(res.status(), StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(res.headers()[header::LOCATION], "/echo?x=1");
 
-        // Another app's origin, the bare apps host and the console's host do not serve it, and
-        // the app's origin serves nothing else.
-        for (h, path) in [
-            (other_host.as_str(), format!("/apps/{id}/echo")),
-            ("apps.localhost:7777", format!("/apps/{id}/echo")),
-            (host.as_str(), format!("/apps/{other}/echo")),
-            (host.as_str(), "/v1/config".to_owned()),
-            (host.as_str(), "/".to_owned()),
-        ] {
+        // Its cookie opens no other app's origin, the bare apps host serves no app, and the
+        // console's host serves none either.
+        let res = on_host(&app, &other_host, "/echo")
+            .header(header::COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "another app's origin");
+        for (h, path) in [("apps.localhost:7777", format!("/apps/{id}/echo"))] {
             let res = on_host(&app, h, &path)
                 .header(header::COOKIE, &cookie)
                 .bearer_auth(&team.dev_token)
@@ -727,5 +759,30 @@ async fn a_per_app_origin_serves_only_its_own_app() {
         }
         let res = get_with_cookie(&app, &format!("/apps/{id}/echo"), &cookie).await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "the console's host");
+
+        // A page of an app that does not answer gets the waiting page, which tries again; a
+        // program gets the error.
+        db::insights::set_observed(&app.state.db, &id, "stopped".parse().unwrap(), None, None, None)
+            .await
+            .unwrap();
+        let res = on_host(&app, &host, "/")
+            .header(header::COOKIE, &cookie)
+            .header("sec-fetch-mode", "navigate")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(res.headers()[header::RETRY_AFTER], "2");
+        let page = res.text().await.unwrap();
+        assert!(page.contains("This app is not running"), "{page}");
+        assert!(page.contains(r#"http-equiv="refresh""#), "{page}");
+        let res = on_host(&app, &host, "/echo")
+            .header(header::COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["code"], "app_not_running");
     }
 }

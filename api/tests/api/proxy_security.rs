@@ -9,7 +9,7 @@ use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest as _};
 
 use crate::{
     helpers::{InsightSeed, Team, TestApp, apps, apps_with, spawn_app_with},
-    proxy::{no_redirects, on_host, open_on, running_app, upstream},
+    proxy::{no_redirects, on_host, open_on, path_of, running_app, upstream},
 };
 
 /// An origin per app, as `dev/up.sh` configures it.
@@ -61,7 +61,8 @@ async fn cookie_for(app: &TestApp, token: &str, id: &str) -> String {
     set_cookie.split(';').next().unwrap().to_owned()
 }
 
-/// A request to app `id` on its own origin, with the app cookie and an `Origin` (or none).
+/// A request to app `id` at the root of its own origin, with the app cookie and an `Origin` (or
+/// none).
 fn to_app(
     app: &TestApp,
     method: Method,
@@ -70,7 +71,7 @@ fn to_app(
     origin: Option<&str>,
 ) -> reqwest::RequestBuilder {
     let mut req = no_redirects()
-        .request(method, app.url(&format!("/apps/{id}/echo")))
+        .request(method, app.url("/echo"))
         .header(header::HOST, host_of(id))
         .header(header::COOKIE, cookie);
     if let Some(o) = origin {
@@ -81,7 +82,7 @@ fn to_app(
 
 /// The status of a websocket upgrade to app `id` with the app cookie and an `Origin` (or none).
 async fn upgrade(app: &TestApp, id: &str, cookie: &str, origin: Option<&str>) -> StatusCode {
-    let url = format!("{}/apps/{id}/ws", app.address.replace("http://", "ws://"));
+    let url = format!("{}/ws", app.address.replace("http://", "ws://"));
     let mut request = url.as_str().into_client_request().unwrap();
     let headers = request.headers_mut();
     headers.insert(header::HOST, host_of(id).parse().unwrap());
@@ -201,7 +202,7 @@ async fn an_apps_page_cannot_drive_another_app() {
         }
         // Programs sign in with a header, not the cookie, and send no Origin.
         let res = no_redirects()
-            .post(app.url(&format!("/apps/{b}/echo")))
+            .post(app.url("/echo"))
             .header(header::HOST, host_of(&b))
             .bearer_auth(&team.dev_token)
             .send()
@@ -222,7 +223,7 @@ async fn a_ticket_opens_the_app_once_on_every_replica() {
         let replica = spawn_app_with(move |_| settings).await;
 
         let url = open_url(&app, &team.dev_token, &id).await;
-        let path = &url[url.find("/apps/").unwrap()..];
+        let path = path_of(&url);
         let res = on_host(&app, &host_of(&id), path).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::SEE_OTHER, "{k}: the first use");
         // Used: refused here and on the other replica.
@@ -238,7 +239,7 @@ async fn a_ticket_opens_the_app_once_on_every_replica() {
         }
         // A new ticket opens it on either replica.
         let url = open_url(&app, &team.dev_token, &id).await;
-        let res = on_host(&replica, &host_of(&id), &url[url.find("/apps/").unwrap()..])
+        let res = on_host(&replica, &host_of(&id), path_of(&url))
             .send()
             .await
             .unwrap();
@@ -310,7 +311,7 @@ async fn no_answer_sends_the_browser_to_another_site() {
         // An external app: the console frames its URL itself; its proxy path sends nobody there.
         let (external, b) = external_app(&app, &team).await;
         assert_eq!(b["open_url"], "https://example.com/app", "{k}");
-        let res = on_host(&app, &host_of(&external), &format!("/apps/{external}/"))
+        let res = on_host(&app, &host_of(&external), "/")
             .bearer_auth(&team.dev_token)
             .send()
             .await
@@ -339,7 +340,7 @@ async fn no_answer_sends_the_browser_to_another_site() {
             if let Some(location) = res.headers().get(header::LOCATION) {
                 let location = location.to_str().unwrap();
                 assert!(
-                    location.starts_with(&format!("/apps/{id}/")) && !location.starts_with("//"),
+                    location.starts_with('/') && !location.starts_with("//"),
                     "{k}: {path} → {location}"
                 );
             }
@@ -372,7 +373,7 @@ async fn tickets_app_cookies_and_access_tokens_are_never_taken_for_one_another()
                 StatusCode::UNAUTHORIZED,
                 "{k}: a {what} as a bearer token: {body}"
             );
-            let res = on_host(&app, &host_of(&a), &format!("/apps/{a}/echo"))
+            let res = on_host(&app, &host_of(&a), "/echo")
                 .bearer_auth(token)
                 .send()
                 .await
@@ -397,7 +398,7 @@ async fn tickets_app_cookies_and_access_tokens_are_never_taken_for_one_another()
         }
         // Neither an access token nor an app cookie is a ticket.
         for (what, token) in [("access token", &access), ("app cookie", &cookie_value)] {
-            let res = on_host(&app, &host_of(&a), &format!("/apps/{a}/?ticket={token}"))
+            let res = on_host(&app, &host_of(&a), &format!("/?ticket={token}"))
                 .send()
                 .await
                 .unwrap();
@@ -409,24 +410,22 @@ async fn tickets_app_cookies_and_access_tokens_are_never_taken_for_one_another()
             assert!(res.headers().get(header::SET_COOKIE).is_none(), "{k}: {what}");
         }
 
-        // App A's ticket and cookie do not open app B (on B's origin or on A's, by B's path).
-        for host in [host_of(&b), host_of(&a)] {
-            let res = on_host(&app, &host, &format!("/apps/{b}/?ticket={ticket}"))
-                .send()
-                .await
-                .unwrap();
+        // App A's ticket and cookie do not open app B (B's origin serves only B, at its root;
+        // the earlier /apps/{b}/ form only moves there).
+        for path in [format!("/?ticket={ticket}"), format!("/apps/{b}/?ticket={ticket}")] {
+            let res = on_host(&app, &host_of(&b), &path).send().await.unwrap();
             assert_ne!(
                 res.status(),
                 StatusCode::SEE_OTHER,
-                "{k}: A's ticket on B ({host})"
+                "{k}: A's ticket on B ({path})"
             );
-            assert!(res.headers().get(header::SET_COOKIE).is_none(), "{k}: {host}");
+            assert!(res.headers().get(header::SET_COOKIE).is_none(), "{k}: {path}");
         }
         let res = to_app(&app, Method::GET, &b, &cookie, None).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{k}: A's cookie on B");
 
         // A's ticket still opens A, once: a replay fails.
-        let path = format!("/apps/{a}/?ticket={ticket}");
+        let path = format!("/?ticket={ticket}");
         let res = on_host(&app, &host_of(&a), &path).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::SEE_OTHER, "{k}: A's ticket on A");
         let res = on_host(&app, &host_of(&a), &path).send().await.unwrap();

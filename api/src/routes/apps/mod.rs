@@ -22,7 +22,8 @@
 //!   HEAD or OPTIONS, or a websocket) must come from the app's own origin ([`origin::may_change`],
 //!   else 403). An external app is not proxied (409): the console opens its URL itself, so no
 //!   answer of ours sends the browser to another site. An open websocket is re-checked every 15
-//!   seconds and closed when access or the session is gone or the app stopped.
+//!   seconds and closed when access or the session is gone or the app stopped. A browser loading a
+//!   page of an app that does not answer (yet) gets [`waiting`]'s page, which tries again.
 //! - **Forwarding** is the reverse-proxy engine's ([`crate::proxy`]): method, path after the
 //!   prefix, query without `ticket`, headers without hop-by-hop ones, `Authorization`,
 //!   `X-Api-Key` and our cookie, plus `X-Forwarded-For`, `-Proto`, `-Host` and
@@ -35,6 +36,7 @@
 
 pub mod origin;
 pub mod pass;
+pub mod waiting;
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -84,8 +86,16 @@ pub fn open_error(state: &AppState, app: &insights::InsightRow) -> Option<&'stat
 }
 
 async fn handle(State(state): State<AppState>, req: Request) -> Response {
-    match serve(state, req).await {
+    let navigation = waiting::is_navigation(req.method(), req.headers());
+    respond(serve(state, req).await, navigation)
+}
+
+/// The answer: a page navigation to an app that does not answer (yet) gets the waiting page,
+/// which loads the app again by itself; anything else the error as it is.
+fn respond(result: Result<Response>, navigation: bool) -> Response {
+    match result {
         Ok(res) => res,
+        Err(e) if navigation => waiting::answer(e),
         Err(e) => e.into_response(),
     }
 }
@@ -260,19 +270,21 @@ pub async fn serve_at_root(state: AppState, app_id: String, req: Request) -> Res
     if let Some((id, rest)) = split_path(uri.path())
         && id.eq_ignore_ascii_case(&app_id)
     {
-        let path = if rest.is_empty() { "/" } else { rest };
+        // One leading slash: `//host/…` would send the browser to another site.
+        let path = format!("/{}", rest.trim_start_matches('/'));
         let location = match uri.query() {
             Some(q) => format!("{path}?{q}"),
-            None => path.to_owned(),
+            None => path,
         };
         return redirect(StatusCode::PERMANENT_REDIRECT, &location)
             .unwrap_or_else(IntoResponse::into_response);
     }
     let path = uri.path().to_owned();
-    match proxy_app(state, app_id, String::new(), path, req).await {
-        Ok(res) => res,
-        Err(e) => e.into_response(),
-    }
+    let navigation = waiting::is_navigation(req.method(), req.headers());
+    respond(
+        proxy_app(state, app_id, String::new(), path, req).await,
+        navigation,
+    )
 }
 
 /// Serves app `app_id` mounted at `prefix` (`""` at its origin's root): `tail` is the path after

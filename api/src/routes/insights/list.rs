@@ -1,6 +1,7 @@
 //! The list of insights (filters, screens, sort, search, pages) and one insight.
 
 use super::*;
+use crate::routes::streams::workload::failure_log_for;
 
 pub(super) fn parse_filter(v: Option<&str>) -> Result<(Filter, bool)> {
     match v.map(str::trim).filter(|v| !v.is_empty()).unwrap_or("all") {
@@ -143,12 +144,14 @@ pub(super) async fn get_insight(
     } else {
         None
     };
+    let failure_log = failure_log_for(&state, &insight.asset, d.status == InsightStatus::Failed, level).await;
     Ok(Json(InsightResponse {
         success: true,
         application: view(&state, &caller, &insight, level).await?,
         report_url,
         open_url,
         open_error: apps::open_error(&state, d).map(str::to_owned),
+        failure_log,
     }))
 }
 

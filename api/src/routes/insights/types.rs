@@ -55,6 +55,10 @@ pub struct InsightResponse {
     /// Why an application that runs in the cluster cannot be opened here at all (the platform
     /// has no apps origin), for its page; null otherwise.
     pub open_error: Option<String>,
+    /// A failed application's last log lines (of the checkout or of its program's last run), for
+    /// callers with execute access; null otherwise.
+    #[schema(required)]
+    pub failure_log: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, ToSchema)]

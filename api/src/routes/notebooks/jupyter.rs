@@ -15,7 +15,7 @@ use super::{files, load_notebook, load_project, view::JupyterState};
 use crate::{
     auth::AuthUser,
     db::{self, activity::Activity, notebooks as rows, notebooks::NotebookRow, projects::Project},
-    domain::{AccessLevel, ActivityAction, Language, ProjectStatus},
+    domain::{AccessLevel, ActivityAction, ProjectStatus},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     notebooks::ipynb,
     routes::{
@@ -27,8 +27,6 @@ use crate::{
 
 /// 409 when the notebook server does not run (spec: the commit modal is on the open view).
 pub const NOT_OPEN: &str = "Open the notebook first: its changes are in the running JupyterLab";
-/// 409 for an R project's notebook: the r image has neither JupyterLab nor the R kernel yet.
-pub const NO_R_JUPYTER: &str = "R notebooks cannot be opened yet: the R image has no JupyterLab with an R kernel. Preview works; use a Python project to run notebooks";
 
 #[derive(Serialize, ToSchema)]
 pub struct OpenAnswer {
@@ -61,7 +59,7 @@ pub fn iframe(
         (status = 200, body = OpenAnswer),
         (status = 403, description = "You need execute or edit access to this project", body = ErrorBody),
         (status = 404, description = "Notebook not found", body = ErrorBody),
-        (status = 409, description = "Managed by its resource; an R notebook (no JupyterLab in the R image yet)", body = ErrorBody),
+        (status = 409, description = "Managed by its resource", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
 pub(super) async fn open_notebook(
@@ -70,9 +68,6 @@ pub(super) async fn open_notebook(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<OpenAnswer>> {
     let (n, mut project, level) = load_notebook(&state, &caller, &id, AccessLevel::Execute).await?;
-    if project.details.language == Language::R {
-        return Err(ApiError::conflict("r_notebooks_unavailable", NO_R_JUPYTER));
-    }
     let d = &project.details;
     if !d.running || d.status == ProjectStatus::Failed {
         // The server starts from the branch head: that is the version this notebook is edited from.
@@ -81,6 +76,35 @@ pub(super) async fn open_notebook(
         let base = head.map(|f| f.sha.as_str().to_owned());
         rows::set_base(&state.db, &n.id, base.as_deref(), db::now()).await?;
     }
+    let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level);
+    Ok(Json(OpenAnswer {
+        success: true,
+        iframe,
+        jupyter,
+    }))
+}
+
+/// Stop a notebook's server (execute access on its project): its project's JupyterLab ends, and
+/// with it every kernel; what JupyterLab saved stays in the workspace for the next open.
+#[utoipa::path(post, path = "/v1/notebook/{id}/stop", tag = "notebooks",
+    params(("id" = String, Path, description = "Notebook id")),
+    responses(
+        (status = 200, body = OpenAnswer),
+        (status = 403, description = "You need execute or edit access to this project", body = ErrorBody),
+        (status = 404, description = "Notebook not found", body = ErrorBody),
+        (status = 409, description = "Managed by its resource", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+pub(super) async fn stop_notebook(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<OpenAnswer>> {
+    let (n, mut project, level) = load_notebook(&state, &caller, &id, AccessLevel::Execute).await?;
+    set_running(&state, &mut project, false).await?;
+    Activity::on_asset(&caller.user, &project.asset, ActivityAction::Stopped)
+        .record(&state.db)
+        .await;
     let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level);
     Ok(Json(OpenAnswer {
         success: true,

@@ -55,6 +55,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             crud::delete_notebook
         ))
         .routes(routes!(jupyter::open_notebook))
+        .routes(routes!(jupyter::stop_notebook))
         .routes(routes!(jupyter::preview_notebook))
         .routes(routes!(jupyter::commit_notebook))
         .routes(routes!(jupyter::jupyter_dev_url))

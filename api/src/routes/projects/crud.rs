@@ -23,7 +23,7 @@ use crate::{
         details,
         projects::{Project, ProjectRow},
     },
-    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, Language, ProjectFlavour},
+    domain::{AccessLevel, ActivityAction, AssetKind, EntityType, Language, ProjectFlavour, ProjectStatus},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     projects::{
         git::{self, git_error},
@@ -32,6 +32,7 @@ use crate::{
     routes::{
         insights::{image_path, optional_text},
         shares,
+        streams::workload::failure_log_for,
     },
     state::AppState,
     views::Done,
@@ -182,6 +183,10 @@ pub struct ProjectDetail {
     pub success: bool,
     pub project: ProjectView,
     pub preview: PreviewState,
+    /// A failed preview's last log lines (of the checkout or of its program), for callers with
+    /// execute access; null otherwise.
+    #[schema(required)]
+    pub failure_log: Option<Vec<String>>,
 }
 
 /// One project (view access) and its preview container.
@@ -196,10 +201,13 @@ pub(super) async fn project_details(
 ) -> Result<Json<ProjectDetail>> {
     let (project, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     let preview = PreviewState::of(&state, &caller, &project, level);
+    let failed = preview.status == ProjectStatus::Failed;
+    let failure_log = failure_log_for(&state, &project.asset, failed, level).await;
     Ok(Json(ProjectDetail {
         success: true,
         project: view(&state, &caller, project, level).await?,
         preview,
+        failure_log,
     }))
 }
 

@@ -5,7 +5,10 @@
 //! view shows the newest archive the operator's log archiver wrote (`ludis_storage::logs`).
 
 use k8s_openapi::api::core::v1::Pod;
-use kube::{Api, ResourceExt as _, api::ListParams};
+use kube::{
+    Api, ResourceExt as _,
+    api::{ListParams, LogParams},
+};
 use ludis_crds::{LABEL_INSIGHT, LABEL_PROJECT, Project as ProjectCr};
 use ludis_storage::logs::LogOwner;
 
@@ -112,6 +115,33 @@ impl Workload {
         }
     }
 
+    /// The last lines a failing workload printed, for the page that says it failed: of its
+    /// newest pod, the container that failed — the checkout (an init container that ended with an
+    /// error), else the program's previous run when it keeps restarting, else its current one.
+    pub async fn failure_log(&self, state: &AppState) -> Option<Vec<String>> {
+        let pods = self.pods(state)?;
+        let selector = match self.kind {
+            AssetKind::Insight => format!("{LABEL_INSIGHT}={},{COMPONENT}=app", self.name),
+            _ => format!("{LABEL_PROJECT}={},{COMPONENT}=preview", self.name),
+        };
+        let list = pods.list(&ListParams::default().labels(&selector)).await.ok()?;
+        let pod = list
+            .items
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .max_by_key(|p| p.metadata.creation_timestamp.clone().map(|t| t.0))?;
+        let (container, previous) = failed_container(pod, self.container())?;
+        let params = LogParams {
+            container: Some(container),
+            previous,
+            tail_lines: Some(FAILURE_LINES),
+            limit_bytes: Some(16 * 1024),
+            ..LogParams::default()
+        };
+        let text = pods.logs(&pod.name_any(), &params).await.ok()?;
+        Some(text.lines().map(str::to_owned).collect())
+    }
+
     /// Whether `pod` carries this project's label (a status naming a foreign pod is ignored).
     fn owns(&self, pod: &Pod) -> bool {
         pod.labels().get(LABEL_PROJECT).is_some_and(|p| *p == self.name)
@@ -134,6 +164,51 @@ impl Workload {
     }
 }
 
+/// The last lines of a failed workload for a caller at `level` (its logs need execute access).
+pub async fn failure_log_for(
+    state: &AppState,
+    asset: &AssetRow,
+    failed: bool,
+    level: crate::domain::AccessLevel,
+) -> Option<Vec<String>> {
+    if !failed || level < crate::domain::AccessLevel::Execute {
+        return None;
+    }
+    Workload::of(asset)?.failure_log(state).await
+}
+
+/// How many of a failing container's last lines are shown.
+const FAILURE_LINES: i64 = 20;
+
+/// Pure: which container of `pod` failed and whether its previous run holds the error (it was
+/// restarted since): an init container that ended with an error, else `main`.
+fn failed_container(pod: &Pod, main: &str) -> Option<(String, bool)> {
+    let status = pod.status.as_ref()?;
+    let ended_badly = |c: &k8s_openapi::api::core::v1::ContainerStatus| {
+        let state = |s: Option<&k8s_openapi::api::core::v1::ContainerState>| {
+            s.and_then(|s| s.terminated.as_ref())
+                .is_some_and(|t| t.exit_code != 0)
+        };
+        let now = state(c.state.as_ref());
+        let before = state(c.last_state.as_ref());
+        (now || before).then_some(!now && before)
+    };
+    if let Some((c, previous)) = status
+        .init_container_statuses
+        .iter()
+        .flatten()
+        .find_map(|c| ended_badly(c).map(|previous| (c, previous)))
+    {
+        return Some((c.name.clone(), previous));
+    }
+    let c = status
+        .container_statuses
+        .iter()
+        .flatten()
+        .find(|c| c.name == main)?;
+    Some((c.name.clone(), ended_badly(c).unwrap_or(false)))
+}
+
 fn phase(pod: &Pod) -> Option<&str> {
     pod.status.as_ref()?.phase.as_deref()
 }
@@ -141,4 +216,36 @@ fn phase(pod: &Pod) -> Option<&str> {
 /// Whether the pod's container has run (running, or ended while the pod is kept).
 fn has_run(pod: &Pod) -> bool {
     matches!(phase(pod), Some("Running" | "Succeeded" | "Failed"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn pod(status: serde_json::Value) -> Pod {
+        serde_json::from_value(json!({ "status": status })).unwrap()
+    }
+
+    #[test]
+    fn the_container_that_failed_is_the_one_whose_log_is_shown() {
+        let status = |name: &str, state: serde_json::Value, last: serde_json::Value| {
+            json!({"name": name, "ready": false, "restartCount": 1, "image": "i", "imageID": "",
+                   "state": state, "lastState": last})
+        };
+        let crashing = pod(json!({"containerStatuses": [status("app",
+            json!({"waiting": {"reason": "CrashLoopBackOff"}}), json!({"terminated": {"exitCode": 1}}))]}));
+        assert_eq!(failed_container(&crashing, "app"), Some(("app".into(), true)));
+        let checkout = pod(json!({
+            "initContainerStatuses": [status("git-checkout", json!({"terminated": {"exitCode": 128}}), json!({}))],
+            "containerStatuses": [status("preview", json!({"waiting": {"reason": "PodInitializing"}}), json!({}))]}));
+        assert_eq!(
+            failed_container(&checkout, "preview"),
+            Some(("git-checkout".into(), false))
+        );
+        let running = pod(json!({"containerStatuses": [status("app", json!({"running": {}}), json!({}))]}));
+        assert_eq!(failed_container(&running, "app"), Some(("app".into(), false)));
+        assert_eq!(failed_container(&Pod::default(), "app"), None);
+    }
 }
