@@ -6,7 +6,7 @@
 
 use std::{fs::File, io::BufWriter, io::Write, time::Instant};
 
-use ludis_api::templates::{forecast, kmeans, table};
+use ludis_api::templates::{forecast, kmeans, limits::Limits, table};
 use rand_xoshiro::{
     Xoshiro256Plus,
     rand_core::{RngCore, SeedableRng},
@@ -54,18 +54,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     w.flush()?;
 
+    // No bound on the rows and a flag nobody sets: the computations alone are measured.
+    let limits = Limits::new(usize::MAX);
     let started = Instant::now();
-    let (values, _) = table::numbers(File::open(&blobs)?, &["x", "y", "z"], usize::MAX)?;
+    let (values, _) = table::numbers(File::open(&blobs)?, &["x", "y", "z"], &limits)?;
     let read_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let found = kmeans::cluster(values, 3, 4)?;
+    let found = kmeans::cluster(values, 3, 4, &limits.cancel)?;
     let kmeans_s = started.elapsed().as_secs_f64();
 
-    let (_, y): (Vec<String>, Vec<f64>) = table::keyed(File::open(&series)?, "t", "y", usize::MAX)?
+    let (_, y): (Vec<String>, Vec<f64>) = table::keyed(File::open(&series)?, "t", "y", &limits)?
         .into_iter()
         .unzip();
     let started = Instant::now();
-    let made = forecast::forecast(&y, 12, 3)?;
+    let made = forecast::forecast(&y, 12, 3, &limits.cancel)?;
     let forecast_s = started.elapsed().as_secs_f64();
 
     let mut sizes = found.sizes.clone();

@@ -156,6 +156,7 @@ impl App {
         }
         let web3 = crate::web3::Web3::from_settings(&settings).context("invalid web3 settings")?;
         let state = AppState {
+            templates: Arc::new(crate::templates::pool::Pool::from_settings(&settings)),
             web3: Arc::new(web3),
             db,
             kube,

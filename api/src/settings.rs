@@ -223,6 +223,22 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout: u64,
 
+    /// The most data rows a template app's call reads from its data file; a file with more is
+    /// refused (422, naming the file, its size and this bound), never cut short.
+    #[arg(long, env = "LUDIS_TEMPLATE_MAX_ROWS", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub template_max_rows: u64,
+
+    /// Seconds a template app's call may take, waiting for a worker included: a call still
+    /// waiting then is answered 503 with `Retry-After`, a computation still running then is
+    /// stopped (503). Keep it below `LUDIS_REQUEST_TIMEOUT`.
+    #[arg(long, env = "LUDIS_TEMPLATE_TIMEOUT_SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub template_timeout_secs: u64,
+
+    /// Template computations that run at the same time across the API (each user's run one at a
+    /// time, in line); 0: one a core.
+    #[arg(long, env = "LUDIS_TEMPLATE_WORKERS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    pub template_workers: u64,
+
     /// The origin published apps are served from (`https://apps.ludis.example`), apart from the
     /// console's, so an app's scripts cannot read the console's tokens; `https://*.apps.ludis.example`
     /// gives every app an origin of its own (`https://<app id>.apps.ludis.example`, a wildcard DNS

@@ -27,4 +27,6 @@ pub struct AppState {
     pub web3: Arc<crate::web3::Web3>,
     /// The API's own Prometheus metrics ([`crate::telemetry::metrics`]).
     pub metrics: Arc<crate::telemetry::Metrics>,
+    /// Where template apps' computations run (a worker limit, one at a time per user).
+    pub templates: Arc<crate::templates::pool::Pool>,
 }

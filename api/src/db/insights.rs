@@ -56,6 +56,9 @@ pub struct InsightRow {
     pub status_message: Option<String>,
     /// The commit it was published at (its pods check that revision out).
     pub revision: Option<String>,
+    /// A template app's data file, relative to its first dataset (chosen in the wizard); `None`:
+    /// the dataset's default.
+    pub template_file: Option<String>,
 }
 
 pub(super) fn json_list(s: &str) -> Vec<String> {
@@ -84,6 +87,7 @@ impl Details for InsightRow {
         "output",
         "status_message",
         "revision",
+        "template_file",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -104,6 +108,7 @@ impl Details for InsightRow {
             output: r.try_get("output")?,
             status_message: r.try_get("status_message")?,
             revision: r.try_get("revision")?,
+            template_file: r.try_get("template_file")?,
         })
     }
 
@@ -127,6 +132,7 @@ impl Details for InsightRow {
             .bind(&self.output)
             .bind(&self.status_message)
             .bind(&self.revision)
+            .bind(&self.template_file)
     }
 }
 

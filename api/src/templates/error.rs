@@ -10,6 +10,12 @@ pub enum TemplateError {
     NotNumeric(String),
     #[error("{0}")]
     Invalid(String),
+    /// The file has more data rows than the computation may read (the route names the file).
+    #[error("The data has more than {limit} rows; template apps read at most {limit}")]
+    TooManyRows { limit: usize },
+    /// The flag of [`super::limits::Cancel`] was set: the caller went away or the time was up.
+    #[error("The computation was stopped")]
+    Cancelled,
 }
 
 impl From<csv::Error> for TemplateError {

@@ -3,33 +3,58 @@
 //! Khandakar 2008: additive or multiplicative error, no, additive or damped trend, chosen by
 //! AICc; no seasonality), the in-sample one-step fitted values, a trailing moving average and
 //! the forecast with its 95 % interval. The six candidate models are fitted in four searches side
-//! by side, a thread each, rather than one after another as `AutoETS::non_seasonal()` does.
+//! by side, a thread a core, rather than one after another as `AutoETS::non_seasonal()` does.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use augurs_core::{Fit, Predict};
 use augurs_ets::{AutoETS, FittedAutoETS};
+
+use super::{TemplateError, limits::Cancel};
 
 /// AutoETS's candidates without seasonality — error (A, M) × trend (none, additive, damped) — as
 /// four searches: `Z` trend undamped tries none and additive (a fixed `N` trend gives augurs no
 /// candidate at all), the damped trend is its own search.
 const CANDIDATES: [(&str, bool); 4] = [("AZN", false), ("AAN", true), ("MZN", false), ("MAN", true)];
 
-/// The model with the lowest AICc of the searches in [`CANDIDATES`], each on a thread of its own.
-/// A search the data does not allow (a multiplicative error with values that are not positive,
-/// too few points for a trend) is left out; with none left, the first search's error.
-fn best_model(y: &[f64]) -> Result<FittedAutoETS, augurs_ets::Error> {
-    let fits: Vec<Result<FittedAutoETS, augurs_ets::Error>> = std::thread::scope(|s| {
-        let running: Vec<_> = CANDIDATES
-            .iter()
-            .map(|&(spec, damped)| s.spawn(move || AutoETS::new(1, spec)?.damped(damped)?.fit(y)))
-            .collect();
+/// The model with the lowest AICc of the searches in [`CANDIDATES`], fitted side by side by as
+/// many threads as there are cores (at most one a search), each taking the next search until none
+/// is left or the flag is set. A search the data does not allow (a multiplicative error with
+/// values that are not positive, too few points for a trend) is left out; with none left, the
+/// first search's error.
+fn best_model(y: &[f64], cancel: &Cancel) -> Result<FittedAutoETS, TemplateError> {
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(CANDIDATES.len());
+    let take = || {
+        let mut fits = Vec::new();
+        while !cancel.is_cancelled() {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(spec, damped)) = CANDIDATES.get(i) else {
+                break;
+            };
+            fits.push((
+                i,
+                AutoETS::new(1, spec)
+                    .and_then(|a| a.damped(damped))
+                    .and_then(|a| a.fit(y)),
+            ));
+        }
+        fits
+    };
+    let mut fits: Vec<(usize, Result<FittedAutoETS, augurs_ets::Error>)> = std::thread::scope(|s| {
+        let running: Vec<_> = (0..threads).map(|_| s.spawn(take)).collect();
         running
             .into_iter()
-            .map(|t| t.join().unwrap_or(Err(augurs_ets::Error::NoModelFound)))
+            .flat_map(|t| t.join().unwrap_or_default())
             .collect()
     });
+    cancel.check()?;
+    fits.sort_by_key(|(i, _)| *i);
     let mut first_error = None;
     fits.into_iter()
-        .filter_map(|fit| match fit {
+        .filter_map(|(_, fit)| match fit {
             Ok(m) if !m.model().aicc().is_nan() => Some(m),
             Ok(_) => None,
             Err(e) => {
@@ -38,10 +63,13 @@ fn best_model(y: &[f64]) -> Result<FittedAutoETS, augurs_ets::Error> {
             }
         })
         .min_by(|a, b| a.model().aicc().total_cmp(&b.model().aicc()))
-        .ok_or_else(|| first_error.unwrap_or(augurs_ets::Error::NoModelFound))
+        .ok_or_else(|| failed(first_error.unwrap_or(augurs_ets::Error::NoModelFound)))
 }
 
-use super::TemplateError;
+/// A forecast augurs could not make, in words.
+fn failed(e: augurs_ets::Error) -> TemplateError {
+    TemplateError::Invalid(format!("The forecast could not be made: {e}"))
+}
 
 /// The fewest points a forecast is made from.
 pub const MIN_POINTS: usize = 4;
@@ -98,7 +126,13 @@ pub fn check_horizon(horizon: usize) -> Result<(), TemplateError> {
     )))
 }
 
-pub fn forecast(y: &[f64], horizon: usize, window: usize) -> Result<Forecast, TemplateError> {
+/// The forecast of `y`; the flag is checked before each candidate model is fitted.
+pub fn forecast(
+    y: &[f64],
+    horizon: usize,
+    window: usize,
+    cancel: &Cancel,
+) -> Result<Forecast, TemplateError> {
     if y.len() < MIN_POINTS {
         return Err(TemplateError::Invalid(format!(
             "A forecast needs at least {MIN_POINTS} points with numbers; the data has {}",
@@ -106,9 +140,7 @@ pub fn forecast(y: &[f64], horizon: usize, window: usize) -> Result<Forecast, Te
         )));
     }
     check_horizon(horizon)?;
-    let failed =
-        |e: augurs_ets::Error| TemplateError::Invalid(format!("The forecast could not be made: {e}"));
-    let fitted = best_model(y).map_err(failed)?;
+    let fitted = best_model(y, cancel)?;
     let model = name(&fitted.model().model_type().to_string(), fitted.model().damped());
     let in_sample = fitted.predict_in_sample(None).map_err(failed)?;
     let ahead = fitted.predict(horizon, LEVEL).map_err(failed)?;
@@ -146,7 +178,7 @@ mod tests {
     #[test]
     fn a_straight_line_goes_on_as_a_straight_line() {
         let y: Vec<f64> = (0..40).map(|x| 10.0 + 2.0 * f64::from(x)).collect();
-        let f = forecast(&y, 5, 3).unwrap();
+        let f = forecast(&y, 5, 3, &Cancel::new()).unwrap();
         for (i, v) in f.forecast.iter().enumerate() {
             let want = 10.0 + 2.0 * (40 + i) as f64;
             assert!((v - want).abs() < 0.5, "step {i}: {v} against {want}");
@@ -166,7 +198,7 @@ mod tests {
         let y: Vec<f64> = (0..60)
             .map(|x| 100.0 + if x % 2 == 0 { 1.0 } else { -1.0 })
             .collect();
-        let f = forecast(&y, 3, 4).unwrap();
+        let f = forecast(&y, 3, 4, &Cancel::new()).unwrap();
         assert!(
             f.forecast.iter().all(|v| (v - 100.0).abs() < 1.5),
             "{:?}",
@@ -188,7 +220,7 @@ mod tests {
                 .collect(),
         ];
         for y in &series {
-            let ours = best_model(y).unwrap();
+            let ours = best_model(y, &Cancel::new()).unwrap();
             let theirs = AutoETS::non_seasonal().fit(y).unwrap();
             assert_eq!(
                 ours.model().model_type().to_string(),
@@ -201,8 +233,19 @@ mod tests {
 
     #[test]
     fn too_little_data_or_a_bad_horizon_is_refused() {
-        assert!(forecast(&[1.0, 2.0], 3, 2).is_err());
-        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], 0, 2).is_err());
-        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], HORIZON_MAX + 1, 2).is_err());
+        assert!(forecast(&[1.0, 2.0], 3, 2, &Cancel::new()).is_err());
+        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], 0, 2, &Cancel::new()).is_err());
+        assert!(forecast(&[1.0, 2.0, 3.0, 4.0, 5.0], HORIZON_MAX + 1, 2, &Cancel::new()).is_err());
+    }
+
+    #[test]
+    fn a_set_flag_fits_no_candidate() {
+        let y: Vec<f64> = (0..40).map(f64::from).collect();
+        let cancel = Cancel::new();
+        cancel.cancel();
+        assert!(matches!(
+            forecast(&y, 3, 2, &cancel),
+            Err(TemplateError::Cancelled)
+        ));
     }
 }

@@ -1,13 +1,14 @@
 //! K-means clustering (spec 001 §9): k from 1 to 9, 10 iterations of Lloyd's algorithm over the
 //! whole data (the batch is the data size), k-means++ seeding from a fixed seed so the same data
-//! gives the same clusters. The work is linfa's.
+//! gives the same clusters. The work is linfa's, an iteration at a time, with the flag checked
+//! between iterations.
 
 use linfa::{DatasetBase, prelude::*};
-use linfa_clustering::KMeans;
+use linfa_clustering::{KMeans, KMeansInit};
 use ndarray::Array2;
 use rand_xoshiro::{Xoshiro256Plus, rand_core::SeedableRng};
 
-use super::TemplateError;
+use super::{TemplateError, limits::Cancel};
 
 /// The clusters the templates may ask for.
 pub const CLUSTERS: std::ops::RangeInclusive<usize> = 1..=9;
@@ -38,8 +39,20 @@ pub fn check_clusters(k: usize) -> Result<(), TemplateError> {
     )))
 }
 
-/// `values` holds the points one after another, `dims` values each.
-pub fn cluster(values: Vec<f64>, dims: usize, k: usize) -> Result<Clusters, TemplateError> {
+/// The centroids moved less than this in an iteration (the Euclidean distance over all of them,
+/// linfa's measure): they have settled.
+const TOLERANCE: f64 = 1e-9;
+
+/// How far the centroids moved from `a` to `b`.
+fn moved(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt()
+}
+
+/// `values` holds the points one after another, `dims` values each. The iterations run one at a
+/// time, each from the centroids the last one left, as linfa runs them in one fit (the same
+/// centroids and inertia), so that the flag is checked between them. (The seeding's own centroids
+/// are not given out: were they already settled, one more iteration confirms it.)
+pub fn cluster(values: Vec<f64>, dims: usize, k: usize, cancel: &Cancel) -> Result<Clusters, TemplateError> {
     check_clusters(k)?;
     let points = values.len() / dims.max(1);
     if points < k {
@@ -50,12 +63,29 @@ pub fn cluster(values: Vec<f64>, dims: usize, k: usize) -> Result<Clusters, Temp
     let records =
         Array2::from_shape_vec((points, dims), values).map_err(|e| TemplateError::Invalid(e.to_string()))?;
     let data = DatasetBase::from(records);
-    let model = KMeans::params_with_rng(k, Xoshiro256Plus::seed_from_u64(SEED))
-        .n_runs(1)
-        .max_n_iterations(ITERATIONS)
-        .tolerance(1e-9)
-        .fit(&data)
-        .map_err(|e| TemplateError::Invalid(format!("k-means failed: {e}")))?;
+    let failed = |e: linfa_clustering::KMeansError| TemplateError::Invalid(format!("k-means failed: {e}"));
+    // The first iteration seeds with k-means++ from the fixed seed; the others go on from there.
+    let mut init = KMeansInit::KMeansPlusPlus;
+    let mut model = None;
+    for _ in 0..ITERATIONS {
+        cancel.check()?;
+        let step = KMeans::params_with_rng(k, Xoshiro256Plus::seed_from_u64(SEED))
+            .n_runs(1)
+            .max_n_iterations(1)
+            .tolerance(TOLERANCE)
+            .init_method(init)
+            .fit(&data)
+            .map_err(failed)?;
+        let moved = model.as_ref().map_or(f64::INFINITY, |last: &KMeans<f64, _>| {
+            moved(last.centroids(), step.centroids())
+        });
+        init = KMeansInit::Precomputed(step.centroids().clone());
+        model = Some(step);
+        if moved < TOLERANCE {
+            break;
+        }
+    }
+    let model = model.ok_or_else(|| TemplateError::Invalid("k-means made no iteration".into()))?;
     let labels = model.predict(data.records()).to_vec();
     let mut sizes = vec![0; k];
     for &l in &labels {
@@ -89,7 +119,7 @@ mod tests {
 
     #[test]
     fn separable_clusters_are_found_whole() {
-        let c = cluster(blobs(), 3, 3).unwrap();
+        let c = cluster(blobs(), 3, 3, &Cancel::new()).unwrap();
         assert_eq!(c.sizes, [50, 50, 50]);
         // Every group of 50 got one label, and the three labels differ.
         let groups: Vec<usize> = c
@@ -123,8 +153,54 @@ mod tests {
 
     #[test]
     fn the_cluster_count_is_bounded_by_the_spec_and_the_data() {
-        assert!(cluster(blobs(), 3, 10).is_err());
-        assert!(cluster(blobs(), 3, 0).is_err());
-        assert!(cluster(vec![1.0, 2.0], 2, 2).is_err());
+        assert!(cluster(blobs(), 3, 10, &Cancel::new()).is_err());
+        assert!(cluster(blobs(), 3, 0, &Cancel::new()).is_err());
+        assert!(cluster(vec![1.0, 2.0], 2, 2, &Cancel::new()).is_err());
+    }
+
+    /// 2,000 scattered points in 2D (a fixed pattern) that take several iterations to settle.
+    fn scattered() -> Vec<f64> {
+        (0..2000u32)
+            .flat_map(|i| {
+                let x = f64::from((i * 7919) % 1000) / 10.0;
+                let y = f64::from((i * 104_729) % 997) / 10.0 + if i % 3 == 0 { 40.0 } else { 0.0 };
+                [x, y]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_iteration_at_a_time_gives_linfas_one_fit() {
+        for k in [2, 4, 7] {
+            let ours = cluster(scattered(), 2, k, &Cancel::new()).unwrap();
+            let data = DatasetBase::from(Array2::from_shape_vec((2000, 2), scattered()).unwrap());
+            let theirs = KMeans::params_with_rng(k, Xoshiro256Plus::seed_from_u64(SEED))
+                .n_runs(1)
+                .max_n_iterations(ITERATIONS)
+                .tolerance(TOLERANCE)
+                .fit(&data)
+                .unwrap();
+            let centroids: Vec<Vec<f64>> = theirs
+                .centroids()
+                .rows()
+                .into_iter()
+                .map(|r| r.to_vec())
+                .collect();
+            assert_eq!(ours.centroids, centroids, "k = {k}");
+            assert!(
+                (ours.inertia - theirs.inertia() * 2000.0).abs() < 1e-6 * ours.inertia,
+                "k = {k}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_set_flag_stops_the_iterations() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        assert!(matches!(
+            cluster(scattered(), 2, 4, &cancel),
+            Err(TemplateError::Cancelled)
+        ));
     }
 }

@@ -9,7 +9,8 @@ use serde_json::json;
 use crate::matrix::{Entry, Need};
 use ludis_api::domain::AccessLevel::View;
 
-/// The matrix's entries for `/v1/templates…` (view on the app, and on its dataset).
+/// The matrix's entries for `/v1/templates…` (view on the app, and on its dataset; the wizard's
+/// calls: view on the dataset).
 pub(crate) fn entries() -> Vec<Entry> {
     vec![
         // The assistant's log summary (view on the item). The matrix's app has no assistant: an
@@ -96,6 +97,36 @@ pub(crate) fn entries() -> Vec<Entry> {
                             Some(&p.token),
                             json!({"x": "month", "y": "sales"}),
                         )
+                        .await
+                })
+            },
+        },
+        // The wizard's calls over a dataset (view on it). The matrix's dataset has no data file:
+        // an empty list, and 400 'no .csv' for the row check, after the access rule.
+        Entry {
+            method: "GET",
+            path: "/v1/templates/datasets/{id}/files",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .get(&format!("/v1/templates/datasets/{id}/files"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
+            method: "GET",
+            path: "/v1/templates/datasets/{id}/rows",
+            variant: "",
+            need: Need::Level(View),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .get(&format!("/v1/templates/datasets/{id}/rows"), &p.token)
                         .await
                 })
             },

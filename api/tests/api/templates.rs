@@ -7,6 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{InsightSeed, Person, TestApp, apps_with, s3_settings};
+use ludis_api::Settings;
 
 /// 3 groups of 20 points around (0,0,0), (10,10,0) and (0,10,10); a region per group; sales
 /// 10 + 2·row over months m000…m059.
@@ -41,7 +42,41 @@ struct World {
     /// Sees both.
     cy: Person,
     outsider: Person,
+    dataset: String,
     app_id: String,
+}
+
+/// Writes `body` as the file `name` at the top of dataset `dataset`.
+async fn put(app: &TestApp, dataset: &str, name: &str, body: Vec<u8>) {
+    let row = ludis_api::db::details::by_id::<ludis_api::db::datasets::DatasetRow>(&app.state.db, dataset)
+        .await
+        .unwrap()
+        .unwrap();
+    let (bucket, prefix) = (&row.details.bucket, &row.details.prefix);
+    ludis_storage::objects::put(
+        app.state.s3.as_ref().unwrap(),
+        bucket,
+        &format!("{prefix}{name}"),
+        body,
+        "application/octet-stream",
+    )
+    .await
+    .unwrap();
+}
+
+/// The wizard's create call: a cluster app of `owner`'s over `dataset`, reading `file` when given.
+async fn create(app: &TestApp, owner: &Person, dataset: &str, file: Option<&str>) -> (StatusCode, Value) {
+    let mut application =
+        json!({"name": "Segments", "description": "d", "template": "cluster", "dataset_ids": [dataset]});
+    if let Some(f) = file {
+        application["file"] = json!(f);
+    }
+    app.post(
+        "/v2/applications/create",
+        Some(&owner.token),
+        json!({ "application": application }),
+    )
+    .await
 }
 
 async fn world(app: &TestApp) -> World {
@@ -52,38 +87,10 @@ async fn world(app: &TestApp) -> World {
     let cy = app.person(&org, "developer", "Cy").await;
     let outsider = app.person(&other, "developer", "Out").await;
     let dataset = app.dataset(&org, Some(&ann.uid), "Points").await;
-    let row = ludis_api::db::details::by_id::<ludis_api::db::datasets::DatasetRow>(&app.state.db, &dataset)
-        .await
-        .unwrap()
-        .unwrap();
-    let s3 = app.state.s3.as_ref().unwrap();
-    let (bucket, prefix) = (&row.details.bucket, &row.details.prefix);
     // Not a CSV, first in key order: the CSV is still the one read.
-    ludis_storage::objects::put(
-        s3,
-        bucket,
-        &format!("{prefix}a-notes.txt"),
-        b"notes".to_vec(),
-        "text/plain",
-    )
-    .await
-    .unwrap();
-    ludis_storage::objects::put(
-        s3,
-        bucket,
-        &format!("{prefix}points.csv"),
-        csv().into_bytes(),
-        "text/csv",
-    )
-    .await
-    .unwrap();
-    let (s, b) = app
-        .post(
-            "/v2/applications/create",
-            Some(&ann.token),
-            json!({"application": {"name": "Segments", "description": "d", "template": "cluster", "dataset_ids": [dataset]}}),
-        )
-        .await;
+    put(app, &dataset, "a-notes.txt", b"notes".to_vec()).await;
+    put(app, &dataset, "points.csv", csv().into_bytes()).await;
+    let (s, b) = create(app, &ann, &dataset, None).await;
     assert_eq!(s, 201, "{}: {b}", app.kind);
     let app_id = b["application"]["id"].as_str().unwrap().to_owned();
     app.share(&app_id, "user", &bob.uid, "view", &ann.uid).await;
@@ -94,6 +101,7 @@ async fn world(app: &TestApp) -> World {
         bob,
         cy,
         outsider,
+        dataset,
         app_id,
     }
 }
@@ -332,34 +340,12 @@ async fn a_workbook_gives_the_same_answers_as_its_csv() {
         let w = world(&app).await;
         let id = &w.app_id;
         let token = &w.cy.token;
-        let dataset = ludis_api::db::details::by_id::<ludis_api::db::insights::InsightRow>(&app.state.db, id)
-            .await
-            .unwrap()
-            .unwrap()
-            .details
-            .dataset_ids[0]
-            .clone();
-        let row =
-            ludis_api::db::details::by_id::<ludis_api::db::datasets::DatasetRow>(&app.state.db, &dataset)
-                .await
-                .unwrap()
-                .unwrap();
-        let s3c = app.state.s3.as_ref().unwrap();
-        let (bucket, prefix) = (&row.details.bucket, &row.details.prefix);
         // "broken.xlsx" is first in key order: the CSV is still the default file.
         for (name, body) in [
             ("points.xlsx", workbook()),
             ("broken.xlsx", b"PK not really".to_vec()),
         ] {
-            ludis_storage::objects::put(
-                s3c,
-                bucket,
-                &format!("{prefix}{name}"),
-                body,
-                "application/octet-stream",
-            )
-            .await
-            .unwrap();
+            put(&app, &w.dataset, name, body).await;
         }
 
         let (s, b) = app
@@ -407,5 +393,315 @@ async fn a_workbook_gives_the_same_answers_as_its_csv() {
             .await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{k}: {b}");
         assert_eq!(b["message"], "The file is not a valid XLSX workbook");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wizard's file and the bounds of the work (issue 11): the chosen file is kept and read; a
+// file over the row bound is refused with its name, size and the bound; one computation at a time
+// per user; a worker limit that answers a waiting caller (503 with Retry-After) or serves it once a
+// worker is free. Calls that must wait hold what they wait for throughout (a turn or a worker taken
+// from the pool by the test), so no outcome depends on the machine's speed.
+
+/// A CSV of `n` rows: month and sales.
+fn rows_csv(n: usize) -> String {
+    let mut s = String::from("month,sales\n");
+    for i in 0..n {
+        s.push_str(&format!("m{i:04},{}\n", 10 + i));
+    }
+    s
+}
+
+/// The test S3 server, with `tweak` on the settings.
+fn s3_and(tweak: impl Fn(&mut Settings) + Clone) -> Option<impl Fn(&mut Settings) + Clone> {
+    let s3 = s3_settings()?;
+    Some(move |s: &mut Settings| {
+        s3(s);
+        tweak(s);
+    })
+}
+
+/// A call's status, `Retry-After` header and JSON body.
+async fn raw(app: &TestApp, path: &str, token: &str) -> (StatusCode, Option<String>, Value) {
+    let res = app
+        .http
+        .get(app.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    let retry = res
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (res.status(), retry, res.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn the_file_chosen_in_the_wizard_is_kept_and_read_by_every_call() {
+    let Some(s3) = s3_settings() else { return };
+    for app in apps_with(s3).await {
+        let k = app.kind;
+        let w = world(&app).await;
+        // Now first in key order: the default of an app that was given no file.
+        let first = rows_csv(5);
+        put(&app, &w.dataset, "a-first.csv", first.clone().into_bytes()).await;
+
+        // The wizard lists the data files with their sizes, the default first .csv, and the bound.
+        let (s, b) = app
+            .get(
+                &format!("/v1/templates/datasets/{}/files", w.dataset),
+                &w.cy.token,
+            )
+            .await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(
+            b["files"],
+            json!([
+                {"file": "a-first.csv", "size": first.len(), "size_text": format!("{} bytes", first.len())},
+                {"file": "points.csv", "size": csv().len(), "size_text": format!("{:.2} KB", csv().len() as f64 / 1000.0)},
+            ]),
+            "{k}"
+        );
+        assert_eq!(
+            (b["default_file"].as_str(), b["max_rows"].as_u64()),
+            (Some("a-first.csv"), Some(200_000))
+        );
+
+        // An app made with a file keeps it, and every call reads it.
+        let (s, b) = create(&app, &w.ann, &w.dataset, Some("points.csv")).await;
+        assert_eq!(s, 201, "{k}: {b}");
+        let chosen = b["application"]["id"].as_str().unwrap().to_owned();
+        let row =
+            ludis_api::db::details::by_id::<ludis_api::db::insights::InsightRow>(&app.state.db, &chosen)
+                .await
+                .unwrap()
+                .unwrap();
+        assert_eq!(row.details.template_file.as_deref(), Some("points.csv"));
+        let token = &w.ann.token;
+        let (s, b) = app.get(&format!("/v1/templates/col.names/{chosen}"), token).await;
+        assert_eq!(
+            (s, b["file"].as_str()),
+            (StatusCode::OK, Some("points.csv")),
+            "{k}: {b}"
+        );
+        let (s, b) = app
+            .post(
+                &format!("/v1/templates/data.paginate/{chosen}"),
+                Some(token),
+                json!({"start": 0, "count": 1}),
+            )
+            .await;
+        assert_eq!(
+            (s, b["file"].as_str(), b["count"].as_u64()),
+            (StatusCode::OK, Some("points.csv"), Some(60))
+        );
+        let (s, b) = app
+            .post(
+                &format!("/v1/templates/graph.data/{chosen}"),
+                Some(token),
+                json!({"kind": "series", "x": "region", "y": "sales", "aggregation": "sum"}),
+            )
+            .await;
+        assert_eq!(
+            (s, b["file"].as_str()),
+            (StatusCode::OK, Some("points.csv")),
+            "{k}: {b}"
+        );
+        assert_eq!(b["labels"], json!(["north", "south", "east"]));
+        let (s, b) = app
+            .post(
+                &format!("/v1/templates/forecast/{chosen}"),
+                Some(token),
+                json!({"x": "month", "y": "sales", "horizon": 2}),
+            )
+            .await;
+        assert_eq!(
+            (s, b["file"].as_str()),
+            (StatusCode::OK, Some("points.csv")),
+            "{k}: {b}"
+        );
+        // A call's own file still wins.
+        let (s, b) = app
+            .get(
+                &format!("/v1/templates/col.names/{chosen}?file=a-first.csv"),
+                token,
+            )
+            .await;
+        assert_eq!(
+            (s, b["columns"].clone()),
+            (StatusCode::OK, json!(["month", "sales"])),
+            "{k}: {b}"
+        );
+        // An app made without one reads the default, as before.
+        let (s, b) = app
+            .get(&format!("/v1/templates/col.names/{}", w.app_id), token)
+            .await;
+        assert_eq!(
+            (s, b["file"].as_str()),
+            (StatusCode::OK, Some("a-first.csv")),
+            "{k}: {b}"
+        );
+
+        // The file must be a data file of the dataset, and there.
+        for (file, status, message) in [
+            ("missing.csv", StatusCode::NOT_FOUND, "File not found"),
+            (
+                "a-notes.txt",
+                StatusCode::BAD_REQUEST,
+                "Template apps read .csv, .xlsx and .xls files",
+            ),
+        ] {
+            let (s, b) = create(&app, &w.ann, &w.dataset, Some(file)).await;
+            assert_eq!(
+                (s, b["message"].as_str()),
+                (status, Some(message)),
+                "{k} {file}: {b}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_file_over_the_row_bound_is_refused_naming_the_file_its_size_and_the_bound() {
+    let Some(settings) = s3_and(|s| s.template_max_rows = 50) else {
+        return;
+    };
+    for app in apps_with(settings).await {
+        let k = app.kind;
+        let w = world(&app).await;
+        let id = &w.app_id;
+        let token = &w.cy.token;
+        // points.csv has 60 rows, a bound of 50; its size as the console writes it (KB).
+        let size = format!("{:.2} KB", csv().len() as f64 / 1000.0);
+        let message = format!(
+            "points.csv ({size}) has more than 50 rows; template apps read at most 50. Choose a smaller \
+             file or ask your administrator to raise LUDIS_TEMPLATE_MAX_ROWS"
+        );
+        for (path, body) in [
+            ("data.paginate", json!({"start": 0, "count": 10})),
+            ("graph.data", json!({"kind": "kmeans", "columns": ["x", "y"]})),
+            (
+                "graph.data",
+                json!({"kind": "series", "x": "region", "y": "sales", "aggregation": "sum"}),
+            ),
+            ("forecast", json!({"x": "month", "y": "sales"})),
+        ] {
+            let (s, b) = app
+                .post(&format!("/v1/templates/{path}/{id}"), Some(token), body.clone())
+                .await;
+            assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{k} {path} {body}: {b}");
+            assert_eq!(
+                (b["code"].as_str(), b["message"].as_str()),
+                (Some("too_many_rows"), Some(message.as_str()))
+            );
+        }
+        // The header alone is within any bound.
+        let (s, _) = app.get(&format!("/v1/templates/col.names/{id}"), token).await;
+        assert_eq!(s, StatusCode::OK, "{k}");
+
+        // The wizard learns it before the app is made: the same words, and a file that fits.
+        let rows = format!("/v1/templates/datasets/{}/rows", w.dataset);
+        let (s, b) = app.get(&format!("{rows}?file=points.csv"), token).await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(
+            (
+                b["fits"].as_bool(),
+                b["rows"].clone(),
+                b["max_rows"].as_u64(),
+                b["message"].as_str()
+            ),
+            (Some(false), Value::Null, Some(50), Some(message.as_str())),
+            "{k}"
+        );
+        put(&app, &w.dataset, "small.csv", rows_csv(50).into_bytes()).await;
+        let (s, b) = app.get(&format!("{rows}?file=small.csv"), token).await;
+        assert_eq!(s, 200, "{k}: {b}");
+        assert_eq!(
+            (b["fits"].as_bool(), b["rows"].as_u64(), b["message"].clone()),
+            (Some(true), Some(50), Value::Null),
+            "{k}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_users_next_call_waits_for_their_running_one_and_others_are_not_held_up() {
+    let Some(settings) = s3_and(|s| {
+        s.template_workers = 2;
+        s.template_timeout_secs = 2;
+    }) else {
+        return;
+    };
+    for app in apps_with(settings).await {
+        let k = app.kind;
+        let w = world(&app).await;
+        let columns = format!("/v1/templates/col.names/{}", w.app_id);
+        // Ann's computation runs (the test holds her turn and one of the two workers).
+        let running = app.state.templates.admit(&w.ann.uid).await.unwrap();
+        let (s, retry, b) = raw(&app, &columns, &w.ann.token).await;
+        assert_eq!(
+            (s, retry.as_deref(), b["code"].as_str()),
+            (StatusCode::SERVICE_UNAVAILABLE, Some("2"), Some("template_busy")),
+            "{k}: {b}"
+        );
+        assert_eq!(
+            b["message"],
+            "Your previous template computation is still running; this one waited 2 s for it. Try again when it has finished"
+        );
+        // Cy is not in Ann's line: the other worker serves her.
+        let (s, b) = app.get(&columns, &w.cy.token).await;
+        assert_eq!(s, StatusCode::OK, "{k}: {b}");
+        // Ann's computation ends: her next call runs.
+        drop(running);
+        let (s, b) = app.get(&columns, &w.ann.token).await;
+        assert_eq!(s, StatusCode::OK, "{k}: {b}");
+    }
+}
+
+#[tokio::test]
+async fn with_every_worker_busy_another_user_waits_then_is_served_or_told_when_to_come_back() {
+    let Some(settings) = s3_and(|s| {
+        s.template_workers = 1;
+        s.template_timeout_secs = 3;
+    }) else {
+        return;
+    };
+    for app in apps_with(settings).await {
+        let k = app.kind;
+        let w = world(&app).await;
+        let columns = format!("/v1/templates/col.names/{}", w.app_id);
+        // Ann's long computation holds the only worker for longer than Cy may wait: 503 and when to
+        // come back, never a call that hangs.
+        let running = app.state.templates.admit(&w.ann.uid).await.unwrap();
+        let (s, retry, b) = raw(&app, &columns, &w.cy.token).await;
+        assert_eq!(
+            (s, retry.as_deref(), b["code"].as_str()),
+            (StatusCode::SERVICE_UNAVAILABLE, Some("3"), Some("template_busy")),
+            "{k}: {b}"
+        );
+        assert_eq!(
+            b["message"],
+            "Every template worker is busy (1 at a time); this one waited 3 s. Try again in a moment"
+        );
+        // Cy asks again while it still runs; it ends while she waits: she is served.
+        let pool = app.state.templates.clone();
+        let waiting = app.get(&columns, &w.cy.token);
+        let ends = async move {
+            while pool.waiting() == 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+            drop(running);
+        };
+        let ((s, b), ()) = tokio::join!(waiting, ends);
+        assert_eq!(
+            (s, b["file"].as_str()),
+            (StatusCode::OK, Some("points.csv")),
+            "{k}: {b}"
+        );
+        assert_eq!(
+            (app.state.templates.idle(), app.state.templates.waiting()),
+            (1, 0)
+        );
     }
 }

@@ -285,6 +285,8 @@ pub fn new_insight(
             output: seen.output.clone(),
             status_message: seen.message.clone(),
             revision: seen.revision.clone(),
+            // The wizard's choice; a resource does not name one.
+            template_file: None,
         },
     }
 }

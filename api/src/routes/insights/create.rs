@@ -139,12 +139,14 @@ pub(super) async fn create_insight(
 }
 
 /// The template wizard: an application made from a template (cluster, slice-and-dice or
-/// campaign) over datasets the caller can see. Rendered by the console; nothing to build.
+/// campaign) over datasets the caller can see, reading the data file chosen in the wizard (kept
+/// with the app; every template call reads it unless the call names another). Rendered by the
+/// console; nothing to build.
 #[utoipa::path(post, path = "/v2/applications/create", tag = "insights", request_body = TemplateAppRequest,
     responses(
         (status = 201, description = "App Created Successfully", body = InsightMessage),
-        (status = 400, description = "Empty App name not allowed / Dataset must be selected! / Template App Type must be selected!", body = ErrorBody),
-        (status = 404, description = "Dataset not found", body = ErrorBody),
+        (status = 400, description = "Empty App name not allowed / Dataset must be selected! / Template App Type must be selected! / Template apps read .csv, .xlsx and .xls files", body = ErrorBody),
+        (status = 404, description = "Dataset not found / File not found", body = ErrorBody),
         (status = 502, description = "The cluster refused the resource", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
@@ -167,6 +169,13 @@ pub(super) async fn create_from_template(
     let description = optional_text(&a.description, DESCRIPTION_MAX)?;
     let img_path = image_path(a.img_path.as_deref().unwrap_or_default(), &caller.user.uid)?;
     let dataset_ids = check_datasets(&state, &caller, &a.dataset_ids).await?;
+    // The wizard's file, of the dataset the app reads (its first); none: the dataset's default.
+    let template_file = match (a.file.as_deref().map(str::trim), dataset_ids.first()) {
+        (Some(file), Some(dataset)) if !file.is_empty() => {
+            Some(crate::routes::templates::checked_file(&state, &caller, dataset, file).await?)
+        }
+        _ => None,
+    };
     let insight = new_insight(
         &state,
         &caller,
@@ -181,6 +190,7 @@ pub(super) async fn create_from_template(
             is_template: true,
             language: Language::Python,
             dataset_ids,
+            template_file,
             ..Default::default()
         },
     )

@@ -105,6 +105,10 @@ pub struct NewTemplateApp {
     pub template: String,
     pub dataset_ids: Vec<String>,
     pub img_path: Option<String>,
+    /// The data file the app reads: a `.csv`, `.xlsx` or `.xls` file of its first dataset
+    /// (relative; it must exist). Absent or empty: the dataset's first `.csv` at the top level,
+    /// else its first workbook there, found at each call.
+    pub file: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -157,7 +157,9 @@ export interface paths {
         put?: never;
         /**
          * Start a stopped application again (execute; never an external one). The status is
-         *     `starting` at once; the operator reports `running` when it is.
+         *     `starting` at once; the operator reports `running` when it is. With `publish_filenames`, the
+         *     project's files are published again into the application (edit): the new entry file at the
+         *     branch's head, rolled out at once.
          */
         post: operations["restart_insight"];
         delete?: never;
@@ -1086,6 +1088,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notebook/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a notebook's server (execute access on its project): its project's JupyterLab ends, and
+         *     with it every kernel; what JupyterLab saved stays in the workspace for the next open.
+         */
+        post: operations["stop_notebook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1406,6 +1428,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/datasets/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The `.csv`, `.xlsx` and `.xls` files at the top of a dataset, for the template wizard (view on
+         *     the dataset).
+         */
+        get: operations["data_files"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/datasets/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a data file of a dataset fits the row bound of template apps, for the wizard (view on
+         *     the dataset). Counting stops one row past the bound.
+         */
+        get: operations["check_rows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates/forecast/{id}": {
         parameters: {
             query?: never;
@@ -1649,7 +1711,9 @@ export interface paths {
         put?: never;
         /**
          * The template wizard: an application made from a template (cluster, slice-and-dice or
-         *     campaign) over datasets the caller can see. Rendered by the console; nothing to build.
+         *     campaign) over datasets the caller can see, reading the data file chosen in the wizard (kept
+         *     with the app; every template call reads it unless the call names another). Rendered by the
+         *     console; nothing to build.
          */
         post: operations["create_from_template"];
         delete?: never;
@@ -1865,6 +1929,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/launch/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What Run (or publishing a file) will run, before it runs: the entry file and the command the
+         *     launch rule gives it (`streamlit run app.py`, `python main.py`, …), decided from the file at
+         *     the branch head as the pod will (view access).
+         */
+        get: operations["project_launch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/repocontents/{id}": {
         parameters: {
             query?: never;
@@ -1891,7 +1976,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start the preview container with the latest commit (execute access). */
+        /**
+         * Start the preview container with the latest commit (execute access), running the entry file
+         *     chosen beside Run.
+         */
         post: operations["run_project"];
         delete?: never;
         options?: never;
@@ -2346,6 +2434,11 @@ export interface components {
              *     every use).
              */
             permanent_url: string;
+            /**
+             * @description The permanent URL as a project's container reaches this API (the snippets shown in a
+             *     project use it); null when the API does not know where pods reach it.
+             */
+            pod_url: string | null;
         };
         ActiveUserCount: {
             id: string;
@@ -2725,6 +2818,29 @@ export interface components {
             operator: string;
             /** @description The tasks it runs after. */
             upstream: string[];
+        };
+        DataFileView: {
+            /** @description Relative to the dataset. */
+            file: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** @description The size as the console writes it ("26.40 MB"), as the template calls' messages do. */
+            size_text: string;
+        };
+        DataFilesResponse: {
+            success: boolean;
+            /** @description In key order, at most 1,000. */
+            files: components["schemas"]["DataFileView"][];
+            /**
+             * @description What an app reads when no file is chosen: the first `.csv`, else the first workbook; null
+             *     without any.
+             */
+            default_file: string | null;
+            /** @description The most rows a template app reads (`LUDIS_TEMPLATE_MAX_ROWS`). */
+            max_rows: number;
         };
         DatasetFields: {
             /** @default  */
@@ -3320,6 +3436,11 @@ export interface components {
              *     has no apps origin), for its page; null otherwise.
              */
             open_error?: string | null;
+            /**
+             * @description A failed application's last log lines (of the checkout or of its program's last run), for
+             *     callers with execute access; null otherwise.
+             */
+            failure_log: string[] | null;
         };
         /**
          * @description An insight's status: the spec's `running` and `external`, and the operator's phases.
@@ -3333,6 +3454,13 @@ export interface components {
             description: string;
             app_type: components["schemas"]["AppType"];
             status: components["schemas"]["InsightStatus"];
+            /**
+             * @description Why it failed or what it waits for, as the operator says ("the program ended with an
+             *     error (exit code 1, restarted 3 times)", "waiting for a node: …"); null otherwise.
+             */
+            status_message: string | null;
+            /** @description The commit it was published at (null: an insight not published from a project's commit). */
+            revision: string | null;
             /** @description What is saved: a default image URL (`/v1/images/defaults/…`) or an object key. */
             img_path?: string | null;
             /** @description What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour). */
@@ -3415,6 +3543,24 @@ export interface components {
         LatestRequest: {
             /** @default null */
             limit?: null | components["schemas"]["LatestLimit"];
+        };
+        /** @description What runs, as the console shows it beside Run and Publish. */
+        LaunchView: {
+            /** @description The entry file; null when the project has none to run (its files are served). */
+            file: string | null;
+            /**
+             * @description What runs it: streamlit, panel, gradio, dash, fastapi, flask, python, shiny, r,
+             *     rmarkdown, notebook, jupyterlab or files.
+             */
+            runner: string;
+            /** @description Its name as people know it (`Streamlit`, `FastAPI`, `R Markdown`, …). */
+            framework: string;
+            /** @description The command as a person would type it (`streamlit run app.py`). */
+            command: string;
+            /** @description Whether it serves a web page (else a program that prints and ends). */
+            serves: boolean;
+            /** @description The files the launch rule tries, in order, when none is chosen. */
+            candidates: string[];
         };
         LegacyProjectAnswer: {
             success: boolean;
@@ -3775,6 +3921,13 @@ export interface components {
             dataset_ids?: string[];
             /** @default null */
             img_path?: string | null;
+            /**
+             * @description The data file the app reads: a `.csv`, `.xlsx` or `.xls` file of its first dataset
+             *     (relative; it must exist). Absent or empty: the dataset's first `.csv` at the top level,
+             *     else its first workbook there, found at each call.
+             * @default null
+             */
+            file?: string | null;
         };
         NewUserFields: {
             /** @default  */
@@ -4170,6 +4323,13 @@ export interface components {
         PreviewState: {
             running: boolean;
             status: components["schemas"]["ProjectStatus"];
+            /**
+             * @description Why the preview failed or what it waits for, as the operator says ("waiting for a node:
+             *     0/2 nodes are available: 1 Insufficient cpu."); null otherwise.
+             */
+            message: string | null;
+            /** @description The entry file Run runs, when one was chosen (else the launch rule's first candidate). */
+            file: string | null;
             /** @description An opaque handle: the project id while a preview runs, else null (never a pod name). */
             container_id: string | null;
             /**
@@ -4211,6 +4371,11 @@ export interface components {
             success: boolean;
             project: components["schemas"]["ProjectView"];
             preview: components["schemas"]["PreviewState"];
+            /**
+             * @description A failed preview's last log lines (of the checkout or of its program), for callers with
+             *     execute access; null otherwise.
+             */
+            failure_log: string[] | null;
         };
         /**
          * @description The state of a project's preview container (the contract's `status`).
@@ -4346,6 +4511,19 @@ export interface components {
          * @enum {string}
          */
         Role: "developer" | "management" | "administrator" | "superadmin";
+        RowCheck: {
+            success: boolean;
+            file: string;
+            /** Format: int64 */
+            size: number;
+            /** @description The file's data rows; null when it has more than `max_rows`. */
+            rows: number | null;
+            max_rows: number;
+            /** @description Whether template apps can read it. */
+            fits: boolean;
+            /** @description Why not, as the template calls would answer (422); null when it fits. */
+            message: string | null;
+        };
         RunNowAnswer: {
             success: boolean;
             dag_run_id: string;
@@ -4355,7 +4533,8 @@ export interface components {
             /** @default  */
             application_id?: string;
             /**
-             * @description Accepted for compatibility; the files published are the insight's own.
+             * @description With a restart: files of the insight's project to publish into it again (the first is the
+             *     entry file; edit access). Empty: start it as it is.
              * @default []
              */
             publish_filenames?: string[];
@@ -7659,7 +7838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Managed by its resource; an R notebook (no JupyterLab in the R image yet) */
+            /** @description Managed by its resource */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7701,6 +7880,55 @@ export interface operations {
             };
             /** @description Notebook not found (or its file is gone) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stop_notebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notebook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAnswer"];
+                };
+            };
+            /** @description You need execute or edit access to this project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Notebook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Managed by its resource */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8505,8 +8733,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A `.csv`, `.xlsx` or `.xls` file of the dataset (relative); by default its first `.csv` at
-                 *     the top level, else its first workbook there.
+                 * @description A `.csv`, `.xlsx` or `.xls` file of the dataset (relative); by default the app's own (chosen
+                 *     in the wizard), else the dataset's first `.csv` at the top level, else its first workbook
+                 *     there.
                  */
                 file?: string;
             };
@@ -8538,6 +8767,15 @@ export interface operations {
             };
             /** @description App, dataset or file not found (or no access) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every template worker stayed busy (Retry-After), or the time bound was passed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8587,6 +8825,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The file has more rows than template apps read (LUDIS_TEMPLATE_MAX_ROWS) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every template worker stayed busy (Retry-After), or the time bound was passed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    data_files: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataFilesResponse"];
+                };
+            };
+            /** @description Dataset not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_rows: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A `.csv`, `.xlsx` or `.xls` file of the dataset (relative); by default the app's own (chosen
+                 *     in the wizard), else the dataset's first `.csv` at the top level, else its first workbook
+                 *     there.
+                 */
+                file?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowCheck"];
+                };
+            };
+            /** @description Not a .csv, .xlsx or .xls file / an unreadable file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset or file not found (or no access) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every template worker stayed busy (Retry-After), or the time bound was passed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     forecast_data: {
@@ -8629,6 +8972,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The file has more rows than template apps read (LUDIS_TEMPLATE_MAX_ROWS) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every template worker stayed busy (Retry-After), or the time bound was passed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     graph_data: {
@@ -8664,6 +9025,24 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file has more rows than template apps read (LUDIS_TEMPLATE_MAX_ROWS) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every template worker stayed busy (Retry-After), or the time bound was passed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9303,7 +9682,7 @@ export interface operations {
                     "application/json": components["schemas"]["InsightMessage"];
                 };
             };
-            /** @description Empty App name not allowed / Dataset must be selected! / Template App Type must be selected! */
+            /** @description Empty App name not allowed / Dataset must be selected! / Template App Type must be selected! / Template apps read .csv, .xlsx and .xls files */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9312,7 +9691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Dataset not found */
+            /** @description Dataset not found / File not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9918,6 +10297,51 @@ export interface operations {
             };
         };
     };
+    project_launch: {
+        parameters: {
+            query?: {
+                /** @description An entry file; unset: the one Run would pick (the chosen file, else the first candidate). */
+                file?: string;
+                /** @description `serve` (Run, an application; the default) or `render` (a report). */
+                purpose?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchView"];
+                };
+            };
+            /** @description The file to run must be a .py, .R, .Rmd or .ipynb file of the project / '…' is not a file of the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Project not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     repo_contents: {
         parameters: {
             query?: never;
@@ -9973,7 +10397,13 @@ export interface operations {
     };
     run_project: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The entry file to run (kept for the next Run); unset: the one chosen before, else the
+                 *     launch rule's first candidate (`app.py`, `main.py`, …).
+                 */
+                file?: string;
+            };
             header?: never;
             path: {
                 /** @description Project id */
@@ -9989,6 +10419,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description The file to run must be a .py, .R, .Rmd or .ipynb file of the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description You need execute or edit access to this project */

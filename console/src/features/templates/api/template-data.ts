@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { api, unwrap } from '@/lib/api-client';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 import type { NewTemplateApp, TemplateForecastRequest, TemplateGraphRequest as GraphRequest } from '@/lib/api/types';
 
 const keys = {
@@ -9,14 +9,33 @@ const keys = {
   page: (id: string, start: number, count: number) => ['templates', id, 'page', start, count] as const,
   graph: (id: string, req: GraphRequest) => ['templates', id, 'graph', req] as const,
   forecast: (id: string, req: TemplateForecastRequest) => ['templates', id, 'forecast', req] as const,
+  dataFiles: (datasetId: string) => ['templates', 'dataset', datasetId, 'files'] as const,
+  rows: (datasetId: string, file: string) => ['templates', 'dataset', datasetId, 'rows', file] as const,
 };
+
+/**
+ * Template computations are asked again (once) only when every worker stayed busy (503
+ * template_busy); a computation that ran out of time, or a file with too many rows, would give
+ * the same answer again.
+ */
+export function retryWhenBusy(failures: number, error: Error) {
+  return failures < 1 && error instanceof ApiError && error.code === 'template_busy';
+}
+
+/**
+ * What every template computation's query shares. (Each also hands react-query's `signal` to the
+ * request: when nobody shows the answer any more — the page was left — the request is aborted,
+ * and the server stops the computation.)
+ */
+const computation = { retry: retryWhenBusy } as const;
 
 /** GET /v1/templates/col.names/{id}: the data file's columns. */
 export function useTemplateColumns(id: string) {
   return useQuery({
     queryKey: keys.columns(id),
-    queryFn: () => unwrap(api.GET('/v1/templates/col.names/{id}', { params: { path: { id } } })),
+    queryFn: ({ signal }) => unwrap(api.GET('/v1/templates/col.names/{id}', { params: { path: { id } }, signal })),
     staleTime: Infinity,
+    ...computation,
   });
 }
 
@@ -24,9 +43,10 @@ export function useTemplateColumns(id: string) {
 export function useTemplatePage(id: string, start: number, count: number) {
   return useQuery({
     queryKey: keys.page(id, start, count),
-    queryFn: () => unwrap(api.POST('/v1/templates/data.paginate/{id}', { params: { path: { id } }, body: { start, count } })),
+    queryFn: ({ signal }) => unwrap(api.POST('/v1/templates/data.paginate/{id}', { params: { path: { id } }, body: { start, count }, signal })),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
+    ...computation,
   });
 }
 
@@ -34,10 +54,11 @@ export function useTemplatePage(id: string, start: number, count: number) {
 export function useTemplateGraph(id: string, req: GraphRequest | null) {
   return useQuery({
     queryKey: keys.graph(id, req ?? { kind: 'series', x: '', y: '' }),
-    queryFn: () => unwrap(api.POST('/v1/templates/graph.data/{id}', { params: { path: { id } }, body: req! })),
+    queryFn: ({ signal }) => unwrap(api.POST('/v1/templates/graph.data/{id}', { params: { path: { id } }, body: req!, signal })),
     enabled: req !== null,
     placeholderData: keepPreviousData,
     staleTime: Infinity,
+    ...computation,
   });
 }
 
@@ -48,9 +69,10 @@ export function useTemplateSeries(id: string, x: string | null, ys: string[], ag
       const req: GraphRequest = { kind: 'series', x: x ?? '', y, aggregation };
       return {
         queryKey: keys.graph(id, req),
-        queryFn: () => unwrap(api.POST('/v1/templates/graph.data/{id}', { params: { path: { id } }, body: req })),
+        queryFn: ({ signal }: { signal: AbortSignal }) => unwrap(api.POST('/v1/templates/graph.data/{id}', { params: { path: { id } }, body: req, signal })),
         enabled: x !== null,
         staleTime: Infinity,
+        ...computation,
       };
     }),
   });
@@ -60,9 +82,36 @@ export function useTemplateSeries(id: string, x: string | null, ys: string[], ag
 export function useTemplateForecast(id: string, req: TemplateForecastRequest | null) {
   return useQuery({
     queryKey: keys.forecast(id, req ?? { x: '', y: '' }),
-    queryFn: () => unwrap(api.POST('/v1/templates/forecast/{id}', { params: { path: { id } }, body: req! })),
+    queryFn: ({ signal }) => unwrap(api.POST('/v1/templates/forecast/{id}', { params: { path: { id } }, body: req!, signal })),
     enabled: req !== null,
     staleTime: Infinity,
+    ...computation,
+  });
+}
+
+/**
+ * GET /v1/templates/datasets/{id}/files: the wizard's list of the data files a template app can
+ * read from dataset `datasetId` (with their sizes), the default one and the row bound.
+ */
+export function useTemplateDataFiles(datasetId: string | null) {
+  return useQuery({
+    queryKey: keys.dataFiles(datasetId ?? ''),
+    queryFn: ({ signal }) => unwrap(api.GET('/v1/templates/datasets/{id}/files', { params: { path: { id: datasetId! } }, signal })),
+    enabled: datasetId !== null,
+    // The wizard says why in place.
+    meta: { silent: true },
+  });
+}
+
+/** GET /v1/templates/datasets/{id}/rows: whether `file` fits the row bound of template apps. */
+export function useTemplateFileRows(datasetId: string | null, file: string | null) {
+  return useQuery({
+    queryKey: keys.rows(datasetId ?? '', file ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET('/v1/templates/datasets/{id}/rows', { params: { path: { id: datasetId! }, query: { file: file! } }, signal })),
+    enabled: datasetId !== null && file !== null,
+    meta: { silent: true },
+    ...computation,
   });
 }
 

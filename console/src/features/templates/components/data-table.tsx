@@ -1,4 +1,4 @@
-import { Button, Group, ScrollArea, Skeleton, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, ScrollArea, Skeleton, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 
 import { useTemplatePage } from '@/features/templates/api/template-data';
@@ -9,7 +9,7 @@ function show(v: unknown) {
   return typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 6 }) : String(v);
 }
 
-/** The data file's rows, 10 at a time from row 0 (spec 001 §9), with the file's row count. */
+/** The data file's rows, 10 at a time from row 0 (spec 001 §9), with the file's row count; why not, when they cannot be read. */
 export function DataTable({ id, columns }: { id: string; columns: string[] }) {
   const [start, setStart] = useState(0);
   const page = useTemplatePage(id, start, TABLE_ROWS);
@@ -17,6 +17,11 @@ export function DataTable({ id, columns }: { id: string; columns: string[] }) {
   const rows = page.data?.rows ?? [];
   return (
     <div>
+      {page.isError && (
+        <Alert color="red" variant="light" mb="xs" title="These rows could not be read">
+          {page.error.message}
+        </Alert>
+      )}
       {page.isPending ? (
         <Skeleton h={240} aria-label="Loading rows" />
       ) : (

@@ -109,4 +109,46 @@ describe('template view', () => {
     renderWithProviders(<TemplateView id="a1" template="cluster" />);
     expect(await screen.findByRole('alert')).toHaveTextContent('The dataset has no .csv file at its top level');
   });
+
+  it('says in place when the file has more rows than template apps read, and when a computation ran out of time', async () => {
+    signIn();
+    const tooMany = 'sales.csv (26.40 MB) has more than 200,000 rows; template apps read at most 200,000. Choose a smaller file or ask your administrator to raise LUDIS_TEMPLATE_MAX_ROWS';
+    mockFetch(
+      on('GET', '/v1/templates/col.names/a1', { body: { success: true, file: 'sales.csv', columns: ['region', 'units'] } }),
+      on('POST', '/v1/templates/data.paginate/a1', { status: 422, body: { success: false, code: 'too_many_rows', message: tooMany } }),
+    );
+    renderWithProviders(<TemplateView id="a1" template="cluster" />);
+    expect(await screen.findByRole('alert', { name: "The app's data could not be read" })).toHaveTextContent(tooMany);
+    expect(screen.queryByLabelText("Loading the app's data")).not.toBeInTheDocument();
+  });
+
+  it('shows a forecast that ran out of time as an error, and does not ask again', async () => {
+    signIn();
+    const late = 'The computation over sales.csv took longer than 20 s and was stopped. Choose a smaller file, or ask your administrator to raise LUDIS_TEMPLATE_TIMEOUT_SECS';
+    const calls = data(
+      ['POST', '/v1/templates/graph.data/a1', { body: kmeans }],
+      ['POST', '/v1/templates/forecast/a1', { status: 503, body: { success: false, code: 'template_timeout', message: late } }],
+    );
+    renderWithProviders(<TemplateView id="a1" template="campaign" />);
+    await user().click(await screen.findByRole('switch', { name: 'Forecast' }));
+    expect(await screen.findByText(late)).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Forecasting' })).not.toBeInTheDocument();
+    expect(bodies(calls, '/v1/templates/forecast/a1')).toHaveLength(1);
+  });
+
+  it('says why a later page of rows cannot be read', async () => {
+    signIn();
+    mockFetch(
+      on('GET', '/v1/templates/col.names/a1', { body: { success: true, file: 'sales.csv', columns: ['region', 'units', 'price'] } }),
+      on('POST', '/v1/templates/data.paginate/a1', (c) =>
+        (c.body as { start: number }).start === 0
+          ? { body: { success: true, file: 'sales.csv', rows, count: 23 } }
+          : { status: 503, body: { success: false, code: 'template_timeout', message: 'The computation over sales.csv took longer than 20 s and was stopped.' } },
+      ),
+      on('POST', '/v1/templates/graph.data/a1', { body: kmeans }),
+    );
+    renderWithProviders(<TemplateView id="a1" template="cluster" />);
+    await user().click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('alert', { name: 'These rows could not be read' })).toHaveTextContent('took longer than 20 s');
+  });
 });

@@ -3,26 +3,31 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 
 import { paths } from '@/config/paths';
-import { useCreateTemplateApp } from '@/features/templates/api/template-data';
+import { useCreateTemplateApp, useTemplateDataFiles } from '@/features/templates/api/template-data';
 import type { DatasetPicker } from '@/features/templates/components/slots';
+import { FILE_MESSAGE, FileRowsNote, TemplateFileField } from '@/features/templates/components/template-file-field';
 import { TEMPLATES, type TemplateKind, WIZARD_MESSAGES } from '@/features/templates/utils/constants';
 import { notify } from '@/lib/notify';
 
-type Draft = { template: TemplateKind | null; datasetId: string | null; datasetName: string; name: string; description: string };
+/** `file` is the data file chosen in the list; null: the dataset's default (its first .csv). */
+type Draft = { template: TemplateKind | null; datasetId: string | null; datasetName: string; file: string | null; name: string; description: string };
 
-const EMPTY: Draft = { template: null, datasetId: null, datasetName: '', name: '', description: '' };
+const EMPTY: Draft = { template: null, datasetId: null, datasetName: '', file: null, name: '', description: '' };
 const LAST = 3;
 
-/** What keeps step `step` from being done, or null. */
-function problem(step: number, d: Draft): string | null {
+/** What keeps step `step` from being done, or null; `file` is the data file the app would read. */
+function problem(step: number, d: Draft, file: string | null): string | null {
   if (step === 0 && !d.template) return WIZARD_MESSAGES.template;
   if (step === 1 && !d.datasetId) return WIZARD_MESSAGES.dataset;
+  if (step === 1 && !file) return FILE_MESSAGE;
   if (step === 2 && !d.name.trim()) return WIZARD_MESSAGES.name;
   return null;
 }
 
 /**
- * /add-template (spec 001 §2, §4): four steps — template, dataset, name and description, review.
+ * /add-template (spec 001 §2, §4): four steps — template, dataset and its data file, name and
+ * description, review. The data file is listed with its size, the first .csv chosen at first; the
+ * review names it, and a file with more rows than template apps read is warned of before Create.
  * Next is enabled only when the step is satisfied; the last step's button reads 'Create'; Back on
  * the first step resets and returns to /insights; a step marker jumps to that step (later ones
  * only once the steps before them are satisfied).
@@ -39,9 +44,12 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
     },
   });
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const blocked = problem(step, draft);
+  const files = useTemplateDataFiles(draft.datasetId);
+  const file = draft.file ?? files.data?.default_file ?? null;
+  const fileSize = files.data?.files.find((f) => f.file === file)?.size_text;
+  const blocked = problem(step, draft, file);
   // A marker may jump back anywhere, and forward only over satisfied steps.
-  const reachable = (target: number) => [0, 1, 2].slice(0, target).every((s) => problem(s, draft) === null);
+  const reachable = (target: number) => [0, 1, 2].slice(0, target).every((s) => problem(s, draft, file) === null);
 
   function back() {
     if (step === 0) {
@@ -60,7 +68,7 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
     }
     setFailure(null);
     create.mutate(
-      { name: draft.name.trim(), description: draft.description.trim(), template: draft.template!, dataset_ids: [draft.datasetId!] },
+      { name: draft.name.trim(), description: draft.description.trim(), template: draft.template!, dataset_ids: [draft.datasetId!], file },
       { onError: (e) => setFailure(e instanceof Error ? e.message : String(e)) },
     );
   }
@@ -91,10 +99,8 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
         </Stepper.Step>
         <Stepper.Step label="Dataset" description="The data it reads">
           <Stack mt="md" maw={480}>
-            {datasetPicker({ value: draft.datasetId, onChange: (id, name) => set({ datasetId: id, datasetName: name }) })}
-            <Text size="sm" c="dimmed">
-              The app reads the first .csv file at the top of the dataset (or, without one, its first .xlsx or .xls workbook).
-            </Text>
+            {datasetPicker({ value: draft.datasetId, onChange: (id, name) => set({ datasetId: id, datasetName: name, file: null }) })}
+            {draft.datasetId && <TemplateFileField datasetId={draft.datasetId} files={files} value={file} onChange={(f) => set({ file: f })} />}
           </Stack>
         </Stepper.Step>
         <Stepper.Step label="Name" description="What people see">
@@ -113,6 +119,10 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
                 <b>Dataset:</b> {draft.datasetName}
               </Text>
               <Text>
+                <b>File:</b> {file}
+                {fileSize && ` (${fileSize})`}
+              </Text>
+              <Text>
                 <b>Name:</b> {draft.name.trim()}
               </Text>
               {draft.description.trim() && (
@@ -122,6 +132,11 @@ export function TemplateWizard({ datasetPicker }: { datasetPicker: DatasetPicker
               )}
             </Stack>
           </Card>
+          {draft.datasetId && file && (
+            <Stack mt="sm" maw={480}>
+              <FileRowsNote datasetId={draft.datasetId} file={file} />
+            </Stack>
+          )}
         </Stepper.Step>
       </Stepper>
       {failure && (
