@@ -133,7 +133,7 @@ platform_start
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
   e2e/datasets.spec.ts e2e/admin.spec.ts e2e/templates.spec.ts e2e/layout.spec.ts e2e/web3.spec.ts) || rc=$?
 platform_operator
-(cd console && npx playwright test e2e/projects.spec.ts e2e/notebooks.spec.ts e2e/workflows.spec.ts) || rc=$?
+(cd console && npx playwright test e2e/projects.spec.ts e2e/notebooks.spec.ts e2e/frameworks.spec.ts e2e/workflows.spec.ts) || rc=$?
 platform_short_tokens
 (cd console && LUDIS_E2E_ACCESS_TTL=3 npx playwright test e2e/session.spec.ts) || rc=$?
 # A failure's context before the cluster is cleared: the pods and events of the specs' namespaces,

@@ -174,7 +174,8 @@ pub struct Settings {
 
     /// Where preview pods reach this API's git server for the repositories Ludis hosts
     /// (`http://ludis-api.ludis-system.svc:8080/git`); empty: a hosted project's preview starts
-    /// from its workspace volume without a checkout.
+    /// from its workspace volume without a checkout. Without `/git`, it is where pods reach this
+    /// API at all (the dataset snippets shown in a project use it).
     #[arg(long, env = "LUDIS_GIT_URL", default_value = "")]
     pub git_url: String,
 
@@ -484,6 +485,12 @@ impl std::fmt::Display for Origin {
 }
 
 impl Settings {
+    /// Where pods reach this API (`LUDIS_GIT_URL` without its `/git`), if it is known.
+    pub fn pod_api_base(&self) -> Option<&str> {
+        let base = self.git_url.trim().trim_end_matches('/').strip_suffix("/git")?;
+        (!base.is_empty()).then_some(base)
+    }
+
     /// Where published apps are served: their own origin when configured, else the console's
     /// when allowed, else nowhere.
     pub fn apps_placement(&self) -> AppsPlacement<'_> {
@@ -575,6 +582,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.listen.port(), 1, "a flag overrides the file");
+    }
+
+    #[test]
+    fn pods_reach_the_api_where_they_reach_its_git_server() {
+        let with = |url: &str| {
+            Settings::try_parse_from(["ludis-api".to_owned(), format!("--git-url={url}")])
+                .unwrap()
+                .pod_api_base()
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            with("http://10.141.255.1:8080/git").as_deref(),
+            Some("http://10.141.255.1:8080")
+        );
+        assert_eq!(
+            with("http://ludis-api.ludis-system.svc:80/git/").as_deref(),
+            Some("http://ludis-api.ludis-system.svc:80")
+        );
+        assert_eq!(with(""), None);
+        assert_eq!(with("http://elsewhere.example/repos"), None);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type FrameLocator, type Page, test } from '@playwright/test';
 
 import { apiLogin, demoOrganization, enableForDevelopers, screenshots, signIn, toastSeen } from './session';
 
@@ -36,6 +36,20 @@ const IMPORTED = JSON.stringify({
   nbformat: 4,
   nbformat_minor: 5,
 });
+
+/**
+ * Types `code` into the notebook's last cell, runs it with Shift-Enter, and waits for `output`:
+ * once the kernel is idle (the status bar says so), as a person would wait for it.
+ */
+async function runCell(lab: FrameLocator, code: string, output: string) {
+  await expect(lab.locator('.jp-Notebook')).toBeVisible({ timeout: 60_000 });
+  await expect(lab.getByText(/\| Idle$/)).toBeVisible({ timeout: 120_000 });
+  const cell = lab.locator('.jp-Notebook .jp-Cell').last().locator('.cm-content');
+  await cell.click();
+  await cell.pressSequentially(code);
+  await cell.press('Shift+Enter');
+  await expect(lab.locator('.jp-OutputArea-output').filter({ hasText: output })).toBeVisible({ timeout: 60_000 });
+}
 
 async function openProject(page: Page) {
   await page.goto('/projects');
@@ -183,56 +197,11 @@ test.describe.serial('legacy projects and notebooks', () => {
     await expect(page.getByLabel('Dev port')).toContainText('Dev port 8888');
     await expect(page.getByLabel('JupyterLab status')).toHaveText('running');
 
-    // Inside JupyterLab's own page (its origin, the proxy's cookie): a kernel runs 1+1 over its
-    // websocket, and a cell is saved into the notebook through JupyterLab's contents API, as its
-    // editor saves — no typing racing the editor on a busy machine.
-    const labPage = page.frames().find((f) => f.url().includes('/lab/tree/'));
-    expect(labPage, 'the JupyterLab frame').toBeTruthy();
-    const result = await labPage!.evaluate(async (marker) => {
-      const [base, path] = location.pathname.split('/lab/tree/');
-      const ok = async (r: Response) => {
-        if (!r.ok) throw new Error(`${r.url}: ${r.status} ${await r.text()}`);
-        return r.json();
-      };
-      const json = { 'content-type': 'application/json' };
-      const session = await fetch(`${base}/api/sessions`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ path, type: 'notebook', name: path, kernel: { name: 'python3' } }),
-      }).then(ok);
-      const ws = new WebSocket(`${location.origin.replace('http', 'ws')}${base}/api/kernels/${session.kernel.id}/channels?session_id=e2e`);
-      const msgId = `e2e-${Date.now()}`;
-      const value = await new Promise<string>((resolve, reject) => {
-        ws.onmessage = (e) => {
-          const m = JSON.parse(e.data as string);
-          if (m.parent_header?.msg_id !== msgId) return;
-          if (m.msg_type === 'execute_result') resolve(m.content.data['text/plain']);
-          if (m.msg_type === 'error') reject(new Error(m.content.evalue));
-        };
-        ws.onerror = () => reject(new Error('the kernel websocket failed'));
-        ws.onopen = () =>
-          ws.send(
-            JSON.stringify({
-              header: { msg_id: msgId, username: 'e2e', session: 'e2e', msg_type: 'execute_request', version: '5.3', date: new Date().toISOString() },
-              parent_header: {},
-              metadata: {},
-              content: { code: '1+1', silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true },
-              channel: 'shell',
-              buffers: [],
-            }),
-          );
-      });
-      ws.close();
-      const file = await fetch(`${base}/api/contents/${path}?content=1`).then(ok);
-      file.content.cells.push({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: `print("${marker}")` });
-      await fetch(`${base}/api/contents/${path}`, {
-        method: 'PUT',
-        headers: json,
-        body: JSON.stringify({ type: 'notebook', format: 'json', content: file.content }),
-      }).then(ok);
-      return value;
-    }, marker);
-    expect(result).toBe('2');
+    // What a person does in JupyterLab's own page (its origin, the proxy's cookie): types a cell,
+    // runs it with Shift-Enter over the kernel's websocket, sees its output, saves with ctrl-S.
+    await runCell(lab, `print("${marker}", 6 * 7)`, `${marker} 42`);
+    await lab.locator('.jp-Notebook').press('Control+s');
+    await expect(lab.locator('.jp-mod-dirty')).toHaveCount(0, { timeout: 30_000 });
     await screen(page, 'jupyterlab');
 
     await page.getByRole('button', { name: 'Commit' }).click();
@@ -270,6 +239,40 @@ test.describe.serial('legacy projects and notebooks', () => {
       await page.getByRole('table', { name: 'Notebooks' }).getByRole('link', { name: notebookName, exact: true }).click();
       await page.getByRole('link', { name: 'Preview' }).click();
       await expect(page.frameLocator(`iframe[title="Preview of ${notebookName}"]`).getByText(marker).first()).toBeVisible({ timeout: 20_000 });
+    }
+  });
+
+  test('an R notebook runs R in JupyterLab, and Stop ends its server', async ({ page, request }) => {
+    test.skip(!realNode, 'JupyterLab runs on the real node: set LUDIS_E2E_REAL_NODE=1');
+    test.setTimeout(RUN_TIMEOUT + 120_000);
+    const token = (await apiLogin(request, owner.email, owner.password)).token;
+    const headers = { Authorization: `Bearer ${token}` };
+    const list = await request.get(`/v1/datasets/listdatasets?filter=all&page=1&search=${encodeURIComponent('Retail sales')}`, { headers });
+    const sample = ((await list.json()) as { datasets: { id: string; name: string }[] }).datasets.find((d) => d.name === SAMPLE)!;
+    const created = await request.post('/v1/projects', {
+      headers,
+      data: { project: { name: `R notes ${stamp}`, description: 'R in notebooks', language: 'r', dataset_ids: [sample.id] } },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    const rProject = ((await created.json()) as { project: { id: string } }).project.id;
+    const nb = await request.post('/v1/notebook', { headers, data: { notebook: { name: `R cells ${stamp}`, description: 'R', project_id: rProject } } });
+    expect(nb.ok(), await nb.text()).toBe(true);
+    const rNotebook = ((await nb.json()) as { notebook: { id: string } }).notebook.id;
+    try {
+      await signIn(page, owner.email, owner.password);
+      await page.goto(`/notebooks/${rNotebook}`);
+      const title = `JupyterLab: R cells ${stamp}`;
+      await expect(page.getByTitle(title)).toBeVisible({ timeout: RUN_TIMEOUT });
+      const lab = page.frameLocator(`iframe[title="${title}"]`);
+      await runCell(lab, 'cat("r", 6 * 7)', 'r 42');
+      await screen(page, 'r-notebook');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await toastSeen(page, 'JupyterLab stopped: your saved work stays in the project');
+      await expect(page.getByLabel('JupyterLab status')).toHaveText('stopped', { timeout: 60_000 });
+      await expect(page.getByTitle(title)).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Start JupyterLab' })).toBeVisible();
+    } finally {
+      await request.delete(`/v1/projects/${rProject}`, { headers });
     }
   });
 

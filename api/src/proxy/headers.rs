@@ -178,22 +178,20 @@ mod tests {
         h.insert("x-forwarded-for", HeaderValue::from_static("10.0.0.1"));
         h.insert("accept", HeaderValue::from_static("text/html"));
         let out = forward_headers(&h, "/apps/x", "ludis_app", Some("127.0.0.1"), None);
-        for gone in [
-            "authorization",
-            "x-api-key",
-            "host",
-            "connection",
-            "x-custom",
-            "te",
-        ] {
+        for gone in ["authorization", "x-api-key", "connection", "x-custom", "te"] {
             assert!(!out.contains_key(gone), "{gone}");
         }
+        // The browser's Host goes on: frameworks compare it with the page's Origin.
+        assert_eq!(out["host"], "ludis.example");
         assert_eq!(out["cookie"], "a=1; b=2");
         assert_eq!(out["x-forwarded-for"], "10.0.0.1, 127.0.0.1");
         assert_eq!(out["x-forwarded-host"], "ludis.example");
         assert_eq!(out["x-forwarded-proto"], "http");
         assert_eq!(out["x-forwarded-prefix"], "/apps/x");
         assert_eq!(out["accept"], "text/html");
+        // An app at the root of its own origin has no prefix.
+        let root = forward_headers(&h, "", "ludis_app", None, None);
+        assert!(!root.contains_key("x-forwarded-prefix"));
 
         let mut only_ours = HeaderMap::new();
         only_ours.insert(header::COOKIE, HeaderValue::from_static("ludis_app=secret"));

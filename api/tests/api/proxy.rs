@@ -713,11 +713,19 @@ async fn a_per_app_origin_serves_its_app_at_the_root_with_the_browsers_host() {
         let set_cookie = res.headers()[header::SET_COOKIE].to_str().unwrap().to_owned();
         let attrs = attributes(&set_cookie);
         assert!(attrs.contains(&"Path=/".to_owned()), "{set_cookie}");
-        assert_eq!(attrs[3..], ["SameSite=None", "Secure", "Partitioned"], "{set_cookie}");
+        assert_eq!(
+            attrs[3..],
+            ["SameSite=None", "Secure", "Partitioned"],
+            "{set_cookie}"
+        );
         let cookie = set_cookie.split(';').next().unwrap().to_owned();
 
         // Every path of its origin is the app's, sent with the browser's Host and no prefix.
-        for (path, seen) in [("/echo/a%20b?x=1", "/echo/a%20b"), ("/v1/config", "/v1/config"), ("/", "/")] {
+        for (path, seen) in [
+            ("/echo/a%20b?x=1", "/echo/a%20b"),
+            ("/v1/config", "/v1/config"),
+            ("/", "/"),
+        ] {
             let res = on_host(&app, &host, path)
                 .header(header::COOKIE, &cookie)
                 .send()
@@ -727,7 +735,11 @@ async fn a_per_app_origin_serves_its_app_at_the_root_with_the_browsers_host() {
             let echo: Value = res.json().await.unwrap();
             assert_eq!(echo["path"], seen, "{path}");
             let h = &echo["headers"];
-            assert_eq!(h["host"], host.as_str(), "Streamlit and Jupyter compare Origin with Host");
+            assert_eq!(
+                h["host"],
+                host.as_str(),
+                "Streamlit and Jupyter compare Origin with Host"
+            );
             assert_eq!(h["x-forwarded-host"], host.as_str());
             assert!(h.get("x-forwarded-prefix").is_none(), "{h}");
         }

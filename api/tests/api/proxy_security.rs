@@ -412,7 +412,10 @@ async fn tickets_app_cookies_and_access_tokens_are_never_taken_for_one_another()
 
         // App A's ticket and cookie do not open app B (B's origin serves only B, at its root;
         // the earlier /apps/{b}/ form only moves there).
-        for path in [format!("/?ticket={ticket}"), format!("/apps/{b}/?ticket={ticket}")] {
+        for path in [
+            format!("/?ticket={ticket}"),
+            format!("/apps/{b}/?ticket={ticket}"),
+        ] {
             let res = on_host(&app, &host_of(&b), &path).send().await.unwrap();
             assert_ne!(
                 res.status(),

@@ -152,6 +152,12 @@ export const IMAGE_FILE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.svg'] a
 export const EDITOR_TAB_SIZE = 2;
 /** How often a starting preview is checked (GET /v2/projects/check/{id}); ours, the spec says none. */
 export const PREVIEW_CHECK_MS = 2000;
+/** How often a running preview (or app) is looked at again: it may fail later. */
+export const PREVIEW_WATCH_MS = 10_000;
+/** How often the insights list looks again while a card's app starts or its report renders. */
+export const INSIGHTS_WATCH_MS = 3000;
+/** How often a starting app (or rendering report) is looked at again on its page. */
+export const INSIGHT_CHECK_MS = 3000;
 /** Largest file the git layer takes (contract: 10 MiB). */
 export const MAX_PROJECT_FILE_BYTES = 10 * 1024 * 1024;
 /** Websocket reconnects: 1 s, 2 s, 4 s … at most 30 s apart, 8 tries, then the viewer gives up. */

@@ -11,6 +11,8 @@ export function makeInsight(patch: Partial<InsightView> = {}): InsightView {
     description: 'Quarterly',
     app_type: 'application',
     status: 'running',
+    status_message: null,
+    revision: null,
     img_path: '/v1/images/defaults/insight-01.svg',
     img_url: '/v1/images/defaults/insight-01.svg',
     app_url: null,

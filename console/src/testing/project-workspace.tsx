@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { ProjectWorkspace, type WorkspaceSlots } from '@/features/projects/components/project-workspace';
 import type { PreviewState, ProjectView, RepoContentItem } from '@/lib/api/types';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
-import { detail, fileContent, IMAGES, item, STOPPED } from '@/testing/projects';
+import { detail, fileContent, IMAGES, item, LAUNCH, STOPPED } from '@/testing/projects';
 import { landing, renderWithProviders } from '@/testing/render';
 import { user } from '@/testing/user';
 
@@ -36,11 +36,18 @@ export function repoHandler(repo: Record<string, RepoContentItem[] | string | nu
 /** Renders the workspace of `project` at /projectsv2/{id} with the API answering from `repo`. */
 export function renderWorkspace(
   project: ProjectView,
-  { preview = STOPPED, repo = REPO, handlers = [], slots = {} }: { preview?: PreviewState; repo?: typeof REPO; handlers?: Handler[]; slots?: WorkspaceSlots } = {},
+  {
+    preview = STOPPED,
+    failureLog = null,
+    repo = REPO,
+    handlers = [],
+    slots = {},
+  }: { preview?: PreviewState; failureLog?: string[] | null; repo?: typeof REPO; handlers?: Handler[]; slots?: WorkspaceSlots } = {},
 ) {
   const calls: MockCall[] = mockFetch(
     ...handlers,
-    on('GET', `/v2/projects/${project.id}`, { body: detail(project, preview) }),
+    on('GET', `/v2/projects/${project.id}`, { body: detail(project, preview, failureLog) }),
+    on('GET', `/v2/projects/launch/${project.id}`, { body: LAUNCH }),
     on('GET', '/v2/cluster/dockerimages/list', { body: { success: true, dockerImages: IMAGES } }),
     repoHandler(repo),
   );

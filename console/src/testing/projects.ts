@@ -3,6 +3,7 @@ import type {
   EnvVar,
   FileContent,
   GrantedLevel,
+  LaunchView,
   PreviewState,
   ProjectDetail,
   ProjectsPage,
@@ -55,14 +56,24 @@ export function sharedProject(level: GrantedLevel, patch: Partial<ProjectView> =
   });
 }
 
-export const STOPPED: PreviewState = { running: false, status: 'stopped', container_id: null, web_url: null, port: null };
+/** What Run runs in the test repository (its app.py prints). */
+export const LAUNCH: LaunchView = {
+  file: 'app.py',
+  runner: 'python',
+  framework: 'Python',
+  command: 'python app.py',
+  serves: false,
+  candidates: ['app.py', 'main.py', 'streamlit_app.py', 'app.R', 'main.R'],
+};
+
+export const STOPPED: PreviewState = { running: false, status: 'stopped', message: null, file: null, container_id: null, web_url: null, port: null };
 
 export function running(id: string, web_url = `https://p-${id}.apps.example/?ticket=t1`): PreviewState {
-  return { running: true, status: 'running', container_id: id, web_url, port: 8501 };
+  return { running: true, status: 'running', message: null, file: null, container_id: id, web_url, port: 8501 };
 }
 
-export function detail(project: ProjectView, preview: PreviewState = STOPPED): ProjectDetail {
-  return { success: true, project: { ...project, status: preview.status }, preview };
+export function detail(project: ProjectView, preview: PreviewState = STOPPED, failure_log: string[] | null = null): ProjectDetail {
+  return { success: true, project: { ...project, status: preview.status }, preview, failure_log };
 }
 
 export function projectsPage(projects: ProjectView[], extra: { page?: number; total?: number; total_pages?: number } = {}): ProjectsPage {

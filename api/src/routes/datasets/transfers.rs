@@ -115,6 +115,10 @@ pub struct AccessUrlResponse {
     /// Never expires; needs the header `x-api-key: <your API key>` (your access is checked on
     /// every use).
     pub permanent_url: String,
+    /// The permanent URL as a project's container reaches this API (the snippets shown in a
+    /// project use it); null when the API does not know where pods reach it.
+    #[schema(required)]
+    pub pod_url: Option<String>,
 }
 
 /// Where the API is reached: `LUDIS_PUBLIC_URL`, else this request's host and scheme.
@@ -137,6 +141,11 @@ pub(super) fn public_base(state: &AppState, headers: &HeaderMap) -> String {
         .filter(|p| p == "https" || p == "http")
         .unwrap_or_else(|| "http".into());
     format!("{scheme}://{host}")
+}
+
+/// The permanent download address of `key` of dataset `id` on the API at `base`.
+fn download_url(base: &str, id: &str, key: &str) -> String {
+    format!("{base}/v1/datasets/download/{id}?path={}", query_encode(key))
 }
 
 /// Percent-encodes a query value (everything but unreserved characters).
@@ -187,12 +196,11 @@ pub(super) async fn access_url(
         success: true,
         temporary_url,
         expires_at: db::now() + presign::ACCESS_URL_EXPIRES.as_secs() as i64,
-        permanent_url: format!(
-            "{}/v1/datasets/download/{}?path={}",
-            public_base(&state, &headers),
-            dataset.asset.id,
-            query_encode(&key)
-        ),
+        permanent_url: download_url(&public_base(&state, &headers), &dataset.asset.id, &key),
+        pod_url: state
+            .settings
+            .pod_api_base()
+            .map(|base| download_url(base, &dataset.asset.id, &key)),
     }))
 }
 

@@ -122,6 +122,8 @@ export type ProjectView = Schemas['ProjectView'];
 export type PreviewState = Schemas['PreviewState'];
 export type ProjectsPage = Schemas['ProjectsPage'];
 export type ProjectDetail = Schemas['ProjectDetail'];
+/** What Run or Publish runs: the entry file and the command (the launch rule). */
+export type LaunchView = Schemas['LaunchView'];
 export type ProjectAnswer = Schemas['ProjectAnswer'];
 export type NewProjectFields = Schemas['NewProject'];
 export type ProjectChanges = Schemas['ProjectChanges'];

@@ -10,6 +10,8 @@ import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
 const URL_ = 'https://ludis.example/v1/datasets/download/d1?path=q1%2Fsales.csv';
+/** The same file as a project's container reaches the API. */
+const POD_URL = 'http://ludis-api.ludis-system.svc:80/v1/datasets/download/d1?path=q1%2Fsales.csv';
 
 describe('dataset snippets', () => {
   it('reads a CSV in Python with the API key from the project secret, not sent on to the storage', () => {
@@ -33,7 +35,7 @@ describe('dataset snippets', () => {
     expect(datasetSnippet('r', URL_, 'say "hi".json')).toContain('file.path(tempdir(), "say \\"hi\\".json")');
   });
 
-  it('lists My Files and Shared, a dataset’s folders and files, and the snippets of a file', async () => {
+  it('lists My Files and Shared, a dataset’s folders and files, and the snippets of a file, for the address the container reaches', async () => {
     signIn();
     const calls = mockFetch(
       on('GET', '/v1/datasets/listdatasets', (c) => {
@@ -44,7 +46,7 @@ describe('dataset snippets', () => {
       on('POST', '/v1/datasets/listfiles/d1', (c) =>
         (c.body as { path: string }).path === 'q1/' ? { body: listing('q1/', [{ key: 'q1/sales.csv' }]) } : { body: listing('', [{ key: 'readme.txt' }], ['q1/']) },
       ),
-      on('POST', '/v1/datasets/get/ludisurl/d1', { body: { success: true, temporary_url: 'https://s3/tmp', expires_at: 1, permanent_url: URL_ } }),
+      on('POST', '/v1/datasets/get/ludisurl/d1', { body: { success: true, temporary_url: 'https://s3/tmp', expires_at: 1, permanent_url: URL_, pod_url: POD_URL } }),
     );
     renderInProviders(<DatasetSnippetsPanel />);
     expect(await screen.findByRole('button', { name: 'Sales' })).toBeInTheDocument();
@@ -56,9 +58,12 @@ describe('dataset snippets', () => {
     await user().click(await screen.findByRole('button', { name: 'sales.csv' }));
     const python = await screen.findByLabelText('Python snippet');
     expect(python).toHaveTextContent('pd.read_csv');
+    // In a project's container the console's address is the container itself: the pods' one.
+    expect(python).toHaveTextContent(POD_URL);
+    expect(python).not.toHaveTextContent(URL_);
     expect(calls.find((c) => c.url === '/v1/datasets/get/ludisurl/d1')?.body).toEqual({ path: 'q1/sales.csv' });
     await user().click(screen.getByRole('tab', { name: 'Bash' }));
-    expect(await screen.findByLabelText('Bash snippet')).toHaveTextContent(`curl -fsSL -H "x-api-key: $LUDIS_API_KEY" '${URL_}' -o 'sales.csv'`);
+    expect(await screen.findByLabelText('Bash snippet')).toHaveTextContent(`curl -fsSL -H "x-api-key: $LUDIS_API_KEY" '${POD_URL}' -o 'sales.csv'`);
     await user().click(within(screen.getByRole('tabpanel', { name: 'Bash' })).getByRole('button', { name: 'Copy' }));
     await user().click(screen.getByRole('button', { name: 'Datasets' }));
     expect(await screen.findByRole('tab', { name: 'My Files' })).toBeInTheDocument();

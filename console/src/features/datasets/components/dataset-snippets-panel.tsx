@@ -27,7 +27,8 @@ function Snippets({ datasetId, fileKey }: { datasetId: string; fileKey: string }
         ))}
       </Tabs.List>
       {SNIPPET_LANGUAGES.map((l) => {
-        const code = datasetSnippet(l.value, urls.data.permanent_url, fileKey);
+        // The snippet runs in the project's container: the API's address as pods reach it.
+        const code = datasetSnippet(l.value, urls.data.pod_url ?? urls.data.permanent_url, fileKey);
         return (
           <Tabs.Panel key={l.value} value={l.value} pt={4}>
             <Stack gap={4}>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { INSIGHT_CHECK_MS, PREVIEW_WATCH_MS } from '@/config/constants';
 import { insightKeys } from '@/features/insights/api/keys';
 import { api, unwrap } from '@/lib/api-client';
 
@@ -18,13 +19,20 @@ export function getInsightQueryOptions(id: string) {
   });
 }
 
-export function useInsight(id: string, options: { enabled?: boolean; pollWhileStarting?: boolean } = {}) {
+/** How long the page waits before it looks at an insight again, by its status. */
+export function followInterval(status: string | undefined): number | false {
+  if (status === 'starting' || status === 'rendering') return INSIGHT_CHECK_MS;
+  // A running app may fail later.
+  if (status === 'running') return PREVIEW_WATCH_MS;
+  return false;
+}
+
+export function useInsight(id: string, options: { enabled?: boolean; follow?: boolean } = {}) {
   return useQuery({
     ...getInsightQueryOptions(id),
     enabled: options.enabled ?? true,
-    // A starting app becomes reachable on its own: look again every 3 s until it is.
-    refetchInterval: options.pollWhileStarting
-      ? (query) => (query.state.data?.application.status === 'starting' ? 3000 : false)
-      : false,
+    // Followed live: a starting app is looked at every 3 s until it serves or fails, a running
+    // one every 10 s (it may fail later).
+    refetchInterval: options.follow ? (query) => followInterval(query.state.data?.application.status) : false,
   });
 }

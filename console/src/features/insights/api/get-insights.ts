@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
-import { INSIGHTS_PAGE_SIZE } from '@/config/constants';
+import { INSIGHTS_PAGE_SIZE, INSIGHTS_WATCH_MS } from '@/config/constants';
 import { insightKeys, type InsightsQuery } from '@/features/insights/api/keys';
 import { api, unwrap } from '@/lib/api-client';
 import type { InsightsPage } from '@/lib/api/types';
@@ -38,6 +38,18 @@ export function getInsightsQueryOptions(q: InsightsQuery) {
   });
 }
 
+/** Statuses that change by themselves: the list looks again while a card shows one. */
+const CHANGING = new Set(['starting', 'rendering']);
+
+/** Whether any loaded insight is on its way somewhere (starting, rendering). */
+export function anyChanging(pages: InsightsPage[] | undefined): boolean {
+  return (pages ?? []).some((p) => p.applications.some((a) => CHANGING.has(a.status)));
+}
+
 export function useInsights(q: InsightsQuery) {
-  return useInfiniteQuery(getInsightsQueryOptions(q));
+  return useInfiniteQuery({
+    ...getInsightsQueryOptions(q),
+    // Cards follow their apps: every INSIGHTS_WATCH_MS while one starts or renders.
+    refetchInterval: (query) => (anyChanging(query.state.data?.pages) ? INSIGHTS_WATCH_MS : false),
+  });
 }

@@ -1,7 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { APP_FRAME_DELAY_MS, INSIGHT_CHECK_MS } from '@/config/constants';
+import { STARTING } from '@/features/insights/components/app-state-panel';
 import { AppViewer, frameUrl, NOT_RUNNING } from '@/features/insights/components/app-viewer';
+import { advance, installManualClock, settle } from '@/testing/clock';
 import { makeInsight, sharedInsight } from '@/testing/insights';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
@@ -12,14 +15,14 @@ import { user } from '@/testing/user';
 describe('app viewer', () => {
   it('points the frame at open_url, a report at report_url', () => {
     const app = makeInsight({ app_url: 'https://ext.io' });
-    expect(frameUrl({ success: true, application: app, open_url: '/apps/a/?ticket=t' })).toBe('/apps/a/?ticket=t');
-    expect(frameUrl({ success: true, application: app, open_url: null })).toBe('https://ext.io');
-    expect(frameUrl({ success: true, application: makeInsight({ app_type: 'user_report' }), report_url: 'https://s3/r.pdf' })).toBe('https://s3/r.pdf');
+    expect(frameUrl({ success: true, application: app, open_url: '/apps/a/?ticket=t', failure_log: null })).toBe('/apps/a/?ticket=t');
+    expect(frameUrl({ success: true, application: app, open_url: null, failure_log: null })).toBe('https://ext.io');
+    expect(frameUrl({ success: true, application: makeInsight({ app_type: 'user_report' }), report_url: 'https://s3/r.pdf', failure_log: null })).toBe('https://s3/r.pdf');
   });
 
   it('frames only an http(s) address or a path of ours, never a script or another scheme', () => {
     const app = makeInsight({ app_url: 'javascript:alert(1)' });
-    const frame = (open_url: string | null) => frameUrl({ success: true, application: app, open_url });
+    const frame = (open_url: string | null) => frameUrl({ success: true, application: app, open_url, failure_log: null });
     expect(frame('http://a1.apps.localhost:8080/apps/a1/?ticket=t')).toBe('http://a1.apps.localhost:8080/apps/a1/?ticket=t');
     expect(frame('https://dashboards.example.com/sales')).toBe('https://dashboards.example.com/sales');
     expect(frame('/apps/a1/?ticket=t')).toBe('/apps/a1/?ticket=t');
@@ -74,6 +77,53 @@ describe('app viewer', () => {
     await user().click(screen.getByRole('button', { name: 'Start' }));
     expect(await screen.findByText('Application restarted')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ application_id: 'a2', publish_filenames: [] });
+  });
+
+  it('says what a starting app waits for, and opens it by itself once it runs', async () => {
+    signIn();
+    installManualClock();
+    const starting = makeInsight({ id: 'a8', name: 'Soon', status: 'starting', status_message: 'waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.' });
+    let answers = 0;
+    mockFetch(
+      on('GET', '/v1/applications/a8', () => {
+        answers += 1;
+        return answers < 3
+          ? { body: { success: true, application: starting, open_url: null, failure_log: null } }
+          : { body: { success: true, application: { ...starting, status: 'running', status_message: null }, open_url: '/apps/a8/?ticket=t', failure_log: null, report_url: null, open_error: null } };
+      }),
+    );
+    renderWithProviders(<AppViewer id="a8" />);
+    await settle(() => expect(screen.getByRole('status', { name: STARTING })).toHaveTextContent('1 Insufficient cpu'));
+    // Looked at again every INSIGHT_CHECK_MS while it starts, until it runs.
+    for (const seen of [2, 3]) {
+      await advance(INSIGHT_CHECK_MS);
+      await settle(() => expect(answers).toBe(seen));
+    }
+    // TanStack Query tells the page on a 0 ms timer (1 ms on this clock).
+    await advance(1);
+    await settle(() => expect(screen.getByRole('status', { name: 'Opening the app' })).toBeInTheDocument());
+    expect(screen.queryByRole('status', { name: STARTING })).not.toBeInTheDocument();
+    await advance(APP_FRAME_DELAY_MS);
+    await settle(() => expect(screen.getByTitle('Soon')).toHaveAttribute('src', '/apps/a8/?ticket=t'));
+    expect(answers).toBe(3);
+  });
+
+  it('shows a failed app as failed, with why, its last log lines and its logs', async () => {
+    signIn();
+    installFakeWebSocket();
+    const app = sharedInsight('execute', { id: 'a9', name: 'Broken', status: 'failed', status_message: 'the program ended with an error (exit code 1, restarted 3 times)' });
+    mockFetch(
+      on('GET', '/v1/applications/a9', {
+        body: { success: true, application: app, open_url: null, failure_log: ['Traceback (most recent call last):', "ModuleNotFoundError: No module named 'missing'"] },
+      }),
+    );
+    renderWithProviders(<AppViewer id="a9" />);
+    const alert = await screen.findByRole('alert', { name: 'The app failed' });
+    expect(alert).toHaveTextContent('exit code 1, restarted 3 times');
+    expect(within(alert).getByLabelText('Last log lines')).toHaveTextContent("ModuleNotFoundError: No module named 'missing'");
+    expect(within(alert).getByRole('button', { name: 'Start again' })).toBeInTheDocument();
+    await user().click(within(alert).getByRole('button', { name: 'Open the logs' }));
+    expect(await screen.findByRole('dialog', { name: 'Console · Broken' })).toBeInTheDocument();
   });
 
   it("opens an executor's side console on the app's container: its log (archived once it stopped), then a terminal", async () => {

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Anchor, Box, Breadcrumbs, Button, Center, Flex, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { IconMaximize, IconMinimize, IconPlayerPlay, IconTerminal2 } from '@tabler/icons-react';
+import { IconMaximize, IconMinimize, IconTerminal2 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -11,11 +11,12 @@ import { useInsight } from '@/features/insights/api/get-insight';
 import { useRunInsight } from '@/features/insights/api/run-insight';
 import type { InsightResponse, InsightView } from '@/lib/api/types';
 import { AppConsole } from '@/features/insights/components/app-console';
+import { AppStatePanel } from '@/features/insights/components/app-state-panel';
 import { canRun, isRunning } from '@/features/insights/components/insight-actions';
 import { StatusBadge } from '@/features/insights/components/insight-card';
 import { notify } from '@/lib/notify';
 
-export const NOT_RUNNING = 'This application is not running';
+export { NOT_RUNNING } from '@/features/insights/components/app-state-panel';
 
 /**
  * An address the frame may load: an absolute http(s) URL (the apps origin, an external app, a
@@ -62,7 +63,7 @@ export function AppViewer({
   /** Tools over the console's log lines (the assistant's log summary, through the app layer). */
   logTools?: (context: { id: string; lines: string[] }) => ReactNode;
 }) {
-  const detail = useInsight(id, { pollWhileStarting: true });
+  const detail = useInsight(id, { follow: true });
   const [src, setSrc] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
   const [consoleOpen, setConsoleOpen] = useState(false);
@@ -110,7 +111,7 @@ export function AppViewer({
           <Group justify="space-between">
             <Group gap="sm">
               <Title order={2}>{app.name}</Title>
-              <StatusBadge status={app.status} />
+              <StatusBadge status={app.status} message={app.status_message} />
             </Group>
             <Group gap="xs">
               {canRun(app) && !app.is_template && (
@@ -196,34 +197,14 @@ export function AppViewer({
                   )}
                 </Paper>
               ) : (
-                <Paper withBorder p="xl">
-                  <Stack align="center" gap="sm">
-                    <Text fw={600}>{app.app_type === 'application' ? NOT_RUNNING : 'This report has no output yet'}</Text>
-                    {app.status === 'starting' && (
-                      <Group gap="xs">
-                        <Loader size="xs" />
-                        <Text size="sm" c="dimmed">
-                          Starting…
-                        </Text>
-                      </Group>
-                    )}
-                    {app.status === 'failed' && (
-                      <Alert color="red" variant="light">
-                        The last run failed.
-                      </Alert>
-                    )}
-                    {canRun(app) && app.status !== 'starting' && (
-                      <Button leftSection={<IconPlayerPlay size={16} />} loading={start.isPending} onClick={() => start.mutate({ id: app.id, running: true })}>
-                        Start
-                      </Button>
-                    )}
-                    {!canRun(app) && app.app_type === 'application' && app.status !== 'starting' && (
-                      <Text size="sm" c="dimmed">
-                        Ask its owner or an executor to start it.
-                      </Text>
-                    )}
-                  </Stack>
-                </Paper>
+                <AppStatePanel
+                  app={app}
+                  failureLog={detail.data?.failure_log}
+                  runnable={canRun(app)}
+                  starting={start.isPending}
+                  onStart={() => start.mutate({ id: app.id, running: true })}
+                  onOpenLogs={canRun(app) && !app.is_template ? () => setConsoleOpen(true) : undefined}
+                />
               )}
             </Box>
             {aside && (

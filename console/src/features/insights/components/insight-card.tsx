@@ -63,11 +63,19 @@ const STATUS_COLORS: Record<string, string> = {
   failed: 'red',
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  return (
-    <Badge size="xs" variant="light" color={STATUS_COLORS[status] ?? 'gray'}>
+/** The status, with what the cluster says of it (why it failed, what it waits for) on hover. */
+export function StatusBadge({ status, message }: { status: string; message?: string | null }) {
+  const badge = (
+    <Badge size="xs" variant="light" color={STATUS_COLORS[status] ?? 'gray'} aria-label={message ? `${status}: ${message}` : status}>
       {status}
     </Badge>
+  );
+  return message ? (
+    <Tooltip label={message} multiline maw={360}>
+      {badge}
+    </Tooltip>
+  ) : (
+    badge
   );
 }
 
@@ -323,7 +331,7 @@ export function InsightCard({ insight, onShare }: { insight: InsightView; onShar
         <Badge size="xs" variant="outline" color="gray">
           {INSIGHT_TYPE_LABELS[insight.app_type] ?? insight.app_type}
         </Badge>
-        <StatusBadge status={insight.status} />
+        <StatusBadge status={insight.status} message={insight.status_message} />
         {isSuperadmin(user) && <OrganizationLabel insight={insight} />}
         {insight.managed && (
           <Tooltip label="Declared in the cluster (kubectl or GitOps)">

@@ -113,7 +113,7 @@ function InsightRow({ insight, onShare, withOrganization }: { insight: InsightVi
       </Table.Td>
       <Table.Td>{INSIGHT_TYPE_LABELS[insight.app_type] ?? insight.app_type}</Table.Td>
       <Table.Td>
-        <StatusBadge status={insight.status} />
+        <StatusBadge status={insight.status} message={insight.status_message} />
       </Table.Td>
       <Table.Td>{ownerName(insight)}</Table.Td>
       {withOrganization && <Table.Td>{insight.organization.name}</Table.Td>}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { JUPYTER_CHECK_MS, NOTEBOOK_FRAME_DELAY_MS } from '@/config/constants';
 import type { JupyterState } from '@/lib/api/types';
 import { NotebookPreview } from '@/features/notebooks/components/notebook-preview';
-import { NotebookWorkspace, OPEN_FOR_TERMINAL, startingStep } from '@/features/notebooks/components/notebook-workspace';
+import { NOTEBOOK_STOPPED, NotebookWorkspace, OPEN_FOR_TERMINAL, startingStep } from '@/features/notebooks/components/notebook-workspace';
 import { advance, installManualClock, settle } from '@/testing/clock';
 import { installFakeWebSocket } from '@/testing/fake-websocket';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
@@ -57,6 +57,27 @@ describe('notebook page (/notebooks/{id})', () => {
     await settle(() => expect(screen.getByLabelText('Dev port')).toHaveTextContent('Dev port 8888'));
     expect(calls.find((c) => c.url === '/v1/users/u-1/getJupyterDevUrl')!.body).toEqual({ project_id: 'p1' });
     expect(openCalls(calls)).toHaveLength(1);
+  });
+
+  it('Stop ends JupyterLab: the frame goes, and Start brings it back', async () => {
+    signIn();
+    let stopped = false;
+    const { calls } = renderNotebook(
+      on('GET', '/v1/notebook/detail/n1', () => ({ body: notebookDetail(NB, stopped ? JUPYTER_STOPPED : JUPYTER_RUNNING) })),
+      on('POST', '/v1/notebook/n1/open', opened(JUPYTER_RUNNING, LAB)),
+      on('POST', '/v1/notebook/n1/stop', () => {
+        stopped = true;
+        return opened(JUPYTER_STOPPED);
+      }),
+    );
+    const stop = await screen.findByRole('button', { name: 'Stop' });
+    await user().click(stop);
+    expect(await screen.findByText(NOTEBOOK_STOPPED)).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/v1/notebook/n1/stop')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByLabelText('JupyterLab status')).toHaveTextContent('stopped'));
+    expect(frame()).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start JupyterLab' })).toBeInTheDocument();
   });
 
   it('while JupyterLab starts: the progress, the detail asked every 2 s until it runs, then its address in the frame 5 s later', async () => {

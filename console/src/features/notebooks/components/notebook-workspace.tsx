@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Center, Drawer, Group, Loader, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEye, IconGitCommit, IconPencil, IconTerminal2 } from '@tabler/icons-react';
+import { IconEye, IconGitCommit, IconPencil, IconPlayerStop, IconTerminal2 } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
@@ -12,17 +12,20 @@ import type { JupyterState, NotebookDetail } from '@/lib/api/types';
 import { useJupyterDevUrl } from '@/features/notebooks/api/get-jupyter-dev-url';
 import { useNotebook } from '@/features/notebooks/api/get-notebook';
 import { useOpenNotebook } from '@/features/notebooks/api/open-notebook';
+import { useStopNotebook } from '@/features/notebooks/api/stop-notebook';
 import { JUPYTER_STATUS_COLORS } from '@/features/notebooks/components/legacy-project-detail';
 import { NotebookCommitModal } from '@/features/notebooks/components/notebook-commit-modal';
 import { useDelayed } from '@/features/notebooks/components/use-delayed';
 import { canEdit, canExecute } from '@/features/notebooks/utils/access';
 import { NOTEBOOK_MESSAGES } from '@/features/notebooks/utils/messages';
 import { useSession } from '@/lib/auth';
+import { notify } from '@/lib/notify';
 
 /** xterm is its own chunk, loaded when the terminal first opens. */
 const ExecTerminal = lazy(() => import('@/components/terminal/exec-terminal').then((m) => ({ default: m.ExecTerminal })));
 
 export const OPEN_FOR_TERMINAL = 'Open the notebook to use the terminal';
+export const NOTEBOOK_STOPPED = 'JupyterLab stopped: your saved work stays in the project';
 
 /** What the frame's place says while JupyterLab is not shown yet: a step of three, or null. */
 export function startingStep(opening: boolean, jupyter: JupyterState | undefined, frameReady: boolean): { label: string; value: number } | null {
@@ -45,6 +48,7 @@ export function NotebookWorkspace({ id, frameDelayMs = NOTEBOOK_FRAME_DELAY_MS }
   const detail = useNotebook(id, { pollWhileStarting: true });
   const open = useOpenNotebook();
   const openCall = open.mutate;
+  const stop = useStopNotebook({ onSuccess: () => notify.success(NOTEBOOK_STOPPED) });
   const [committing, setCommitting] = useState(false);
   const [terminal, setTerminal] = useState(false);
 
@@ -113,6 +117,18 @@ export function NotebookWorkspace({ id, frameDelayMs = NOTEBOOK_FRAME_DELAY_MS }
               >
                 Terminal
               </GatedButton>
+              {(running || jupyter?.status === 'starting') && (
+                <GatedButton
+                  variant="default"
+                  color="red"
+                  leftSection={<IconPlayerStop size={16} />}
+                  blocked={executable ? null : NOTEBOOK_MESSAGES.needExecuteOrEdit}
+                  loading={stop.isPending}
+                  onClick={() => stop.mutate(id)}
+                >
+                  Stop
+                </GatedButton>
+              )}
               <GatedButton
                 variant="default"
                 leftSection={<IconGitCommit size={16} />}

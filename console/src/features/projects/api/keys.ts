@@ -17,6 +17,9 @@ export const projectKeys = {
   folder: (id: string, path: string) => ['projects', 'repo', id, 'folder', path] as const,
   file: (id: string, path: string) => ['projects', 'repo', id, 'file', path] as const,
   check: (id: string) => ['projects', 'check', id] as const,
+  /** What Run (or publishing a file) runs. */
+  launch: (id: string) => ['projects', 'launch', id] as const,
+  launchOf: (id: string, file: string | null, purpose: 'serve' | 'render') => ['projects', 'launch', id, file, purpose] as const,
   envVars: (id: string) => ['projects', 'envvars', id] as const,
   apps: (id: string) => ['projects', 'apps', id] as const,
   dockerImages: () => ['cluster', 'dockerimages'] as const,

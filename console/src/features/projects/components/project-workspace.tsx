@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Center, Group, Loader, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Box, Center, Group, Loader, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { IconSend, IconShare } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useEffectEvent, useState } from 'react';
@@ -24,6 +24,8 @@ import { FileNavigator } from '@/features/projects/components/file-navigator';
 import { LinkedWorkflows } from '@/features/projects/components/linked-workflows';
 import { showImageInTab } from '@/features/projects/components/open-image';
 import { isDirty, useOpenFiles } from '@/features/projects/components/open-files';
+import { LaunchPicker } from '@/features/projects/components/launch-picker';
+import { PreviewStatus } from '@/features/projects/components/preview-status';
 import { InsightPublishModal, PublishChooser, type PublishKind } from '@/features/projects/components/publish-modals';
 import type { LinkedWorkflowsPanel, WorkflowPublish } from '@/features/projects/components/slots';
 import { type ToolPanel, WorkspaceToolbar } from '@/features/projects/components/workspace-toolbar';
@@ -59,7 +61,17 @@ export type WorkspaceSlots = {
   workflowPublish?: WorkflowPublish;
 };
 
-function Workspace({ project, preview, slots }: { project: ProjectView; preview: PreviewState; slots: WorkspaceSlots }) {
+function Workspace({
+  project,
+  preview,
+  failureLog,
+  slots,
+}: {
+  project: ProjectView;
+  preview: PreviewState;
+  failureLog: string[] | null;
+  slots: WorkspaceSlots;
+}) {
   const id = project.id;
   const { user } = useSession();
   const navigate = useNavigate();
@@ -77,7 +89,9 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
   const [closing, setClosing] = useState<string | null>(null);
   const run = useRunProject(id);
   const rootFiles = useRepoFolder(id, '');
-  usePreviewCheck(id, preview.status === 'starting');
+  // The file Run starts: the one chosen before, until another is chosen here.
+  const [runFile, setRunFile] = useState<string | null>(preview.file ?? null);
+  usePreviewCheck(id, preview.status);
 
   const commitIdle = !activeFile ? 'Open a file to commit it' : !isDirty(activeFile) ? 'No unsaved changes to commit' : null;
 
@@ -145,8 +159,14 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
   }
 
   function runOrStop(start: boolean) {
-    run.mutate(start);
+    run.mutate(start ? { run: true, file: runFile } : { run: false });
   }
+
+  function openLogs() {
+    setPanels((open) => (open.includes('logs') ? open : [...open, 'logs']));
+  }
+
+  const projectFiles = [...new Set([...(rootFiles.data ?? []).filter((i) => i.type === 'file').map((i) => i.path), ...files.map((f) => f.path)])].sort();
 
   const uid = user?.uid ?? '';
   const devPanels: DevPanel[] = panels.map((key) => ({
@@ -212,12 +232,9 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
         onCommit={startCommit}
         commitIdle={commitIdle}
         assistant={slots.aiChat ? null : PROJECT_MESSAGES.aiUnavailable}
+        launch={<LaunchPicker projectId={id} files={projectFiles} value={runFile} onChange={setRunFile} blocked={gates.run} />}
       />
-      {preview.status === 'failed' && (
-        <Alert color="red" variant="light" py={6} title="The preview failed">
-          {project.status_message ?? 'The container stopped with an error. See its log.'}
-        </Alert>
-      )}
+      <PreviewStatus preview={preview} failureLog={failureLog} onOpenLogs={gates.logs ? undefined : openLogs} />
       <Group gap={0} wrap="nowrap" align="stretch" style={{ flex: 1, minHeight: 0 }}>
         <Box style={{ width: navWidth, flex: '0 0 auto', minWidth: 0 }} component="nav" aria-label="Project panels">
           <Tabs defaultValue="files" h="100%" style={{ display: 'flex', flexDirection: 'column' }}>
@@ -291,7 +308,7 @@ function Workspace({ project, preview, slots }: { project: ProjectView; preview:
       {publishing === 'workflow' &&
         slots.workflowPublish?.({
           projectId: id,
-          files: [...new Set([...(rootFiles.data ?? []).filter((i) => i.type === 'file').map((i) => i.path), ...files.map((f) => f.path)])].sort(),
+          files: projectFiles,
           onClose: () => setPublishing(null),
           onPublished: () => {
             setPublishing(null);
@@ -347,5 +364,5 @@ export function ProjectWorkspace({ id, ...slots }: { id: string } & WorkspaceSlo
       </Stack>
     );
   }
-  return <Workspace project={detail.data.project} preview={detail.data.preview} slots={slots} />;
+  return <Workspace project={detail.data.project} preview={detail.data.preview} failureLog={detail.data.failure_log} slots={slots} />;
 }

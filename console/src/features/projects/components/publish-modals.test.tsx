@@ -8,9 +8,17 @@ import { expectTooltip, openFile, renderWorkspace } from '@/testing/project-work
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
 
+/** Picks `option` in the select labelled `label` (its own list: the toolbar's file select offers the same files). */
 const pick = async (label: string, option: string) => {
-  await user().click(screen.getByLabelText(new RegExp(`^${label}`), { selector: 'input:not([type=hidden])' }));
-  await user().click(await screen.findByRole('option', { name: option, hidden: true }));
+  const input = screen.getByLabelText(new RegExp(`^${label}`), { selector: 'input:not([type=hidden])' });
+  await user().click(input);
+  const list = await waitFor(() => {
+    const id = input.getAttribute('aria-controls');
+    const el = id ? document.getElementById(id) : null;
+    expect(el).not.toBeNull();
+    return el!;
+  });
+  await user().click(await within(list).findByRole('option', { name: option, hidden: true }));
 };
 
 describe('publish', () => {

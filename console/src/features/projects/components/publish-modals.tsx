@@ -1,9 +1,10 @@
-import { Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Code, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChartBar, IconHierarchy } from '@tabler/icons-react';
 import { useState } from 'react';
 
 import { ModalActions } from '@/components/ui/modal-actions';
 import { PROJECT_LANGUAGES } from '@/config/constants';
+import { type LaunchPurpose, useLaunch } from '@/features/projects/api/get-launch';
 import { useProjectApps } from '@/features/projects/api/get-project-apps';
 import { type Publication, usePublishInsight } from '@/features/projects/api/publish-insight';
 import { useRepoFolder } from '@/features/projects/api/repo-contents';
@@ -58,6 +59,30 @@ export function PublishChooser({
         />
       </Group>
     </Modal>
+  );
+}
+
+/** What publishing `file` runs, as the launch rule decides from it (the app's pods do the same). */
+function WhatRuns({ projectId, file, purpose }: { projectId: string; file: string; purpose: LaunchPurpose }) {
+  const launch = useLaunch(projectId, file, purpose);
+  if (launch.isError) {
+    return (
+      <Text size="xs" c="red" role="alert">
+        {launch.error.message}
+      </Text>
+    );
+  }
+  if (!launch.data) return null;
+  return (
+    <Group gap={6} aria-label="What it runs" role="group">
+      <Text size="xs" c="dimmed">
+        It runs
+      </Text>
+      <Code aria-label="Command">{launch.data.command}</Code>
+      <Badge size="xs" variant="light" color={launch.data.serves ? 'teal' : 'gray'}>
+        {launch.data.framework}
+      </Badge>
+    </Group>
   );
 }
 
@@ -124,21 +149,25 @@ export function InsightPublishModal({
     publish.mutate(publication);
   }
 
+  const purpose = mode === 'new' && type === 'report' ? 'render' : 'serve';
   const fileSelect = (
-    <Select
-      label="Driver file"
-      description="The file that starts the app or renders the report."
-      placeholder={root.isPending ? 'Loading files…' : 'Choose a file'}
-      data={files}
-      value={file}
-      onChange={(v) => {
-        setFile(v);
-        setErrors((e) => ({ ...e, file: undefined }));
-      }}
-      searchable
-      error={errors.file}
-      required
-    />
+    <Stack gap={4}>
+      <Select
+        label="Driver file"
+        description="The file that starts the app or renders the report."
+        placeholder={root.isPending ? 'Loading files…' : 'Choose a file'}
+        data={files}
+        value={file}
+        onChange={(v) => {
+          setFile(v);
+          setErrors((e) => ({ ...e, file: undefined }));
+        }}
+        searchable
+        error={errors.file}
+        required
+      />
+      {file && <WhatRuns projectId={project.id} file={file} purpose={purpose} />}
+    </Stack>
   );
 
   return (

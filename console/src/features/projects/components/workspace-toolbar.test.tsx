@@ -6,7 +6,7 @@ import type { PreviewState } from '@/lib/api/types';
 import { advance, installManualClock, settle } from '@/testing/clock';
 import { installFakeWebSocket } from '@/testing/fake-websocket';
 import { on } from '@/testing/fetch-mock';
-import { makeProject, running, sharedProject, STOPPED } from '@/testing/projects';
+import { item, makeProject, running, sharedProject, STOPPED } from '@/testing/projects';
 import { expectTooltip, renderWorkspace } from '@/testing/project-workspace';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
@@ -113,7 +113,7 @@ describe('workspace toolbar: every control by access level and run state (spec 0
     signIn();
     installManualClock();
     let checks = 0;
-    const starting: PreviewState = { running: false, status: 'starting', container_id: null, web_url: null, port: null };
+    const starting: PreviewState = { running: false, status: 'starting', message: null, file: null, container_id: null, web_url: null, port: null };
     const { calls } = renderWorkspace(makeProject({ id: 'p1' }), {
       handlers: [
         on('POST', '/v2/projects/run/p1', { body: { success: true, preview: starting } }),
@@ -146,12 +146,51 @@ describe('workspace toolbar: every control by access level and run state (spec 0
     expect(checks).toBe(2);
   });
 
-  it('shows why the preview failed', async () => {
+  it('shows why the preview failed, with its last log lines and a way to its log', async () => {
     signIn();
-    renderWorkspace(makeProject({ id: 'p1', status_message: 'ImagePullBackOff: image not found' }), {
-      preview: { running: false, status: 'failed', container_id: null, web_url: null, port: null },
+    renderWorkspace(makeProject({ id: 'p1' }), {
+      preview: { running: true, status: 'failed', message: 'the checkout of the project\'s repository failed (exit code 128)', file: null, container_id: null, web_url: null, port: null },
+      failureLog: ['fatal: repository not found'],
     });
-    expect(await screen.findByText('ImagePullBackOff: image not found')).toBeInTheDocument();
+    const alert = await screen.findByRole('alert', { name: /The preview failed/ });
+    expect(alert).toHaveTextContent("the checkout of the project's repository failed (exit code 128)");
+    expect(within(alert).getByLabelText('Last log lines')).toHaveTextContent('fatal: repository not found');
+    await user().click(within(alert).getByRole('button', { name: 'Open the logs' }));
+    expect(screen.getByRole('button', { name: 'Logs' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('shows beside Run what it runs, and runs the file chosen there', async () => {
+    signIn();
+    const streamlit = { file: 'dash.py', runner: 'streamlit', framework: 'Streamlit', command: 'streamlit run dash.py', serves: true, candidates: [] };
+    const { calls } = renderWorkspace(makeProject({ id: 'p1' }), {
+      repo: { '': [item('app.py'), item('dash.py'), item('README.md')], 'app.py': 'print(1)\n', 'dash.py': 'import streamlit\n' },
+      handlers: [
+        on('GET', '/v2/projects/launch/p1', (c) =>
+          c.url.includes('file=dash.py')
+            ? { body: streamlit }
+            : { body: { file: 'app.py', runner: 'python', framework: 'Python', command: 'python app.py', serves: false, candidates: ['app.py'] } },
+        ),
+        on('POST', '/v2/projects/run/p1', { body: { success: true, preview: { ...STOPPED, running: true, status: 'starting', file: 'dash.py' } } }),
+      ],
+    });
+    const launch = await screen.findByRole('group', { name: 'What Run runs' });
+    await waitFor(() => expect(within(launch).getByLabelText('Command')).toHaveTextContent('python app.py'));
+    await user().click(within(launch).getByLabelText('File to run', { selector: 'input:not([type=hidden])' }));
+    // Only files Run can start are offered.
+    expect(screen.queryByRole('option', { name: 'README.md', hidden: true })).not.toBeInTheDocument();
+    await user().click(await screen.findByRole('option', { name: 'dash.py', hidden: true }));
+    await waitFor(() => expect(within(launch).getByLabelText('Command')).toHaveTextContent('streamlit run dash.py'));
+    expect(within(launch).getByText('Streamlit')).toBeInTheDocument();
+    await user().click(tool('Run'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url === '/v2/projects/run/p1?file=dash.py')).toBe(true));
+  });
+
+  it('says what a waiting preview waits for', async () => {
+    signIn();
+    renderWorkspace(makeProject({ id: 'p1' }), {
+      preview: { running: true, status: 'starting', message: 'waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.', file: null, container_id: null, web_url: null, port: null },
+    });
+    expect(await screen.findByRole('status', { name: /The preview is waiting/ })).toHaveTextContent('1 Insufficient cpu');
   });
 
   it("saves the image choice with PUT {entity:{image_id}} and 'Project updated!'", async () => {

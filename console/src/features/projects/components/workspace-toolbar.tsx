@@ -1,4 +1,5 @@
 import { Divider, Group, Select, Tooltip } from '@mantine/core';
+import type { ReactNode } from 'react';
 import {
   IconDeviceFloppy,
   IconExternalLink,
@@ -63,14 +64,16 @@ type Props = {
   commitIdle: Gate;
   /** Why the AI chat cannot open here (null: it can). */
   assistant: Gate;
+  /** Beside Run: which file it starts and what runs it. */
+  launch?: ReactNode;
 };
 
 /**
- * The workspace toolbar (spec 001 §2): run/stop, commit (ctrl/cmd-S), web view, secrets, logs,
- * terminal, the AI assistant's chat, and the image selector. Every control that may not
+ * The workspace toolbar (spec 001 §2): run/stop with what Run runs, commit (ctrl/cmd-S), web view,
+ * secrets, logs, terminal, the AI assistant's chat, and the image selector. Every control that may not
  * be used says why (spec 001 §6, §8).
  */
-export function WorkspaceToolbar({ project, preview, gates, openPanels, onTogglePanel, onRun, runPending, onCommit, commitIdle, assistant }: Props) {
+export function WorkspaceToolbar({ project, preview, gates, openPanels, onTogglePanel, onRun, runPending, onCommit, commitIdle, assistant, launch }: Props) {
   const live = preview.status === 'running' || preview.status === 'starting';
   const toggle = (panel: ToolPanel, label: string, Icon: typeof IconKey, gate: Gate) => (
     <GatedButton
@@ -96,6 +99,7 @@ export function WorkspaceToolbar({ project, preview, gates, openPanels, onToggle
           Run
         </GatedButton>
       )}
+      {launch}
       <GatedButton size="xs" variant="default" leftSection={<IconDeviceFloppy size={14} />} blocked={gates.commit ?? commitIdle} onClick={onCommit}>
         Commit
       </GatedButton>

@@ -36,7 +36,7 @@ export type WorkspaceGates = {
  * logs, terminal and web view; edit does everything (commit, files, secrets, image, share). Logs,
  * terminal and web view need a running container (spec 001 §4 "Run").
  */
-export function workspaceGates(level: AccessLevel, preview: Pick<PreviewState, 'container_id' | 'web_url'>): WorkspaceGates {
+export function workspaceGates(level: AccessLevel, preview: Pick<PreviewState, 'container_id' | 'web_url' | 'status'>): WorkspaceGates {
   const exec = canExecute(level) ? null : NEED_EXECUTE_OR_EDIT;
   const edit = canEdit(level) ? null : NEED_EDIT;
   const container = (message: string) => exec ?? (preview.container_id ? null : message);
@@ -47,7 +47,8 @@ export function workspaceGates(level: AccessLevel, preview: Pick<PreviewState, '
     commit: edit,
     webView: exec ?? (preview.container_id && web ? null : RUN_FOR_WEB_VIEW),
     secrets: edit,
-    logs: container(RUN_FOR_LOGS),
+    // A failed preview's log says why (the last run's, or its archive).
+    logs: preview.status === 'failed' ? exec : container(RUN_FOR_LOGS),
     terminal: container(RUN_FOR_TERMINAL),
     image: edit,
     files: edit,

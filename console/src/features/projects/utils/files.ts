@@ -96,3 +96,11 @@ export function checkFilePath(path: string): { path: string } | { error: string 
   }
   return { path: trimmed };
 }
+
+/** The kinds of file Run and Publish can start (the launch rule's entry files). */
+export const ENTRY_FILE_EXTENSIONS = ['.py', '.r', '.rmd', '.ipynb'] as const;
+
+/** Whether `path` can be an entry file: a Python or R script, an R Markdown document or a notebook. */
+export function isEntryFile(path: string): boolean {
+  return (ENTRY_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(path));
+}

@@ -11,8 +11,8 @@ import {
 import { checkFilePath, decodeText, editorLanguage, encodeText, isImageFile, joinPath, parentFolder } from '@/features/projects/utils/files';
 import { parseRepoUrl, projectNameError } from '@/features/projects/utils/names';
 
-const RUNNING = { container_id: 'p1', web_url: 'https://p1.apps.example/' };
-const STOPPED = { container_id: null, web_url: null };
+const RUNNING = { status: 'running' as const, container_id: 'p1', web_url: 'https://p1.apps.example/' };
+const STOPPED = { status: 'stopped' as const, container_id: null, web_url: null };
 
 describe('project names (spec 001 §5)', () => {
   it.each([
@@ -96,6 +96,12 @@ describe('workspace gates (spec 001 §6)', () => {
     expect(workspaceGates('execute', RUNNING)).toMatchObject({ run: null, webView: null, logs: null, terminal: null, secrets: NEED_EDIT, publish: NEED_EDIT });
   });
 
+  it('a failed preview keeps its log open to executors: it says why', () => {
+    const failed = { status: 'failed' as const, container_id: null, web_url: null };
+    expect(workspaceGates('execute', failed)).toMatchObject({ logs: null, terminal: RUN_FOR_TERMINAL, webView: RUN_FOR_WEB_VIEW });
+    expect(workspaceGates('view', failed).logs).toBe(NEED_EXECUTE_OR_EDIT);
+  });
+
   it('edit: everything, the container-bound tools once running', () => {
     expect(workspaceGates('edit', STOPPED)).toEqual({
       run: null,
@@ -111,7 +117,7 @@ describe('workspace gates (spec 001 §6)', () => {
     });
     expect(Object.values(workspaceGates('edit', RUNNING)).every((g) => g === null)).toBe(true);
     // A running container without a web address has no web view yet.
-    expect(workspaceGates('edit', { container_id: 'p1', web_url: null }).webView).toBe(RUN_FOR_WEB_VIEW);
-    expect(workspaceGates('edit', { container_id: 'p1', web_url: 'javascript:alert(1)' }).webView).toBe(RUN_FOR_WEB_VIEW);
+    expect(workspaceGates('edit', { status: 'running', container_id: 'p1', web_url: null }).webView).toBe(RUN_FOR_WEB_VIEW);
+    expect(workspaceGates('edit', { status: 'running', container_id: 'p1', web_url: 'javascript:alert(1)' }).webView).toBe(RUN_FOR_WEB_VIEW);
   });
 });
