@@ -500,8 +500,10 @@ start() {
 up() {
   if all_running; then
     # Images built since it started (a changed recipe is a new reference) are imported now, or
-    # pods of the new references could not start.
+    # pods of the new references could not start; node.env names the new references.
     import_images
+    plan
+    write_env
     ok "the node $NODE_NAME is already running"
     return 0
   fi

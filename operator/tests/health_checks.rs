@@ -208,6 +208,24 @@ fn project_cases() -> Vec<Case> {
     ]
 }
 
+/// An application's pod whose program keeps ending with an error.
+fn crashing_pod() -> k8s_openapi::api::core::v1::Pod {
+    serde_json::from_value(
+        json!({"status": {"phase": "Running", "containerStatuses": [{"name": "app",
+        "ready": false, "restartCount": 2, "image": "i", "imageID": "",
+        "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+        "lastState": {"terminated": {"exitCode": 1, "reason": "Error"}}}]}}),
+    )
+    .unwrap()
+}
+
+/// An application's pod that no node has room for.
+fn unschedulable_pod() -> k8s_openapi::api::core::v1::Pod {
+    serde_json::from_value(json!({"status": {"phase": "Pending", "conditions": [{"type": "PodScheduled",
+        "status": "False", "reason": "Unschedulable", "message": "0/2 nodes are available: 1 Insufficient cpu."}]}}))
+    .unwrap()
+}
+
 fn insight_cases() -> Vec<Case> {
     use insight::{build, observe::Observed, status, validate};
     let config = Config::for_tests("ludis-system");
@@ -301,6 +319,26 @@ fn insight_cases() -> Vec<Case> {
         case(
             "application starting",
             &reconciled(app("app-starting"), &observed(true, vec![], vec![])),
+            "InProgress",
+            "Progressing",
+        ),
+        case(
+            "application failing",
+            &reconciled(app("app-failing"), &{
+                let mut seen = observed(true, vec![], vec![]);
+                seen.pods = vec![Arc::new(crashing_pod())];
+                seen
+            }),
+            "Failed",
+            "Degraded",
+        ),
+        case(
+            "application waiting for a node",
+            &reconciled(app("app-waiting"), &{
+                let mut seen = observed(true, vec![], vec![]);
+                seen.pods = vec![Arc::new(unschedulable_pod())];
+                seen
+            }),
             "InProgress",
             "Progressing",
         ),

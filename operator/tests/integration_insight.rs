@@ -46,7 +46,8 @@ async fn setup(prefix: &str) -> (TestNamespace, Api<Insight>, kube::Client, node
     let ns = TestNamespace::new(&client, prefix).await;
     node::storage_secret(&client, &ns.name).await;
     let files = BTreeMap::from([("app.py", APP), ("q3.py", Q3), ("report.Rmd", RMD)]);
-    let repo = common::project_with_files(&client, &ns.name, "demo", &files).await;
+    // No preview: an insight checks its revision out itself (and the node keeps its cores).
+    let repo = common::project_with_repo(&client, &ns.name, "demo", &files).await;
     let insights = Api::namespaced(client.clone(), &ns.name);
     (ns, insights, client, repo)
 }
@@ -153,6 +154,76 @@ async fn an_application_runs_stops_and_redeploys() {
         (d.is_none() && s.is_none()).then_some(())
     })
     .await;
+}
+
+/// An app that says which version it is.
+fn versioned_app(version: &str) -> String {
+    APP.replace("sales app on port", &format!("sales app {version} on port"))
+}
+
+#[tokio::test]
+async fn an_application_runs_its_published_revision_and_a_crashing_one_is_failed_with_why() {
+    let (ns, insights, client, mut repo) = setup("it-ins-rev").await;
+    let published = repo.head.clone();
+    // The branch moves on after the publication: the app keeps running what was published.
+    let v2 = versioned_app("v2");
+    let second = repo.commit(&BTreeMap::from([("app.py", v2.as_str())]));
+    let spec = |revision: &str| {
+        json!({"displayName": "Pinned", "type": "application", "port": 8050,
+            "source": {"project": "demo", "files": ["app.py"], "revision": revision}})
+    };
+    insights
+        .create(&PostParams::default(), &insight("pinned", spec(&published)))
+        .await
+        .unwrap();
+    wait_phase(&insights, "pinned", InsightPhase::Running).await;
+    let ip = node::cluster_ip(&client, &ns.name, "pinned").await;
+    assert_eq!(
+        node::http_body(&format!("http://{ip}:8050/")).await,
+        "sales app on port 8050",
+        "the published revision, not the branch's head"
+    );
+
+    // Moving the pin (a new publication, a redeploy) rolls the app onto it.
+    insights
+        .patch(
+            "pinned",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": spec(&second)})),
+        )
+        .await
+        .unwrap();
+    eventually("the app to serve the new revision", || async {
+        let body = node::get(&format!("http://{ip}:8050/")).await?;
+        (body == "sales app v2 on port 8050").then_some(())
+    })
+    .await;
+
+    // A revision whose program ends with an error: Failed, with why.
+    let broken = repo.commit(&BTreeMap::from([(
+        "app.py",
+        "import sys\nprint('cannot reach the warehouse', flush=True)\nsys.exit(3)\n",
+    )]));
+    insights
+        .patch(
+            "pinned",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": spec(&broken)})),
+        )
+        .await
+        .unwrap();
+    let failed = wait_phase(&insights, "pinned", InsightPhase::Failed).await;
+    let status = serde_json::to_value(&failed.status).unwrap();
+    let stalled = condition(&status, "Stalled").expect("a Stalled condition");
+    assert_eq!(stalled, ("True".to_owned(), "AppFailed".to_owned()), "{status}");
+    let message = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "Stalled")
+        .and_then(|c| c["message"].as_str())
+        .unwrap_or_default();
+    assert!(message.contains("exit code 3"), "{message}");
 }
 
 /// The text of the one object a rendered report published, under its output URL.

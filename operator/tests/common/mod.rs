@@ -204,36 +204,6 @@ pub fn condition(status: &serde_json::Value, type_: &str) -> Option<(String, Str
         })
 }
 
-/// A project `name` whose workspace holds `files`: they are committed to a git repository served
-/// to pods, and the project's preview (running `sleep infinity`) clones it into the workspace
-/// through its init container. Returns the repository (it stops being served when dropped) once
-/// the preview runs, so the files are there for the insights and workflows that read them.
-pub async fn project_with_files(
-    client: &Client,
-    ns: &str,
-    name: &str,
-    files: &std::collections::BTreeMap<&str, &str>,
-) -> node::GitRepo {
-    use ludis_crds::{Project, ProjectSpec, project::ProjectPhase};
-    let repo = node::serve_repo(files).await;
-    let spec: ProjectSpec = serde_json::from_value(json!({
-        "displayName": name, "image": "default-python", "git": {"url": repo.url},
-        "preview": {"running": true, "command": ["sleep", "infinity"]}
-    }))
-    .unwrap();
-    let projects: Api<Project> = Api::namespaced(client.clone(), ns);
-    projects
-        .create(&PostParams::default(), &Project::new(name, spec))
-        .await
-        .unwrap();
-    eventually(&format!("project {name}'s preview to run"), || async {
-        let p = projects.get(name).await.ok()?;
-        (p.status?.phase == Some(ProjectPhase::Running)).then_some(())
-    })
-    .await;
-    repo
-}
-
 /// A project `name` whose git repository holds `files` (committed and served to pods), without a
 /// preview: what workflows check out. Returns the repository (served while it lives).
 pub async fn project_with_repo(

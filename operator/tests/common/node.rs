@@ -245,6 +245,31 @@ pub struct GitRepo {
     server: tokio::task::JoinHandle<()>,
 }
 
+impl GitRepo {
+    /// Commits `files` (path → content) on top of main and serves the new head; returns it.
+    pub fn commit(&mut self, files: &BTreeMap<&str, &str>) -> String {
+        let dir = self._dir.path();
+        let work = dir.join("work");
+        for (path, content) in files {
+            let file = work.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, content).unwrap();
+        }
+        git(&work, &["add", "."]);
+        git(&work, &["commit", "-q", "-m", "a change of the test"]);
+        let bare = dir.join("repo.git");
+        git(&bare, &["fetch", "-q", "../work", "main:main"]);
+        git(&bare, &["update-server-info"]);
+        let head = Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(&work)
+            .output()
+            .expect("git is installed");
+        self.head = String::from_utf8(head.stdout).unwrap().trim().to_owned();
+        self.head.clone()
+    }
+}
+
 impl Drop for GitRepo {
     fn drop(&mut self) {
         self.server.abort();

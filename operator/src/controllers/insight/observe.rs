@@ -47,29 +47,25 @@ pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
     let ns = &insight.namespace().unwrap_or_default();
     let images = ctx.images().await.map_err(Error::ReadImages)?;
     let caches = &ctx.caches;
-    let cached_project = insight.spec.source.as_ref().and_then(|src| {
-        caches
-            .projects
-            .get()
-            .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)))
-    });
-    let git = cached_project
-        .as_ref()
-        .and_then(|p| p.0.as_ref().ok())
-        .and_then(|p| p.spec.git.clone());
-    let project_exists = match &insight.spec.source {
-        None => None,
+    // The source project: from the cache, else (it may lag a project created a moment ago: only
+    // a hit is trusted) from the API server.
+    let (project_exists, git) = match &insight.spec.source {
+        None => (None, None),
         Some(src) => {
-            let cached = cached_project.is_some();
-            // The cache may lag a project created a moment ago: only a hit is trusted.
-            Some(
-                cached
-                    || Api::<Project>::namespaced(ctx.client.clone(), ns)
-                        .get_metadata_opt(&src.project)
-                        .await
-                        .map_err(error::observe("source project"))?
-                        .is_some(),
-            )
+            let cached = caches
+                .projects
+                .get()
+                .and_then(|s| s.get(&ObjectRef::new(&src.project).within(ns)));
+            let spec = match cached {
+                Some(guard) => Some(guard.0.as_ref().ok().map(|p| p.spec.clone())),
+                None => Api::<Project>::namespaced(ctx.client.clone(), ns)
+                    .get_opt(&src.project)
+                    .await
+                    .map_err(error::observe("source project"))?
+                    .map(|p| Some(p.spec)),
+            };
+            let git = spec.as_ref().and_then(|s| s.as_ref()?.git.clone());
+            (Some(spec.is_some()), git)
         }
     };
     let uid = insight.uid().unwrap_or_default();
