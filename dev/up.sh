@@ -110,7 +110,7 @@ fi
 cat >&2 <<EOF
 
   Console and API   http://127.0.0.1:$LUDIS_API_PORT
-  Published apps    http://<app id>.apps.localhost:$LUDIS_API_PORT/apps/<app id>/
+  Published apps    http://<app id>.apps.localhost:$LUDIS_API_PORT/  (each at the root of its own origin)
   Sign in           admin@ludis.local / $(cat "$A/admin-password")   (superadmin)
   Kubernetes        export KUBECONFIG=$KUBECONFIG   (kubectl get nodes: ludis-node runs the pods)
   Demo              kubectl get ludis -n ludis-demo; its dashboard is "Sales dashboard" in Insights
