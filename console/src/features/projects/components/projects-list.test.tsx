@@ -46,6 +46,14 @@ describe('projects list (/projectsv2)', () => {
     expect(within(row('Iris')).queryByRole('button')).not.toBeInTheDocument();
   });
 
+  it("says on a row's status what it waits for", async () => {
+    signIn();
+    const why = 'waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.';
+    mockFetch(on('GET', '/v2/projects', { body: projectsPage([makeProject({ id: 'p3', name: 'Greedy', status: 'starting', status_message: why })]) }));
+    renderWithProviders(<ProjectsList />);
+    expect(await screen.findByLabelText(`starting: ${why}`)).toHaveTextContent('starting');
+  });
+
   it('opens the workspace when a row is clicked', async () => {
     signIn();
     mockFetch(on('GET', '/v2/projects', { body: projectsPage([makeProject({ id: 'p7', name: 'Forecast' })]) }));

@@ -8,6 +8,7 @@ import {
   Table,
   Tabs,
   Text,
+  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { IconGitBranch, IconPlus } from '@tabler/icons-react';
@@ -105,9 +106,17 @@ function ProjectRow({ project, ...actions }: RowActions & { project: ProjectView
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Badge size="sm" variant="dot" color={STATUS_COLORS[project.status] ?? 'gray'}>
-          {project.status}
-        </Badge>
+        {/* Why it waits or failed, as the cluster says, on hover. */}
+        <Tooltip label={project.status_message} disabled={!project.status_message} multiline maw={360}>
+          <Badge
+            size="sm"
+            variant="dot"
+            color={STATUS_COLORS[project.status] ?? 'gray'}
+            aria-label={project.status_message ? `${project.status}: ${project.status_message}` : project.status}
+          >
+            {project.status}
+          </Badge>
+        </Tooltip>
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed">
