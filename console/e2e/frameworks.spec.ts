@@ -299,7 +299,7 @@ test.describe.serial('the framework matrix', () => {
       await page.goto(`/app/${app}`);
       const failed = page.getByRole('alert', { name: 'The app failed' });
       await expect(failed).toBeVisible({ timeout: SERVE_TIMEOUT });
-      await expect(failed).toContainText('the program ended with an error (exit code 1');
+      await expect(failed).toContainText('the program ended with an error (exit code 1', { timeout: SERVE_TIMEOUT });
       await expect(failed.getByLabel('Last log lines')).toContainText("ModuleNotFoundError: No module named 'a_module_nobody_installed'", { timeout: 60_000 });
       await screen(page, 'failed-app');
       // The card says so too.

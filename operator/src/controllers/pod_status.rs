@@ -11,6 +11,8 @@ pub enum Trouble {
     /// Not placed on a node yet, with the scheduler's reason ("0/2 nodes are available: 1
     /// Insufficient cpu."): it may still be, when room is made.
     Unschedulable(String),
+    /// Its container is being made, and the kubelet says what it waits for.
+    BeingCreated(String),
     /// The checkout of the project's repository (the init container) failed.
     Checkout(String),
     /// The container cannot be made: its image cannot be pulled, or its configuration is wrong.
@@ -22,13 +24,14 @@ pub enum Trouble {
 impl Trouble {
     /// Whether it can pass by itself (room on a node), rather than a failure to act on.
     pub fn is_waiting(&self) -> bool {
-        matches!(self, Trouble::Unschedulable(_))
+        matches!(self, Trouble::Unschedulable(_) | Trouble::BeingCreated(_))
     }
 
     /// What a person should know.
     pub fn message(&self) -> &str {
         match self {
             Trouble::Unschedulable(m)
+            | Trouble::BeingCreated(m)
             | Trouble::Checkout(m)
             | Trouble::CannotStart(m)
             | Trouble::Crashing(m) => m,
@@ -36,15 +39,18 @@ impl Trouble {
     }
 }
 
-/// Waiting reasons of a container that cannot be created.
-const CANNOT_START: [&str; 6] = [
+/// Waiting reasons of a container whose image cannot be had: they do not pass by themselves.
+const CANNOT_START: [&str; 4] = [
     "ErrImagePull",
     "ImagePullBackOff",
     "InvalidImageName",
     "ErrImageNeverPull",
-    "CreateContainerConfigError",
-    "CreateContainerError",
 ];
+
+/// Waiting reasons of a container being made that the kubelet tries again and that usually pass
+/// ("failed to sync secret cache: timed out waiting for the condition" on a busy API server; the
+/// operator checks the Secrets a pod names before it makes it): the pod waits, and says why.
+const BEING_CREATED: [&str; 2] = ["CreateContainerConfigError", "CreateContainerError"];
 
 /// How a container last ended with an error, if it did (`exit code 1`, `killed: out of memory`).
 fn last_error(c: &ContainerStatus) -> Option<String> {
@@ -93,10 +99,16 @@ pub fn trouble(pod: &Pod) -> Option<Trouble> {
         }
     }
     for c in status.container_statuses.iter().flatten() {
-        if let Some((reason, message)) = waiting_reason(c)
-            && CANNOT_START.contains(&reason)
-        {
-            return Some(Trouble::CannotStart(cannot_start(reason, message)));
+        if let Some((reason, message)) = waiting_reason(c) {
+            if CANNOT_START.contains(&reason) {
+                return Some(Trouble::CannotStart(cannot_start(reason, message)));
+            }
+            if BEING_CREATED.contains(&reason) {
+                let why = message.filter(|m| !m.is_empty()).unwrap_or(reason);
+                return Some(Trouble::BeingCreated(format!(
+                    "the container is being created: {why}"
+                )));
+            }
         }
         if c.ready {
             continue;
@@ -117,13 +129,9 @@ pub fn trouble(pod: &Pod) -> Option<Trouble> {
 }
 
 fn cannot_start(reason: &str, message: Option<&str>) -> String {
-    let what = match reason {
-        "CreateContainerConfigError" | "CreateContainerError" => "the container cannot be created",
-        _ => "the image cannot be pulled",
-    };
     match message {
-        Some(m) if !m.is_empty() => format!("{what}: {m}"),
-        _ => format!("{what} ({reason})"),
+        Some(m) if !m.is_empty() => format!("the image cannot be pulled: {m}"),
+        _ => format!("the image cannot be pulled ({reason})"),
     }
 }
 
@@ -190,6 +198,22 @@ mod tests {
         assert_eq!(
             trouble(&image).unwrap().message(),
             "the image cannot be pulled: Container image \"x\" is not present with pull policy of Never"
+        );
+    }
+
+    #[test]
+    fn a_container_the_kubelet_is_still_making_waits_and_says_why() {
+        let p = pod(
+            json!({"phase": "Pending", "containerStatuses": [{"name": "app", "ready": false,
+            "restartCount": 0, "image": "i", "imageID": "", "state": {"waiting": {
+            "reason": "CreateContainerConfigError",
+            "message": "failed to sync secret cache: timed out waiting for the condition"}}}]}),
+        );
+        let t = trouble(&p).unwrap();
+        assert!(t.is_waiting(), "it passes by itself: not a failure");
+        assert_eq!(
+            t.message(),
+            "the container is being created: failed to sync secret cache: timed out waiting for the condition"
         );
     }
 
