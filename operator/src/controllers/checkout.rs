@@ -1,8 +1,9 @@
-//! The init container that puts a project's git repository into a pod's workspace: clones the
-//! branch (or pulls it when the workspace already has it, as a preview's volume does), then checks
-//! out a pinned revision when given. Used by project previews, by the pod that reads a workflow's
-//! DAG file, and by task pods (which check out into an emptyDir, so a workflow runs the published
-//! code whether or not a preview ever ran).
+//! The init container that puts a project's git repository into a pod's workspace: the branch's
+//! head, or a pinned revision when given, cloned afresh and written over the workspace (a
+//! preview's volume keeps what else it holds) without ever reading what the workspace's own `.git`
+//! says ([`CHECKOUT_SCRIPT`]). Used by project previews, applications and reports, by the pod that
+//! reads a workflow's DAG file, and by task pods (which check out into an emptyDir, so a workflow
+//! runs the published code whether or not a preview ever ran).
 
 use k8s_openapi::api::core::v1::{Container, EnvVar, EnvVarSource, SecretKeySelector, VolumeMount};
 use ludis_crds::project::GitSource;
@@ -47,32 +48,45 @@ pub fn git_checkout(git: &GitSource, revision: Option<&str>, image: &str, mount:
             });
         }
     }
-    let script = r#"set -eu
-helper='!f() { echo "username=${GIT_USERNAME:-}"; echo "password=${GIT_TOKEN:-}"; }; f'
-if [ -d /workspace/.git ]; then
-  # The volume's root may belong to another user than the checkout (root, or the fsGroup).
-  git -C /workspace -c safe.directory=/workspace -c credential.helper="$helper" pull --ff-only
-else
-  git -c credential.helper="$helper" clone --branch "$BRANCH" -- "$REPO_URL" /workspace
-fi"#;
-    // Only pinned checkouts carry the extra step, so a preview's pod (named by its spec's hash)
-    // stays the same.
-    let script = match revision {
-        Some(_) => format!(
-            "{script}\ngit -C /workspace -c safe.directory=/workspace checkout -q --detach \"$REVISION\""
-        ),
-        None => script.to_owned(),
-    };
     Container {
         name: "git-checkout".into(),
         image: Some(image.to_owned()),
-        args: Some(vec!["sh".into(), "-c".into(), script]),
+        args: Some(vec!["sh".into(), "-c".into(), CHECKOUT_SCRIPT.into()]),
         env: Some(env),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![mount]),
         ..Default::default()
     }
 }
+
+/// The checkout, which never runs git against anything the workspace holds: whoever has a
+/// terminal in the workspace may have written its `.git` (a credential helper that would receive
+/// the token, hooks, `core.fsmonitor`, a remote pointing elsewhere). So git reads no configuration
+/// but ours (none of the system's or the user's, `GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL`), the
+/// repository is cloned afresh into a folder of the container's own, its files written over the
+/// workspace's tracked ones (untracked files stay; files the new commit deleted since the last
+/// checkout go), and the fresh `.git` replaces the workspace's. `LUDIS_WORKSPACE` (tests only)
+/// moves it from [`WORKSPACE`].
+pub const CHECKOUT_SCRIPT: &str = r#"set -eu
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 HOME=/tmp
+workspace=${LUDIS_WORKSPACE:-/workspace}
+helper='!f() { echo "username=${GIT_USERNAME:-}"; echo "password=${GIT_TOKEN:-}"; }; f'
+ours() { git -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"; }
+fresh=$(mktemp -d /tmp/checkout.XXXXXX)
+ours -c credential.helper="$helper" clone --quiet --no-checkout --branch "$BRANCH" -- "$REPO_URL" "$fresh"
+target=$(ours --git-dir="$fresh/.git" rev-parse --verify --quiet "${REVISION:-HEAD}^{commit}") ||
+  { echo "ludis: the revision ${REVISION:-HEAD} is not in the repository" >&2; exit 1; }
+# Files the new commit deleted since the last checkout (a commit of this repository, or nothing).
+previous=$(head -c 64 "$workspace/.git/ludis-checkout" 2>/dev/null | tr -dc 0-9a-f || true)
+if [ -n "$previous" ] && ours --git-dir="$fresh/.git" cat-file -e "$previous^{commit}" 2>/dev/null; then
+  ours --git-dir="$fresh/.git" diff --name-only -z --no-renames --diff-filter=D "$previous" "$target" |
+    (cd "$workspace" && xargs -0r rm -f --)
+fi
+ours --git-dir="$fresh/.git" --work-tree="$workspace" reset --quiet --hard "$target"
+rm -rf "$workspace/.git"
+mv "$fresh/.git" "$workspace/.git"
+echo "$target" >"$workspace/.git/ludis-checkout"
+echo "ludis: checked out $target""#;
 
 /// The mount of the volume `workspace` at [`WORKSPACE`].
 pub fn workspace_mount() -> VolumeMount {
@@ -112,7 +126,7 @@ mod tests {
             revision.value.as_deref(),
             Some("0123456789abcdef0123456789abcdef01234567")
         );
-        assert!(c.args.unwrap()[2].contains("checkout -q --detach \"$REVISION\""));
+        assert_eq!(c.args.unwrap()[2], CHECKOUT_SCRIPT);
         let head = git_checkout(&git, None, "git:1", workspace_mount());
         let env = head.env.unwrap();
         assert!(!env.iter().any(|e| e.name == "REVISION"));
@@ -125,5 +139,137 @@ mod tests {
             (Some("1000".into()), Some("30".into())),
             "a stalled clone fails and is tried again"
         );
+    }
+
+    /// Runs `git` in `dir` (the test's own repositories), failing the test when it fails.
+    fn git(dir: &std::path::Path, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=Ludis test", "-c", "user.email=test@ludis.local"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git is installed");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// Commits `files` (path, content; content None deletes) in the origin `work`; its head.
+    fn commit(work: &std::path::Path, files: &[(&str, Option<&str>)]) -> String {
+        for (path, content) in files {
+            match content {
+                Some(text) => std::fs::write(work.join(path), text).unwrap(),
+                None => std::fs::remove_file(work.join(path)).unwrap(),
+            }
+        }
+        git(work, &["add", "-A"]);
+        git(work, &["commit", "-q", "-m", "change"]);
+        git(work, &["rev-parse", "HEAD"])
+    }
+
+    /// Runs the checkout as the init container does, into `workspace`, from `origin`.
+    fn check_out(
+        origin: &std::path::Path,
+        workspace: &std::path::Path,
+        revision: Option<&str>,
+    ) -> std::process::Output {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", CHECKOUT_SCRIPT])
+            .env("LUDIS_WORKSPACE", workspace)
+            .env("REPO_URL", format!("file://{}", origin.display()))
+            .env("BRANCH", "main")
+            .env("GIT_USERNAME", "project-1")
+            .env("GIT_TOKEN", "the-checkout-token");
+        if let Some(r) = revision {
+            cmd.env("REVISION", r);
+        }
+        cmd.output().unwrap()
+    }
+
+    #[test]
+    fn the_checkout_never_runs_what_the_workspace_planted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (work, workspace, loot) = (
+            dir.path().join("work"),
+            dir.path().join("ws"),
+            dir.path().join("loot"),
+        );
+        for d in [&work, &workspace, &loot] {
+            std::fs::create_dir(d).unwrap();
+        }
+        git(&work, &["init", "-q", "--initial-branch=main"]);
+        let first = commit(&work, &[("app.py", Some("v1\n")), ("old.py", Some("old\n"))]);
+        let origin = dir.path().join("origin.git");
+        git(dir.path(), &["clone", "-q", "--bare", "work", "origin.git"]);
+
+        // The first start: a clean workspace gets the files and a .git of its own.
+        let out = check_out(&origin, &workspace, None);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(std::fs::read_to_string(workspace.join("app.py")).unwrap(), "v1\n");
+        assert_eq!(git(&workspace, &["rev-parse", "HEAD"]), first);
+
+        // Someone with a terminal plants what git would run: a credential helper (it would get the
+        // token), core.fsmonitor, a hooks folder, a remote elsewhere; and works on files.
+        let plant = |name: &str| format!("{}/{name}", loot.display());
+        let config = format!(
+            "[core]\n\tfsmonitor = \"touch {}\"\n\thooksPath = {}\n[credential]\n\thelper = \"!f() {{ cat > {}; }}; f\"\n[remote \"origin\"]\n\turl = file:///nowhere.git\n[include]\n\tpath = {}\n",
+            plant("fsmonitor"),
+            workspace.join("hooks").display(),
+            plant("helper"),
+            workspace.join("more.cfg").display(),
+        );
+        std::fs::write(workspace.join(".git/config"), config).unwrap();
+        std::fs::create_dir(workspace.join("hooks")).unwrap();
+        for hook in ["post-checkout", "reference-transaction", "post-index-change"] {
+            let path = workspace.join("hooks").join(hook);
+            std::fs::write(&path, format!("#!/bin/sh\ntouch {}\n", plant(hook))).unwrap();
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::write(workspace.join("app.py"), "edited in the terminal\n").unwrap();
+        std::fs::write(workspace.join("notes.txt"), "mine\n").unwrap();
+
+        // The next start, on a new commit that changed app.py and deleted old.py.
+        let second = commit(&work, &[("app.py", Some("v2\n")), ("old.py", None)]);
+        git(&work, &["push", "-q", origin.to_str().unwrap(), "main"]);
+        let out = check_out(&origin, &workspace, None);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let looted: Vec<_> = std::fs::read_dir(&loot)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(looted.is_empty(), "the checkout ran what was planted: {looted:?}");
+        // The new commit, over the workspace: tracked files follow it, untracked ones stay.
+        assert_eq!(git(&workspace, &["rev-parse", "HEAD"]), second);
+        assert_eq!(std::fs::read_to_string(workspace.join("app.py")).unwrap(), "v2\n");
+        assert!(
+            !workspace.join("old.py").exists(),
+            "a file the commit deleted goes"
+        );
+        assert_eq!(
+            std::fs::read_to_string(workspace.join("notes.txt")).unwrap(),
+            "mine\n"
+        );
+        // The planted configuration is gone with the old .git.
+        assert!(
+            !std::fs::read_to_string(workspace.join(".git/config"))
+                .unwrap()
+                .contains("fsmonitor")
+        );
+
+        // A pinned revision: exactly that commit.
+        let out = check_out(&origin, &workspace, Some(&first));
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(std::fs::read_to_string(workspace.join("app.py")).unwrap(), "v1\n");
+        let out = check_out(
+            &origin,
+            &workspace,
+            Some("0123456789abcdef0123456789abcdef01234567"),
+        );
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is not in the repository"));
     }
 }

@@ -362,7 +362,7 @@ mod tests {
         let d = build(&i, &valid, &Config::for_tests("ludis-system"), None);
         let pod = d.deployment.unwrap().spec.unwrap().template.spec.unwrap();
         let checkout = &pod.init_containers.as_ref().unwrap()[0];
-        assert!(checkout.args.as_ref().unwrap()[2].contains("checkout -q --detach \"$REVISION\""));
+        assert_eq!(checkout.args.as_ref().unwrap()[2], checkout::CHECKOUT_SCRIPT);
         let revision = checkout
             .env
             .as_ref()
