@@ -10,6 +10,8 @@
 #   helm        helm CLI (helm.sh/helm/v4)
 #   helm-docs   helm-docs, which writes the chart README from values.yaml (github.com/norwoodj/helm-docs)
 #   s3-server   the S3-protocol server: s3s-fs's storage with CORS added (dev/tools/s3-server)
+#   kube-router  the local node's NetworkPolicy enforcer: kube-router, of which dev/node.sh runs
+#               only the firewall (github.com/cloudnativelabs/kube-router/v2; dev/tools/kube-router)
 #   health      what kstatus and Argo CD's Lua health checks make of objects (dev/tools/health;
 #               the operator's health tests run it)
 #   argo-workflows  Argo Workflows' workflow-controller, only for dev/bench-workflows.sh (not built
@@ -78,6 +80,10 @@ build_one() {
       GO_PKGS=github.com/norwoodj/helm-docs/cmd/helm-docs \
         build_go helm-docs "$dir" -ldflags "-s -w" >"$log" 2>&1
       ;;
+    kube-router)
+      GO_PKGS=github.com/cloudnativelabs/kube-router/v2/cmd/kube-router \
+        build_go kube-router "$dir" -ldflags "-s -w" >"$log" 2>&1
+      ;;
     argo-workflows)
       GO_PKGS=github.com/argoproj/argo-workflows/v3/cmd/workflow-controller \
         build_go argo-workflows "$dir" -ldflags "-s -w" >"$log" 2>&1
@@ -102,7 +108,7 @@ build_one() {
 }
 
 components=("$@")
-[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes helm helm-docs s3-server health)
+[ ${#components[@]} -gt 0 ] || components=(kubernetes kubernetes-node etcd kwok coredns local-volumes kube-router helm helm-docs s3-server health)
 command -v go >/dev/null || die "go is not installed (needed to build the control plane)"
 command -v cargo >/dev/null || die "cargo is not installed (needed to build the S3 server)"
 for c in "${components[@]}"; do build_one "$c"; done

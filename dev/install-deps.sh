@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
 # Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers, Python's venv and libgomp1;
-# containerd, runc, the CNI plugins, iptables, socat and mmdebstrap for the real node; Chromium for
+# containerd, runc, the CNI plugins, iptables, ipset, socat and mmdebstrap for the real node; Chromium for
 # browser tests), the console's npm packages, the cluster's binaries (built from source into the
 # cache, dev/build-tools.sh) and the node's images (dev/images.sh).
 #   dev/install-deps.sh [--browser]
@@ -31,6 +31,8 @@ command -v containerd >/dev/null || missing+=(containerd)
 command -v runc >/dev/null || missing+=(runc)
 [ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
 command -v iptables >/dev/null || missing+=(iptables)
+# The node's NetworkPolicy enforcer (kube-router's firewall) keeps its address sets with ipset.
+command -v ipset >/dev/null || missing+=(ipset)
 command -v socat >/dev/null || missing+=(socat)
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v jq >/dev/null || missing+=(jq)
@@ -68,5 +70,5 @@ fi
 "$DEV_DIR/images.sh" build >&2 &
 images=$!
 # shellcheck disable=SC2086 # a word list
-"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes s3-server helm helm-docs health} >&2
+"$DEV_DIR/build-tools.sh" ${LUDIS_TOOLS:-kubernetes kubernetes-node etcd kwok coredns local-volumes kube-router s3-server helm helm-docs health} >&2
 wait "$images" || die "building the node's images failed (logs: $LUDIS_CACHE/logs/image-*.log)"

@@ -101,7 +101,7 @@ crate_hash() {
 # The cache folder for one built component. Every input that changes the binary is in the name.
 tool_dir() {
   case "$1" in
-    kubernetes | kubernetes-node | etcd | kwok | helm | helm-docs | coredns | local-volumes | argo-workflows | health)
+    kubernetes | kubernetes-node | etcd | kwok | helm | helm-docs | coredns | local-volumes | argo-workflows | health | kube-router)
       local mod wrapper=$1
       case "$1" in
         kubernetes) mod=k8s.io/kubernetes ;;
@@ -115,6 +115,7 @@ tool_dir() {
         local-volumes) mod=sigs.k8s.io/sig-storage-lib-external-provisioner/v10 ;;
         argo-workflows) mod=github.com/argoproj/argo-workflows/v3 ;;
         health) mod=sigs.k8s.io/cli-utils ;;
+        kube-router) mod=github.com/cloudnativelabs/kube-router/v2 ;;
       esac
       echo "$LUDIS_CACHE/bin/$1-$(gomod_version "$wrapper" "$mod")-$(gomod_hash "$wrapper")-$(go_version)"
       ;;
@@ -229,3 +230,8 @@ apply_image_list() {
   "$DEV_DIR/images.sh" configmap "$ns" |
     "$(tool_dir kubernetes)/kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
 }
+
+# node_setting KEY: a setting the running real node wrote to $LUDIS_STATE/node/node.env (dev/node.sh
+# write_env), e.g. LUDIS_NODE_HOST_IP, or the organizations' NetworkPolicy settings of an API on
+# this machine (LUDIS_ORG_NETWORK_API_CIDRS, LUDIS_ORG_NETWORK_EGRESS_CIDRS); empty without a node.
+node_setting() { sed -n "s/^$1='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env" 2>/dev/null || true; }

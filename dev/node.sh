@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The local platform's real node, beside dev/cluster.sh's control plane: containerd and runc
 # (Debian's), kubelet and kube-proxy (built from k8s.io/kubernetes, dev/tools/kubernetes), CoreDNS
-# (dev/tools/coredns) and the bridge CNI plugin (Debian's containernetworking-plugins).
+# (dev/tools/coredns), the bridge CNI plugin (Debian's containernetworking-plugins) and an enforcer
+# of NetworkPolicies: kube-router's network policy controller alone (dev/tools/kube-router; its
+# router and service proxy stay off), which keeps iptables rules and ipsets of the node's pods and
+# rejects what no policy allows, so tests see policies enforced, not just stored.
 #
 # Everything of the node runs inside a network namespace and a mount namespace of its own, so two
 # platforms on one machine (dev/up.sh's and dev/test.sh's) never share a port, a bridge, an
 # iptables chain or a file, and the machine keeps none of it after `down`:
 #   - network namespace ludis-<id> (id: a hash of $LUDIS_STATE): the bridge ludis0 with the node's
-#     address, the pods behind it, kubelet, kube-proxy's iptables rules, CoreDNS on port 53; a veth
+#     address, the pods behind it, kubelet, kube-proxy's and kube-router's iptables rules and
+#     ipsets, CoreDNS on port 53; a veth
 #     pair is its only link, to the host, with no default route anywhere: pods reach the node, the
 #     Services, and what the host offers them on its end of the veth (the API server, S3 and the
 #     API, forwarded there from loopback by socat), and nothing else (no route; no masquerading).
@@ -44,7 +48,7 @@ CGROUP=ludis-$ID
 SLOTS=$LUDIS_CACHE/node-slots
 READY_TIMEOUT=${LUDIS_READY_TIMEOUT:-120}
 # Inside the namespaces, in start order; then the host-side helpers.
-COMPONENTS=(node-ns containerd kubelet kube-proxy coredns)
+COMPONENTS=(node-ns containerd kubelet kube-proxy coredns kube-router)
 HOST_COMPONENTS=(local-volumes forward-apiserver forward-s3 forward-api)
 # The kernel settings kubelet sets (it has no mode that only warns), bound to files inside.
 KUBELET_SYSCTLS=(vm/overcommit_memory kernel/panic kernel/panic_on_oops)
@@ -137,7 +141,11 @@ print_plan() {
 
 # --- certificates and configuration -----------------------------------------------------------
 make_certs() {
-  [ -f "$N/pki/.complete" ] && return 0
+  if [ -f "$N/pki/.complete" ]; then
+    # A node made before the enforcer existed gets its certificate now.
+    [ -f "$N/pki/kube-router.crt" ] || enforcer_cert
+    return 0
+  fi
   [ -f "$P/ca.key" ] || die "the cluster's certificates are missing (start the control plane with dev/cluster.sh up)"
   rm -rf "$N/pki" && mkdir -p "$N/pki" && cp "$P/ca.crt" "$P/ca.key" "$N/pki/"
   (
@@ -152,6 +160,7 @@ subjectAltName=IP:$NODE_IP,DNS:$NODE_NAME"
     # kube-proxy: system:kube-proxy has the built-in role system:node-proxier.
     issue_cert "$N/pki" kube-proxy "/CN=system:kube-proxy" "$CLIENT_EXT"
     issue_cert "$N/pki" coredns "/CN=ludis:coredns" "$CLIENT_EXT"
+    issue_cert "$N/pki" kube-router "/CN=ludis:kube-router" "$CLIENT_EXT"
   ) || die "creating the node's certificates failed (log: $N/pki/openssl.log)"
   rm -f "$N/pki/ca.key" "$N/pki"/*.csr
   touch "$N/pki/.complete"
@@ -161,7 +170,7 @@ write_config() {
   local server=https://$NODE_HOST_IP:$LUDIS_APISERVER_PORT pause
   pause=$("$DEV_DIR/images.sh" refs | awk '$1 == "pause" {print $2}')
   mkdir -p "$N/config" "$N/cni-conf" "$N/kubelet" "$N/containerd" "$N/cni" "$N/log" "$N/sysctl" "$N/volumes"
-  for c in kubelet kube-proxy coredns; do
+  for c in kubelet kube-proxy coredns kube-router; do
     write_kubeconfig "$N/config/$c.kubeconfig" "$server" "$N/pki/ca.crt" "$N/pki/$c.crt" "$N/pki/$c.key"
   done
   # Pods get the cluster's name server and nothing of the machine's resolver.
@@ -300,6 +309,14 @@ cluster.local:53 ${NODE_SVC_CIDR%%.*}.in-addr.arpa:53 {
 EOF
 }
 
+enforcer_cert() {
+  [ -f "$P/ca.key" ] || die "the cluster's certificates are missing (start the control plane with dev/cluster.sh up)"
+  cp "$P/ca.key" "$N/pki/"
+  (issue_cert "$N/pki" kube-router "/CN=ludis:kube-router" "$CLIENT_EXT") >>"$N/pki/openssl.log" 2>&1 ||
+    die "creating the enforcer's certificate failed (log: $N/pki/openssl.log)"
+  rm -f "$N/pki/ca.key" "$N/pki"/*.csr
+}
+
 # RBAC the node's components need beyond the built-in roles.
 apply_rbac() {
   kubectl apply --server-side --field-manager=ludis-dev -f - >/dev/null <<'EOF' || die "applying the node's RBAC failed"
@@ -326,6 +343,28 @@ kind: ClusterRoleBinding
 metadata: {name: "ludis:coredns"}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "ludis:coredns"}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "ludis:coredns"}]
+---
+# The NetworkPolicy enforcer: what kube-router's informers watch (it starts them all, though only
+# its firewall runs).
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "ludis:kube-router"}
+rules:
+- apiGroups: [""]
+  resources: [pods, namespaces, nodes, services, endpoints]
+  verbs: [get, list, watch]
+- apiGroups: [discovery.k8s.io]
+  resources: [endpointslices]
+  verbs: [get, list, watch]
+- apiGroups: [networking.k8s.io]
+  resources: [networkpolicies]
+  verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "ludis:kube-router"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "ludis:kube-router"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "ludis:kube-router"}]
 EOF
 }
 
@@ -444,6 +483,12 @@ write_env() {
     echo "LUDIS_NODE_SVC_IP='$NODE_SVC_IP'"
     echo "LUDIS_POD_S3_ENDPOINT='http://$NODE_HOST_IP:$LUDIS_S3_PORT'"
     echo "LUDIS_IMAGE_REFS='$("$DEV_DIR/images.sh" refs | awk '{print $1 "=" $2}' | paste -sd ' ')'"
+    # The organizations' NetworkPolicies of an API on this machine (api/README.md): its requests
+    # reach pods from the host's end of the link, where pods reach its git server; pods reach
+    # cluster DNS (CoreDNS of the node, no pod of kube-system) and the S3 server, one port each.
+    echo "LUDIS_ORG_NETWORK_API_CIDRS='$NODE_HOST_IP/32'"
+    echo "LUDIS_ORG_NETWORK_EGRESS_CIDRS='$NODE_DNS_IP/32:53/udp,$NODE_DNS_IP/32:53/tcp,$NODE_HOST_IP/32:$LUDIS_S3_PORT'"
+    echo "LUDIS_NODE_NETWORK_POLICY_ENFORCER='kube-router'"
   } >"$N/node.env"
 }
 
@@ -453,18 +498,40 @@ node_ready() {
 
 all_running() {
   local c
-  for c in "${COMPONENTS[@]}" local-volumes forward-apiserver; do pid_alive "$N/pids/$c.pid" || return 1; done
+  for c in "${COMPONENTS[@]}" local-volumes forward-apiserver; do
+    # A node started before the enforcer existed runs on; `up` adds the enforcer.
+    [ "$c" = kube-router ] && continue
+    pid_alive "$N/pids/$c.pid" || return 1
+  done
   node_ready
+}
+
+# The NetworkPolicy enforcer: kube-router's firewall only, on the node's own kubeconfig. It needs
+# the Node (its address), so it starts once the node is registered; ready once its health check
+# answers and its chains are in place (its first full sync of every policy and pod).
+enforcer_ready() {
+  node_exec curl -fsS --max-time 2 http://127.0.0.1:20244/healthz &&
+    node_exec iptables -w -S KUBE-ROUTER-FORWARD
+}
+
+start_enforcer() {
+  pid_alive "$N/pids/kube-router.pid" && return 0
+  start_bg kube-router "$N" nsenter --target "$(holder)" --mount --net -- "$(tool_dir kube-router)/kube-router" \
+    --kubeconfig="$N/config/kube-router.kubeconfig" --hostname-override="$NODE_NAME" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --run-loadbalancer=false \
+    --enable-cni=false --enable-ipv6=false --enable-pod-egress=false \
+    --service-cluster-ip-range="$NODE_SVC_CIDR" --health-port=20244 --metrics-port=0 --v=1
+  wait_for "the NetworkPolicy enforcer (kube-router)" 60 "$N/logs/kube-router.log" enforcer_ready
 }
 
 start() {
   local start_time bin
   start_time=$(now)
-  for t in containerd runc socat iptables nsenter unshare ip; do
+  for t in containerd runc socat iptables ipset nsenter unshare ip; do
     command -v "$t" >/dev/null || die "$t is not installed (run dev/install-deps.sh)"
   done
   [ -x /usr/lib/cni/bridge ] || die "the CNI plugins are not installed (run dev/install-deps.sh)"
-  "$DEV_DIR/build-tools.sh" kubernetes-node coredns local-volumes >&2
+  "$DEV_DIR/build-tools.sh" kubernetes-node coredns local-volumes kube-router >&2
   "$DEV_DIR/images.sh" build >&2
   plan
   make_certs
@@ -493,6 +560,7 @@ start() {
     -conf "$N/config/Corefile"
   write_env
   wait_for "the node $NODE_NAME" "$READY_TIMEOUT" "$N/logs/kubelet.log" node_ready
+  start_enforcer
   wait_for "cluster DNS" 30 "$N/logs/coredns.log" node_exec curl -fsS --max-time 2 http://127.0.0.1:8181/ready
   ok "node $NODE_NAME ready in $(elapsed "$start_time")s (address $NODE_IP, pods $NODE_POD_CIDR, Services $NODE_SVC_CIDR)"
 }
@@ -503,6 +571,15 @@ up() {
     # pods of the new references could not start; node.env names the new references.
     import_images
     plan
+    if ! pid_alive "$N/pids/kube-router.pid"; then
+      command -v ipset >/dev/null || die "ipset is not installed (run dev/install-deps.sh)"
+      "$DEV_DIR/build-tools.sh" kube-router >&2
+      make_certs
+      write_kubeconfig "$N/config/kube-router.kubeconfig" "https://$NODE_HOST_IP:$LUDIS_APISERVER_PORT" \
+        "$N/pki/ca.crt" "$N/pki/kube-router.crt" "$N/pki/kube-router.key"
+      apply_rbac
+      start_enforcer
+    fi
     write_env
     ok "the node $NODE_NAME is already running"
     return 0
@@ -555,7 +632,7 @@ kill_all() { # kill_all LISTER: SIGKILL what LISTER prints until it prints nothi
 stop() {
   local c h
   [ -d "$N" ] || return 0
-  for c in kubelet kube-proxy coredns; do stop_pidfile "$N/pids/$c.pid"; done
+  for c in kubelet kube-proxy coredns kube-router; do stop_pidfile "$N/pids/$c.pid"; done
   kill_all cgroup_pids
   stop_pidfile "$N/pids/containerd.pid"
   kill_all ns_pids
@@ -564,8 +641,8 @@ stop() {
     [ -d "$c" ] && find "$c" -depth -type d -exec rmdir {} + 2>/dev/null
     [ -d "$c" ] && die "the cgroup $c could not be removed"
   done
-  # Deleting the namespace deletes its bridge, iptables rules, the veth pair and the host's routes
-  # through it.
+  # Deleting the namespace deletes its bridge, iptables rules, ipsets, the veth pair and the host's
+  # routes through it.
   netns_delete
   if ip link show "$VETH" >/dev/null 2>&1; then ip link delete "$VETH"; fi
   for c in "${HOST_COMPONENTS[@]}"; do stop_pidfile "$N/pids/$c.pid"; done
