@@ -23,7 +23,7 @@ helm() { "$(tool_dir helm)/helm" --kubeconfig "$KUBECONFIG" "$@"; }
 kctl() { "$(tool_dir kubernetes)/kubectl" --kubeconfig "$KUBECONFIG" "$@"; }
 
 # The node's end of the link, where pods reach what runs on this machine's loopback.
-NODE_HOST_IP=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env")
+NODE_HOST_IP=$(node_setting LUDIS_NODE_HOST_IP)
 [ -n "$NODE_HOST_IP" ] || die "the chart platform needs the real node (dev/node.sh up; no $LUDIS_STATE/node/node.env)"
 
 # pod_url URL: URL (http://127.0.0.1:PORT/…) as pods reach it, the port forwarded to them.
@@ -97,6 +97,9 @@ chart_set_values() {
     --set "s3.endpoint=$s3"
     # Browsers reach the S3 server where pods do: its forwarder on the host's end of the link.
     --set "s3.publicEndpoint=$s3"
+    # The organizations' NetworkPolicies (on, as in production): pods reach cluster DNS (the node's
+    # CoreDNS, no pod of kube-system) and the S3 server, one port each (dev/node.sh's node.env).
+    --set-json "networkPolicy.organizations.egressCIDRs=$(node_setting LUDIS_ORG_NETWORK_EGRESS_CIDRS | jq -Rc 'split(",")')"
     --set-json "api.extraEnvVars=$(jq -nc --arg ai "$ai" --arg model "${LUDIS_AI_MODEL:-}" \
       --arg eth "$eth" --arg poly "$poly" '[
         {name: "LUDIS_AI_URL", value: $ai}, {name: "LUDIS_AI_MODEL", value: $model},

@@ -7,7 +7,7 @@ use std::{net::SocketAddr, path::PathBuf};
 use clap::{CommandFactory, Parser};
 
 use crate::{
-    cluster::network_policy::EgressCidrs,
+    cluster::network_policy::{ApiCidrs, EgressCidrs},
     telemetry::{LogFormat, server::MetricsListen},
 };
 
@@ -309,16 +309,25 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_METRICS_LISTEN", default_value = "")]
     pub metrics_listen: MetricsListen,
 
-    /// Apply the NetworkPolicy `ludis-default` to every organization's namespace (when it is
-    /// created, and at start to every existing one; when off, the API removes the ones it made):
-    /// user pods are reached only from the API's pods and their own namespace, and reach only
-    /// cluster DNS, the API's pods (its git server), their own namespace and
-    /// `LUDIS_ORG_NETWORK_EGRESS_CIDRS`.
-    #[arg(long, env = "LUDIS_ORG_NETWORK_POLICY", default_value_t = false, action = clap::ArgAction::Set)]
+    /// Apply the NetworkPolicies `ludis-default` and `ludis-web` to every organization's namespace
+    /// (when it is created, and at start to every existing one; when off, the API removes the
+    /// ones it made): previews, notebooks and apps are reached only from the API (its pods, or
+    /// `LUDIS_ORG_NETWORK_API_CIDRS`), every other user pod from nowhere, and user pods reach only
+    /// cluster DNS, the API's git server (on the API's port) and `LUDIS_ORG_NETWORK_EGRESS_CIDRS`.
+    /// The cluster's network plugin must enforce NetworkPolicies.
+    #[arg(long, env = "LUDIS_ORG_NETWORK_POLICY", default_value_t = true, action = clap::ArgAction::Set)]
     pub org_network_policy: bool,
 
-    /// Comma-separated CIDRs user pods may reach besides (the S3 server's, a package mirror's:
-    /// `10.0.5.0/24,192.168.1.10/32`); empty: none.
+    /// Where the API is when it does not run in a pod of the cluster (a process on a host that
+    /// reaches pods, as in development): comma-separated CIDRs (`10.141.255.1/32`) from which its
+    /// requests reach previews and apps, and on whose API port (`LUDIS_API_LISTEN`'s; none when
+    /// that is 0) user pods reach its git server; empty: only the API's pods (the chart's).
+    #[arg(long, env = "LUDIS_ORG_NETWORK_API_CIDRS", default_value = "")]
+    pub org_network_api_cidrs: ApiCidrs,
+
+    /// Comma-separated networks user pods may reach besides, each with all its ports or one:
+    /// `10.0.5.0/24` (all ports), `10.0.5.7/32:9000` (TCP), `10.0.0.10/32:53/udp` — the object
+    /// store, a package mirror, a DNS server outside `kube-system`; empty: none.
     #[arg(long, env = "LUDIS_ORG_NETWORK_EGRESS_CIDRS", default_value = "")]
     pub org_network_egress_cidrs: EgressCidrs,
 
