@@ -89,6 +89,8 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_GIT_URL=${node_host_ip:+http://$node_host_ip:$LUDIS_API_PORT/git} \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_RESOLVE_SERVICES_VIA_API=true \
+  LUDIS_ORG_NETWORK_API_CIDRS="$(node_setting LUDIS_ORG_NETWORK_API_CIDRS)" \
+  LUDIS_ORG_NETWORK_EGRESS_CIDRS="$(node_setting LUDIS_ORG_NETWORK_EGRESS_CIDRS)" \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
   LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
