@@ -123,8 +123,9 @@ check "the server logs its stop" "$(cat "$tmp/s3-any.log")" "server is stopped"
 left=$(pids_of "$tmp/s3-any")
 [ -z "$left" ] && pass "the second S3 server leaves no process" || fail "the second S3 server leaves no process" "$left"
 
-# 8. The real node: while it runs a pod, the machine's kernel settings and iptables rules are the
-#    ones it had before the node started (kubelet's settings are the node's own); after a stop,
+# 8. The real node: while it runs a pod, the machine's kernel settings, iptables rules and ipsets
+#    are the ones it had before the node started (kubelet's settings and the NetworkPolicy
+#    enforcer's rules and ipsets are the node's own); after a stop,
 #    no process, mount, network namespace, link, route or cgroup of the node is left; a purge also
 #    removes its state and releases its address slot.
 N=$LUDIS_STATE/node
@@ -133,6 +134,7 @@ eval "$("$DEV/node.sh" plan)"
 machine() {
   sysctl -n vm.overcommit_memory kernel.panic kernel.panic_on_oops net.ipv4.ip_forward net.ipv6.conf.all.forwarding
   for t in filter nat mangle raw; do iptables -t "$t" -S; ip6tables -t "$t" -S; done 2>&1
+  ipset list -n 2>&1
 }
 node_traces() {
   pids_of "$N/"
@@ -165,6 +167,10 @@ during=$(machine)
   fail "the running node leaves the machine's kernel settings and iptables rules alone" "$(diff <(echo "$before") <(echo "$during"))"
 inside=$("$DEV/node.sh" exec sh -c 'echo $(cat /proc/sys/vm/overcommit_memory) $(cat /proc/sys/kernel/panic)' 2>&1)
 check "kubelet's kernel settings are the node's own" "$inside" "1 10"
+grep -q "^kube-router  *running" <<<"$("$DEV/node.sh" status 2>&1)" && pass "the node runs its NetworkPolicy enforcer" ||
+  fail "the node runs its NetworkPolicy enforcer" "$("$DEV/node.sh" status 2>&1)"
+inside=$("$DEV/node.sh" exec sh -c 'iptables -w -S KUBE-ROUTER-FORWARD | head -n 1; ipset list -n | wc -l' 2>&1)
+check "the enforcer's rules and ipsets are the node's own" "$inside" "-N KUBE-ROUTER-FORWARD"
 "$DEV/cluster.sh" down >/dev/null 2>&1
 sleep 0.5
 left=$(pids_of "$C/")
