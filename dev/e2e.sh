@@ -94,7 +94,7 @@ start_operator() {
   stop_pidfile "$E/pids/ludis-operator.pid"
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((port + 1)) \
     LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
-    LUDIS_UPLOAD_IMAGE=$(operator_image upload) \
+    LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url \
     start_bg ludis-operator "$E" "$CARGO_TARGET_DIR/debug/ludis-operator"
   wait_for "the end-to-end operator" 60 "$E/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((port + 1))/readyz"
   export LUDIS_E2E_REAL_NODE=1

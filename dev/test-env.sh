@@ -15,3 +15,11 @@ export LUDIS_CHAIN_POLYGON_PORT=${LUDIS_TEST_CHAIN_POLYGON_PORT:-39546}
 # forwards to its pods.
 export LUDIS_E2E_PORT=${LUDIS_E2E_PORT:-38080}
 export LUDIS_API_PORT=$LUDIS_E2E_PORT LUDIS_NODE_FORWARD_API=true
+# The tests' own cluster, whatever KUBECONFIG the shell holds (the README shows how to point it at
+# the dev/up.sh platform, which the tests must never share); LUDIS_TEST_KUBECONFIG names another
+# cluster to test against on purpose.
+if [ -n "${LUDIS_TEST_KUBECONFIG:-}" ]; then
+  export KUBECONFIG=$LUDIS_TEST_KUBECONFIG
+else
+  unset KUBECONFIG
+fi

@@ -47,7 +47,8 @@ trap cleanup EXIT
 total_start=$(now)
 phase "install dependencies" "$DEV_DIR/install-deps.sh" --browser
 
-# The external KUBECONFIG, if any, is honoured by cluster.sh; otherwise our own is used.
+# LUDIS_TEST_KUBECONFIG (dev/test-env.sh), if set, is honoured by cluster.sh; otherwise our own
+# cluster is used, never the shell's KUBECONFIG.
 start_servers() {
   "$DEV_DIR/cluster.sh" purge >/dev/null 2>&1 || true # a fresh cluster for every run
   "$DEV_DIR/cluster.sh" up

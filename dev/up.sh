@@ -62,13 +62,17 @@ kubectl apply --server-side --force-conflicts -f charts/ludis/files/crds/ >/dev/
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 apply_image_list ludis-system || die "applying the image list failed"
 operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
+node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env" 2>/dev/null || true)
+# Where pods clone the projects' repositories: the API's git server, at the host's end of the node's
+# link (the operator gives those checkouts the pod's own identity token).
+git_url=${node_host_ip:+http://$node_host_ip:$LUDIS_API_PORT/git}
 O=$LUDIS_STATE/operator
 stop_pidfile "$O/pids/ludis-operator.pid"
 mkdir -p "$O"
 LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((LUDIS_API_PORT + 1)) \
   LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
-  LUDIS_UPLOAD_IMAGE=$(operator_image upload) \
+  LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url \
   start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/$profile/ludis-operator"
 wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
@@ -84,9 +88,8 @@ fi
 # to loopback and treat it as secure, so the app cookie (SameSite=None; Secure; Partitioned) works
 # in the console's frame on plain http (Chromium; see api/README.md).
 # Preview pods clone hosted projects from this API's /git, which the node's link forwards to them.
-node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env" 2>/dev/null || true)
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
-  LUDIS_GIT_URL=${node_host_ip:+http://$node_host_ip:$LUDIS_API_PORT/git} \
+  LUDIS_GIT_URL=$git_url \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_RESOLVE_SERVICES_VIA_API=true \
   LUDIS_ORG_NETWORK_API_CIDRS="$(node_setting LUDIS_ORG_NETWORK_API_CIDRS)" \

@@ -33,6 +33,16 @@ pub const ANNOTATION_APPLIED_HASH: &str = "ludis.dev/applied-hash";
 /// the pods.
 pub const ANNOTATION_REDEPLOY_TOKEN: &str = "ludis.dev/redeploy-token";
 
+/// Annotation on a pod whose checkout clones from the API's git server with the pod's own
+/// identity token: the one repository (`<namespace>/<project id>.git`) that token may clone.
+/// Only the operator writes pods in organization namespaces, so the API trusts it.
+pub const ANNOTATION_CHECKOUT: &str = "ludis.dev/checkout";
+/// The audience of the service-account token a pod's checkout shows the API's git server.
+pub const GIT_AUDIENCE: &str = "ludis.dev/git";
+/// The username a pod's checkout signs in to the API's git server with (its password is the
+/// token for [`GIT_AUDIENCE`]).
+pub const GIT_POD_USERNAME: &str = "ludis-pod";
+
 /// The finalizer that keeps a Dataset until its objects are dealt with (per `deletionPolicy`).
 pub const FINALIZER_DATASET_CLEANUP: &str = "datasets.ludis.dev/cleanup";
 
@@ -55,6 +65,7 @@ mod tests {
             LABEL_TRY,
             ANNOTATION_APPLIED_HASH,
             ANNOTATION_REDEPLOY_TOKEN,
+            ANNOTATION_CHECKOUT,
             FINALIZER_DATASET_CLEANUP,
         ] {
             let (prefix, name) = key.split_once('/').expect("a prefixed key");

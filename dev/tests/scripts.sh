@@ -388,6 +388,16 @@ shared=$(comm -12 <(sed 's/^[^=]*=//' <<<"$platform" | sort -u) <(sed 's/^[^=]*=
 ---
 $tests"
 check "the test command has chain ports of its own" "$tests" "LUDIS_CHAIN_ETHEREUM_PORT=39545"
+# A shell pointed at the platform's cluster (as the README shows) does not take the tests there.
+kube_of() { env -i HOME="$HOME" PATH="$PATH" KUBECONFIG="$1" ${2:+LUDIS_TEST_KUBECONFIG="$2"} \
+  bash -c 'source "'"$DEV"'/test-env.sh"; echo "${KUBECONFIG:-none}"'; }
+platform_kube=$HOME/.local/state/ludis/cluster/kubeconfig
+out=$(kube_of "$platform_kube")
+[ "$out" = none ] && pass "the test command ignores the shell's KUBECONFIG" ||
+  fail "the test command ignores the shell's KUBECONFIG" "$out"
+out=$(kube_of "$platform_kube" /tmp/another-kubeconfig)
+[ "$out" = /tmp/another-kubeconfig ] && pass "LUDIS_TEST_KUBECONFIG chooses the tests' cluster" ||
+  fail "LUDIS_TEST_KUBECONFIG chooses the tests' cluster" "$out"
 
 rm -rf "$tmp"
 echo "scripts: $passed passed, $failed failed"

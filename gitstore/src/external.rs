@@ -138,6 +138,17 @@ impl Caches {
         Err(Error::Busy)
     }
 
+    /// Makes the cache a mirror of the remote branch for git clients ([`crate::server`]):
+    /// fetched within the freshness window, the branch at `refs/heads/<branch>` (where a clone
+    /// looks for it) and `HEAD` naming it. Nothing else of the remote is copied.
+    pub(crate) async fn mirror(&self, id: &RepoId, external: &External, branch: &BranchName) -> Result<()> {
+        let lock = self.lock_of(id);
+        let mut fetched = lock.lock().await;
+        let path = self.refresh_locked(id, external, branch, &mut fetched).await?;
+        let branch = branch.clone();
+        blocking(move || publish_branch(&open_cache(&path)?, &branch)).await
+    }
+
     /// Checks the credentials against the remote and answers its default branch, from the
     /// project's cache (created if need be) without downloading anything.
     pub(crate) async fn default_branch(
@@ -270,6 +281,24 @@ fn fetch(repo: &Repository, external: &External, branch: &BranchName) -> Result<
             .map_err(Error::git("forget a deleted remote branch"))?;
     }
     Ok(())
+}
+
+/// Points `refs/heads/<branch>` at the fetched head (removes it when the remote has no such
+/// branch) and `HEAD` at it.
+fn publish_branch(repo: &Repository, branch: &BranchName) -> Result<()> {
+    let head = branch.reference();
+    match repo.refname_to_id(&tracking_reference(branch)) {
+        Ok(target) => {
+            repo.reference(&head, target, true, "mirror")
+                .map_err(Error::git("mirror the branch"))?;
+        }
+        Err(_) => {
+            if let Ok(mut stale) = repo.find_reference(&head) {
+                stale.delete().map_err(Error::git("mirror the branch"))?;
+            }
+        }
+    }
+    repo.set_head(&head).map_err(Error::git("mirror the branch"))
 }
 
 /// The remote branch's head as the remote advertised it on the last connection.

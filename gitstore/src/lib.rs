@@ -32,7 +32,7 @@ pub use hosted::{Language, NewRepository};
 pub use input::{Author, BranchName, CommitMessage, GitCredentials, InputError, RepoId, Sha};
 pub use paths::{PathError, RepoPath};
 pub use remote_url::{ImportedProject, RemoteUrl, UrlError, UrlPolicy};
-pub use store::{DEFAULT_FETCH_FRESHNESS, GitStore, Location, ProjectRepo, StoreConfig};
+pub use store::{DEFAULT_FETCH_FRESHNESS, GitStore, Location, ProjectRepo, Served, StoreConfig};
 pub use tree::{Contents, Entry, EntryKind, File, Listing};
 
 /// The largest file read or committed through the API, in bytes (10 MiB). Larger files stay in

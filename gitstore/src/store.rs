@@ -81,6 +81,15 @@ pub enum Location {
     External(External),
 }
 
+/// Where [`GitStore::serve`] put a repository for git clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served {
+    /// Under [`StoreConfig::hosted_root`].
+    Hosted,
+    /// Under [`StoreConfig::cache_root`], mirroring the external remote's branch.
+    Mirror,
+}
+
 /// The repository operations. Cheap to clone (one shared state).
 #[derive(Clone)]
 pub struct GitStore {
@@ -126,6 +135,19 @@ impl GitStore {
     /// Removes an external project's local cache (the project was deleted or its remote changed).
     pub async fn forget_cache(&self, id: &RepoId) -> Result<()> {
         self.inner.caches.forget(id).await
+    }
+
+    /// Makes the repository ready to be served to git clients and says where it is: a hosted
+    /// one is always ready ([`Served::Hosted`]); an external one is fetched into its cache, which
+    /// then mirrors the branch ([`Served::Mirror`], see [`crate::server::Access::ReadMirror`]).
+    pub async fn serve(&self, repo: &ProjectRepo) -> Result<Served> {
+        match &repo.location {
+            Location::Hosted => Ok(Served::Hosted),
+            Location::External(external) => {
+                self.inner.caches.mirror(&repo.id, external, &repo.branch).await?;
+                Ok(Served::Mirror)
+            }
+        }
     }
 
     /// Checks the user's credentials against an external remote and answers its default branch

@@ -48,6 +48,9 @@ pub struct Config {
     pub images_configmap: String,
     /// Image of the init container that checks out a project's git repository.
     pub git_image: String,
+    /// Where the API serves git to pods (`LUDIS_GIT_URL`, the API's own setting): repositories
+    /// under it are cloned with the pod's identity token ([`crate::controllers::checkout`]).
+    pub git_url: Option<String>,
     /// Image of the workflow tick pods (they only mark a tick; the run's tasks are separate pods).
     pub tick_image: String,
     /// Image of dataset upload tasks and report publishing (copies files to object storage with
@@ -71,6 +74,7 @@ impl Config {
             system_namespace: system_namespace.to_owned(),
             images_configmap: "ludis-images".into(),
             git_image: "localhost/ludis/git:test".into(),
+            git_url: None,
             tick_image: "localhost/ludis/git:test".into(),
             upload_image: "localhost/ludis/python:test".into(),
             workload_tolerations: vec![crate::controllers::pods::WORKLOAD_TAINT.into()],

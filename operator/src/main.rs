@@ -32,6 +32,10 @@ struct Args {
     /// Image of the git checkout init container.
     #[arg(long, env = "LUDIS_GIT_IMAGE", default_value = "alpine/git:2.47.2")]
     git_image: String,
+    /// Where the API serves git to pods (the API's `LUDIS_GIT_URL`): repositories under it are
+    /// cloned with the pod's own identity token, never a stored credential.
+    #[arg(long, env = "LUDIS_GIT_URL", default_value = "")]
+    git_url: String,
     /// Image of workflow tick pods.
     #[arg(long, env = "LUDIS_TICK_IMAGE", default_value = "busybox:1.37")]
     tick_image: String,
@@ -120,6 +124,7 @@ async fn main() -> anyhow::Result<()> {
         system_namespace: args.system_namespace.clone(),
         images_configmap: args.images_configmap,
         git_image: args.git_image,
+        git_url: Some(args.git_url.trim().to_owned()).filter(|url| !url.is_empty()),
         tick_image: args.tick_image,
         upload_image: args.upload_image,
         workload_tolerations: args

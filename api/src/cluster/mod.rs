@@ -10,6 +10,7 @@ pub mod insights;
 pub mod keys_secret;
 pub mod network_policy;
 pub mod organizations;
+pub mod pod_identity;
 pub mod projects;
 pub mod services;
 pub mod watcher;

@@ -49,8 +49,9 @@ impl apply::Applied for ProjectCr {
     const KIND: AssetKind = AssetKind::ProjectV2;
 }
 
-/// The Secret of an external project's git credentials: `<resource name>-git`.
-pub fn git_secret_name(resource: &str) -> String {
+/// The Secret that held a project's git credentials before pods cloned with their own identity
+/// (`<resource name>-git`): removed when the project's resource is applied.
+fn retired_git_secret_name(resource: &str) -> String {
     format!("{resource}-git")
 }
 
@@ -88,7 +89,26 @@ pub async fn apply(state: &AppState, p: &Project) -> anyhow::Result<()> {
         web_base: &web_base,
     };
     let body = object(p, namespace, name, &context);
-    apply::apply::<ProjectCr>(state, &p.asset, &body).await
+    apply::apply::<ProjectCr>(state, &p.asset, &body).await?;
+    remove_retired_git_secret(state, namespace, name).await
+}
+
+/// Deletes the project's retired git Secret (a checkout token, or the owner's personal access
+/// token of an imported project) when there still is one.
+async fn remove_retired_git_secret(state: &AppState, namespace: &str, name: &str) -> anyhow::Result<()> {
+    let Some(client) = &state.kube else {
+        return Ok(());
+    };
+    let secret = retired_git_secret_name(name);
+    match Api::<Secret>::namespaced(client.clone(), namespace)
+        .delete(&secret, &Default::default())
+        .await
+    {
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        done => done
+            .map(|_| ())
+            .with_context(|| format!("failed to delete the retired secret {namespace}/{secret}")),
+    }
 }
 
 /// Deletes the Project resource (its Secrets, volume and pods go with it).
@@ -203,19 +223,13 @@ pub fn hosted_url(base: &str, namespace: &str, id: &str) -> Option<String> {
 }
 
 /// Pure: the applied object: identity, the id label, the owner annotation and the spec fields the
-/// API decides. An external remote, or a hosted repository served at `context.hosted` (this
-/// API's git server), names the `<name>-git` Secret; a hosted repository without it has no `git`
-/// (the preview starts from the workspace volume).
+/// API decides. Pods clone the project's repository from this API's git server at
+/// `context.hosted` (a hosted repository, or the API's mirror of an imported project's remote)
+/// with their own identity, so no credentials are named; without it there is no `git` (the
+/// preview starts from the workspace volume).
 pub fn object(p: &Project, namespace: &str, name: &str, context: &Context) -> Value {
     let d = &p.details;
-    let url = d.repo_url.as_deref().or(context.hosted);
-    let git = url.map(|url| {
-        json!({
-            "url": url,
-            "branch": d.branch,
-            "credentialsSecret": {"name": git_secret_name(name)},
-        })
-    });
+    let git = context.hosted.map(|url| json!({"url": url, "branch": d.branch}));
     let mut spec = json!({
         "displayName": truncate(&p.asset.name, MAX_NAME),
         "description": truncate(&p.asset.description, MAX_DESCRIPTION),

@@ -267,27 +267,6 @@ pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error>
     Ok(ids)
 }
 
-/// Sets the SHA-256 of the token the preview's checkout clones the hosted repository with.
-pub async fn set_checkout_token_hash(db: &AnyPool, id: &str, hash: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE projects SET checkout_token_hash = $2 WHERE id = $1")
-        .bind(id)
-        .bind(hash)
-        .execute(db)
-        .await?;
-    Ok(())
-}
-
-/// The SHA-256 of project `id`'s checkout token, when it has one.
-pub async fn checkout_token_hash(db: &AnyPool, id: &str) -> Result<Option<String>, sqlx::Error> {
-    Ok(
-        sqlx::query_scalar::<_, Option<String>>("SELECT checkout_token_hash FROM projects WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?
-            .flatten(),
-    )
-}
-
 /// Sets the (encrypted) token of project `id`'s notebook server.
 pub async fn set_jupyter_token(db: &AnyPool, id: &str, token_enc: &str) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE projects SET jupyter_token_enc = $2 WHERE id = $1")

@@ -2,7 +2,6 @@
 //! credentials their pods clone with ([`checkout`]), the administrator's image list
 //! ([`images`]), and what Run or Publish runs ([`launch`]).
 
-pub mod checkout;
 pub mod git;
 pub mod images;
 pub mod jupyter;

@@ -29,6 +29,7 @@ mod network_policy;
 mod notebooks;
 mod observability;
 mod openapi;
+mod pod_tokens;
 mod projects;
 mod projects_env;
 mod projects_files;

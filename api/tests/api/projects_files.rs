@@ -7,9 +7,12 @@
 use std::process::Command;
 
 use base64::Engine as _;
+use kube::Api;
+use ludis_api::db;
 use serde_json::{Value, json};
 
-use crate::helpers::{Person, TestApp, apps};
+use crate::helpers::{Person, TestApp, apps, apps_with};
+use crate::pod_tokens::{checkout_pod, pod_token};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
@@ -268,9 +271,11 @@ async fn hosted_repositories_are_served_over_smart_http_by_the_access_rule() {
     }
 }
 
-#[tokio::test]
+// `git` runs as a child process the test waits for: the server needs threads of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_external_remote_is_imported_and_edited_with_the_users_git_token() {
-    for app in apps().await {
+    // Pods would reach the API at this address; the test clones from the real one.
+    for app in apps_with(|s| s.git_url = "http://ludis-api.ludis-system.svc:8080/git".into()).await {
         let org = app.unique_org("Import").await;
         let owner = app.person(&org, "developer", "Owner").await;
         // The remote: a project hosted by this API, reached over its git server.
@@ -346,5 +351,52 @@ async fn an_external_remote_is_imported_and_edited_with_the_users_git_token() {
             (status.as_u16(), body["code"].as_str()),
             (409, Some("stale_file"))
         );
+
+        // Cloned through Ludis, the import is the API's mirror of the remote: read-only.
+        let dir = tempfile::tempdir().unwrap();
+        let url = clone_url(&app, &owner, &key, &org, &id).await;
+        let (ok, err) = git(&["clone", "-q", &url, "mirror"], dir.path());
+        assert!(ok, "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("mirror/README.md")).unwrap(),
+            "# Imported\n"
+        );
+        let mirror = dir.path().join("mirror");
+        std::fs::write(mirror.join("x.py"), "x\n").unwrap();
+        assert!(git(&["add", "x.py"], &mirror).0);
+        assert!(git(&["commit", "-q", "-m", "x"], &mirror).0);
+        let (ok, err) = git(&["push", "-q", "origin", "main"], &mirror);
+        assert!(!ok && err.contains("403"), "a mirror takes no push: {err}");
+
+        // The project's pods clone that mirror with their own identity: the owner's token stays
+        // in the API.
+        let a = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        if let (Some(client), Some(ns), Some(name)) = (&app.state.kube, &a.namespace, &a.resource_name) {
+            let cr = Api::<ludis_crds::Project>::namespaced(client.clone(), ns)
+                .get(name)
+                .await
+                .unwrap();
+            let git_source = cr.spec.git.expect("an imported project is cloned from the API");
+            assert_eq!(
+                (git_source.url.as_str(), git_source.credentials_secret.is_none()),
+                (
+                    format!("http://ludis-api.ludis-system.svc:8080/git/{ns}/{id}.git").as_str(),
+                    true
+                )
+            );
+            let pod = checkout_pod(client, ns, &format!("{ns}/{id}.git")).await;
+            let token = pod_token(client, ns, &pod, ludis_crds::GIT_AUDIENCE).await;
+            let host = app.address.trim_start_matches("http://");
+            let url = format!(
+                "http://{}:{token}@{host}/git/{ns}/{id}.git",
+                ludis_crds::GIT_POD_USERNAME
+            );
+            let (ok, err) = git(&["clone", "-q", &url, "pod"], dir.path());
+            assert!(ok, "{err}");
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join("pod/README.md")).unwrap(),
+                "# Imported\n"
+            );
+        }
     }
 }

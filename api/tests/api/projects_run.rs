@@ -1,16 +1,19 @@
 //! Running a project (issue 14): run and stop with execute access, the Project's
-//! `spec.preview.running`, the hosted repository's checkout (the preview's git Secret clones it
-//! from this API's git server, with a token rotated at every run), and the insights published
-//! from a project. SQLite and PostgreSQL; the resource parts with a cluster (KUBECONFIG).
+//! `spec.preview.running`, the repository's checkout (a pod clones it from this API's git server
+//! with its own service-account token, which reaches that repository only, while the pod
+//! exists), and the insights published from a project. SQLite and PostgreSQL; the resource parts
+//! with a cluster (KUBECONFIG).
 
 use std::process::Command;
 
-use k8s_openapi::api::core::v1::Secret;
-use kube::Api;
+use k8s_openapi::api::core::v1::{Pod, Secret};
+use kube::{Api, api::DeleteParams};
 use ludis_api::db;
+use ludis_crds::{GIT_AUDIENCE, GIT_POD_USERNAME};
 use serde_json::json;
 
 use crate::helpers::{InsightSeed, apps_with};
+use crate::pod_tokens::{checkout_pod, pod_token, wait_until};
 
 /// `git clone` without any configuration or prompt; whether it worked, and its stderr.
 fn clone(url: &str, into: &std::path::Path) -> (bool, String) {
@@ -30,7 +33,7 @@ fn clone(url: &str, into: &std::path::Path) -> (bool, String) {
 
 // `git` runs as a child process the test waits for: the server needs threads of its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_project_runs_and_stops_and_its_preview_clones_the_hosted_repository() {
+async fn a_project_runs_and_stops_and_only_its_own_pods_clone_its_repository() {
     // Pods would reach the API at this address; the test clones from the real one.
     for app in apps_with(|s| s.git_url = "http://ludis-api.ludis-system.svc:8080/git".into()).await {
         let org = app.unique_org("Run").await;
@@ -76,41 +79,78 @@ async fn a_project_runs_and_stops_and_its_preview_clones_the_hosted_repository()
                 git.url,
                 format!("http://ludis-api.ludis-system.svc:8080/git/{ns}/{id}.git")
             );
-            assert_eq!(git.credentials_secret.unwrap().name, format!("{name}-git"));
-
-            // The Secret's credentials clone the repository from the API's git server.
+            assert!(
+                git.credentials_secret.is_none(),
+                "pods clone with their own identity"
+            );
             let secrets: Api<Secret> = Api::namespaced(client.clone(), ns);
-            let credentials = |s: Secret| {
-                let d = s.data.unwrap();
-                (
-                    String::from_utf8(d["username"].0.clone()).unwrap(),
-                    String::from_utf8(d["token"].0.clone()).unwrap(),
-                )
-            };
-            let (user, token) = credentials(secrets.get(&format!("{name}-git")).await.unwrap());
-            assert_eq!(user, id);
+            assert!(
+                secrets.get_opt(&format!("{name}-git")).await.unwrap().is_none(),
+                "no Secret holds a credential for the repository"
+            );
+
+            // A pod of the project, as the operator makes it (its annotation names the
+            // repository), clones it with the token the kubelet would project into it.
             let host = app.address.trim_start_matches("http://");
-            let url = |token: &str| format!("http://{id}:{token}@{host}/git/{ns}/{id}.git");
+            let repo_url = |token: &str, project: &str, namespace: &str| {
+                format!("http://{GIT_POD_USERNAME}:{token}@{host}/git/{namespace}/{project}.git")
+            };
+            let pod = checkout_pod(client, ns, &format!("{ns}/{id}.git")).await;
+            let token = pod_token(client, ns, &pod, GIT_AUDIENCE).await;
             let dir = tempfile::tempdir().unwrap();
-            let (ok, err) = clone(&url(&token), &dir.path().join("a"));
+            let (ok, err) = clone(&repo_url(&token, &id, ns), &dir.path().join("a"));
             assert!(ok, "{err}");
             assert!(dir.path().join("a/main.py").is_file());
+            // It may not push.
+            let pushed = Command::new("git")
+                .args([
+                    "-C",
+                    dir.path().join("a").to_str().unwrap(),
+                    "push",
+                    "-q",
+                    "origin",
+                    "HEAD:refs/heads/evil",
+                ])
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_TERMINAL_PROMPT", "0")
+                .output()
+                .unwrap();
+            assert!(!pushed.status.success(), "a pod's token pushes nothing");
             // Another project's repository is not reachable with it.
             let other = app.project(&owner, "Other").await;
-            let (ok, _) = clone(
-                &format!("http://{other}:{token}@{host}/git/{ns}/{other}.git"),
-                &dir.path().join("b"),
-            );
-            assert!(!ok);
-            // A new run rotates the token: the old one stops working.
-            app.post(&format!("/v2/projects/run/{id}"), Some(&owner.token), json!({}))
-                .await;
-            let (_, fresh) = credentials(secrets.get(&format!("{name}-git")).await.unwrap());
-            assert_ne!(fresh, token);
-            let (ok, _) = clone(&url(&token), &dir.path().join("c"));
-            assert!(!ok, "the old token is refused");
-            let (ok, err) = clone(&url(&fresh), &dir.path().join("d"));
-            assert!(ok, "{err}");
+            let (ok, _) = clone(&repo_url(&token, &other, ns), &dir.path().join("b"));
+            assert!(!ok, "a pod clones only the repository its checkout names");
+            // A token for another audience (the API server's own) is not a git credential.
+            let wrong = pod_token(client, ns, &pod, "https://kubernetes.default.svc.cluster.local").await;
+            let (ok, _) = clone(&repo_url(&wrong, &id, ns), &dir.path().join("c"));
+            assert!(!ok, "a token for another audience is refused");
+            // A pod of another organization naming this repository gets nothing.
+            let stranger_org = app.unique_org("Run stranger").await;
+            let stranger = app.person(&stranger_org, "developer", "Stranger").await;
+            let theirs = app.project(&stranger, "Theirs").await;
+            let their_ns = db::assets::by_id(&app.state.db, &theirs)
+                .await
+                .unwrap()
+                .unwrap()
+                .namespace
+                .unwrap();
+            let foreign = checkout_pod(client, &their_ns, &format!("{ns}/{id}.git")).await;
+            let foreign_token = pod_token(client, &their_ns, &foreign, GIT_AUDIENCE).await;
+            let (ok, _) = clone(&repo_url(&foreign_token, &id, ns), &dir.path().join("d"));
+            assert!(!ok, "a pod of another namespace clones nothing of this one");
+            // The token dies with its pod.
+            Api::<Pod>::namespaced(client.clone(), ns)
+                .delete(&pod, &DeleteParams::default().grace_period(0))
+                .await
+                .unwrap();
+            let gone = Api::<Pod>::namespaced(client.clone(), ns);
+            wait_until("the checkout pod is deleted", || async {
+                gone.get_opt(&pod).await.unwrap().is_none()
+            })
+            .await;
+            let (ok, _) = clone(&repo_url(&token, &id, ns), &dir.path().join("e"));
+            assert!(!ok, "a deleted pod's token is refused");
         }
 
         let (status, body) = app

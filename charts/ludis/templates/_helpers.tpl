@@ -19,6 +19,12 @@
 {{- printf "%s-%s" (include "ludis.fullname" .ctx) .component | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{/* Where pods clone the projects' repositories: the API's Service (its git server). */}}
+{{- define "ludis.gitUrl" -}}
+{{- $api := dict "ctx" . "component" "api" -}}
+{{- printf "http://%s.%s.svc:%v/git" (include "ludis.component.fullname" $api) .Release.Namespace .Values.api.service.port -}}
+{{- end }}
+
 {{/* Labels of every resource. */}}
 {{- define "ludis.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .ctx.Chart.Name .ctx.Chart.Version | replace "+" "_" }}

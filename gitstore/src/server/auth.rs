@@ -22,6 +22,10 @@ pub enum Access {
     Read,
     /// Clone, fetch and push (the project's edit access).
     Write,
+    /// Clone and fetch the mirror of an external remote ([`crate::GitStore::mirror`], under
+    /// [`super::ServerConfig::mirror_root`]): what pods of an imported project clone, so the
+    /// token that reaches the remote never leaves the API.
+    ReadMirror,
 }
 
 /// The access rule the server asks before every request that passed the protocol checks.

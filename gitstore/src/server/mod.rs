@@ -48,6 +48,9 @@ pub const MAX_FETCH_REQUEST_BYTES: u64 = 16 * 1024 * 1024;
 pub struct ServerConfig {
     /// The same folder as [`crate::StoreConfig::hosted_root`].
     pub hosted_root: PathBuf,
+    /// The same folder as [`crate::StoreConfig::cache_root`]: the mirrors of external remotes
+    /// ([`Access::ReadMirror`]); `None` serves none.
+    pub mirror_root: Option<PathBuf>,
     /// git's `http-backend` program.
     pub backend: PathBuf,
     pub max_push_bytes: u64,
@@ -57,6 +60,7 @@ impl ServerConfig {
     pub fn new(hosted_root: impl Into<PathBuf>) -> Self {
         ServerConfig {
             hosted_root: hosted_root.into(),
+            mirror_root: None,
             backend: PathBuf::from(DEFAULT_BACKEND),
             max_push_bytes: DEFAULT_MAX_PUSH_BYTES,
         }
@@ -93,7 +97,7 @@ impl Service {
 
     fn allowed(self, access: Access) -> bool {
         match self {
-            Service::UploadPack => matches!(access, Access::Read | Access::Write),
+            Service::UploadPack => matches!(access, Access::Read | Access::Write | Access::ReadMirror),
             Service::ReceivePack => access == Access::Write,
         }
     }
@@ -179,15 +183,19 @@ async fn serve<A: Authorize>(
         return unauthorized();
     };
     let access = state.authorize.authorize(&credentials, &id).await;
-    match access {
+    let root = match access {
         Access::Unauthenticated => return unauthorized(),
         Access::None => return not_found(),
-        Access::Read | Access::Write if !endpoint.service().allowed(access) => {
+        _ if !endpoint.service().allowed(access) => {
             return (StatusCode::FORBIDDEN, "You may not push to this repository\n").into_response();
         }
-        Access::Read | Access::Write => {}
-    }
-    let repository = state.config.hosted_root.join(id.relative_path());
+        Access::Read | Access::Write => &state.config.hosted_root,
+        Access::ReadMirror => match &state.config.mirror_root {
+            Some(root) => root,
+            None => return not_found(),
+        },
+    };
+    let repository = root.join(id.relative_path());
     if !tokio::fs::metadata(&repository)
         .await
         .is_ok_and(|meta| meta.is_dir())
@@ -204,7 +212,7 @@ async fn serve<A: Authorize>(
     if content_length(&parts.headers).is_some_and(|length| length > limit) {
         return cgi::too_large(limit);
     }
-    let env = match cgi_env(&state.config, &id, endpoint, &parts.headers, &credentials) {
+    let env = match cgi_env(root, &id, endpoint, &parts.headers, &credentials) {
         Ok(env) => env,
         Err(EnvError::Encoding) => {
             return (
@@ -214,7 +222,7 @@ async fn serve<A: Authorize>(
                 .into_response();
         }
         Err(EnvError::Root) => {
-            tracing::error!("the hosted repositories' folder is not valid UTF-8");
+            tracing::error!("the repositories' folder is not valid UTF-8");
             return (StatusCode::INTERNAL_SERVER_ERROR, "The git server failed\n").into_response();
         }
     };
@@ -238,13 +246,13 @@ async fn serve<A: Authorize>(
 enum EnvError {
     /// A `Content-Encoding` other than gzip.
     Encoding,
-    /// The hosted root is not UTF-8 (a configuration mistake).
+    /// The repositories' root is not UTF-8 (a configuration mistake).
     Root,
 }
 
 /// The CGI environment: everything built from checked values or fixed strings.
 fn cgi_env(
-    config: &ServerConfig,
+    root: &std::path::Path,
     id: &RepoId,
     endpoint: Endpoint,
     headers: &HeaderMap,
@@ -255,7 +263,7 @@ fn cgi_env(
         Endpoint::Advertise(_) => ("GET", "info/refs".to_owned(), format!("service={service}")),
         Endpoint::Exchange(_) => ("POST", service.to_owned(), String::new()),
     };
-    let root = config.hosted_root.to_str().ok_or(EnvError::Root)?;
+    let root = root.to_str().ok_or(EnvError::Root)?;
     let mut env = vec![
         ("GIT_PROJECT_ROOT", root.to_owned()),
         ("GIT_HTTP_EXPORT_ALL", "1".to_owned()),
@@ -350,12 +358,14 @@ mod tests {
     }
 
     #[test]
-    fn reading_allows_fetch_and_writing_allows_push() {
+    fn reading_allows_fetch_and_writing_allows_push_but_never_to_a_mirror() {
         let cases = [
             (Service::UploadPack, Access::Read, true),
             (Service::UploadPack, Access::Write, true),
             (Service::ReceivePack, Access::Read, false),
             (Service::ReceivePack, Access::Write, true),
+            (Service::UploadPack, Access::ReadMirror, true),
+            (Service::ReceivePack, Access::ReadMirror, false),
             (Service::UploadPack, Access::None, false),
             (Service::ReceivePack, Access::Unauthenticated, false),
         ];
@@ -379,7 +389,7 @@ mod tests {
             password: "secret".into(),
         };
         let env = cgi_env(
-            &ServerConfig::new("/srv/git"),
+            std::path::Path::new("/srv/git"),
             &id,
             Endpoint::Exchange(Service::ReceivePack),
             &headers,
@@ -404,7 +414,7 @@ mod tests {
 
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
         let refused = cgi_env(
-            &ServerConfig::new("/srv/git"),
+            std::path::Path::new("/srv/git"),
             &id,
             Endpoint::Advertise(Service::UploadPack),
             &headers,

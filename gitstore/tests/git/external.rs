@@ -5,11 +5,14 @@ use std::time::Duration;
 
 use ludis_git::{
     BranchName, Error, ErrorKind, Expected, External, GitCredentials, Location, ProjectRepo, RemoteUrl,
-    RepoId, RepoPath, UrlPolicy,
+    RepoId, RepoPath, Served, UrlPolicy,
 };
 use uuid::Uuid;
 
-use crate::support::{NAMESPACE, READER_TOKEN, TestServer, WRITER_TOKEN, file_text, git_ok, push_file, put};
+use crate::support::{
+    MIRROR_TOKEN, NAMESPACE, READER_TOKEN, TestServer, WRITER_TOKEN, file_text, git, git_ok, push_file, put,
+    stderr,
+};
 
 fn external_of(repo: &ProjectRepo) -> &External {
     match &repo.location {
@@ -239,4 +242,68 @@ async fn an_unknown_repository_or_an_unreachable_server_is_said_plainly() {
         error.to_string(),
         "The git server at 127.0.0.1:1 could not be reached"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mirror_of_a_remote_is_cloned_without_its_token_and_follows_it() {
+    // Fetched again at every serve: the mirror follows the remote at once.
+    let server = TestServer::start_with(ludis_git::server::DEFAULT_MAX_PUSH_BYTES, Duration::ZERO).await;
+    let remote = server.project().await;
+    let repo = server.external(&remote, "reader", READER_TOKEN);
+    let mirror_url = |user: &str, token: &str| server.url_as(&repo.id, user, token);
+
+    // Before the store mirrors it, there is nothing to clone.
+    let early = tempfile::tempdir().unwrap();
+    let refused = git(
+        early.path(),
+        &["clone", "-q", &mirror_url("mirror", MIRROR_TOKEN), "."],
+    )
+    .await;
+    assert!(
+        !refused.status.success(),
+        "nothing is served before the store mirrors the remote"
+    );
+
+    assert_eq!(server.store.serve(&repo).await.unwrap(), Served::Mirror);
+    let clone = tempfile::tempdir().unwrap();
+    git_ok(
+        clone.path(),
+        &[
+            "clone",
+            "-q",
+            "--branch",
+            "main",
+            &mirror_url("mirror", MIRROR_TOKEN),
+            ".",
+        ],
+    )
+    .await;
+    assert!(file_text(clone.path(), "main.py").contains("Hello from Ludis"));
+
+    // The remote moves; the next serve mirrors the move.
+    let writer = server.clone_repo(&remote).await;
+    push_file(writer.path(), "report.py", "print(1)\n").await;
+    server.store.serve(&repo).await.unwrap();
+    git_ok(clone.path(), &["pull", "-q", "origin", "main"]).await;
+    assert_eq!(file_text(clone.path(), "report.py"), "print(1)\n");
+
+    // A mirror is read-only, and the mirror's credentials reach no hosted repository.
+    std::fs::write(clone.path().join("x.py"), "x\n").unwrap();
+    git_ok(clone.path(), &["add", "x.py"]).await;
+    git_ok(clone.path(), &["commit", "-q", "-m", "x"]).await;
+    let pushed = git(clone.path(), &["push", "-q", "origin", "HEAD:main"]).await;
+    assert!(!pushed.status.success());
+    assert!(stderr(&pushed).contains("403"), "{}", stderr(&pushed));
+    let hosted = tempfile::tempdir().unwrap();
+    let other = git(
+        hosted.path(),
+        &[
+            "clone",
+            "-q",
+            &server.url_as(&remote, "mirror", MIRROR_TOKEN),
+            ".",
+        ],
+    )
+    .await;
+    assert!(!other.status.success(), "the hosted repository has no mirror");
 }

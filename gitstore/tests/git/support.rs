@@ -17,9 +17,11 @@ use uuid::Uuid;
 pub const WRITER_TOKEN: &str = "writer-token-5d1f";
 pub const READER_TOKEN: &str = "reader-token-93ab";
 pub const STRANGER_TOKEN: &str = "stranger-token-77c0";
+pub const MIRROR_TOKEN: &str = "mirror-token-c41e";
 pub const NAMESPACE: &str = "ludis-acme";
 
-/// `writer` may push, `reader` may fetch, `stranger` sees nothing; anything else is not signed in.
+/// `writer` may push, `reader` may fetch, `mirror` may fetch the mirror of an external remote,
+/// `stranger` sees nothing; anything else is not signed in.
 pub struct Users;
 
 impl Authorize for Users {
@@ -27,6 +29,7 @@ impl Authorize for Users {
         match (credentials.username.as_str(), credentials.password.as_str()) {
             ("writer", WRITER_TOKEN) => Access::Write,
             ("reader", READER_TOKEN) => Access::Read,
+            ("mirror", MIRROR_TOKEN) => Access::ReadMirror,
             ("stranger", STRANGER_TOKEN) => Access::None,
             _ => Access::Unauthenticated,
         }
@@ -60,6 +63,7 @@ impl TestServer {
         std::fs::create_dir_all(&config.hosted_root).unwrap();
         let server_config = ServerConfig {
             max_push_bytes,
+            mirror_root: Some(config.cache_root.clone()),
             ..ServerConfig::new(&config.hosted_root)
         };
         let app: Router = Router::new().nest("/git", server::router(server_config, Users));

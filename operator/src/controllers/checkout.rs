@@ -4,17 +4,84 @@
 //! says ([`CHECKOUT_SCRIPT`]). Used by project previews, applications and reports, by the pod that
 //! reads a workflow's DAG file, and by task pods (which check out into an emptyDir, so a workflow
 //! runs the published code whether or not a preview ever ran).
+//!
+//! A repository the API serves (under `LUDIS_GIT_URL`: the projects Ludis hosts, and the mirrors
+//! of imported projects' remotes) is cloned with the pod's own identity: a service-account token
+//! for the audience [`GIT_AUDIENCE`], projected into the init container only, expiring within
+//! minutes and dead with the pod; the API lets it clone only the repository the pod's
+//! [`ANNOTATION_CHECKOUT`] names. No token of a user or of a project is ever in a pod. A
+//! repository elsewhere (a Project applied with another `git.url`) is cloned with
+//! `git.credentialsSecret` when the resource names one.
 
-use k8s_openapi::api::core::v1::{Container, EnvVar, EnvVarSource, SecretKeySelector, VolumeMount};
-use ludis_crds::project::GitSource;
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{
+    Container, EnvVar, EnvVarSource, ProjectedVolumeSource, SecretKeySelector, ServiceAccountTokenProjection,
+    Volume, VolumeMount, VolumeProjection,
+};
+use ludis_crds::{
+    keys::{ANNOTATION_CHECKOUT, GIT_AUDIENCE, GIT_POD_USERNAME},
+    project::GitSource,
+};
 
 use super::pods;
+use crate::context::Config;
 
 /// Where the checkout is, in every pod that has one.
 pub const WORKSPACE: &str = "/workspace";
 
+/// The volume of the pod's identity token, and where the init container finds it.
+const IDENTITY_VOLUME: &str = "git-identity";
+const IDENTITY_DIR: &str = "/var/run/secrets/ludis.dev/git";
+/// The identity token's lifetime: the shortest Kubernetes issues. The checkout reads it once.
+const IDENTITY_SECONDS: i64 = 600;
+
+/// A pod's checkout: its init container, and what the pod needs beside it.
+pub struct Checkout {
+    pub container: Container,
+    /// The identity token's volume, when the repository is the API's.
+    identity: Option<Volume>,
+    /// The repository the identity token may clone (`<namespace>/<project>.git`).
+    repository: Option<String>,
+}
+
+impl Checkout {
+    /// `volumes` and the checkout's own.
+    pub fn volumes(&self, mut volumes: Vec<Volume>) -> Vec<Volume> {
+        volumes.extend(self.identity.clone());
+        volumes
+    }
+
+    /// The pod's annotations: [`ANNOTATION_CHECKOUT`] when the checkout shows its identity.
+    pub fn annotations(&self) -> Option<BTreeMap<String, String>> {
+        self.repository
+            .as_ref()
+            .map(|repository| BTreeMap::from([(ANNOTATION_CHECKOUT.to_owned(), repository.clone())]))
+    }
+}
+
+/// Pure: the repository path of `url` when it is served by the API at `base` (`LUDIS_GIT_URL`):
+/// exactly `<base>/<namespace>/<name>.git`, nothing before, after or between.
+fn api_repository(base: Option<&str>, url: &str) -> Option<String> {
+    let base = base?.trim().trim_end_matches('/');
+    let path = url.trim().strip_prefix(base)?.strip_prefix('/')?;
+    let (namespace, name) = path.split_once('/')?;
+    let name = name.strip_suffix(".git")?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    (!base.is_empty() && plain(namespace) && plain(name)).then(|| format!("{namespace}/{name}.git"))
+}
+
 /// The checkout of `git` (at `revision`, else the branch's head) into the volume `mount`.
-pub fn git_checkout(git: &GitSource, revision: Option<&str>, image: &str, mount: VolumeMount) -> Container {
+pub fn git_checkout(
+    git: &GitSource,
+    revision: Option<&str>,
+    config: &Config,
+    mount: VolumeMount,
+) -> Checkout {
     let var = |name: &str, value: &str| EnvVar {
         name: name.into(),
         value: Some(value.into()),
@@ -32,29 +99,67 @@ pub fn git_checkout(git: &GitSource, revision: Option<&str>, image: &str, mount:
     if let Some(revision) = revision {
         env.push(var("REVISION", revision));
     }
-    if let Some(secret) = &git.credentials_secret {
-        for (name, key) in [("GIT_USERNAME", "username"), ("GIT_TOKEN", "token")] {
-            env.push(EnvVar {
-                name: name.into(),
-                value_from: Some(EnvVarSource {
-                    secret_key_ref: Some(SecretKeySelector {
-                        name: secret.name.clone(),
-                        key: key.into(),
-                        optional: Some(false),
+    let repository = api_repository(config.git_url.as_deref(), &git.url);
+    let mut mounts = vec![mount];
+    let identity = if repository.is_some() {
+        env.push(var("GIT_USERNAME", GIT_POD_USERNAME));
+        env.push(var("GIT_TOKEN_FILE", &format!("{IDENTITY_DIR}/token")));
+        mounts.push(VolumeMount {
+            name: IDENTITY_VOLUME.into(),
+            mount_path: IDENTITY_DIR.into(),
+            read_only: Some(true),
+            ..Default::default()
+        });
+        Some(identity_volume())
+    } else {
+        if let Some(secret) = &git.credentials_secret {
+            for (name, key) in [("GIT_USERNAME", "username"), ("GIT_TOKEN", "token")] {
+                env.push(EnvVar {
+                    name: name.into(),
+                    value_from: Some(EnvVarSource {
+                        secret_key_ref: Some(SecretKeySelector {
+                            name: secret.name.clone(),
+                            key: key.into(),
+                            optional: Some(false),
+                        }),
+                        ..Default::default()
                     }),
                     ..Default::default()
+                });
+            }
+        }
+        None
+    };
+    Checkout {
+        container: Container {
+            name: "git-checkout".into(),
+            image: Some(config.git_image.clone()),
+            args: Some(vec!["sh".into(), "-c".into(), CHECKOUT_SCRIPT.into()]),
+            env: Some(env),
+            security_context: Some(pods::container_security_context()),
+            volume_mounts: Some(mounts),
+            ..Default::default()
+        },
+        identity,
+        repository,
+    }
+}
+
+/// The pod's service-account token for the API's git server, projected by the kubelet.
+fn identity_volume() -> Volume {
+    Volume {
+        name: IDENTITY_VOLUME.into(),
+        projected: Some(ProjectedVolumeSource {
+            sources: Some(vec![VolumeProjection {
+                service_account_token: Some(ServiceAccountTokenProjection {
+                    audience: Some(GIT_AUDIENCE.into()),
+                    expiration_seconds: Some(IDENTITY_SECONDS),
+                    path: "token".into(),
                 }),
                 ..Default::default()
-            });
-        }
-    }
-    Container {
-        name: "git-checkout".into(),
-        image: Some(image.to_owned()),
-        args: Some(vec!["sh".into(), "-c".into(), CHECKOUT_SCRIPT.into()]),
-        env: Some(env),
-        security_context: Some(pods::container_security_context()),
-        volume_mounts: Some(vec![mount]),
+            }]),
+            default_mode: Some(0o440),
+        }),
         ..Default::default()
     }
 }
@@ -70,7 +175,7 @@ pub fn git_checkout(git: &GitSource, revision: Option<&str>, image: &str, mount:
 pub const CHECKOUT_SCRIPT: &str = r#"set -eu
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 HOME=/tmp
 workspace=${LUDIS_WORKSPACE:-/workspace}
-helper='!f() { echo "username=${GIT_USERNAME:-}"; echo "password=${GIT_TOKEN:-}"; }; f'
+helper='!f() { echo "username=${GIT_USERNAME:-}"; if [ -n "${GIT_TOKEN_FILE:-}" ]; then echo "password=$(cat "$GIT_TOKEN_FILE")"; else echo "password=${GIT_TOKEN:-}"; fi; }; f'
 ours() { git -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"; }
 fresh=$(mktemp -d /tmp/checkout.XXXXXX)
 ours -c credential.helper="$helper" clone --quiet --no-checkout --branch "$BRANCH" -- "$REPO_URL" "$fresh"
@@ -114,12 +219,14 @@ mod tests {
     fn a_pinned_revision_is_checked_out_after_the_clone() {
         let git: GitSource =
             serde_json::from_value(serde_json::json!({"url": "https://git.example/a.git"})).unwrap();
+        let config = Config::for_tests("ludis-system");
         let c = git_checkout(
             &git,
             Some("0123456789abcdef0123456789abcdef01234567"),
-            "git:1",
+            &config,
             workspace_mount(),
-        );
+        )
+        .container;
         let env = c.env.unwrap();
         let revision = env.iter().find(|e| e.name == "REVISION").unwrap();
         assert_eq!(
@@ -127,7 +234,7 @@ mod tests {
             Some("0123456789abcdef0123456789abcdef01234567")
         );
         assert_eq!(c.args.unwrap()[2], CHECKOUT_SCRIPT);
-        let head = git_checkout(&git, None, "git:1", workspace_mount());
+        let head = git_checkout(&git, None, &config, workspace_mount()).container;
         let env = head.env.unwrap();
         assert!(!env.iter().any(|e| e.name == "REVISION"));
         let stall = |name: &str| env.iter().find(|e| e.name == name).and_then(|e| e.value.clone());
@@ -139,6 +246,71 @@ mod tests {
             (Some("1000".into()), Some("30".into())),
             "a stalled clone fails and is tried again"
         );
+    }
+
+    #[test]
+    fn the_api_s_repositories_are_cloned_with_the_pod_s_identity_and_nothing_else() {
+        let config = Config {
+            git_url: Some("http://10.0.0.1:8080/git/".into()),
+            ..Config::for_tests("ludis-system")
+        };
+        let source = |url: &str| -> GitSource {
+            serde_json::from_value(serde_json::json!({"url": url, "credentialsSecret": {"name": "p-git"}}))
+                .unwrap()
+        };
+        let ours = git_checkout(
+            &source("http://10.0.0.1:8080/git/ludis-acme/0b6f2d1e-3c4a-4b5c-8d9e-0f1a2b3c4d5e.git"),
+            None,
+            &config,
+            workspace_mount(),
+        );
+        let env = ours.container.env.clone().unwrap();
+        assert!(
+            env.iter().all(|e| e.value_from.is_none()),
+            "no Secret reaches the checkout: {env:?}"
+        );
+        assert_eq!(
+            ours.annotations().unwrap()[ANNOTATION_CHECKOUT],
+            "ludis-acme/0b6f2d1e-3c4a-4b5c-8d9e-0f1a2b3c4d5e.git"
+        );
+        let volumes = ours.volumes(vec![scratch_workspace()]);
+        let token = volumes[1].projected.as_ref().unwrap().sources.as_ref().unwrap()[0]
+            .service_account_token
+            .as_ref()
+            .unwrap();
+        assert_eq!(token.audience.as_deref(), Some(GIT_AUDIENCE));
+        assert_eq!(token.expiration_seconds, Some(600));
+        let mounts = ours.container.volume_mounts.unwrap();
+        assert_eq!(mounts[1].mount_path, IDENTITY_DIR);
+        assert_eq!(mounts[1].read_only, Some(true));
+
+        // Anything else keeps to its own credentials, and never gets the pod's identity.
+        for url in [
+            "https://github.com/acme/sales.git",
+            "http://10.0.0.1:8080/gitx/ludis-acme/p.git",
+            "http://10.0.0.1:8080/git@evil.example/ludis-acme/p.git",
+            "http://10.0.0.1:8080/git/ludis-acme/../other/p.git",
+            "http://10.0.0.1:8080/git/ludis-acme/p.git/extra",
+            "http://10.0.0.1:8080/git/p.git",
+        ] {
+            let theirs = git_checkout(&source(url), None, &config, workspace_mount());
+            assert!(theirs.annotations().is_none(), "{url}");
+            assert_eq!(theirs.volumes(Vec::new()).len(), 0, "{url}");
+            let env = theirs.container.env.unwrap();
+            assert!(
+                env.iter()
+                    .any(|e| e.name == "GIT_TOKEN" && e.value_from.is_some()),
+                "{url}"
+            );
+        }
+        // Without LUDIS_GIT_URL no repository is the API's.
+        let plain = git_checkout(
+            &source("http://10.0.0.1:8080/git/ludis-acme/p.git"),
+            None,
+            &Config::for_tests("ludis-system"),
+            workspace_mount(),
+        );
+        assert!(plain.annotations().is_none());
     }
 
     /// Runs `git` in `dir` (the test's own repositories), failing the test when it fails.

@@ -7,7 +7,6 @@ use super::*;
 use crate::{
     db::projects::{Project, ProjectRow},
     projects::{
-        checkout::{CheckoutToken, checkout_token},
         git::require_files,
         launch,
     },
@@ -34,8 +33,7 @@ pub(super) fn publication_files(names: &[String]) -> Result<Vec<String>> {
     Ok(files)
 }
 
-/// The commit to pin for `files` of `project`: the branch's head, once the files are there, and
-/// the project's checkout credentials for its pods (a hosted repository's checkout token).
+/// The commit to pin for `files` of `project`: the branch's head, once the files are there.
 pub(super) async fn pin(
     state: &AppState,
     caller: &UserRow,
@@ -43,7 +41,6 @@ pub(super) async fn pin(
     files: &[String],
 ) -> Result<Option<String>> {
     require_files(state, caller, project, files).await?;
-    checkout_token(state, project, CheckoutToken::Ensure).await?;
     launch::head(state, caller, project).await
 }
 

@@ -365,7 +365,7 @@ async fn create(state: &AppState, caller: &AuthUser, f: Fields) -> Result<Projec
         language: git_language(f.language),
         author: git::author(&caller.user)?,
     };
-    create_rows(state, caller, &project, Some(new), None).await?;
+    create_rows(state, caller, &project, Some(new)).await?;
     Ok(project)
 }
 

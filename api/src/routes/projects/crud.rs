@@ -1,8 +1,6 @@
 //! The project calls themselves: list, one project, its preview, create (hosted or imported),
 //! update, delete, share.
 
-use std::collections::BTreeMap;
-
 use axum::{Json, extract::State, http::StatusCode};
 use ludis_git::{BranchName, External, NewRepository, RemoteUrl};
 use serde::{Deserialize, Serialize};
@@ -272,8 +270,6 @@ struct Source {
     repo_url: Option<String>,
     repo_author: Option<String>,
     branch: String,
-    /// The caller's credentials (username, token) for an external remote's Secret.
-    secret: Option<(String, String)>,
 }
 
 /// Checks an external remote with the caller's credentials: its name and author, and its
@@ -283,14 +279,6 @@ async fn import(state: &AppState, caller: &AuthUser, id: &str, url: &str, name: 
         .map_err(|e| ApiError::bad_request("invalid_repo_url", e.to_string()))?;
     let credentials = git::credentials_of(state, &caller.user)?
         .ok_or_else(|| ApiError::bad_request("git_token_required", git::NO_GIT_TOKEN))?;
-    let token = match &caller.user.git_token_enc {
-        Some(t) => state
-            .auth
-            .keyring
-            .decrypt(t)
-            .map_err(|e| ApiError::internal(format!("failed to decrypt a git token: {e:#}")))?,
-        None => String::new(),
-    };
     let imported = url.import();
     let name = if name.trim().is_empty() {
         imported.name.clone()
@@ -298,7 +286,6 @@ async fn import(state: &AppState, caller: &AuthUser, id: &str, url: &str, name: 
         name.to_owned()
     };
     let repo_id = git::repo_id(state, &caller.user.organization_id, id).await?;
-    let username = credentials.username().to_owned();
     let external = External {
         url: url.clone(),
         credentials,
@@ -314,7 +301,6 @@ async fn import(state: &AppState, caller: &AuthUser, id: &str, url: &str, name: 
         repo_url: Some(url.as_str().to_owned()),
         repo_author: Some(imported.author),
         branch: branch.as_str().to_owned(),
-        secret: Some((username, token)),
     })
 }
 
@@ -353,7 +339,6 @@ pub(super) async fn create_project(
             repo_url: None,
             repo_author: None,
             branch: BranchName::main().as_str().to_owned(),
-            secret: None,
         },
     };
     let name = project_name(&source.name)?;
@@ -392,7 +377,7 @@ pub(super) async fn create_project(
     } else {
         None
     };
-    create_rows(&state, &caller, &project, hosted, source.secret).await?;
+    create_rows(&state, &caller, &project, hosted).await?;
     Ok((
         StatusCode::CREATED,
         Json(ProjectAnswer {
@@ -412,14 +397,14 @@ pub(crate) fn git_language(language: Language) -> ludis_git::Language {
 }
 
 /// Makes a new project real: its hosted repository (`hosted`: what to start it with), its
-/// resource and rows (the repository is removed again when they fail), the git credentials of an
-/// external remote (`secret`) and its empty environment; records the creation.
+/// resource and rows (the repository is removed again when they fail) and its empty environment;
+/// records the creation. An external remote's token stays with the API (its pods clone the API's
+/// mirror of the remote).
 pub(crate) async fn create_rows(
     state: &AppState,
     caller: &AuthUser,
     project: &Project,
     hosted: Option<NewRepository>,
-    secret: Option<(String, String)>,
 ) -> Result<()> {
     let (id, org) = (&project.asset.id, &project.asset.organization_id);
     let repo_id = git::repo_id(state, org, id).await?;
@@ -430,14 +415,6 @@ pub(crate) async fn create_rows(
     if let Err(e) = created {
         forget_repository(state, project, &repo_id).await;
         return Err(e);
-    }
-    if let Some((username, token)) = secret {
-        let secret =
-            cluster::projects::git_secret_name(project.asset.resource_name.as_deref().unwrap_or_default());
-        let data = BTreeMap::from([("username".to_owned(), username), ("token".to_owned(), token)]);
-        if let Err(e) = cluster::projects::write_secret(state, project, &secret, data).await {
-            tracing::warn!(project = %id, error = format!("{e:#}"), "failed to write a project's git credentials");
-        }
     }
     // An empty environment for the preview (the variables are added later).
     if let Err(e) = super::envvars::sync_secret(state, project).await {

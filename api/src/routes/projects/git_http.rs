@@ -1,33 +1,45 @@
-//! The repositories Ludis hosts, served to git clients over smart HTTP at
+//! The repositories of projects, served to git clients over smart HTTP at
 //! `/git/<namespace>/<project id>.git/…` (git's own `http-backend`, [`ludis_git::server`]), so
-//! preview pods and people can clone them. People sign in with Basic credentials: their e-mail
-//! and API key; the project's access rule decides: edit may push, view or execute may clone,
-//! anyone else (or a project that does not exist, or whose feature is off for the user's role)
-//! gets 404. A preview's checkout signs in with the project id and the project's checkout token
-//! (rotated at every run, in the project's git Secret): it may clone that repository only.
+//! pods and people can clone them: a project Ludis hosts from its repository, an imported one
+//! from the API's mirror of its remote (fetched with the token of the user it is read for, which
+//! never leaves the API; the mirror is read-only).
+//!
+//! People sign in with Basic credentials: their e-mail and API key; the project's access rule
+//! decides: edit may push (to a hosted repository), view or execute may clone, anyone else (or a
+//! project that does not exist, or whose feature is off for the user's role) gets 404.
+//!
+//! A pod's checkout signs in as [`GIT_POD_USERNAME`] with its own service-account token for
+//! [`GIT_AUDIENCE`] ([`pod_identity`]): it may clone the one repository its
+//! [`ANNOTATION_CHECKOUT`] names, in its own namespace, while the pod exists.
 
 use axum::{Router, http::HeaderMap};
+use ludis_crds::{ANNOTATION_CHECKOUT, GIT_AUDIENCE, GIT_POD_USERNAME};
 use ludis_git::{
-    RepoId,
+    RepoId, Served,
     server::{Access, Authorize, BasicCredentials, ServerConfig},
 };
 
 use crate::{
     assets,
     auth::extract::authenticate,
-    crypto, db,
+    cluster::pod_identity,
+    db::{self, projects::Project, users::UserRow},
     domain::{AccessLevel, AssetKind},
-    projects::git::namespace_of,
+    projects::git::{self, namespace_of},
     state::AppState,
 };
 
 /// Where the router is mounted.
 pub const PREFIX: &str = "/git";
 
-/// The smart-HTTP routes of the hosted repositories, to mount at [`PREFIX`] outside the JSON
+/// The smart-HTTP routes of the projects' repositories, to mount at [`PREFIX`] outside the JSON
 /// routes' body limit and timeout (pushes are limited by the git server).
 pub fn router(state: &AppState) -> Router<AppState> {
-    let config = ServerConfig::new(state.git.config().hosted_root.clone());
+    let store = state.git.config();
+    let config = ServerConfig {
+        mirror_root: Some(store.cache_root.clone()),
+        ..ServerConfig::new(store.hosted_root.clone())
+    };
     Router::new().nest(
         PREFIX,
         ludis_git::server::router(config, ProjectAccess { state: state.clone() }),
@@ -41,17 +53,8 @@ struct ProjectAccess {
 
 impl ProjectAccess {
     async fn decide(&self, credentials: &BasicCredentials, repo: &RepoId) -> anyhow::Result<Access> {
-        let id = repo.project().hyphenated().to_string();
-        // The preview's checkout: the project id and its checkout token clone that repository.
-        if credentials.username.trim() == id {
-            let hash = db::projects::checkout_token_hash(&self.state.db, &id).await?;
-            let given = crypto::sha256_hex(credentials.password.trim());
-            // Digests of a random token: comparing them tells nothing about the token.
-            return Ok(if hash.as_deref() == Some(given.as_str()) {
-                Access::Read
-            } else {
-                Access::Unauthenticated
-            });
+        if credentials.username.trim() == GIT_POD_USERNAME {
+            return self.pod(credentials, repo).await;
         }
         let mut headers = HeaderMap::new();
         let Ok(key) = credentials.password.trim().parse() else {
@@ -69,28 +72,80 @@ impl ProjectAccess {
             }
             _ => return Ok(Access::Unauthenticated),
         };
-        let Some(asset) = db::assets::by_id(&self.state.db, &id)
-            .await?
-            .filter(|a| a.kind == AssetKind::ProjectV2)
-        else {
+        let Some(project) = self.project(repo).await? else {
             return Ok(Access::None);
         };
-        if namespace_of(&self.state, &asset.organization_id)
+        if assets::require_feature(&self.state, &caller.user, AssetKind::ProjectV2)
             .await
-            .ok()
-            .as_deref()
-            != Some(repo.namespace())
-            || assets::require_feature(&self.state, &caller.user, AssetKind::ProjectV2)
-                .await
-                .is_err()
+            .is_err()
         {
             return Ok(Access::None);
         }
-        Ok(match assets::level(&self.state, &caller.user, &asset).await? {
-            AccessLevel::Edit => Access::Write,
-            AccessLevel::View | AccessLevel::Execute => Access::Read,
-            AccessLevel::None => Access::None,
+        let level = assets::level(&self.state, &caller.user, &project.asset).await?;
+        if level == AccessLevel::None {
+            return Ok(Access::None);
+        }
+        Ok(match self.serve(&caller.user, &project).await? {
+            Served::Hosted if level == AccessLevel::Edit => Access::Write,
+            Served::Hosted => Access::Read,
+            Served::Mirror => Access::ReadMirror,
         })
+    }
+
+    /// A pod's checkout: its token reviewed by the cluster, the repository its annotation names.
+    async fn pod(&self, credentials: &BasicCredentials, repo: &RepoId) -> anyhow::Result<Access> {
+        let Some(pod) = pod_identity::verify(&self.state, &credentials.password, GIT_AUDIENCE).await? else {
+            return Ok(Access::Unauthenticated);
+        };
+        let wanted = format!("{}/{}.git", repo.namespace(), repo.project().hyphenated());
+        if pod.namespace != repo.namespace() || pod.annotation(ANNOTATION_CHECKOUT) != Some(wanted.as_str()) {
+            return Ok(Access::None);
+        }
+        let Some(project) = self.project(repo).await? else {
+            return Ok(Access::None);
+        };
+        // An imported project's remote is fetched with its owner's token, as it always was.
+        let owner = match project.asset.owner_uid.as_deref() {
+            Some(uid) => db::users::by_uid(&self.state.db, uid).await?,
+            None => None,
+        };
+        let Some(owner) = owner else {
+            return Ok(if project.details.is_hosted() {
+                Access::Read
+            } else {
+                Access::None
+            });
+        };
+        Ok(match self.serve(&owner, &project).await? {
+            Served::Hosted => Access::Read,
+            Served::Mirror => Access::ReadMirror,
+        })
+    }
+
+    /// The project whose repository `repo` is, when it is a project of that namespace's
+    /// organization.
+    async fn project(&self, repo: &RepoId) -> anyhow::Result<Option<Project>> {
+        let id = repo.project().hyphenated().to_string();
+        let Some(project) = db::details::by_id::<db::projects::ProjectRow>(&self.state.db, &id).await? else {
+            return Ok(None);
+        };
+        if project.asset.kind != AssetKind::ProjectV2
+            || namespace_of(&self.state, &project.asset.organization_id)
+                .await
+                .ok()
+                .as_deref()
+                != Some(repo.namespace())
+        {
+            return Ok(None);
+        }
+        Ok(Some(project))
+    }
+
+    /// Readies the project's repository for git clients, read for `user` (whose git token, or
+    /// the owner's, fetches an imported project's remote).
+    async fn serve(&self, user: &UserRow, project: &Project) -> anyhow::Result<Served> {
+        let repo = git::repo(&self.state, user, project).await?;
+        Ok(self.state.git.serve(&repo).await?)
     }
 }
 

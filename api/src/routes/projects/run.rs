@@ -1,9 +1,8 @@
 //! Running a project (spec 001 §4 "Run"; the contract's `run` and `stop`): the preview container
-//! starts from the project's image with the latest commit (its checkout pulls on start) and
-//! stops; execute access. The API sets `spec.preview.running` with server-side apply and shows
-//! `starting`/`stopped` until the watcher writes what the operator observed. A hosted
-//! repository's checkout token is rotated at every run (its SHA-256 kept here, the token in the
-//! project's git Secret). And the insights published from a project.
+//! starts from the project's image with the latest commit (its checkout clones the branch at start,
+//! with the pod's own identity: see `routes::projects::git_http`) and stops; execute access. The
+//! API sets `spec.preview.running` with server-side apply and shows `starting`/`stopped` until the
+//! watcher writes what the operator observed. And the insights published from a project.
 
 use axum::{Json, extract::State};
 use ludis_crds::launch::Purpose;
@@ -23,7 +22,6 @@ use crate::{
     domain::{AccessLevel, AssetKind, ProjectStatus},
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
     projects::{
-        checkout::{CheckoutToken, checkout_token},
         git::require_files,
         launch::{self, LaunchView},
     },
@@ -55,18 +53,15 @@ async fn switch(
     }))
 }
 
-/// Asks `project`'s preview to run (with new checkout and notebook tokens) or stop: its resource,
+/// Asks `project`'s preview to run (with a new notebook token) or stop: its resource,
 /// then its row (`starting`/`stopped` until the operator reports).
 pub(crate) async fn set_running(state: &AppState, project: &mut Project, running: bool) -> Result<()> {
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
-    if running {
-        checkout_token(state, project, CheckoutToken::Rotate).await?;
-        if project.details.is_notebook() {
-            crate::projects::jupyter::rotate_token(state, &project.asset.id).await?;
-            super::sync_secret(state, project).await?;
-        }
+    if running && project.details.is_notebook() {
+        crate::projects::jupyter::rotate_token(state, &project.asset.id).await?;
+        super::sync_secret(state, project).await?;
     }
     project.details.running = running;
     project.details.status = if running {

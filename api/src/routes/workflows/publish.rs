@@ -17,7 +17,6 @@ use crate::{
     domain::{AccessLevel, ActivityAction, AssetKind, WorkflowStatus},
     error::{ApiError, AppJson, AppPath, ErrorBody, Result},
     projects::{
-        checkout::{CheckoutToken, checkout_token},
         git::{self, git_error},
         images,
     },
@@ -118,8 +117,6 @@ async fn publish(
     if state.kube.is_some() && project.asset.resource_name.is_none() {
         return Err(bad("The project has no resource in the cluster yet"));
     }
-    // The tasks clone the project's repository with its git Secret (a hosted one's token).
-    checkout_token(state, project, CheckoutToken::Ensure).await?;
     let before = w.clone();
     place(state, &mut w).await?;
     w.details.revision = Some(revision);

@@ -1,8 +1,6 @@
 //! Build (pure): the children of a valid insight — an application's Deployment and Service, or a
 //! report's render Job (named by the hash of what it renders) — and where a report's output goes.
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::{
     api::{
         apps::v1::{Deployment, DeploymentSpec},
@@ -128,12 +126,12 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
     };
     // The published revision, checked out into a volume of the pod's own; a project without a
     // repository is run from its workspace volume.
-    let (init, source_volume) = match git {
+    let (checkout, source_volume) = match git {
         Some(git) => (
             Some(checkout::git_checkout(
                 git,
                 source.revision.as_deref(),
-                &config.git_image,
+                config,
                 VolumeMount {
                     name: "source".into(),
                     mount_path: WORKSPACE.into(),
@@ -152,13 +150,19 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
         ),
     };
     let pod_spec = |restart: &str| PodSpec {
-        init_containers: init.clone().map(|c| vec![c]),
+        init_containers: checkout.as_ref().map(|c| vec![c.container.clone()]),
         containers: vec![container.clone()],
         restart_policy: Some(restart.into()),
-        volumes: Some(vec![source_volume.clone()]),
+        volumes: Some(match &checkout {
+            Some(c) => c.volumes(vec![source_volume.clone()]),
+            None => vec![source_volume.clone()],
+        }),
         ..pods::restricted(config)
     };
-    let mut annotations = BTreeMap::new();
+    let mut annotations = checkout
+        .as_ref()
+        .and_then(checkout::Checkout::annotations)
+        .unwrap_or_default();
     if let Some(token) = &insight.spec.redeploy_token {
         annotations.insert(ANNOTATION_REDEPLOY_TOKEN.to_owned(), token.clone());
     }
@@ -287,6 +291,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                     template: PodTemplateSpec {
                         metadata: Some(ObjectMeta {
                             labels: Some(labels("report")),
+                            annotations: checkout.as_ref().and_then(checkout::Checkout::annotations),
                             ..Default::default()
                         }),
                         spec: Some(spec),

@@ -152,22 +152,29 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         volume_mounts: Some(vec![workspace_mount.clone()]),
         ..Default::default()
     };
-    let init = project
+    let checkout = project
         .spec
         .git
         .as_ref()
-        .map(|git| checkout::git_checkout(git, None, &config.git_image, workspace_mount));
+        .map(|git| checkout::git_checkout(git, None, config, workspace_mount));
+    let workspace = vec![pods::pvc_volume("workspace", pvc_name, false)];
     let pod_spec = PodSpec {
-        init_containers: init.map(|c| vec![c]),
+        init_containers: checkout.as_ref().map(|c| vec![c.container.clone()]),
         containers: vec![main],
         restart_policy: Some("Always".into()),
-        volumes: Some(vec![pods::pvc_volume("workspace", pvc_name, false)]),
+        volumes: Some(match &checkout {
+            Some(c) => c.volumes(workspace),
+            None => workspace,
+        }),
         ..pods::restricted(config)
     };
     // A pod's spec cannot change in place: a changed spec is a new pod (the old one is an orphan).
     let pod_name = format!("{name}-preview-{}", pods::spec_hash(&pod_spec));
     let pod = Pod {
-        metadata: meta(pod_name, "preview"),
+        metadata: ObjectMeta {
+            annotations: checkout.as_ref().and_then(checkout::Checkout::annotations),
+            ..meta(pod_name, "preview")
+        },
         spec: Some(pod_spec),
         status: None,
     };

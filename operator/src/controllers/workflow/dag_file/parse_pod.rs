@@ -71,7 +71,7 @@ pub fn build(
     let checkout = checkout::git_checkout(
         git,
         wf.spec.revision.as_deref(),
-        &config.git_image,
+        config,
         checkout::workspace_mount(),
     );
     Pod {
@@ -79,17 +79,18 @@ pub fn build(
             name: Some(name(wf, source)),
             namespace: wf.namespace(),
             labels: Some(child_labels(LABEL_WORKFLOW, &wf.name_any(), COMPONENT)),
+            annotations: checkout.annotations(),
             owner_references: Some(vec![owner_ref(wf)]),
             ..Default::default()
         },
         spec: Some(PodSpec {
-            init_containers: Some(vec![checkout]),
+            init_containers: Some(vec![checkout.container.clone()]),
             containers: vec![parse],
             restart_policy: Some("Never".into()),
-            volumes: Some(vec![
+            volumes: Some(checkout.volumes(vec![
                 checkout::scratch_workspace(),
                 package::volume(&wf.name_any()),
-            ]),
+            ])),
             ..pods::restricted(config)
         }),
         status: None,

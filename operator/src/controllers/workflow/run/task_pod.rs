@@ -126,7 +126,7 @@ pub fn build_pod(
     let checkout = checkout::git_checkout(
         valid.git,
         valid.revision.as_deref(),
-        &config.git_image,
+        config,
         checkout::workspace_mount(),
     );
     Ok(Pod {
@@ -134,11 +134,12 @@ pub fn build_pod(
             name: Some(pod_name(&run_name, task_name, try_number)),
             namespace: run.namespace(),
             labels: Some(labels),
+            annotations: checkout.annotations(),
             owner_references: Some(vec![owner_ref(run)]),
             ..Default::default()
         },
         spec: Some(PodSpec {
-            init_containers: Some(vec![checkout]),
+            init_containers: Some(vec![checkout.container.clone()]),
             containers: vec![Container {
                 name: "task".into(),
                 working_dir: Some(checkout::WORKSPACE.into()),
@@ -149,7 +150,7 @@ pub fn build_pod(
                 ..work_container
             }],
             restart_policy: Some("Never".into()),
-            volumes: Some(volumes),
+            volumes: Some(checkout.volumes(volumes)),
             ..pods::restricted(config)
         }),
         status: None,
