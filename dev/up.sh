@@ -76,6 +76,12 @@ LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LU
   start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/$profile/ludis-operator"
 wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
+# The organizations' NetworkPolicies (api/README.md) for an API on the node's host: what node.env
+# says (the host's end of the link; the node's DNS and S3), and the demo's git server there (port
+# 80, dev/demo.sh), which its Project clones from as from a git host outside the cluster.
+org_egress=$(node_setting LUDIS_ORG_NETWORK_EGRESS_CIDRS)
+link_ip=$(node_setting LUDIS_NODE_HOST_IP)
+[ -n "$link_ip" ] && org_egress+=",$link_ip/32:80"
 A=$LUDIS_STATE/api
 stop_pidfile "$A/pids/ludis-api.pid"
 require_free_port "the API" "$LUDIS_API_PORT" "(set LUDIS_API_PORT to use another)"
@@ -93,7 +99,7 @@ LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_RESOLVE_SERVICES_VIA_API=true \
   LUDIS_ORG_NETWORK_API_CIDRS="$(node_setting LUDIS_ORG_NETWORK_API_CIDRS)" \
-  LUDIS_ORG_NETWORK_EGRESS_CIDRS="$(node_setting LUDIS_ORG_NETWORK_EGRESS_CIDRS)" \
+  LUDIS_ORG_NETWORK_EGRESS_CIDRS="$org_egress" \
   LUDIS_DATABASE_URL="sqlite://$A/ludis.db?mode=rwc" \
   LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
   LUDIS_SECRETS_FILE="$A/ludis-secrets.env" \
