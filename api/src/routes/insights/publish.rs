@@ -6,10 +6,7 @@
 use super::*;
 use crate::{
     db::projects::{Project, ProjectRow},
-    projects::{
-        git::require_files,
-        launch,
-    },
+    projects::{git::require_files, launch},
 };
 
 /// The files of a publication, checked: at least one, each relative to the project's root (the
