@@ -312,17 +312,16 @@ mod tests {
             "sales-model-1a2b3c4d",
             &Context {
                 datasets: &datasets,
-                hosted: None,
+                hosted: Some("http://api.ludis-system.svc:8080/git/ludis-acme/p1.git"),
                 web_base: "/",
             },
         );
         assert_eq!(o["kind"], "Project");
         assert_eq!(o["metadata"]["labels"][LABEL_ID], p.asset.id);
         assert_eq!(o["metadata"]["annotations"][ANNOTATION_OWNER], "u1");
-        assert_eq!(
-            o["spec"]["git"]["credentialsSecret"]["name"],
-            "sales-model-1a2b3c4d-git"
-        );
+        // An imported project's pods clone the API's mirror of its remote, with their own
+        // identity: neither the remote nor a credential is named.
+        assert!(o["spec"]["git"].get("credentialsSecret").is_none(), "{o}");
         assert_eq!(o["spec"]["envSecret"]["name"], "sales-model-1a2b3c4d-env");
         // It decodes as the CRD's type; sharing is left to whoever sets it.
         let cr: ProjectCr = serde_json::from_value(o).unwrap();
@@ -332,7 +331,10 @@ mod tests {
         assert!(cr.spec.preview.running);
         assert_eq!(cr.spec.preview.port, PREVIEW_PORT);
         assert_eq!(cr.spec.datasets[0].name, "sales-data-12345678");
-        assert_eq!(cr.spec.git.unwrap().url, "https://git.example/acme/sales.git");
+        assert_eq!(
+            cr.spec.git.unwrap().url,
+            "http://api.ludis-system.svc:8080/git/ludis-acme/p1.git"
+        );
         assert_eq!(cr.spec.sharing, None);
         assert_eq!(cr.spec.flavour, ludis_crds::project::ProjectFlavour::Code);
         assert_eq!(cr.spec.preview.base_path, None);
@@ -388,6 +390,6 @@ mod tests {
             o["spec"]["git"]["url"],
             "http://api.ludis-system.svc:8080/git/ns/id1.git"
         );
-        assert_eq!(o["spec"]["git"]["credentialsSecret"]["name"], "n-git");
+        assert!(o["spec"]["git"].get("credentialsSecret").is_none(), "{o}");
     }
 }
