@@ -2,8 +2,9 @@
 # The demo of the local platform (seeds/k8s/demo.yaml, run by dev/up.sh): a project whose git
 # repository holds seeds/k8s/demo/ (a Streamlit dashboard and a nightly extract) and the sample
 # retail dataset (data/), served to pods over git's HTTP protocol as git.ludis-system.svc/demo.git
-# (a Service leading to a static file server on the host's end of the node's link); the Demo
-# organization's storage credentials (Secret ludis-storage); then the resources themselves.
+# (a Service leading to a static file server on the host's end of the node's link); then the
+# resources themselves. No bucket key is given to the namespace: its pods reach their datasets
+# with their own identity through the API's storage gateway (the operator's LUDIS_STORAGE_URL).
 #   dev/demo.sh up      (after the API made the namespace ludis-demo)
 #   dev/demo.sh down    stop the git server
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -53,10 +54,9 @@ ports: [{name: http, port: 80, protocol: TCP}]
 endpoints: [{addresses: ["$NODE_HOST_IP"]}]
 EOF
   wait_for "the namespace $NS (made by the API)" 60 "$LUDIS_STATE/api/logs/ludis-api.log" kubectl get namespace "$NS"
-  kubectl -n "$NS" create secret generic ludis-storage --dry-run=client -o yaml \
-    --from-literal=AWS_ACCESS_KEY_ID="$LUDIS_S3_ACCESS_KEY" --from-literal=AWS_SECRET_ACCESS_KEY="$LUDIS_S3_SECRET_KEY" \
-    --from-literal=AWS_ENDPOINT_URL="http://$NODE_HOST_IP:$LUDIS_S3_PORT" --from-literal=AWS_DEFAULT_REGION=us-east-1 |
-    kubectl apply --server-side --field-manager=ludis-dev -f - >/dev/null || die "creating the demo's storage Secret failed"
+  # Earlier versions of this script gave the namespace the S3 server's keys in a Secret: gone.
+  kubectl -n "$NS" delete secret ludis-storage --ignore-not-found >/dev/null ||
+    die "deleting the demo's old storage Secret failed"
   kubectl apply --server-side --field-manager=ludis-dev -n "$NS" -f "$REPO_DIR/seeds/k8s/demo.yaml" >/dev/null ||
     die "applying seeds/k8s/demo.yaml failed"
   ok "demo applied in $NS (kubectl get ludis -n $NS)"

@@ -51,6 +51,10 @@ pub struct Config {
     /// Where the API serves git to pods (`LUDIS_GIT_URL`, the API's own setting): repositories
     /// under it are cloned with the pod's identity token ([`crate::controllers::checkout`]).
     pub git_url: Option<String>,
+    /// Where pods reach the API's storage gateway (`LUDIS_STORAGE_URL`: S3 and STS on one
+    /// endpoint), exchanging their identity token for short-lived credentials to the datasets
+    /// they reference ([`crate::controllers::storage_identity`]). None: pods cannot reach datasets.
+    pub storage_url: Option<String>,
     /// Image of the workflow tick pods (they only mark a tick; the run's tasks are separate pods).
     pub tick_image: String,
     /// Image of dataset upload tasks and report publishing (copies files to object storage with
@@ -75,6 +79,7 @@ impl Config {
             images_configmap: "ludis-images".into(),
             git_image: "localhost/ludis/git:test".into(),
             git_url: None,
+            storage_url: None,
             tick_image: "localhost/ludis/git:test".into(),
             upload_image: "localhost/ludis/python:test".into(),
             workload_tolerations: vec![crate::controllers::pods::WORKLOAD_TAINT.into()],

@@ -36,6 +36,11 @@ struct Args {
     /// cloned with the pod's own identity token, never a stored credential.
     #[arg(long, env = "LUDIS_GIT_URL", default_value = "")]
     git_url: String,
+    /// Where pods reach the API's storage gateway (S3 and STS on one endpoint, e.g.
+    /// `http://10.146.0.1:8082`): pods exchange their own identity token there for short-lived
+    /// credentials to their datasets. Empty: pods cannot reach datasets.
+    #[arg(long, env = "LUDIS_STORAGE_URL", default_value = "")]
+    storage_url: String,
     /// Image of workflow tick pods.
     #[arg(long, env = "LUDIS_TICK_IMAGE", default_value = "busybox:1.37")]
     tick_image: String,
@@ -125,6 +130,7 @@ async fn main() -> anyhow::Result<()> {
         images_configmap: args.images_configmap,
         git_image: args.git_image,
         git_url: Some(args.git_url.trim().to_owned()).filter(|url| !url.is_empty()),
+        storage_url: Some(args.storage_url.trim().to_owned()).filter(|url| !url.is_empty()),
         tick_image: args.tick_image,
         upload_image: args.upload_image,
         workload_tolerations: args
@@ -148,6 +154,11 @@ async fn main() -> anyhow::Result<()> {
             secret_key: args.s3_secret_key,
         }),
     };
+    if config.storage_url.is_none() {
+        tracing::warn!(
+            "LUDIS_STORAGE_URL is empty: pods cannot reach datasets (no storage gateway to exchange their identity for credentials); report publishing and upload tasks will fail"
+        );
+    }
     let ctx = Arc::new(Context::new(
         client.clone(),
         config,

@@ -187,7 +187,8 @@ async fn a_preview_gets_its_datasets_locations_and_a_missing_one_is_explained() 
             .next()
     })
     .await;
-    let main = &pod.spec.unwrap().containers[0];
+    let spec = pod.spec.clone().unwrap();
+    let main = &spec.containers[0];
     let location = main
         .env
         .as_ref()
@@ -199,12 +200,21 @@ async fn a_preview_gets_its_datasets_locations_and_a_missing_one_is_explained() 
         location,
         Some(format!("s3://{bucket}/datasets/{}/ds-ref-1/", ns.name))
     );
-    let secrets: Vec<_> = main
-        .env_from
+    // Reached with the pod's own identity, never a key.
+    assert!(main.env_from.is_none(), "no Secret: {:?}", main.env_from);
+    let token_file = main
+        .env
         .as_ref()
         .unwrap()
         .iter()
-        .filter_map(|f| f.secret_ref.as_ref().map(|s| s.name.clone()))
-        .collect();
-    assert_eq!(secrets, ["ludis-storage"]);
+        .find(|e| e.name == "AWS_WEB_IDENTITY_TOKEN_FILE")
+        .and_then(|e| e.value.clone());
+    assert_eq!(
+        token_file.as_deref(),
+        Some("/var/run/secrets/ludis.dev/storage/token")
+    );
+    assert_eq!(
+        pod.metadata.annotations.unwrap_or_default()[ludis_crds::ANNOTATION_DATASETS],
+        "sales-2024"
+    );
 }

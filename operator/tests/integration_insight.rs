@@ -12,7 +12,7 @@ use kube::{
 use ludis_crds::{Insight, InsightSpec, Project, ProjectSpec, insight::InsightPhase};
 use serde_json::json;
 
-use common::{TestNamespace, client, condition, eventually, node, start_operator};
+use common::{TestNamespace, client, condition, eventually, node, start_operator, storage_gateway};
 
 mod common;
 
@@ -44,7 +44,7 @@ async fn setup(prefix: &str) -> (TestNamespace, Api<Insight>, kube::Client, node
     start_operator().await;
     let client = client().await;
     let ns = TestNamespace::new(&client, prefix).await;
-    node::storage_secret(&client, &ns.name).await;
+    storage_gateway::client_config(&client, &ns.name).await;
     let files = BTreeMap::from([("app.py", APP), ("q3.py", Q3), ("report.Rmd", RMD)]);
     // No preview: an insight checks its revision out itself (and the node keeps its cores).
     let repo = common::project_with_repo(&client, &ns.name, "demo", &files).await;
@@ -265,11 +265,55 @@ async fn reports_render_in_python_and_r_markdown_and_an_external_app_runs_nothin
         .await
         .unwrap();
     // Rendered by the script itself, then published to the organization's bucket (the default
-    // one here) by the AWS CLI with the organization's storage credentials.
+    // one here) by the AWS CLI, with credentials its pod's own token (the report-output
+    // audience, never mounted where the script runs) was exchanged for at the storage gateway.
     let q3 = wait_phase(&insights, "q3", InsightPhase::Rendered).await;
     let output = q3.status.unwrap().output.unwrap();
     assert!(output.starts_with("s3://ludis/reports/"), "{output}");
     assert_eq!(published(&output, "index.html").await, "<p>Q3 mean: 5</p>");
+    let exchanged: Vec<_> = storage_gateway::exchanges(&ns.name)
+        .into_iter()
+        .map(|e| {
+            (
+                e.audience,
+                e.annotations.get(ludis_crds::ANNOTATION_OUTPUT).cloned(),
+            )
+        })
+        .collect();
+    assert!(
+        exchanged.contains(&(ludis_crds::OUTPUT_AUDIENCE.into(), Some(output.clone()))),
+        "{exchanged:?}"
+    );
+    assert!(
+        exchanged
+            .iter()
+            .all(|(audience, _)| audience == ludis_crds::OUTPUT_AUDIENCE),
+        "the reports reference no dataset: {exchanged:?}"
+    );
+    let job = jobs
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .find(|j| j.name_any().starts_with("q3-render-"))
+        .unwrap();
+    let pod = job.spec.unwrap().template.spec.unwrap();
+    let render = pod
+        .init_containers
+        .unwrap()
+        .into_iter()
+        .find(|c| c.name == "render")
+        .unwrap();
+    assert!(
+        render
+            .volume_mounts
+            .iter()
+            .flatten()
+            .all(|m| m.name != "storage-output"),
+        "the program that renders never holds the output's token"
+    );
+    assert!(pod.containers[0].env_from.is_none());
     // R Markdown through knitr and pandoc, in the r image.
     let quarterly = wait_phase(&insights, "quarterly", InsightPhase::Rendered).await;
     let html = published(&quarterly.status.unwrap().output.unwrap(), "report.html").await;

@@ -22,7 +22,7 @@ use ludis_crds::{
 };
 use serde_json::json;
 
-use common::{TestNamespace, client, eventually, node, start_operator};
+use common::{TestNamespace, client, eventually, node, start_operator, storage_gateway};
 
 mod common;
 
@@ -90,7 +90,7 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
     let client = client().await;
     let ns = TestNamespace::new(&client, "it-wf").await;
     let n = ns.name.as_str();
-    node::storage_secret(&client, n).await;
+    storage_gateway::client_config(&client, n).await;
     let files = BTreeMap::from([
         ("extract.py", EXTRACT),
         ("setup.sh", SETUP),
@@ -274,13 +274,32 @@ async fn a_manual_run_of_a_diamond_fails_then_recovers_with_mark_and_clear() {
         .find(|e| e.name == "LUDIS_DESTINATION")
         .and_then(|e| e.value.clone());
     assert_eq!(destination, Some(format!("s3://{bucket}/{prefix}daily/")));
+    // It wrote with the pod's own identity, for its dataset: the AWS CLI exchanged the pod's
+    // token (the storage audience) at the gateway; no key, no Secret.
+    assert!(container.env_from.is_none());
+    let load = task_pod(&run, "load");
     assert_eq!(
-        container.env_from.as_ref().unwrap()[0]
-            .secret_ref
-            .as_ref()
-            .unwrap()
-            .name,
-        "ludis-storage"
+        pod.metadata.annotations.as_ref().unwrap()[ludis_crds::ANNOTATION_DATASETS],
+        "out"
+    );
+    let exchanged: Vec<_> = storage_gateway::exchanges(n)
+        .into_iter()
+        .map(|e| {
+            (
+                e.pod,
+                e.audience,
+                e.annotations.get(ludis_crds::ANNOTATION_DATASETS).cloned(),
+            )
+        })
+        .collect();
+    assert!(
+        exchanged.contains(&(load, ludis_crds::STORAGE_AUDIENCE.into(), Some("out".into()))),
+        "{exchanged:?}"
+    );
+    // Script tasks reference no dataset and made no exchange.
+    assert!(
+        exchanged.iter().all(|(pod, ..)| pod.contains("-load-")),
+        "{exchanged:?}"
     );
 
     // The workflow reports its last run; pausing suspends the CronJob.

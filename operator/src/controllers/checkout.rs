@@ -15,10 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{
-    Container, EnvVar, EnvVarSource, ProjectedVolumeSource, SecretKeySelector, ServiceAccountTokenProjection,
-    Volume, VolumeMount, VolumeProjection,
-};
+use k8s_openapi::api::core::v1::{Container, EnvVar, EnvVarSource, SecretKeySelector, Volume, VolumeMount};
 use ludis_crds::{
     keys::{ANNOTATION_CHECKOUT, GIT_AUDIENCE, GIT_POD_USERNAME},
     project::GitSource,
@@ -82,11 +79,7 @@ pub fn git_checkout(
     config: &Config,
     mount: VolumeMount,
 ) -> Checkout {
-    let var = |name: &str, value: &str| EnvVar {
-        name: name.into(),
-        value: Some(value.into()),
-        ..Default::default()
-    };
+    let var = pods::env_var;
     let mut env = vec![
         var("REPO_URL", &git.url),
         var("BRANCH", &git.branch),
@@ -104,13 +97,13 @@ pub fn git_checkout(
     let identity = if repository.is_some() {
         env.push(var("GIT_USERNAME", GIT_POD_USERNAME));
         env.push(var("GIT_TOKEN_FILE", &format!("{IDENTITY_DIR}/token")));
-        mounts.push(VolumeMount {
-            name: IDENTITY_VOLUME.into(),
-            mount_path: IDENTITY_DIR.into(),
-            read_only: Some(true),
-            ..Default::default()
-        });
-        Some(identity_volume())
+        mounts.push(pods::read_only_mount(IDENTITY_VOLUME, IDENTITY_DIR));
+        Some(pods::token_volume(
+            IDENTITY_VOLUME,
+            GIT_AUDIENCE,
+            IDENTITY_SECONDS,
+            Vec::new(),
+        ))
     } else {
         if let Some(secret) = &git.credentials_secret {
             for (name, key) in [("GIT_USERNAME", "username"), ("GIT_TOKEN", "token")] {
@@ -142,25 +135,6 @@ pub fn git_checkout(
         },
         identity,
         repository,
-    }
-}
-
-/// The pod's service-account token for the API's git server, projected by the kubelet.
-fn identity_volume() -> Volume {
-    Volume {
-        name: IDENTITY_VOLUME.into(),
-        projected: Some(ProjectedVolumeSource {
-            sources: Some(vec![VolumeProjection {
-                service_account_token: Some(ServiceAccountTokenProjection {
-                    audience: Some(GIT_AUDIENCE.into()),
-                    expiration_seconds: Some(IDENTITY_SECONDS),
-                    path: "token".into(),
-                }),
-                ..Default::default()
-            }]),
-            default_mode: Some(0o440),
-        }),
-        ..Default::default()
     }
 }
 

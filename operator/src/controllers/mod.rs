@@ -7,6 +7,7 @@ pub mod insight;
 pub mod pod_status;
 pub mod pods;
 pub mod project;
+pub mod storage_identity;
 pub mod workflow;
 
 use std::{fmt::Debug, future::Future, sync::Arc, time::Duration};

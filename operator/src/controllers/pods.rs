@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
-        Capabilities, PersistentVolumeClaimVolumeSource, PodSecurityContext, PodSpec, ResourceRequirements,
-        SeccompProfile, SecurityContext, Toleration, Volume,
+        Capabilities, EnvVar, PersistentVolumeClaimVolumeSource, PodSecurityContext, PodSpec,
+        ProjectedVolumeSource, ResourceRequirements, SeccompProfile, SecurityContext,
+        ServiceAccountTokenProjection, Toleration, Volume, VolumeMount, VolumeProjection,
     },
     apimachinery::pkg::api::resource::Quantity,
 };
@@ -137,17 +138,44 @@ fn r_string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// Secret (in the organization's namespace) with the object-storage credentials pods use
-/// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_ENDPOINT_URL`); optional.
-pub const STORAGE_SECRET: &str = "ludis-storage";
+/// A variable with a plain value.
+pub fn env_var(name: &str, value: &str) -> EnvVar {
+    EnvVar {
+        name: name.into(),
+        value: Some(value.into()),
+        ..Default::default()
+    }
+}
 
-/// `envFrom` of the organization's storage credentials.
-pub fn storage_env_from() -> k8s_openapi::api::core::v1::EnvFromSource {
-    k8s_openapi::api::core::v1::EnvFromSource {
-        secret_ref: Some(k8s_openapi::api::core::v1::SecretEnvSource {
-            name: STORAGE_SECRET.into(),
-            optional: Some(true),
+/// A projected volume `name` holding the pod's service-account token for `audience` as the file
+/// `token` (renewed by the kubelet before it expires after `seconds`), and the files of `more`;
+/// readable by the workload's group only. The pods mount no other token
+/// (`automountServiceAccountToken: false`).
+pub fn token_volume(name: &str, audience: &str, seconds: i64, more: Vec<VolumeProjection>) -> Volume {
+    let token = VolumeProjection {
+        service_account_token: Some(ServiceAccountTokenProjection {
+            audience: Some(audience.into()),
+            expiration_seconds: Some(seconds),
+            path: "token".into(),
         }),
+        ..Default::default()
+    };
+    Volume {
+        name: name.into(),
+        projected: Some(ProjectedVolumeSource {
+            sources: Some(std::iter::once(token).chain(more).collect()),
+            default_mode: Some(0o440),
+        }),
+        ..Default::default()
+    }
+}
+
+/// A read-only mount of the volume `name` at `path`.
+pub fn read_only_mount(name: &str, path: &str) -> VolumeMount {
+    VolumeMount {
+        name: name.into(),
+        mount_path: path.into(),
+        read_only: Some(true),
         ..Default::default()
     }
 }
@@ -169,14 +197,10 @@ pub fn dataset_env_name(dataset: &str) -> String {
 }
 
 /// One variable per dataset with its location (`s3://<bucket>/<prefix>`).
-pub fn dataset_env(locations: &BTreeMap<String, String>) -> Vec<k8s_openapi::api::core::v1::EnvVar> {
+pub fn dataset_env(locations: &BTreeMap<String, String>) -> Vec<EnvVar> {
     locations
         .iter()
-        .map(|(name, url)| k8s_openapi::api::core::v1::EnvVar {
-            name: dataset_env_name(name),
-            value: Some(url.clone()),
-            ..Default::default()
-        })
+        .map(|(name, url)| env_var(&dataset_env_name(name), url))
         .collect()
 }
 

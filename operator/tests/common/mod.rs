@@ -4,6 +4,7 @@
 
 pub mod health;
 pub mod node;
+pub mod storage_gateway;
 
 use std::{future::Future, time::Duration};
 
@@ -124,23 +125,28 @@ pub async fn install_crds(client: &Client) {
 pub const SYSTEM_NAMESPACE: &str = "ludis-system";
 
 /// Starts the controllers once for this test binary, in a thread of their own (so they outlive
-/// each test's runtime), after installing the CRDs and the image list.
+/// each test's runtime), after installing the CRDs and the image list, with a stand-in for the
+/// API's storage gateway ([`storage_gateway`]).
 pub async fn start_operator() {
     static STARTED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     let client = client().await;
     install_crds(&client).await;
     ensure_image_list(&client).await;
     STARTED.get_or_init(|| {
-        std::thread::spawn(|| {
+        // Pods reach object storage through a stand-in for the API's storage gateway.
+        let (gateway, storage_url) = storage_gateway::bind();
+        std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().unwrap();
-            rt.block_on(async {
+            rt.block_on(async move {
                 let client = Client::try_default().await.unwrap();
+                tokio::spawn(storage_gateway::serve(gateway, client.clone()));
                 let metrics = std::sync::Arc::new(ludis_operator::metrics::Metrics::default());
                 // The operator's own images: the ones built for the real node.
                 let config = ludis_operator::context::Config {
                     git_image: node::image("git"),
                     tick_image: node::image("git"),
                     upload_image: node::image("python"),
+                    storage_url: Some(storage_url),
                     ..ludis_operator::context::Config::for_tests(SYSTEM_NAMESPACE)
                 };
                 let ctx = ludis_operator::context::Context::new(client, config, metrics, Some("test".into()));

@@ -5,7 +5,7 @@
 
 use std::{collections::BTreeMap, path::Path, process::Command};
 
-use k8s_openapi::api::core::v1::{Pod, Secret};
+use k8s_openapi::api::core::v1::Pod;
 use kube::{
     Api, Client,
     api::{AttachParams, PostParams},
@@ -65,13 +65,26 @@ pub fn image(name: &str) -> String {
         .to_owned()
 }
 
+/// The S3 server as this machine reaches it (on loopback), and its keys (never a pod's).
+pub fn s3_endpoint() -> String {
+    env("LUDIS_S3_ENDPOINT")
+}
+
+pub fn s3_access_key() -> String {
+    env("LUDIS_S3_ACCESS_KEY")
+}
+
+pub fn s3_secret_key() -> String {
+    env("LUDIS_S3_SECRET_KEY")
+}
+
 /// The S3 client of the host (the server on loopback).
 pub fn s3() -> aws_sdk_s3::Client {
     ludis_storage::client(&ludis_storage::S3Settings {
-        endpoint: env("LUDIS_S3_ENDPOINT"),
+        endpoint: s3_endpoint(),
         region: "us-east-1".into(),
-        access_key: env("LUDIS_S3_ACCESS_KEY"),
-        secret_key: env("LUDIS_S3_SECRET_KEY"),
+        access_key: s3_access_key(),
+        secret_key: s3_secret_key(),
     })
 }
 
@@ -95,25 +108,6 @@ pub async fn object_text(s3: &aws_sdk_s3::Client, bucket: &str, key: &str) -> St
     let out = s3.get_object().bucket(bucket).key(key).send().await.unwrap();
     let bytes = out.body.collect().await.unwrap().into_bytes();
     String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-/// The organization's storage Secret (`ludis-storage`) as pods need it: credentials and the
-/// endpoint they reach.
-pub async fn storage_secret(client: &Client, ns: &str) {
-    let secret: Secret = serde_json::from_value(json!({
-        "metadata": {"name": "ludis-storage"},
-        "stringData": {
-            "AWS_ACCESS_KEY_ID": env("LUDIS_S3_ACCESS_KEY"),
-            "AWS_SECRET_ACCESS_KEY": env("LUDIS_S3_SECRET_KEY"),
-            "AWS_ENDPOINT_URL": pod_s3_endpoint(),
-            "AWS_DEFAULT_REGION": "us-east-1",
-        }
-    }))
-    .unwrap();
-    Api::<Secret>::namespaced(client.clone(), ns)
-        .create(&PostParams::default(), &secret)
-        .await
-        .unwrap();
 }
 
 /// A pod for the real node: the image `image` (a local one), `args` under the image's entrypoint

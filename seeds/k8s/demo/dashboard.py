@@ -39,7 +39,9 @@ def load_sales() -> pd.DataFrame:
 
 @st.cache_data(ttl=300)
 def load_nightly() -> pd.DataFrame | None:
-    """The latest nightly extract from the `sales` dataset (s3://bucket/prefix/daily/sales.csv)."""
+    """The latest nightly extract from the `sales` dataset (s3://bucket/prefix/daily/sales.csv),
+    read with the pod's own identity (boto3 takes the variables the operator set); None until the
+    nightly workflow wrote it, or when the dataset cannot be reached."""
     location = os.environ.get("LUDIS_DATASET_SALES")
     if not location:
         return None
@@ -49,7 +51,7 @@ def load_nightly() -> pd.DataFrame | None:
     bucket, _, prefix = location.removeprefix("s3://").partition("/")
     try:
         body = boto3.client("s3").get_object(Bucket=bucket, Key=f"{prefix}daily/sales.csv")["Body"]
-    except botocore.exceptions.ClientError:
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError):
         return None
     return pd.read_csv(io.BytesIO(body.read()))
 

@@ -1,6 +1,8 @@
 //! Build (pure): the children of a valid insight — an application's Deployment and Service, or a
 //! report's render Job (named by the hash of what it renders) — and where a report's output goes.
 
+use std::collections::BTreeMap;
+
 use k8s_openapi::{
     api::{
         apps::v1::{Deployment, DeploymentSpec},
@@ -25,6 +27,7 @@ use crate::{
     controllers::{
         checkout::{self, WORKSPACE},
         pods,
+        storage_identity::StorageIdentity,
     },
     k8s::{
         apply::owner_ref,
@@ -89,7 +92,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
         value: Some(value),
         ..Default::default()
     });
-    let container = Container {
+    let mut container = Container {
         name: "app".into(),
         image: Some(image.clone()),
         args: Some(launch::script(purpose, Supervision::Exec)),
@@ -112,7 +115,6 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
             ..Default::default()
         }),
         env: Some(env.chain(pods::dataset_env(datasets)).collect()),
-        env_from: (!datasets.is_empty()).then(|| vec![pods::storage_env_from()]),
         resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![VolumeMount {
@@ -149,25 +151,31 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
             pods::pvc_volume("source", format!("{}-workspace", source.project), true),
         ),
     };
+    // The program (an app's, a report's render) reaches its datasets with the pod's identity.
+    let identity = StorageIdentity::for_datasets(config, datasets.keys());
+    let mut volumes = vec![source_volume];
+    let mut annotations = BTreeMap::new();
+    if let Some(c) = &checkout {
+        volumes = c.volumes(volumes);
+        annotations.extend(c.annotations().unwrap_or_default());
+    }
+    if let Some(identity) = &identity {
+        identity.give(&mut container);
+        volumes = identity.volumes(volumes);
+        identity.annotate(&mut annotations);
+    }
     let pod_spec = |restart: &str| PodSpec {
         init_containers: checkout.as_ref().map(|c| vec![c.container.clone()]),
         containers: vec![container.clone()],
         restart_policy: Some(restart.into()),
-        volumes: Some(match &checkout {
-            Some(c) => c.volumes(vec![source_volume.clone()]),
-            None => vec![source_volume.clone()],
-        }),
+        volumes: Some(volumes.clone()),
         ..pods::restricted(config)
     };
-    let mut annotations = checkout
-        .as_ref()
-        .and_then(checkout::Checkout::annotations)
-        .unwrap_or_default();
-    if let Some(token) = &insight.spec.redeploy_token {
-        annotations.insert(ANNOTATION_REDEPLOY_TOKEN.to_owned(), token.clone());
-    }
     match insight.spec.type_ {
         InsightType::Application => {
+            if let Some(token) = &insight.spec.redeploy_token {
+                annotations.insert(ANNOTATION_REDEPLOY_TOKEN.to_owned(), token.clone());
+            }
             let selector = pod_selector(LABEL_INSIGHT, &name, "app");
             let deployment = Deployment {
                 metadata: meta(name.clone(), "app"),
@@ -241,7 +249,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                 .volume_mounts
                 .get_or_insert_default()
                 .push(output_mount.clone());
-            let publish = Container {
+            let mut publish = Container {
                 name: "publish".into(),
                 image: Some(config.upload_image.clone()),
                 args: Some(vec![
@@ -266,7 +274,6 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                         ..Default::default()
                     },
                 ]),
-                env_from: Some(vec![pods::storage_env_from()]),
                 resources: Some(pods::resources(&Default::default(), "100m", "256Mi")),
                 security_context: Some(pods::container_security_context()),
                 volume_mounts: Some(vec![VolumeMount {
@@ -276,13 +283,20 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                 ..Default::default()
             };
             let mut spec = pod_spec("Never");
-            spec.init_containers.get_or_insert_default().push(render);
-            spec.containers = vec![publish];
             spec.volumes.get_or_insert_default().push(Volume {
                 name: "output".into(),
                 empty_dir: Some(EmptyDirVolumeSource::default()),
                 ..Default::default()
             });
+            // Only the publish container may write the output, with a token of its own: the
+            // program that renders never holds it.
+            if let Some(writer) = StorageIdentity::for_report_output(config, &output) {
+                writer.give(&mut publish);
+                spec.volumes = spec.volumes.map(|v| writer.volumes(v));
+                writer.annotate(&mut annotations);
+            }
+            spec.init_containers.get_or_insert_default().push(render);
+            spec.containers = vec![publish];
             let job = Job {
                 metadata: meta(format!("{name}-render-{hash}"), "report"),
                 spec: Some(JobSpec {
@@ -291,7 +305,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                     template: PodTemplateSpec {
                         metadata: Some(ObjectMeta {
                             labels: Some(labels("report")),
-                            annotations: checkout.as_ref().and_then(checkout::Checkout::annotations),
+                            annotations: (!annotations.is_empty()).then_some(annotations),
                             ..Default::default()
                         }),
                         spec: Some(spec),
@@ -484,5 +498,132 @@ mod tests {
         assert_ne!(a.metadata.name, b.metadata.name);
         // Without a bucket, nothing renders.
         assert!(build(&r, &workload("r:4"), &config, None).job.is_none());
+    }
+
+    /// A workload reading the dataset `sales`, checked out from the API's git server.
+    fn with_sales() -> (Validated, Config) {
+        let valid = Validated::Workload {
+            image: "python:3.12".into(),
+            datasets: BTreeMap::from([("sales".into(), "s3://acme/datasets/ludis-acme/42/".into())]),
+            entry: "app.py".into(),
+            git: Some(
+                serde_json::from_value(json!({"url": "http://10.0.0.1:8080/git/ludis-acme/demo.git"}))
+                    .unwrap(),
+            ),
+        };
+        let config = Config {
+            git_url: Some("http://10.0.0.1:8080/git".into()),
+            storage_url: Some("http://10.146.0.1:8082".into()),
+            ..Config::for_tests("ludis-system")
+        };
+        (valid, config)
+    }
+
+    fn mounts(c: &Container) -> Vec<&str> {
+        c.volume_mounts
+            .iter()
+            .flatten()
+            .map(|m| m.name.as_str())
+            .collect()
+    }
+
+    fn token_file(c: &Container) -> Option<&str> {
+        c.env
+            .iter()
+            .flatten()
+            .find(|e| e.name == "AWS_WEB_IDENTITY_TOKEN_FILE")
+            .and_then(|e| e.value.as_deref())
+    }
+
+    #[test]
+    fn an_application_reaches_its_datasets_with_the_pod_s_identity() {
+        let (valid, config) = with_sales();
+        let d = build(&app(json!({"redeployToken": "t1"})), &valid, &config, None);
+        let template = d.deployment.unwrap().spec.unwrap().template;
+        let annotations = template.metadata.unwrap().annotations.unwrap();
+        assert_eq!(annotations[ludis_crds::ANNOTATION_DATASETS], "sales");
+        assert_eq!(
+            annotations[ludis_crds::ANNOTATION_CHECKOUT],
+            "ludis-acme/demo.git"
+        );
+        assert_eq!(annotations[ANNOTATION_REDEPLOY_TOKEN], "t1");
+        let pod = template.spec.unwrap();
+        let app = &pod.containers[0];
+        assert!(app.env_from.is_none(), "no Secret of storage keys");
+        assert_eq!(token_file(app), Some("/var/run/secrets/ludis.dev/storage/token"));
+        assert!(mounts(app).contains(&"storage-identity"));
+        let init = &pod.init_containers.unwrap()[0];
+        assert!(!mounts(init).contains(&"storage-identity") && token_file(init).is_none());
+        let volumes = pod.volumes.unwrap();
+        assert!(volumes.iter().any(|v| v.name == "storage-identity"));
+        assert!(volumes.iter().all(|v| v.secret.is_none()));
+    }
+
+    #[test]
+    fn a_report_renders_with_its_datasets_and_only_its_publisher_writes_the_output() {
+        let (valid, config) = with_sales();
+        let r = insight(
+            json!({"displayName": "Q3", "type": "report", "image": "default-python",
+            "source": {"project": "demo", "files": ["app.py"]}}),
+        );
+        let d = build(&r, &valid, &config, Some("acme"));
+        let output = d.report_output.unwrap();
+        let template = d.job.unwrap().spec.unwrap().template;
+        let annotations = template.metadata.unwrap().annotations.unwrap();
+        assert_eq!(annotations[ludis_crds::ANNOTATION_DATASETS], "sales");
+        assert_eq!(annotations[ludis_crds::ANNOTATION_OUTPUT], output);
+        let pod = template.spec.unwrap();
+        let inits = pod.init_containers.as_ref().unwrap();
+        let (checkout, render) = (&inits[0], &inits[1]);
+        assert_eq!(
+            (checkout.name.as_str(), render.name.as_str()),
+            ("git-checkout", "render")
+        );
+        // The user's program reads its datasets and never holds the output's token.
+        assert_eq!(
+            token_file(render),
+            Some("/var/run/secrets/ludis.dev/storage/token")
+        );
+        assert!(!mounts(render).contains(&"storage-output"));
+        assert!(!mounts(checkout).contains(&"storage-output") && token_file(checkout).is_none());
+        // The publisher writes the output with its own token, and reaches no dataset.
+        let publish = &pod.containers[0];
+        assert_eq!(
+            token_file(publish),
+            Some("/var/run/secrets/ludis.dev/storage-output/token")
+        );
+        assert!(mounts(publish).contains(&"storage-output"));
+        assert!(!mounts(publish).contains(&"storage-identity"));
+        assert!(publish.env_from.is_none());
+        let volumes = pod.volumes.unwrap();
+        let output_token = volumes.iter().find(|v| v.name == "storage-output").unwrap();
+        let token = output_token.projected.as_ref().unwrap().sources.as_ref().unwrap()[0]
+            .service_account_token
+            .as_ref()
+            .unwrap();
+        assert_eq!(token.audience.as_deref(), Some(ludis_crds::OUTPUT_AUDIENCE));
+        assert!(volumes.iter().all(|v| v.secret.is_none()));
+
+        // A report without datasets: only the publisher has an identity.
+        let d = build(&r, &workload("python:3.12"), &config, Some("acme"));
+        let template = d.job.unwrap().spec.unwrap().template;
+        let annotations = template.metadata.unwrap().annotations.unwrap();
+        assert!(!annotations.contains_key(ludis_crds::ANNOTATION_DATASETS));
+        assert!(annotations.contains_key(ludis_crds::ANNOTATION_OUTPUT));
+        let pod = template.spec.unwrap();
+        assert!(token_file(&pod.init_containers.unwrap()[0]).is_none());
+
+        // Without a gateway: no identity at all, and no key instead.
+        let d = build(&r, &valid, &Config::for_tests("ludis-system"), Some("acme"));
+        let pod = d.job.unwrap().spec.unwrap().template.spec.unwrap();
+        for c in pod.init_containers.iter().flatten().chain(&pod.containers) {
+            assert!(token_file(c).is_none() && c.env_from.is_none(), "{}", c.name);
+        }
+        assert!(
+            pod.volumes
+                .unwrap()
+                .iter()
+                .all(|v| v.projected.is_none() && v.secret.is_none())
+        );
     }
 }

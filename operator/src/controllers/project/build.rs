@@ -24,6 +24,7 @@ use crate::{
     controllers::{
         checkout::{self, WORKSPACE},
         pods,
+        storage_identity::StorageIdentity,
     },
     k8s::{
         apply::owner_ref,
@@ -80,19 +81,15 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     let notebook = project.spec.flavour == ProjectFlavour::Notebook;
     let base_path = project.spec.preview.base_path.as_deref().unwrap_or("/");
     let mut containers_env = Vec::new();
-    let mut env_from = Vec::new();
-    if !valid.datasets.is_empty() {
-        env_from.push(pods::storage_env_from());
-    }
-    // The project's own variables come last, so they win over the storage defaults.
-    env_from.extend(project.spec.env_secret.as_ref().map(|s| EnvFromSource {
-        secret_ref: Some(SecretEnvSource {
-            name: s.name.clone(),
-            optional: Some(false),
-        }),
-        ..Default::default()
-    }));
-    let env_from = (!env_from.is_empty()).then_some(env_from);
+    let env_from = project.spec.env_secret.as_ref().map(|s| {
+        vec![EnvFromSource {
+            secret_ref: Some(SecretEnvSource {
+                name: s.name.clone(),
+                optional: Some(false),
+            }),
+            ..Default::default()
+        }]
+    });
     containers_env.push(EnvVar {
         name: "LUDIS_PROJECT".into(),
         value: Some(name.clone()),
@@ -117,7 +114,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         mount_path: WORKSPACE.into(),
         ..Default::default()
     };
-    let main = Container {
+    let mut main = Container {
         name: "preview".into(),
         image: Some(valid.image.clone()),
         args: Some(if !project.spec.preview.command.is_empty() {
@@ -152,27 +149,38 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         volume_mounts: Some(vec![workspace_mount.clone()]),
         ..Default::default()
     };
+    // The datasets are reached with the pod's identity, by the main container only.
+    let identity = StorageIdentity::for_datasets(config, valid.datasets.keys());
+    if let Some(identity) = &identity {
+        identity.give(&mut main);
+    }
     let checkout = project
         .spec
         .git
         .as_ref()
         .map(|git| checkout::git_checkout(git, None, config, workspace_mount));
-    let workspace = vec![pods::pvc_volume("workspace", pvc_name, false)];
+    let mut volumes = vec![pods::pvc_volume("workspace", pvc_name, false)];
+    let mut annotations = BTreeMap::new();
+    if let Some(c) = &checkout {
+        volumes = c.volumes(volumes);
+        annotations.extend(c.annotations().unwrap_or_default());
+    }
+    if let Some(identity) = &identity {
+        volumes = identity.volumes(volumes);
+        identity.annotate(&mut annotations);
+    }
     let pod_spec = PodSpec {
         init_containers: checkout.as_ref().map(|c| vec![c.container.clone()]),
         containers: vec![main],
         restart_policy: Some("Always".into()),
-        volumes: Some(match &checkout {
-            Some(c) => c.volumes(workspace),
-            None => workspace,
-        }),
+        volumes: Some(volumes),
         ..pods::restricted(config)
     };
     // A pod's spec cannot change in place: a changed spec is a new pod (the old one is an orphan).
     let pod_name = format!("{name}-preview-{}", pods::spec_hash(&pod_spec));
     let pod = Pod {
         metadata: ObjectMeta {
-            annotations: checkout.as_ref().and_then(checkout::Checkout::annotations),
+            annotations: (!annotations.is_empty()).then_some(annotations),
             ..meta(pod_name, "preview")
         },
         spec: Some(pod_spec),
@@ -297,21 +305,46 @@ mod tests {
     }
 
     #[test]
-    fn referenced_datasets_reach_the_preview_with_the_storage_credentials() {
+    fn referenced_datasets_reach_the_preview_with_the_pod_s_identity_and_no_key() {
         let p = project(
             json!({"displayName": "D", "image": "py", "envSecret": {"name": "env"},
-            "datasets": [{"name": "sales"}], "preview": {"running": true}}),
+            "git": {"url": "http://10.0.0.1:8080/git/ludis-acme/p.git"},
+            "datasets": [{"name": "sales"}, {"name": "a-logs"}], "preview": {"running": true}}),
         );
         let v = Validated {
             image: "python:3.12".into(),
-            datasets: BTreeMap::from([("sales".into(), "s3://acme/datasets/42/".into())]),
+            datasets: BTreeMap::from([
+                ("sales".into(), "s3://acme/datasets/42/".into()),
+                ("a-logs".into(), "s3://acme/datasets/43/".into()),
+            ]),
             entry: None,
         };
-        let pod = build(&p, &v, &Config::for_tests("ludis-system")).pod.unwrap();
-        let main = &pod.spec.unwrap().containers[0];
+        let config = Config {
+            git_url: Some("http://10.0.0.1:8080/git".into()),
+            storage_url: Some("http://10.146.0.1:8082".into()),
+            ..Config::for_tests("ludis-system")
+        };
+        let pod = build(&p, &v, &config).pod.unwrap();
+        let annotations = pod.metadata.annotations.unwrap();
+        assert_eq!(annotations[ludis_crds::ANNOTATION_DATASETS], "a-logs,sales");
+        assert_eq!(annotations[ludis_crds::ANNOTATION_CHECKOUT], "ludis-acme/p.git");
+        let spec = pod.spec.unwrap();
+        let main = &spec.containers[0];
         let env = main.env.as_ref().unwrap();
-        let sales = env.iter().find(|e| e.name == "LUDIS_DATASET_SALES").unwrap();
-        assert_eq!(sales.value.as_deref(), Some("s3://acme/datasets/42/"));
+        let value = |name: &str| env.iter().find(|e| e.name == name).and_then(|e| e.value.clone());
+        assert_eq!(
+            value("LUDIS_DATASET_SALES").as_deref(),
+            Some("s3://acme/datasets/42/")
+        );
+        assert_eq!(
+            value("AWS_ENDPOINT_URL").as_deref(),
+            Some("http://10.146.0.1:8082")
+        );
+        assert_eq!(
+            value("AWS_WEB_IDENTITY_TOKEN_FILE").as_deref(),
+            Some("/var/run/secrets/ludis.dev/storage/token")
+        );
+        // The project's own variables are the only Secret the container reads.
         let from: Vec<_> = main
             .env_from
             .as_ref()
@@ -319,7 +352,43 @@ mod tests {
             .iter()
             .map(|f| f.secret_ref.as_ref().unwrap().name.as_str())
             .collect();
-        assert_eq!(from, ["ludis-storage", "env"]);
+        assert_eq!(from, ["env"]);
+        assert!(
+            env.iter()
+                .all(|e| e.value_from.as_ref().is_none_or(|v| v.secret_key_ref.is_none()))
+        );
+        let identity = StorageIdentity::for_datasets(&config, v.datasets.keys()).unwrap();
+        assert!(main.volume_mounts.as_ref().unwrap().contains(&identity.mount()));
+        let volumes = spec.volumes.unwrap();
+        let token = volumes.iter().find(|v| v.name == "storage-identity").unwrap();
+        assert_eq!(
+            token.projected.as_ref().unwrap().sources.as_ref().unwrap()[0]
+                .service_account_token
+                .as_ref()
+                .unwrap()
+                .audience
+                .as_deref(),
+            Some(ludis_crds::STORAGE_AUDIENCE)
+        );
+        assert!(volumes.iter().all(|v| v.secret.is_none()));
+        // The checkout never holds the storage token.
+        let init = &spec.init_containers.unwrap()[0];
+        assert!(
+            init.volume_mounts
+                .iter()
+                .flatten()
+                .all(|m| m.name != "storage-identity")
+        );
+        assert!(init.env.iter().flatten().all(|e| !e.name.starts_with("AWS_")));
+
+        // Without a gateway: the locations, and nothing to reach them with.
+        let pod = build(&p, &v, &Config::for_tests("ludis-system")).pod.unwrap();
+        assert!(pod.metadata.annotations.is_none());
+        let spec = pod.spec.unwrap();
+        let env = spec.containers[0].env.as_ref().unwrap();
+        assert!(env.iter().any(|e| e.name == "LUDIS_DATASET_A_LOGS"));
+        assert!(env.iter().all(|e| !e.name.starts_with("AWS_")));
+        assert!(spec.volumes.unwrap().iter().all(|v| v.name != "storage-identity"));
     }
 
     #[test]

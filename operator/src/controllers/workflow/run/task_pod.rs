@@ -1,6 +1,6 @@
 //! The pod of one try of a task (pure), and what became of it.
 
-use k8s_openapi::api::core::v1::{Container, EnvFromSource, EnvVar, Pod, PodSpec, SecretEnvSource};
+use k8s_openapi::api::core::v1::{Container, EnvVar, Pod, PodSpec};
 use kube::{ResourceExt as _, api::ObjectMeta};
 use ludis_crds::{
     LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, WorkflowRun,
@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     context::Config,
-    controllers::{checkout, pods},
+    controllers::{checkout, pods, storage_identity::StorageIdentity},
     images::ImageCatalog,
     k8s::{apply::owner_ref, labels::child_labels},
 };
@@ -129,35 +129,48 @@ pub fn build_pod(
         config,
         checkout::workspace_mount(),
     );
+    let mut task = Container {
+        name: "task".into(),
+        working_dir: Some(checkout::WORKSPACE.into()),
+        env: Some(env),
+        resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
+        security_context: Some(pods::container_security_context()),
+        volume_mounts: Some(mounts),
+        ..work_container
+    };
+    let mut volumes = checkout.volumes(volumes);
+    let mut annotations = checkout.annotations().unwrap_or_default();
+    // An upload writes into its dataset with the pod's identity (the task container only).
+    let upload = match work {
+        TaskWork::Designed(t) => t.upload.as_ref().map(|u| &u.dataset),
+        TaskWork::Coded(_) => None,
+    };
+    if let Some(identity) = upload.and_then(|dataset| StorageIdentity::for_datasets(config, [dataset])) {
+        identity.give(&mut task);
+        volumes = identity.volumes(volumes);
+        identity.annotate(&mut annotations);
+    }
     Ok(Pod {
         metadata: ObjectMeta {
             name: Some(pod_name(&run_name, task_name, try_number)),
             namespace: run.namespace(),
             labels: Some(labels),
-            annotations: checkout.annotations(),
+            annotations: (!annotations.is_empty()).then_some(annotations),
             owner_references: Some(vec![owner_ref(run)]),
             ..Default::default()
         },
         spec: Some(PodSpec {
             init_containers: Some(vec![checkout.container.clone()]),
-            containers: vec![Container {
-                name: "task".into(),
-                working_dir: Some(checkout::WORKSPACE.into()),
-                env: Some(env),
-                resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
-                security_context: Some(pods::container_security_context()),
-                volume_mounts: Some(mounts),
-                ..work_container
-            }],
+            containers: vec![task],
             restart_policy: Some("Never".into()),
-            volumes: Some(checkout.volumes(volumes)),
+            volumes: Some(volumes),
             ..pods::restricted(config)
         }),
         status: None,
     })
 }
 
-/// The image, command and `envFrom` of a designer's task (the rest of the container is common).
+/// The image and command of a designer's task (the rest of the container is common).
 fn designed(
     task: &WorkflowTask,
     env: &mut Vec<EnvVar>,
@@ -231,17 +244,9 @@ fn designed(
             "-c".into(),
             "aws s3 cp \"/workspace/$LUDIS_TASK_FILE\" \"$LUDIS_DESTINATION\" ${AWS_ENDPOINT_URL:+--endpoint-url \"$AWS_ENDPOINT_URL\"}".into(),
         ];
-        let from = vec![EnvFromSource {
-            secret_ref: Some(SecretEnvSource {
-                name: pods::STORAGE_SECRET.into(),
-                optional: Some(true),
-            }),
-            ..Default::default()
-        }];
         Container {
             image: Some(config.upload_image.clone()),
             args: Some(command),
-            env_from: Some(from),
             ..Default::default()
         }
     } else {
@@ -276,7 +281,10 @@ mod tests {
     }
 
     fn config() -> Config {
-        Config::for_tests("ludis-system")
+        Config {
+            storage_url: Some("http://10.146.0.1:8082".into()),
+            ..Config::for_tests("ludis-system")
+        }
     }
 
     fn env(pod: &Pod, name: &str) -> Option<String> {
@@ -334,10 +342,47 @@ mod tests {
             Some("s3://acme/datasets/ludis-acme/42/daily/")
         );
         assert_eq!(env(&pod, "LUDIS_TASK_FILE").as_deref(), Some("out/sales.csv"));
-        let main = &pod.spec.as_ref().unwrap().containers[0];
+        let spec = pod.spec.as_ref().unwrap();
+        let main = &spec.containers[0];
         assert_eq!(main.image.as_deref(), Some(config().upload_image.as_str()));
-        let from = &main.env_from.as_ref().unwrap()[0];
-        assert_eq!(from.secret_ref.as_ref().unwrap().name, "ludis-storage");
+        // It writes with the pod's identity, for its dataset only; no key, no Secret.
+        assert_eq!(
+            pod.metadata.annotations.as_ref().unwrap()[ludis_crds::ANNOTATION_DATASETS],
+            "sales"
+        );
+        assert!(main.env_from.is_none());
+        assert_eq!(
+            env(&pod, "AWS_WEB_IDENTITY_TOKEN_FILE").as_deref(),
+            Some("/var/run/secrets/ludis.dev/storage/token")
+        );
+        assert_eq!(
+            env(&pod, "AWS_ENDPOINT_URL_STS").as_deref(),
+            Some("http://10.146.0.1:8082")
+        );
+        let has_token = |c: &Container| {
+            c.volume_mounts
+                .iter()
+                .flatten()
+                .any(|m| m.name == "storage-identity")
+        };
+        assert!(has_token(main));
+        assert!(!has_token(&spec.init_containers.as_ref().unwrap()[0]));
+        let volumes = spec.volumes.as_ref().unwrap();
+        assert!(volumes.iter().any(|v| v.name == "storage-identity"));
+        assert!(volumes.iter().all(|v| v.secret.is_none()));
+        // A script task references no dataset: no identity.
+        let script = pod_of("extract", 1, None).unwrap();
+        assert!(script.metadata.annotations.is_none());
+        assert_eq!(env(&script, "AWS_WEB_IDENTITY_TOKEN_FILE"), None);
+        assert!(
+            script
+                .spec
+                .unwrap()
+                .volumes
+                .unwrap()
+                .iter()
+                .all(|v| v.name != "storage-identity")
+        );
         // A dataset that is not ready: the task cannot run.
         let why = pod_of("load", 1, Some(&Destinations::new())).unwrap_err();
         assert_eq!(
