@@ -50,7 +50,9 @@ run_api() {
   [ -f "$E/logs/ludis-api.log" ] && mv "$E/logs/ludis-api.log" "$E/logs/ludis-api.$(date +%s%N).log"
   rm -rf "$E/db" && mkdir -p "$E/db"
   require_free_port "the end-to-end API" "$port" "(set LUDIS_E2E_PORT to use another)"
+  require_free_port "the end-to-end API's storage gateway" "$((port + 2))" "(set LUDIS_E2E_PORT to use others)"
   LUDIS_API_LISTEN=127.0.0.1:$port \
+    LUDIS_STORAGE_LISTEN=127.0.0.1:$((port + 2)) \
     LUDIS_DATABASE_URL="sqlite://$E/db/ludis.db?mode=rwc" \
     LUDIS_CONSOLE_DIR="$REPO_DIR/console/dist" \
     LUDIS_SECRETS_FILE="$E/db/secrets.env" \
@@ -75,9 +77,12 @@ if [ -n "${KUBECONFIG:-}" ]; then
   "$LUDIS_E2E_KUBECTL" wait --for=condition=Established --timeout=60s crd/insights.ludis.dev >/dev/null
 fi
 # Where preview pods clone hosted projects: this API's /git through the node's link.
-git_url=
+# Where pods reach datasets: this API's storage gateway (its port + 2), forwarded there too.
+git_url= storage_url=
 if [ -n "${KUBECONFIG:-}" ] && [ -f "$LUDIS_STATE/node/node.env" ] && [ "${LUDIS_API_PORT:-}" = "$port" ]; then
-  git_url=http://$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env"):$port/git
+  node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env")
+  git_url=http://$node_host_ip:$port/git
+  storage_url=http://$node_host_ip:$((port + 2))
 fi
 # start_operator: the operator, when the cluster has the real node and its link forwards this
 # API's port; then the projects and workflows specs run code (LUDIS_E2E_REAL_NODE=1). It starts after the other
@@ -94,7 +99,7 @@ start_operator() {
   stop_pidfile "$E/pids/ludis-operator.pid"
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((port + 1)) \
     LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
-    LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url \
+    LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url LUDIS_STORAGE_URL=$storage_url \
     start_bg ludis-operator "$E" "$CARGO_TARGET_DIR/debug/ludis-operator"
   wait_for "the end-to-end operator" 60 "$E/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((port + 1))/readyz"
   export LUDIS_E2E_REAL_NODE=1

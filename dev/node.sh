@@ -49,7 +49,7 @@ SLOTS=$LUDIS_CACHE/node-slots
 READY_TIMEOUT=${LUDIS_READY_TIMEOUT:-120}
 # Inside the namespaces, in start order; then the host-side helpers.
 COMPONENTS=(node-ns containerd kubelet kube-proxy coredns kube-router)
-HOST_COMPONENTS=(local-volumes forward-apiserver forward-s3 forward-api)
+HOST_COMPONENTS=(local-volumes forward-apiserver forward-s3 forward-api forward-storage)
 # The kernel settings kubelet sets (it has no mode that only warns), bound to files inside.
 KUBELET_SYSCTLS=(vm/overcommit_memory kernel/panic kernel/panic_on_oops)
 # The taint of the real node: only pods that tolerate it (Ludis workloads) land there.
@@ -484,10 +484,11 @@ write_env() {
     echo "LUDIS_POD_S3_ENDPOINT='http://$NODE_HOST_IP:$LUDIS_S3_PORT'"
     echo "LUDIS_IMAGE_REFS='$("$DEV_DIR/images.sh" refs | awk '{print $1 "=" $2}' | paste -sd ' ')'"
     # The organizations' NetworkPolicies of an API on this machine (api/README.md): its requests
-    # reach pods from the host's end of the link, where pods reach its git server; pods reach
-    # cluster DNS (CoreDNS of the node, no pod of kube-system) and the S3 server, one port each.
+    # reach pods from the host's end of the link, where pods reach its git server and its storage
+    # gateway; pods reach cluster DNS (CoreDNS of the node, no pod of kube-system), one port each,
+    # and never the S3 server (only the API, through the gateway, holds its key).
     echo "LUDIS_ORG_NETWORK_API_CIDRS='$NODE_HOST_IP/32'"
-    echo "LUDIS_ORG_NETWORK_EGRESS_CIDRS='$NODE_DNS_IP/32:53/udp,$NODE_DNS_IP/32:53/tcp,$NODE_HOST_IP/32:$LUDIS_S3_PORT'"
+    echo "LUDIS_ORG_NETWORK_EGRESS_CIDRS='$NODE_DNS_IP/32:53/udp,$NODE_DNS_IP/32:53/tcp'"
     echo "LUDIS_NODE_NETWORK_POLICY_ENFORCER='kube-router'"
   } >"$N/node.env"
 }
@@ -543,7 +544,11 @@ start() {
   namespaces_up
   forward apiserver "$LUDIS_APISERVER_PORT"
   forward s3 "$LUDIS_S3_PORT"
-  [ "${LUDIS_NODE_FORWARD_API:-true}" = true ] && forward api "$LUDIS_API_PORT"
+  if [ "${LUDIS_NODE_FORWARD_API:-true}" = true ]; then
+    forward api "$LUDIS_API_PORT"
+    # The API's storage gateway (LUDIS_STORAGE_LISTEN, the API's port + 2; dev/up.sh, dev/e2e.sh).
+    forward storage "$((LUDIS_API_PORT + 2))"
+  fi
   start_bg local-volumes "$N" "$(tool_dir local-volumes)/local-volumes" --kubeconfig "$D/kubeconfig" --dir "$N/volumes"
 
   bin=$(tool_dir kubernetes-node)

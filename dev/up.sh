@@ -66,13 +66,18 @@ node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/
 # Where pods clone the projects' repositories: the API's git server, at the host's end of the node's
 # link (the operator gives those checkouts the pod's own identity token).
 git_url=${node_host_ip:+http://$node_host_ip:$LUDIS_API_PORT/git}
+# Where pods reach datasets: the API's storage gateway (STS and S3; the API's port + 2), forwarded
+# to the same end of the link (a node started before the gateway existed gets its forwarder now).
+storage_port=$((LUDIS_API_PORT + 2))
+storage_url=${node_host_ip:+http://$node_host_ip:$storage_port}
+[ -n "$node_host_ip" ] && { "$DEV_DIR/node.sh" forward storage "$storage_port" || die "forwarding the storage gateway to the node failed"; }
 O=$LUDIS_STATE/operator
 stop_pidfile "$O/pids/ludis-operator.pid"
 mkdir -p "$O"
 LUDIS_S3_ENDPOINT=$LUDIS_S3_ENDPOINT LUDIS_S3_ACCESS_KEY=$LUDIS_S3_ACCESS_KEY LUDIS_S3_SECRET_KEY=$LUDIS_S3_SECRET_KEY \
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((LUDIS_API_PORT + 1)) \
   LUDIS_GIT_IMAGE=$(operator_image git) LUDIS_TICK_IMAGE=$(operator_image tick) \
-  LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url \
+  LUDIS_UPLOAD_IMAGE=$(operator_image upload) LUDIS_GIT_URL=$git_url LUDIS_STORAGE_URL=$storage_url \
   start_bg ludis-operator "$O" "$CARGO_TARGET_DIR/$profile/ludis-operator"
 wait_for "the operator" 60 "$O/logs/ludis-operator.log" curl -fsS --max-time 2 "http://127.0.0.1:$((LUDIS_API_PORT + 1))/readyz"
 
@@ -85,6 +90,7 @@ link_ip=$(node_setting LUDIS_NODE_HOST_IP)
 A=$LUDIS_STATE/api
 stop_pidfile "$A/pids/ludis-api.pid"
 require_free_port "the API" "$LUDIS_API_PORT" "(set LUDIS_API_PORT to use another)"
+require_free_port "the API's storage gateway" "$storage_port" "(the API's port + 2; set LUDIS_API_PORT to use others)"
 mkdir -p "$A"
 # The first superadmin's password, made once for this machine (the API seeds it on first start).
 if [ ! -s "$A/admin-password" ]; then
@@ -95,6 +101,7 @@ fi
 # in the console's frame on plain http (Chromium; see api/README.md).
 # Preview pods clone hosted projects from this API's /git, which the node's link forwards to them.
 LUDIS_API_LISTEN=127.0.0.1:$LUDIS_API_PORT \
+  LUDIS_STORAGE_LISTEN=127.0.0.1:$storage_port \
   LUDIS_GIT_URL=$git_url \
   LUDIS_APPS_ORIGIN="http://*.apps.localhost:$LUDIS_API_PORT" \
   LUDIS_RESOLVE_SERVICES_VIA_API=true \

@@ -20,6 +20,8 @@ pub struct App {
     listener: TcpListener,
     /// `LUDIS_METRICS_LISTEN`'s, when set.
     metrics_listener: Option<TcpListener>,
+    /// `LUDIS_STORAGE_LISTEN`'s (the storage gateway), when set.
+    storage_listener: Option<TcpListener>,
     router: Router,
     state: AppState,
 }
@@ -29,6 +31,9 @@ impl App {
     /// data, binds the listener and builds the router.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
+        // rustls links two providers (ring, ours; aws-lc-rs, through s3s-aws's SDK features):
+        // every TLS client without its own takes ring.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let db = db::pool_options()
             .connect(&settings.database_url)
             .await
@@ -147,6 +152,14 @@ impl App {
             ),
             None => None,
         };
+        let storage_listener = match settings.storage_listen.0 {
+            Some(address) => Some(
+                TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("failed to listen on {address} (LUDIS_STORAGE_LISTEN)"))?,
+            ),
+            None => None,
+        };
         let git = crate::projects::git::git_store(&settings);
         let ai = crate::ai::Assistant::from_settings(&settings)
             .context("invalid assistant settings")?
@@ -176,6 +189,7 @@ impl App {
         Ok(Self {
             listener,
             metrics_listener,
+            storage_listener,
             router: routes::router(state.clone()),
             state,
         })
@@ -195,6 +209,13 @@ impl App {
             .map(|l| l.local_addr().expect("a bound listener has an address"))
     }
 
+    /// The storage gateway's bound address, when there is one.
+    pub fn storage_addr(&self) -> Option<SocketAddr> {
+        self.storage_listener
+            .as_ref()
+            .map(|l| l.local_addr().expect("a bound listener has an address"))
+    }
+
     /// The state (tests reach the database through it).
     pub fn state(&self) -> &AppState {
         &self.state
@@ -210,7 +231,12 @@ impl App {
                 self.state.metrics.clone(),
             ))
         });
-        // Organization namespaces get (or lose) their NetworkPolicy (in the background).
+        let storage = self
+            .storage_listener
+            .map(|listener| tokio::spawn(crate::storage_gateway::serve(listener, self.state.clone())));
+        // Organization namespaces get their pods' storage client configuration, and get (or lose)
+        // their NetworkPolicy (in the background).
+        tokio::spawn(crate::cluster::storage_client::ensure_all(self.state.clone()));
         tokio::spawn(crate::cluster::network_policy::reconcile_all(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
@@ -227,6 +253,9 @@ impl App {
         }
         if let Some(m) = metrics {
             m.abort();
+        }
+        if let Some(s) = storage {
+            s.abort();
         }
         served
     }

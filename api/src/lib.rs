@@ -21,6 +21,7 @@ pub mod samples;
 pub mod seeds;
 mod settings;
 pub mod state;
+pub mod storage_gateway;
 pub mod telemetry;
 pub mod templates;
 pub mod views;

@@ -11,7 +11,12 @@ async fn main() -> anyhow::Result<()> {
     let settings = Settings::load()?;
     let telemetry = telemetry::init(&settings)?;
     let app = App::build(settings).await?;
-    tracing::info!(address = %app.local_addr(), metrics = ?app.metrics_addr(), "ludis-api listening");
+    tracing::info!(
+        address = %app.local_addr(),
+        metrics = ?app.metrics_addr(),
+        storage_gateway = ?app.storage_addr(),
+        "ludis-api listening"
+    );
     app.run_until_stopped().await?;
     // The exporter's last batch leaves before the process ends (it blocks).
     tokio::task::spawn_blocking(move || telemetry.shutdown()).await?;

@@ -8,7 +8,7 @@ use clap::{CommandFactory, Parser};
 
 use crate::{
     cluster::network_policy::{ApiCidrs, EgressCidrs},
-    telemetry::{LogFormat, server::MetricsListen},
+    telemetry::{LogFormat, server::OptionalListen},
 };
 
 /// A secret string: `Debug` prints `***`.
@@ -307,7 +307,14 @@ pub struct Settings {
     /// Where Prometheus metrics are served (`GET /metrics`, OpenMetrics text), on a listener of
     /// their own, never the public one (`0.0.0.0:9090` in a cluster); empty: no metrics listener.
     #[arg(long, env = "LUDIS_METRICS_LISTEN", default_value = "")]
-    pub metrics_listen: MetricsListen,
+    pub metrics_listen: OptionalListen,
+
+    /// Where the storage gateway listens (STS and S3 for pods: docs/design.md "Storage from
+    /// pods"), on a listener of its own that pods reach (`0.0.0.0:8082` in a cluster; the
+    /// operator's `LUDIS_STORAGE_URL` names it to pods); empty: no gateway, and pods reach no
+    /// dataset.
+    #[arg(long, env = "LUDIS_STORAGE_LISTEN", default_value = "")]
+    pub storage_listen: OptionalListen,
 
     /// Apply the NetworkPolicies `ludis-default` and `ludis-web` to every organization's namespace
     /// (when it is created, and at start to every existing one; when off, the API removes the

@@ -43,6 +43,29 @@ pub const GIT_AUDIENCE: &str = "ludis.dev/git";
 /// token for [`GIT_AUDIENCE`]).
 pub const GIT_POD_USERNAME: &str = "ludis-pod";
 
+/// Annotation on a pod whose containers reach datasets through the API's storage gateway: the
+/// datasets its workload references (resource names in the pod's namespace, comma-separated,
+/// sorted). The gateway lets the pod's credentials reach these and no other objects, each at the
+/// level the workload's owner has on it now (read below edit). Only the operator writes it.
+pub const ANNOTATION_DATASETS: &str = "ludis.dev/datasets";
+/// Annotation on a report job's pod: the one location (`s3://<bucket>/<prefix>/`) its publish
+/// container may write, with a token of [`OUTPUT_AUDIENCE`].
+pub const ANNOTATION_OUTPUT: &str = "ludis.dev/output";
+/// The audience of the service-account token containers show the storage gateway's STS
+/// (`AssumeRoleWithWebIdentity`) for credentials to the datasets of [`ANNOTATION_DATASETS`].
+pub const STORAGE_AUDIENCE: &str = "ludis.dev/storage";
+/// The audience of the token of a report's publish container: credentials that write
+/// [`ANNOTATION_OUTPUT`] only. The program that renders the report never holds one.
+pub const OUTPUT_AUDIENCE: &str = "ludis.dev/report-output";
+/// The role workloads name in `AssumeRoleWithWebIdentity` (`AWS_ROLE_ARN`): the SDKs need one;
+/// what a pod may reach follows from the pod, never from the role.
+pub const STORAGE_ROLE_ARN: &str = "arn:aws:iam::000000000000:role/ludis-workload";
+/// ConfigMap (written by the API in every organization namespace) holding the AWS SDKs' config
+/// file pods read (`AWS_CONFIG_FILE`): path-style addressing, so the gateway may have any name.
+pub const STORAGE_CLIENT_CONFIGMAP: &str = "ludis-storage-client";
+/// The key of the SDK config file in [`STORAGE_CLIENT_CONFIGMAP`].
+pub const STORAGE_CLIENT_CONFIG_KEY: &str = "config";
+
 /// The finalizer that keeps a Dataset until its objects are dealt with (per `deletionPolicy`).
 pub const FINALIZER_DATASET_CLEANUP: &str = "datasets.ludis.dev/cleanup";
 

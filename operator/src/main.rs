@@ -105,6 +105,9 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     telemetry::init(args.log_format);
     let metrics = Arc::new(Metrics::default());
+    // rustls may link two providers (a workspace build unifies the API's features, whose storage
+    // gateway links aws-lc-rs): kube's TLS takes ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     // Every call to the API server (controllers, events, the Lease) is measured.
     let client = ClientBuilder::try_from(
         kube::Config::infer()

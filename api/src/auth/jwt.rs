@@ -38,6 +38,10 @@ pub enum TokenKind {
     /// Only the app proxy: the app session cookie (`ludis_app`) of one app.
     #[serde(rename = "ludis/app-pass")]
     AppPass,
+    /// Only the storage gateway: the session token of a pod's credentials
+    /// (`storage_gateway::session`), never a person's.
+    #[serde(rename = "ludis/storage-session")]
+    StorageSession,
 }
 
 impl TokenKind {
@@ -51,6 +55,7 @@ impl TokenKind {
         Self::TwoFactorEnroll,
         Self::AppTicket,
         Self::AppPass,
+        Self::StorageSession,
     ];
 
     /// The `aud` value of this kind (the same as its serde name).
@@ -61,6 +66,7 @@ impl TokenKind {
             Self::TwoFactorEnroll => "ludis/2fa-enroll",
             Self::AppTicket => "ludis/app-ticket",
             Self::AppPass => "ludis/app-pass",
+            Self::StorageSession => "ludis/storage-session",
         }
     }
 }

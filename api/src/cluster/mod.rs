@@ -13,6 +13,7 @@ pub mod organizations;
 pub mod pod_identity;
 pub mod projects;
 pub mod services;
+pub mod storage_client;
 pub mod watcher;
 pub mod workflow_runs;
 pub mod workflows;

@@ -196,10 +196,11 @@ impl std::str::FromStr for ApiCidrs {
 pub struct Allowed<'a> {
     /// Where the API's pods run.
     pub system_namespace: &'a str,
-    /// The port the API listens on (its git server); `None` when the system picks it
+    /// The ports the API listens on for pods: its own (the git server) and its storage
+    /// gateway's (`LUDIS_STORAGE_LISTEN`); empty when the system picks the API's
     /// (`LUDIS_API_LISTEN` with port 0, tests): then any port of the API's pods, and nothing of
     /// `api_cidrs` (whose addresses may offer other servers, the API server's among them).
-    pub api_port: Option<u16>,
+    pub api_ports: Vec<u16>,
     /// Where the API is when it is not a pod of the cluster (a process on the node's host): its
     /// requests to pods come from there, and its git server is there.
     pub api_cidrs: &'a [IpNet],
@@ -210,7 +211,12 @@ impl<'a> Allowed<'a> {
     pub fn from_settings(settings: &'a Settings) -> Self {
         Self {
             system_namespace: &settings.system_namespace,
-            api_port: Some(settings.listen.port()).filter(|&p| p != 0),
+            api_ports: match settings.listen.port() {
+                0 => Vec::new(),
+                port => std::iter::once(port)
+                    .chain(settings.storage_listen.0.map(|a| a.port()).filter(|&p| p != 0))
+                    .collect(),
+            },
             api_cidrs: &settings.org_network_api_cidrs.0,
             egress_cidrs: &settings.org_network_egress_cidrs.0,
         }
@@ -269,6 +275,17 @@ fn metadata(name: &str, namespace: &str) -> ObjectMeta {
     }
 }
 
+/// The API's ports as policy ports; `None`: any port (the API's own is not known).
+fn api_ports(allowed: &Allowed<'_>) -> Option<Vec<NetworkPolicyPort>> {
+    (!allowed.api_ports.is_empty()).then(|| {
+        allowed
+            .api_ports
+            .iter()
+            .map(|&p| port(Protocol::Tcp, p))
+            .collect()
+    })
+}
+
 /// Pure: the policies of an organization's namespace ([`NAMES`], in that order).
 pub fn build(namespace: &str, allowed: &Allowed<'_>) -> Vec<NetworkPolicy> {
     let api_pods = || in_namespace(allowed.system_namespace, Some(selector(&API_POD_LABELS)));
@@ -279,13 +296,13 @@ pub fn build(namespace: &str, allowed: &Allowed<'_>) -> Vec<NetworkPolicy> {
         },
         NetworkPolicyEgressRule {
             to: Some(vec![api_pods()]),
-            ports: allowed.api_port.map(|p| vec![port(Protocol::Tcp, p)]),
+            ports: api_ports(allowed),
         },
     ];
-    if let (Some(api_port), false) = (allowed.api_port, allowed.api_cidrs.is_empty()) {
+    if let (Some(ports), false) = (api_ports(allowed), allowed.api_cidrs.is_empty()) {
         egress.push(NetworkPolicyEgressRule {
             to: Some(allowed.api_cidrs.iter().map(ip_block).collect()),
-            ports: Some(vec![port(Protocol::Tcp, api_port)]),
+            ports: Some(ports),
         });
     }
     // One rule per port (a rule's ports apply to all its peers); the networks of all ports first.
@@ -507,7 +524,7 @@ mod tests {
         let api_cidrs = nets("10.141.255.1/32");
         let allowed = Allowed {
             system_namespace: "ludis-system",
-            api_port: Some(8080),
+            api_ports: vec![8080],
             api_cidrs: &api_cidrs,
             egress_cidrs: &egress_cidrs,
         };
@@ -565,7 +582,7 @@ mod tests {
         let api_cidrs = nets("10.141.255.1/32");
         let allowed = Allowed {
             system_namespace: "platform",
-            api_port: Some(9000),
+            api_ports: vec![9000],
             api_cidrs: &api_cidrs,
             egress_cidrs: &[],
         };
@@ -611,7 +628,7 @@ mod tests {
         let api_cidrs = nets("10.141.255.1/32");
         let allowed = Allowed {
             system_namespace: "ludis-system",
-            api_port: None,
+            api_ports: Vec::new(),
             api_cidrs: &api_cidrs,
             egress_cidrs: &[],
         };

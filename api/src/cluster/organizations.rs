@@ -53,7 +53,8 @@ pub async fn by_id(state: &AppState, organization_id: &str) -> anyhow::Result<Or
 }
 
 /// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]),
-/// and its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]).
+/// its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]) and its pods'
+/// storage client configuration ([`super::storage_client::ensure`]).
 pub async fn ensure_namespace_of(
     state: &AppState,
     client: &Client,
@@ -62,6 +63,7 @@ pub async fn ensure_namespace_of(
     let bucket = bucket_of_organization(state, org).await?;
     let namespace = ludis_crds::organization_namespace(&org.slug);
     ensure_namespace(client, &namespace, &org.id, &bucket).await?;
+    super::storage_client::ensure(client, &namespace).await?;
     super::network_policy::ensure(state, client, &namespace).await
 }
 

@@ -28,12 +28,18 @@ const MAX_TOKEN_BYTES: usize = 16 * 1024;
 pub struct PodIdentity {
     pub namespace: String,
     pub pod: Pod,
+    /// The audience (one of those asked for) the token was issued for.
+    pub audience: String,
 }
 
-/// The pod `token` was issued to, for `audience`: `None` when the token is not a valid
-/// service-account token for that audience bound to a pod that still exists (or without a
+/// The pod `token` was issued to, for one of `audiences`: `None` when the token is not a valid
+/// service-account token for one of them bound to a pod that still exists (or without a
 /// cluster). Errors are the cluster's (it could not be asked).
-pub async fn verify(state: &AppState, token: &str, audience: &str) -> anyhow::Result<Option<PodIdentity>> {
+pub async fn verify(
+    state: &AppState,
+    token: &str,
+    audiences: &[&str],
+) -> anyhow::Result<Option<PodIdentity>> {
     let Some(client) = &state.kube else {
         return Ok(None);
     };
@@ -45,7 +51,7 @@ pub async fn verify(state: &AppState, token: &str, audience: &str) -> anyhow::Re
         metadata: ObjectMeta::default(),
         spec: TokenReviewSpec {
             token: Some(token.to_owned()),
-            audiences: Some(vec![audience.to_owned()]),
+            audiences: Some(audiences.iter().map(|a| (*a).to_owned()).collect()),
         },
         status: None,
     };
@@ -55,13 +61,15 @@ pub async fn verify(state: &AppState, token: &str, audience: &str) -> anyhow::Re
     let Some(status) = reviewed.status.filter(|s| s.authenticated == Some(true)) else {
         return Ok(None);
     };
-    if !status
+    let Some(audience) = status
         .audiences
-        .as_ref()
-        .is_some_and(|a| a.iter().any(|a| a == audience))
-    {
+        .iter()
+        .flatten()
+        .find(|a| audiences.contains(&a.as_str()))
+        .cloned()
+    else {
         return Ok(None);
-    }
+    };
     let Some(user) = status.user else {
         return Ok(None);
     };
@@ -94,10 +102,21 @@ pub async fn verify(state: &AppState, token: &str, audience: &str) -> anyhow::Re
     Ok(Some(PodIdentity {
         namespace: namespace.to_owned(),
         pod,
+        audience,
     }))
 }
 
 impl PodIdentity {
+    /// The pod's name.
+    pub fn name(&self) -> String {
+        self.pod.name_any()
+    }
+
+    /// The pod's uid.
+    pub fn uid(&self) -> String {
+        self.pod.uid().unwrap_or_default()
+    }
+
     /// The pod's annotation `key`.
     pub fn annotation(&self, key: &str) -> Option<&str> {
         self.pod.annotations().get(key).map(String::as_str)

@@ -110,6 +110,18 @@ pub fn day(unix: i64) -> String {
     format!("{:04}-{m:02}-{d:02}", if m <= 2 { y + 1 } else { y })
 }
 
+/// A unix time as RFC 3339 in UTC (`2026-11-25T09:30:00Z`).
+pub fn rfc3339(unix: i64) -> String {
+    let secs = unix.rem_euclid(86_400);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        day(unix),
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
 /// `$start, $start+1, …`: `n` numbered parameters, for an `IN (…)` list.
 pub fn placeholders(start: usize, n: usize) -> String {
     (start..start + n)

@@ -93,7 +93,7 @@ pub struct CollectionView {
 impl CollectionView {
     fn new(c: CollectionRow, holders: i64) -> Self {
         Self {
-            created_date: rfc3339(c.created_at),
+            created_date: crate::db::rfc3339(c.created_at),
             id: c.id,
             contract_address: c.contract_address,
             name: c.name,
@@ -110,18 +110,6 @@ impl CollectionView {
             holders,
         }
     }
-}
-
-/// A unix time as RFC 3339 in UTC (`2026-11-25T09:30:00Z`).
-fn rfc3339(unix: i64) -> String {
-    let secs = unix.rem_euclid(86_400);
-    format!(
-        "{}T{:02}:{:02}:{:02}Z",
-        crate::db::day(unix),
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
 }
 
 async fn views(state: &AppState, rows: Vec<CollectionRow>) -> Result<Vec<CollectionView>> {

@@ -17,11 +17,12 @@ use super::Metrics;
 /// The content type of the OpenMetrics text format.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
-/// `LUDIS_METRICS_LISTEN`: an address, or empty for no metrics listener.
+/// A listener's address setting (`LUDIS_METRICS_LISTEN`, `LUDIS_STORAGE_LISTEN`): an address, or
+/// empty for none.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MetricsListen(pub Option<SocketAddr>);
+pub struct OptionalListen(pub Option<SocketAddr>);
 
-impl std::str::FromStr for MetricsListen {
+impl std::str::FromStr for OptionalListen {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
@@ -54,12 +55,12 @@ mod tests {
 
     #[test]
     fn the_listen_setting_is_an_address_or_empty() {
-        assert_eq!("".parse::<MetricsListen>().unwrap(), MetricsListen(None));
+        assert_eq!("".parse::<OptionalListen>().unwrap(), OptionalListen(None));
         assert_eq!(
-            " 0.0.0.0:9090 ".parse::<MetricsListen>().unwrap().0,
+            " 0.0.0.0:9090 ".parse::<OptionalListen>().unwrap().0,
             Some("0.0.0.0:9090".parse().unwrap())
         );
-        let err = "9090".parse::<MetricsListen>().unwrap_err();
+        let err = "9090".parse::<OptionalListen>().unwrap_err();
         assert!(err.contains("not an address"), "{err}");
     }
 }

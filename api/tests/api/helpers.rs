@@ -686,6 +686,8 @@ pub async fn cluster() -> Option<kube::Client> {
         Api, ResourceExt as _,
         api::{Patch, PatchParams},
     };
+    // rustls links ring and aws-lc-rs (see App::build): kube's TLS takes ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = kube::Client::try_default()
         .await
         .expect("KUBECONFIG names a reachable cluster");

@@ -4,52 +4,27 @@
 //!   every existing organization's namespace when on and removes them when off;
 //! - attacks from inside real containers fail while their controls succeed: a pod of another
 //!   organization, and a colleague's pod of the same one, cannot reach a preview or an app that
-//!   the API reaches; user pods reach the API's git port but not the API server beside it, nor the
-//!   kubelet; task pods accept nothing, not even from the API.
+//!   the API reaches; user pods reach the API's git port and its storage gateway but not the object
+//!   store behind it, the API server beside it, nor the kubelet; task pods accept nothing, not
+//!   even from the API.
 //!
 //! What they say is unit-tested in `cluster/network_policy.rs`. Skipped, with a message, when no
 //! cluster is configured locally; with one, the real node must run (dev/test.sh starts it).
 
 use std::{
-    net::{IpAddr, SocketAddr},
+    net::SocketAddr,
     time::{Duration, Instant},
 };
 
 use k8s_openapi::api::{core::v1::Pod, networking::v1::NetworkPolicy};
-use kube::{
-    Api, Client,
-    api::{AttachParams, DeleteParams, PostParams},
-};
+use kube::{Api, api::DeleteParams};
 use ludis_api::Settings;
 use serde_json::json;
-use tokio::io::AsyncReadExt as _;
 
-use crate::helpers::{TestApp, apps_with, cluster, missing_dir, spawn_app_with, unique};
-
-/// A superadmin's token on `app`.
-async fn superadmin(app: &TestApp) -> String {
-    let home = app.org(&unique("Home"), 10).await;
-    let email = format!(
-        "root-{}@ludis.example",
-        &uuid::Uuid::new_v4().simple().to_string()[..8]
-    );
-    app.user(&email, "root-pass", "superadmin", &home).await;
-    app.login(&email, "root-pass").await.0
-}
-
-/// Creates an organization through the API; returns its namespace.
-async fn organization(app: &TestApp, root: &str) -> String {
-    let (s, b) = app
-        .post(
-            "/v1/organizations",
-            Some(root),
-            json!({"organization": {"name": unique("Fenced"), "admin_email": "a@b.example", "tier": "free", "max_seats": 3}}),
-        )
-        .await;
-    assert_eq!(s, 201, "{b}");
-    assert_eq!(b["namespace_created"], true);
-    b["organization"]["namespace"].as_str().unwrap().to_owned()
-}
+use crate::{
+    helpers::{apps_with, cluster, missing_dir, spawn_app_with},
+    real_node::{exec, free_port, image, node_env, organization, ready_pods, superadmin},
+};
 
 /// Waits until the policy `name` is there (or gone).
 async fn until_policy(policies: &Api<NetworkPolicy>, name: &str, there: bool) -> Option<NetworkPolicy> {
@@ -81,7 +56,7 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
     let app = apps_with(on).await.remove(0);
     assert!(app.state.settings.org_network_policy, "on by default");
     let root = superadmin(&app).await;
-    let namespace = organization(&app, &root).await;
+    let (_, namespace) = organization(&app, &root).await;
     let policies: Api<NetworkPolicy> = Api::namespaced(client.clone(), &namespace);
     let policy = policies
         .get("ludis-default")
@@ -117,7 +92,7 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
     // Off: none.
     let off = apps_with(|s| s.org_network_policy = false).await.remove(0);
     let off_root = superadmin(&off).await;
-    let bare = organization(&off, &off_root).await;
+    let (_, bare) = organization(&off, &off_root).await;
     let bare_policies: Api<NetworkPolicy> = Api::namespaced(client.clone(), &bare);
     assert!(bare_policies.get_opt("ludis-default").await.unwrap().is_none());
 
@@ -140,28 +115,6 @@ async fn organization_namespaces_get_the_network_policy_only_when_it_is_on() {
 }
 
 // --- enforcement on the real node -------------------------------------------------------------
-
-/// A setting of the real node: from the environment (dev/test.sh exports them), else from the
-/// file the node wrote, `$LUDIS_STATE/node/node.env` (`KEY='value'` lines).
-fn node_env(name: &str) -> String {
-    if let Ok(value) = std::env::var(name) {
-        return value;
-    }
-    let file = std::env::var("LUDIS_STATE")
-        .map(|state| format!("{state}/node/node.env"))
-        .unwrap_or_default();
-    std::fs::read_to_string(&file)
-        .unwrap_or_default()
-        .lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix('='))
-        .map(|value| value.trim_matches('\'').to_owned())
-        .unwrap_or_else(|| {
-            panic!(
-                "{name} is not set and not in {file:?}: the real node and its NetworkPolicy enforcer must run \
-                 (dev/test.sh starts them with dev/node.sh)"
-            )
-        })
-}
 
 /// What a TCP connect from somewhere came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,25 +150,6 @@ except OSError as e:
     print("error", e)
 "#;
 
-async fn exec(pods: &Api<Pod>, pod: &str, command: &[&str]) -> String {
-    let mut attached = pods
-        .exec(
-            pod,
-            command.iter().copied(),
-            &AttachParams::default().stdout(true).stderr(true),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("exec in {pod}: {e}"));
-    let (mut stdout, mut stderr) = (String::new(), String::new());
-    let (mut out, mut err) = (attached.stdout().unwrap(), attached.stderr().unwrap());
-    let (a, b) = tokio::join!(out.read_to_string(&mut stdout), err.read_to_string(&mut stderr));
-    a.unwrap();
-    b.unwrap();
-    attached.join().await.unwrap();
-    assert!(stderr.is_empty(), "exec in {pod}: {stderr}");
-    stdout.trim().to_owned()
-}
-
 /// A TCP connect from inside a pod.
 async fn connect_from(pods: &Api<Pod>, pod: &str, ip: &str, port: u16) -> Connect {
     let out = exec(pods, pod, &["python3", "-c", CONNECT, ip, &port.to_string()]).await;
@@ -241,10 +175,7 @@ const WEB_PORT: u16 = 8501;
 
 /// A pod of the operator's kind `component` serving HTTP on [`WEB_PORT`], for the real node.
 fn user_pod(name: &str, component: &str) -> Pod {
-    let image = node_env("LUDIS_IMAGE_REFS")
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("python=").map(str::to_owned))
-        .expect("the python image is built for the node");
+    let image = image("python");
     serde_json::from_value(json!({
         "metadata": {"name": name, "labels": {
             "app.kubernetes.io/managed-by": "ludis-operator",
@@ -265,52 +196,6 @@ fn user_pod(name: &str, component: &str) -> Pod {
         }
     }))
     .unwrap()
-}
-
-/// Creates the pods and waits until each is Ready (serving); returns their IPs, in order.
-async fn ready_pods(client: &Client, pods: &[(&str, Pod)]) -> Vec<String> {
-    for (namespace, pod) in pods {
-        Api::<Pod>::namespaced(client.clone(), namespace)
-            .create(&PostParams::default(), pod)
-            .await
-            .unwrap();
-    }
-    // Generous: the node may be busy with other tests' pods.
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut ips = Vec::new();
-    for (namespace, pod) in pods {
-        let name = pod.metadata.name.as_deref().unwrap();
-        let api = Api::<Pod>::namespaced(client.clone(), namespace);
-        loop {
-            let p = api.get(name).await.unwrap();
-            let status = p.status.unwrap_or_default();
-            let ready = status
-                .conditions
-                .iter()
-                .flatten()
-                .any(|c| c.type_ == "Ready" && c.status == "True");
-            if let (true, Some(ip)) = (ready, status.pod_ip) {
-                ips.push(ip);
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the pod {namespace}/{name} is not Ready after 300 s: {:?}",
-                status.container_statuses
-            );
-            tokio::time::sleep(Duration::from_millis(500)).await;
-        }
-    }
-    ips
-}
-
-/// A free port on `ip` (bound, then released for the API to take).
-fn free_port(ip: IpAddr) -> u16 {
-    std::net::TcpListener::bind((ip, 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 #[tokio::test]
@@ -337,6 +222,7 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
     // The API listens at the host's end of the link, where pods reach its git server, as
     // dev/up.sh's does (through a forwarder there).
     let api_port = free_port(host_ip.parse().unwrap());
+    let storage_port = free_port(host_ip.parse().unwrap());
     let (api_cidrs, egress) = (
         format!("{host_ip}/32"),
         node_env("LUDIS_ORG_NETWORK_EGRESS_CIDRS"),
@@ -347,6 +233,7 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
             missing_dir(),
         );
         s.listen = SocketAddr::new(host_ip.parse().unwrap(), api_port);
+        s.storage_listen = format!("{host_ip}:{storage_port}").parse().unwrap();
         s.org_network_policy = true;
         s.org_network_api_cidrs = api_cidrs.parse().unwrap();
         s.org_network_egress_cidrs = egress.parse().unwrap();
@@ -355,7 +242,7 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
     .await;
     let host_ip = node_env("LUDIS_NODE_HOST_IP");
     let root = superadmin(&app).await;
-    let (a, b) = (organization(&app, &root).await, organization(&app, &root).await);
+    let ((_, a), (_, b)) = (organization(&app, &root).await, organization(&app, &root).await);
 
     // Organization A: a preview, a colleague's app, a workflow task; organization B: an app.
     let ips = ready_pods(
@@ -418,9 +305,9 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
         "a colleague's app reaches the preview"
     );
 
-    // (c) User pods reach the API's git port and the object store, and resolve names, but not the
-    // API server beside them (at the same address, and as the `kubernetes` Service), nor the
-    // kubelet.
+    // (c) User pods reach the API's git port and its storage gateway, and resolve names, but not
+    // the object store behind the gateway, the API server beside them (at the same address, and as
+    // the `kubernetes` Service), nor the kubelet.
     for (pods, pod) in [(&pods_a, "preview"), (&pods_b, "intruder")] {
         assert_eq!(
             connect_from(pods, pod, &host_ip, api_port).await,
@@ -428,9 +315,9 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
             "{pod} reaches the API's git server"
         );
         assert_eq!(
-            connect_from(pods, pod, &host_ip, s3_port).await,
+            connect_from(pods, pod, &host_ip, storage_port).await,
             Connect::Connected,
-            "{pod} reaches the object store"
+            "{pod} reaches the API's storage gateway"
         );
         let resolved = exec(
             pods,
@@ -441,6 +328,7 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
         assert_eq!(resolved, service_ip, "{pod} resolves names through cluster DNS");
         for (ip, port, what) in [
             (host_ip.as_str(), apiserver_port, "the API server"),
+            (host_ip.as_str(), s3_port, "the object store (its forwarder)"),
             (service_ip.as_str(), 443, "the API server's Service"),
             (node_ip.as_str(), 10250, "the kubelet"),
         ] {

@@ -25,6 +25,12 @@
 {{- printf "http://%s.%s.svc:%v/git" (include "ludis.component.fullname" $api) .Release.Namespace .Values.api.service.port -}}
 {{- end }}
 
+{{/* Where pods reach the API's storage gateway (STS and S3): its Service's storage port. */}}
+{{- define "ludis.storageUrl" -}}
+{{- $api := dict "ctx" . "component" "api" -}}
+{{- printf "http://%s.%s.svc:%v" (include "ludis.component.fullname" $api) .Release.Namespace .Values.api.service.storagePort -}}
+{{- end }}
+
 {{/* Labels of every resource. */}}
 {{- define "ludis.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .ctx.Chart.Name .ctx.Chart.Version | replace "+" "_" }}

@@ -18,7 +18,14 @@ use serde_json::json;
 pub const FIELD_MANAGER: &str = "ludis-integration-test";
 pub const TIMEOUT: Duration = Duration::from_secs(90);
 
+/// rustls links ring and aws-lc-rs (the API's storage gateway, a test dependency, links the
+/// AWS SDK's default client): kube's TLS takes ring, as the operator's does.
+pub fn tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 pub async fn client() -> Client {
+    tls();
     Client::try_default().await.expect(
         "no Kubernetes cluster configured: run the tests with dev/test.sh, or start one with \
          `dev/cluster.sh up` and export the KUBECONFIG it prints",
@@ -55,6 +62,7 @@ impl Drop for TestNamespace {
         let name = self.name.clone();
         let _ = std::thread::spawn(move || {
             tokio::runtime::Runtime::new().unwrap().block_on(async move {
+                tls();
                 if let Ok(client) = Client::try_default().await {
                     let _ = Api::<Namespace>::all(client)
                         .delete(&name, &DeleteParams::background())
@@ -138,6 +146,7 @@ pub async fn start_operator() {
         std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().unwrap();
             rt.block_on(async move {
+                tls();
                 let client = Client::try_default().await.unwrap();
                 tokio::spawn(storage_gateway::serve(gateway, client.clone()));
                 let metrics = std::sync::Arc::new(ludis_operator::metrics::Metrics::default());

@@ -94,7 +94,8 @@ impl ProjectAccess {
 
     /// A pod's checkout: its token reviewed by the cluster, the repository its annotation names.
     async fn pod(&self, credentials: &BasicCredentials, repo: &RepoId) -> anyhow::Result<Access> {
-        let Some(pod) = pod_identity::verify(&self.state, &credentials.password, GIT_AUDIENCE).await? else {
+        let Some(pod) = pod_identity::verify(&self.state, &credentials.password, &[GIT_AUDIENCE]).await?
+        else {
             return Ok(Access::Unauthenticated);
         };
         let wanted = format!("{}/{}.git", repo.namespace(), repo.project().hyphenated());
