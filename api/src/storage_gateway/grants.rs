@@ -5,9 +5,10 @@
 //! - [`Scope::Datasets`]: each dataset the operator annotated the pod with
 //!   ([`ludis_crds::ANNOTATION_DATASETS`], the workload's references), at the level the
 //!   workload's owner has on it by the one access rule: view reads, edit writes too, none reaches
-//!   nothing. The owner is the owner of the asset whose id the pod carries
-//!   ([`ludis_crds::LABEL_ID`]: the project, insight or workflow); an owner who is no longer
-//!   active reaches nothing.
+//!   nothing. The owner is the owner of the pod's asset — the project, insight or workflow whose
+//!   id it carries ([`ludis_crds::LABEL_ID`]), else whose resource its labels name (a resource
+//!   applied with kubectl or GitOps has no id label); an owner who is no longer active reaches
+//!   nothing.
 //! - [`Scope::Output`]: the one location of [`ludis_crds::ANNOTATION_OUTPUT`] (a report's
 //!   rendered files), write only.
 //!
@@ -149,19 +150,48 @@ pub async fn of(state: &AppState, session: &Session) -> Result<Grants, Refused> 
         )),
         Scope::Datasets => {
             let names = annotation(ludis_crds::ANNOTATION_DATASETS);
-            let runner = pod.labels().get(ludis_crds::LABEL_ID).cloned();
-            datasets(state, &session.namespace, runner.as_deref(), names.split(','))
-                .await
-                .map_err(|e| Refused::Unavailable(e.to_string()))
+            async {
+                let runner = workload(state, &session.namespace, &pod).await?;
+                datasets(state, &session.namespace, runner.as_ref(), names.split(',')).await
+            }
+            .await
+            .map_err(|e| Refused::Unavailable(e.to_string()))
         }
     }
 }
 
-/// The datasets `names` of `namespace` at the level the owner of asset `runner` has on each.
+/// The labels naming a pod's workload resource, by kind.
+const WORKLOAD_LABELS: [(&str, AssetKind); 3] = [
+    (ludis_crds::LABEL_PROJECT, AssetKind::Project),
+    (ludis_crds::LABEL_INSIGHT, AssetKind::Insight),
+    (ludis_crds::LABEL_WORKFLOW, AssetKind::Workflow),
+];
+
+/// The asset a pod works for: by its id label, else by the resource its labels name.
+async fn workload(
+    state: &AppState,
+    namespace: &str,
+    pod: &Pod,
+) -> anyhow::Result<Option<db::assets::AssetRow>> {
+    let labels = pod.labels();
+    if let Some(id) = labels.get(ludis_crds::LABEL_ID) {
+        return Ok(db::assets::by_id(&state.db, id)
+            .await?
+            .filter(|a| a.namespace.as_deref() == Some(namespace)));
+    }
+    for (label, kind) in WORKLOAD_LABELS {
+        if let Some(name) = labels.get(label) {
+            return Ok(db::assets::by_resource(&state.db, kind, namespace, name).await?);
+        }
+    }
+    Ok(None)
+}
+
+/// The datasets `names` of `namespace` at the level the owner of the asset `runner` has on each.
 async fn datasets(
     state: &AppState,
     namespace: &str,
-    runner: Option<&str>,
+    runner: Option<&db::assets::AssetRow>,
     names: impl Iterator<Item = &str>,
 ) -> anyhow::Result<Grants> {
     let Some(owner) = owner_of(state, runner).await? else {
@@ -194,13 +224,15 @@ async fn datasets(
     Ok(Grants(grants))
 }
 
-/// The active owner of the asset `id`.
-async fn owner_of(state: &AppState, id: Option<&str>) -> anyhow::Result<Option<db::users::UserRow>> {
-    let Some(id) = id else { return Ok(None) };
-    let Some(owner) = db::assets::by_id(&state.db, id).await?.and_then(|a| a.owner_uid) else {
+/// The active owner of `asset`.
+async fn owner_of(
+    state: &AppState,
+    asset: Option<&db::assets::AssetRow>,
+) -> anyhow::Result<Option<db::users::UserRow>> {
+    let Some(owner) = asset.and_then(|a| a.owner_uid.as_deref()) else {
         return Ok(None);
     };
-    Ok(db::users::by_uid(&state.db, &owner)
+    Ok(db::users::by_uid(&state.db, owner)
         .await?
         .filter(db::users::UserRow::is_active))
 }

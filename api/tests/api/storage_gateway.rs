@@ -99,6 +99,22 @@ async fn dataset(
     (id, key)
 }
 
+/// A project of `org` placed in `namespace`, owned by `owner`: the asset a pod works for.
+async fn project(app: &TestApp, org: &str, namespace: &str, owner: &str, name: &str) -> String {
+    let id = db::new_id();
+    db::assets::insert(
+        &app.state.db,
+        &db::assets::AssetRow {
+            owner_uid: Some(owner.to_owned()),
+            ..db::assets::AssetRow::new(AssetKind::Project, id.clone(), org.into(), name.into(), db::now())
+        }
+        .placed(Some((namespace.to_owned(), name.to_owned()))),
+    )
+    .await
+    .unwrap();
+    id
+}
+
 async fn put(app: &TestApp, key: &str) {
     app.state
         .s3
@@ -249,12 +265,8 @@ async fn a_pod_reaches_only_the_datasets_its_owner_may_at_their_level() {
         .await;
     let logs = format!("logs/{ns_b}/run-1/task.log");
     put(&app, &logs).await;
-    let project_b = app
-        .asset(AssetKind::Project, &org_b, Some(&attacker.uid), "analysis")
-        .await;
-    let project_a = app
-        .asset(AssetKind::Project, &org_a, Some(&owner_a.uid), "theirs")
-        .await;
+    let project_b = project(&app, &org_b, &ns_b, &attacker.uid, "analysis").await;
+    let project_a = project(&app, &org_a, &ns_a, &owner_a.uid, "theirs").await;
 
     let ips = ready_pods(
         &client,
