@@ -66,6 +66,12 @@ pub const STORAGE_CLIENT_CONFIGMAP: &str = "ludis-storage-client";
 /// The key of the SDK config file in [`STORAGE_CLIENT_CONFIGMAP`].
 pub const STORAGE_CLIENT_CONFIG_KEY: &str = "config";
 
+/// The container of a preview pod that terminals of people below edit open in: the preview's
+/// image and workspace, read-only, without the project's variables or its storage identity (the
+/// API hides variables' values below edit; a shell in the preview's own container would print
+/// them). Editors' terminals open in the preview's own container.
+pub const PREVIEW_SHELL_CONTAINER: &str = "shell";
+
 /// The finalizer that keeps a Dataset until its objects are dealt with (per `deletionPolicy`).
 pub const FINALIZER_DATASET_CLEANUP: &str = "datasets.ludis.dev/cleanup";
 

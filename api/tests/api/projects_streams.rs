@@ -102,6 +102,30 @@ async fn streams_check_the_caller_before_the_upgrade_and_end_when_access_is_revo
             }
             app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
         }
+
+        // Signing out ends the caller's open streams with 4401, within the 2-second recheck.
+        let mut socket = open(&app, "containerLogs", &id, Some(&runner), Some(&own_origin))
+            .await
+            .unwrap();
+        assert!(matches!(next(&mut socket).await, tungstenite::Message::Text(_)));
+        let (status, body) = app
+            .post("/v1/auth/logout", Some(&runner.token), serde_json::json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let started = std::time::Instant::now();
+        match next(&mut socket).await {
+            tungstenite::Message::Close(Some(frame)) => {
+                assert_eq!(frame.code, CloseCode::from(4401), "{}", app.kind);
+                assert_eq!(frame.reason, "signed out");
+            }
+            other => panic!("expected a close after the sign-out, got {other:?}"),
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{}: the stream outlived the sign-out by {:?}",
+            app.kind,
+            started.elapsed()
+        );
     }
 }
 
@@ -125,9 +149,11 @@ async fn pod_log(app: &TestApp, id: &str, pod: &str) -> String {
         .unwrap();
     let pods: kube::Api<Pod> =
         kube::Api::namespaced(app.state.kube.clone().unwrap(), a.namespace.as_deref().unwrap());
-    pods.logs(pod, &kube::api::LogParams::default())
-        .await
-        .unwrap_or_default()
+    let params = kube::api::LogParams {
+        container: Some("preview".into()),
+        ..Default::default()
+    };
+    pods.logs(pod, &params).await.unwrap_or_default()
 }
 
 /// Lines the preview pod prints, in order, before it waits.
@@ -136,6 +162,9 @@ const LINES: usize = 300;
 /// Creates the project's preview pod on the real node (what the operator would: the preview
 /// container of the python image, restricted) running `program`, names it in the Project's
 /// status, and waits until it runs.
+/// A project variable's value in the test previews (the API shows it to editors only).
+const SECRET: &str = "ludis-variable-value-4e1f";
+
 async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> {
     use k8s_openapi::api::core::v1::Pod;
     use kube::{
@@ -153,10 +182,20 @@ async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> 
             "automountServiceAccountToken": false,
             "terminationGracePeriodSeconds": 1,
             "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
+            // As the operator's: the preview with the project's variables and its workspace,
+            // and the shell of collaborators' terminals without them, the workspace read-only.
             "containers": [{"name": "preview", "image": node_image("python"),
                 "args": ["python", "-u", "-c", program],
+                "env": [{"name": "LUDIS_TEST_SECRET", "value": SECRET}],
+                "volumeMounts": [{"name": "workspace", "mountPath": "/workspace"}],
                 "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
-                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]
+                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}},
+              {"name": ludis_crds::PREVIEW_SHELL_CONTAINER, "image": node_image("python"),
+                "args": ["sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"],
+                "volumeMounts": [{"name": "workspace", "mountPath": "/workspace", "readOnly": true}],
+                "resources": {"requests": {"cpu": "10m", "memory": "32Mi"}, "limits": {"memory": "256Mi"}},
+                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}],
+            "volumes": [{"name": "workspace", "emptyDir": {}}]
         }
     }))
     .unwrap();
@@ -173,7 +212,8 @@ async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> 
         )
         .await
         .unwrap();
-    crate::gitops::eventually("the preview pod runs on the real node", || async {
+    // As long as a start may take on a busy node (two containers, other tests' pods).
+    crate::pod_tokens::wait_until("the preview pod runs on the real node", || async {
         pods.get(&pod_name)
             .await
             .ok()
@@ -288,6 +328,169 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
             app.kind
         );
     }
+}
+
+/// The command lines of the processes of `pod`'s `container`, one a line.
+async fn processes(pods: &kube::Api<k8s_openapi::api::core::v1::Pod>, pod: &str, container: &str) -> String {
+    use tokio::io::AsyncReadExt as _;
+    let script = r#"for p in /proc/[0-9]*; do tr '\0' ' ' < "$p/cmdline" 2>/dev/null; echo; done"#;
+    let mut attached = pods
+        .exec(
+            pod,
+            ["sh", "-c", script],
+            &kube::api::AttachParams::default()
+                .container(container)
+                .stdout(true)
+                .stderr(false),
+        )
+        .await
+        .unwrap();
+    let mut out = String::new();
+    attached.stdout().unwrap().read_to_string(&mut out).await.unwrap();
+    attached.join().await.unwrap();
+    out
+}
+
+/// What `who`'s terminal prints for `input`, until `until` appears.
+async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, until: &str) -> String {
+    use futures::SinkExt as _;
+    let mut socket = open(app, "terminalConnection", id, Some(who), None)
+        .await
+        .unwrap();
+    // As the console does when the terminal opens.
+    socket
+        .send(tungstenite::Message::Text(
+            r#"{"type":"resize","cols":100,"rows":30}"#.into(),
+        ))
+        .await
+        .unwrap();
+    socket
+        .send(tungstenite::Message::Binary(input.as_bytes().to_vec().into()))
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    while !seen.contains(until) {
+        match next(&mut socket).await {
+            tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
+            tungstenite::Message::Close(c) => panic!("closed before {until:?}: {c:?}; saw {seen:?}"),
+            _ => {}
+        }
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_collaborators_terminal_holds_no_variable_and_ends_with_their_access_with_what_it_started() {
+    let app = apps().await.remove(0);
+    let Some(client) = app.state.kube.clone() else {
+        eprintln!("no cluster: the revoked terminal is skipped");
+        return;
+    };
+    let org = app.unique_org("Revoked shell").await;
+    let owner = app.person(&org, "developer", "Owner").await;
+    let runner = app.person(&org, "developer", "Runner").await;
+    let id = app.project(&owner, "Shared shell").await;
+    app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
+    let pod = node_preview(&app, &id, "import time\ntime.sleep(3600)")
+        .await
+        .expect("the project has a resource");
+    let asset = ludis_api::db::assets::by_id(&app.state.db, &id)
+        .await
+        .unwrap()
+        .unwrap();
+    let pods: kube::Api<k8s_openapi::api::core::v1::Pod> =
+        kube::Api::namespaced(client, asset.namespace.as_deref().unwrap());
+    let uid = pods.get(&pod).await.unwrap().metadata.uid;
+
+    // The owner's terminal is the preview's own: the project's variables, a writable workspace.
+    // The executor's holds no variable (the API hides their values below edit) and cannot
+    // change the workspace.
+    let owners = typed(
+        &app,
+        &id,
+        &owner,
+        "echo \"v=[$LUDIS_TEST_SECRET]\"; touch /workspace/mine && echo wrote-$((1+1))\n",
+        "wrote-2",
+    )
+    .await;
+    assert!(owners.contains(&format!("v=[{SECRET}]")), "{owners}");
+    let theirs = typed(
+        &app,
+        &id,
+        &runner,
+        "echo \"v=[$LUDIS_TEST_SECRET]\"; touch /workspace/theirs; echo tried-$((1+1))\n",
+        "tried-2",
+    )
+    .await;
+    assert!(theirs.contains("v=[]") && !theirs.contains(SECRET), "{theirs}");
+    assert!(theirs.contains("Read-only file system"), "{theirs}");
+
+    // The executor starts a process that outlives its shell (nohup, in the background).
+    let mut socket = open(&app, "terminalConnection", &id, Some(&runner), None)
+        .await
+        .unwrap();
+    use futures::SinkExt as _;
+    socket
+        .send(tungstenite::Message::Text(
+            r#"{"type":"resize","cols":100,"rows":30}"#.into(),
+        ))
+        .await
+        .unwrap();
+    socket
+        .send(tungstenite::Message::Binary(
+            b"nohup sleep 4321 >/dev/null 2>&1 & echo ludis-started-$((40+2))\n"
+                .to_vec()
+                .into(),
+        ))
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    while !seen.contains("ludis-started-42") {
+        match next(&mut socket).await {
+            tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
+            tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
+            _ => {}
+        }
+    }
+    // The control: it runs (in the collaborators' shell, not in the preview's own container).
+    assert!(
+        processes(&pods, &pod, ludis_crds::PREVIEW_SHELL_CONTAINER)
+            .await
+            .contains("sleep 4321"),
+        "the started process runs"
+    );
+
+    // Revoked: the terminal closes with 4403 within 5 s, and the pod the process ran in goes.
+    sqlx::query("DELETE FROM shares WHERE asset_id = $1 AND to_id = $2")
+        .bind(&id)
+        .bind(&runner.uid)
+        .execute(&app.state.db)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    loop {
+        match next(&mut socket).await {
+            tungstenite::Message::Close(Some(frame)) => {
+                assert_eq!(frame.code, CloseCode::from(4403));
+                assert_eq!(frame.reason, "access revoked");
+                break;
+            }
+            tungstenite::Message::Binary(_) | tungstenite::Message::Text(_) => {}
+            other => panic!("expected a close after the revoke, got {other:?}"),
+        }
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the terminal outlived the revoke by {:?}",
+        started.elapsed()
+    );
+    crate::gitops::eventually("the pod of the revoked terminal is restarted", || async {
+        match pods.get_opt(&pod).await.unwrap() {
+            None => true,
+            Some(p) => p.metadata.uid != uid || p.metadata.deletion_timestamp.is_some(),
+        }
+    })
+    .await;
 }
 
 /// Writes two runs' archives of the project's preview log (the newer one last), deletes its pod,

@@ -33,10 +33,11 @@ function jwt(exp: number) {
 }
 
 describe('websocket helper (lib/ws.ts)', () => {
-  it('classifies close codes: done, revoked, refused or worth another try', () => {
+  it('classifies close codes: done, revoked, signed out, refused or worth another try', () => {
     expect(classifyClose(1000)).toBe('ended');
     expect(classifyClose(4403)).toBe('revoked');
-    for (const code of [1002, 1003, 1007, 1008, 1009, 1010, 4000, 4401, 4404]) expect(classifyClose(code)).toBe('refused');
+    expect(classifyClose(4401)).toBe('signedOut');
+    for (const code of [1002, 1003, 1007, 1008, 1009, 1010, 4000, 4400, 4404]) expect(classifyClose(code)).toBe('refused');
     for (const code of [1001, 1005, 1006, 1011, 1012, 1013, 1014]) expect(classifyClose(code)).toBe('retry');
   });
 
@@ -117,13 +118,14 @@ describe('websocket helper (lib/ws.ts)', () => {
     expect(s.opens()).toBe(2);
   });
 
-  it('stops on 1000 (ended), 4403 (access revoked) and refusals', async () => {
+  it('stops on 1000 (ended), 4403 (access revoked), 4401 (signed out) and refusals', async () => {
     signIn();
     installManualClock();
     const sockets = installFakeWebSocket();
     for (const [code, state] of [
       [1000, { status: 'ended', reason: 'bye' }],
       [4403, { status: 'revoked' }],
+      [4401, { status: 'signedOut' }],
       [1008, { status: 'refused', code: 1008, reason: 'bye' }],
     ] as const) {
       const before = sockets.all.length;

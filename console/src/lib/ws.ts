@@ -11,23 +11,26 @@ export const BEARER_PROTOCOL_PREFIX = 'bearer.';
 
 /** The server finished the stream (logs: the archive was sent; terminal: the shell exited). */
 export const CLOSE_NORMAL = 1000;
-/** The caller's access was revoked while connected (checked at connect and every 15 s). */
+/** The caller's access was revoked while connected (checked at connect and every 2 s). */
 export const CLOSE_ACCESS_REVOKED = 4403;
+/** The caller's session ended while connected: signed out, password changed, account deactivated. */
+export const CLOSE_SIGNED_OUT = 4401;
 
 /** A token this close to its expiry is refreshed before a connection uses it. */
 const TOKEN_MARGIN_MS = 30_000;
 
 /** What a close code means for the next step. */
-export type CloseOutcome = 'ended' | 'revoked' | 'refused' | 'retry';
+export type CloseOutcome = 'ended' | 'revoked' | 'signedOut' | 'refused' | 'retry';
 
 /**
- * 1000: done. 4403: access revoked. Protocol and policy errors (1002, 1003, 1007–1010) and the
+ * 1000: done. 4403: access revoked. 4401: the session ended. Protocol and policy errors (1002, 1003, 1007–1010) and the
  * other application codes (4000–4999) are refusals that another try would repeat. Everything else
  * (1001 going away, 1006 dropped or never opened, 1011–1014 server trouble) is worth another try.
  */
 export function classifyClose(code: number): CloseOutcome {
   if (code === CLOSE_NORMAL) return 'ended';
   if (code === CLOSE_ACCESS_REVOKED) return 'revoked';
+  if (code === CLOSE_SIGNED_OUT) return 'signedOut';
   if ([1002, 1003, 1007, 1008, 1009, 1010].includes(code) || (code >= 4000 && code <= 4999)) return 'refused';
   return 'retry';
 }
@@ -47,6 +50,7 @@ export type StreamState =
   /** The server closed with 1000. */
   | { status: 'ended'; reason: string }
   | { status: 'revoked' }
+  | { status: 'signedOut' }
   | { status: 'refused'; code: number; reason: string }
   /** Dropped, and no (more) tries: `attempts` were made after the first. */
   | { status: 'failed'; code: number; attempts: number }
@@ -166,6 +170,9 @@ export function openStream(options: StreamOptions): Stream {
           return;
         case 'revoked':
           options.onState({ status: 'revoked' });
+          return;
+        case 'signedOut':
+          options.onState({ status: 'signedOut' });
           return;
         case 'refused':
           options.onState({ status: 'refused', code: event.code, reason: event.reason });

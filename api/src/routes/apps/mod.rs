@@ -68,8 +68,9 @@ use crate::{
 pub use origin::{Destination, destination};
 pub use pass::open_url;
 
-/// How often an open websocket re-checks access.
-const RECHECK_EVERY: Duration = Duration::from_secs(15);
+/// How often an open websocket re-checks access: a revoke, a sign-out, a password change or a
+/// deactivation ends it within this (and the check's own time), well under 5 s.
+const RECHECK_EVERY: Duration = Duration::from_secs(2);
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -166,7 +167,11 @@ async fn caller(state: &AppState, parts: &mut Parts, app_id: &str) -> Result<Opt
 
 /// The user of an open session, again: the session still live (cookie, token), or the user
 /// still active (API key).
-async fn still_signed_in(state: &AppState, uid: &str, session: Option<&str>) -> Result<Option<UserRow>> {
+pub(crate) async fn still_signed_in(
+    state: &AppState,
+    uid: &str,
+    session: Option<&str>,
+) -> Result<Option<UserRow>> {
     match session {
         Some(sid) => pass::session_user(state, uid, sid).await,
         None => active_user(state, uid).await,
@@ -437,7 +442,7 @@ async fn to_cluster_address(state: &AppState, base: Upstream) -> Result<Upstream
 }
 
 /// Ends when the viewer of an open websocket may no longer have it: access or the session is
-/// gone, or the app stopped (checked every 15 seconds).
+/// gone, or the app stopped (checked every 2 seconds).
 async fn until_access_ends(state: AppState, viewer: Viewer, app_id: String) {
     let uid = viewer.user.uid;
     let mut tick = tokio::time::interval(RECHECK_EVERY);

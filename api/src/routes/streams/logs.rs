@@ -6,7 +6,7 @@ use axum::extract::ws::{Message, WebSocket};
 use futures::{AsyncBufReadExt as _, TryStreamExt as _};
 use kube::api::LogParams;
 
-use super::{RECHECK, REVOKED, Session, Waited, close, status};
+use super::{RECHECK, Session, Waited, close, status};
 use crate::state::AppState;
 
 /// Log lines sent before following (the spec's log buffer).
@@ -65,8 +65,7 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, session: Ses
                 }
             },
             _ = recheck.tick() => {
-                if !session.still_allowed(&state).await {
-                    close(&mut socket, REVOKED, "access revoked").await;
+                if session.ended(&mut socket, &state).await.is_some() {
                     return;
                 }
             }

@@ -8,9 +8,10 @@
 //! bearer.<token>`; the answer names `ludis.v1`), an `Origin` that is the console's (a program
 //! sends none), the asset kind's feature for the caller's role, and execute access on the asset
 //! (404/403 by the one rule). The pod is resolved from the asset ([`workload`]) — never a pod the
-//! client names. While open, access is checked again (every 2 s while waiting for the pod, every
-//! 15 s after): revoked access ends the session with close code 4403. `uid` is accepted and
-//! ignored.
+//! client names. While open, the caller is checked again every 2 s: revoked access ends the
+//! session with close code 4403; a session that ended (signed out, the password changed, the
+//! account deactivated) with 4401. A terminal so ended also restarts its pod, so nothing the
+//! caller started there runs on ([`terminal`]). `uid` is accepted and ignored.
 
 mod chat;
 mod logs;
@@ -43,10 +44,35 @@ use crate::{
 };
 use workload::{Found, Workload};
 
-const RECHECK: Duration = Duration::from_secs(15);
+/// How often an open stream checks its caller again: a revoke, a sign-out, a password change or
+/// a deactivation ends it within this (and the check's own time), well under 5 s.
+const RECHECK: Duration = Duration::from_secs(2);
 const WAIT_POLL: Duration = Duration::from_secs(2);
 /// Close code of a session whose access was revoked.
 const REVOKED: u16 = 4403;
+/// Close code of a session whose caller is no longer signed in.
+const SIGNED_OUT: u16 = 4401;
+
+/// Where an open stream's caller stands now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Standing {
+    Allowed,
+    /// The caller no longer has execute access.
+    Revoked,
+    /// The caller's session ended: signed out, the password changed, the account deactivated.
+    SignedOut,
+}
+
+impl Standing {
+    /// The close frame that ends a stream for this, if it ends.
+    fn close(self) -> Option<(u16, &'static str)> {
+        match self {
+            Standing::Allowed => None,
+            Standing::Revoked => Some((REVOKED, "access revoked")),
+            Standing::SignedOut => Some((SIGNED_OUT, "signed out")),
+        }
+    }
+}
 const PROTOCOL: &str = "ludis.v1";
 
 /// The websocket routes, outside the JSON routes' timeout.
@@ -85,6 +111,11 @@ struct StreamQuery {
 pub(super) struct Session {
     caller: AuthUser,
     asset: AssetRow,
+    /// The caller's level when the stream opened.
+    level: AccessLevel,
+    /// The level the caller must keep for the stream to stay open: execute, or edit for an
+    /// editor's terminal in a preview's own container (its variables are theirs only).
+    need: AccessLevel,
     workload: Workload,
 }
 
@@ -147,11 +178,13 @@ async fn admit(state: &AppState, request: &HeaderMap, uri: &Uri, id: &str) -> Re
         }
         _ => return Err(assets::not_found(Some(AssetKind::ProjectV2))),
     };
-    let (asset, _) = assets::require(state, &caller.user, kind, id, AccessLevel::Execute).await?;
+    let (asset, level) = assets::require(state, &caller.user, kind, id, AccessLevel::Execute).await?;
     let workload = Workload::of(&asset).ok_or_else(|| assets::not_found(Some(kind)))?;
     Ok(Session {
         caller,
         asset,
+        level,
+        need: AccessLevel::Execute,
         workload,
     })
 }
@@ -165,20 +198,33 @@ fn host<'a>(headers: &'a HeaderMap, uri: &'a Uri) -> &'a str {
 }
 
 impl Session {
-    /// Whether the caller still may use the asset's streams.
-    async fn still_allowed(&self, state: &AppState) -> bool {
-        match crate::db::users::by_uid(&state.db, &self.caller.user.uid).await {
-            Ok(Some(user)) if user.is_active() => assets::require(
-                state,
-                &user,
-                self.asset.kind,
-                &self.asset.id,
-                AccessLevel::Execute,
-            )
-            .await
-            .is_ok(),
-            _ => false,
+    /// Where the caller stands now: still signed in (the same session, an active account), and
+    /// still with execute access. A database that cannot be asked ends nothing.
+    async fn standing(&self, state: &AppState) -> Standing {
+        let user = match crate::routes::apps::still_signed_in(
+            state,
+            &self.caller.user.uid,
+            self.caller.session.as_deref(),
+        )
+        .await
+        {
+            Ok(Some(user)) => user,
+            Ok(None) => return Standing::SignedOut,
+            Err(_) => return Standing::Allowed,
+        };
+        match assets::require(state, &user, self.asset.kind, &self.asset.id, self.need).await {
+            Ok(_) => Standing::Allowed,
+            Err(e) if e.status().is_server_error() => Standing::Allowed,
+            Err(_) => Standing::Revoked,
         }
+    }
+
+    /// Closes `socket` when the caller may no longer have it; whether it was closed.
+    async fn ended(&self, socket: &mut WebSocket, state: &AppState) -> Option<Standing> {
+        let standing = self.standing(state).await;
+        let (code, reason) = standing.close()?;
+        close(socket, code, reason).await;
+        Some(standing)
     }
 
     /// Waits for the container, re-checking access; `None` when the session ended meanwhile.
@@ -192,8 +238,7 @@ impl Session {
     ) -> Option<Waited> {
         let mut told = false;
         loop {
-            if !self.still_allowed(state).await {
-                close(socket, REVOKED, "access revoked").await;
+            if self.ended(socket, state).await.is_some() {
                 return None;
             }
             match self.workload.find(state).await {

@@ -1,6 +1,10 @@
 //! `/terminalConnection`: an interactive TTY shell in the container through kube exec (bash when
 //! the image has it, else sh), binary frames both ways, resized by a JSON text frame
 //! `{"type":"resize","cols":N,"rows":N}`; the socket closes when the shell exits.
+//!
+//! When the caller's access or session ends while the terminal is open, the socket closes and the
+//! pod is restarted (deleted; its controller makes it again): a shell's children outlive it
+//! (`nohup`, `setsid`), and nothing the caller started there may run on after their access.
 
 use axum::extract::ws::{Message, WebSocket};
 use futures::SinkExt as _;
@@ -8,8 +12,8 @@ use kube::api::{AttachParams, TerminalSize};
 use serde::Deserialize;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
-use super::{RECHECK, REVOKED, Session, Waited, close};
-use crate::state::AppState;
+use super::{RECHECK, Session, Waited, close};
+use crate::{domain::AccessLevel, state::AppState};
 
 #[derive(Deserialize)]
 struct Resize {
@@ -19,7 +23,7 @@ struct Resize {
     rows: u16,
 }
 
-pub(super) async fn session(mut socket: WebSocket, state: AppState, session: Session) {
+pub(super) async fn session(mut socket: WebSocket, state: AppState, mut session: Session) {
     let (Some(Waited::Pod(pod)), Some(pods)) = (
         session.wait_for_pod(&mut socket, &state, false).await,
         session.workload.pods(&state),
@@ -31,7 +35,26 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, session: Ses
         "-c",
         "command -v bash >/dev/null 2>&1 && exec bash -l || exec sh -l",
     ];
-    let params = AttachParams::interactive_tty().container(session.workload.container());
+    let container = session.workload.terminal_container(session.level);
+    // A preview started before collaborators' shells existed has none: below edit, no terminal
+    // until it restarts (a shell in its own container would show the project's variables).
+    if !pods
+        .get_opt(&pod)
+        .await
+        .ok()
+        .flatten()
+        .and_then(|p| p.spec)
+        .is_some_and(|s| s.containers.iter().any(|c| c.name == container))
+    {
+        close(&mut socket, 4409, "restart the preview to open a terminal in it").await;
+        return;
+    }
+    // An editor's terminal in a preview's own container (its variables) stays open while they
+    // keep edit.
+    if container != session.workload.terminal_container(AccessLevel::Execute) {
+        session.need = AccessLevel::Edit;
+    }
+    let params = AttachParams::interactive_tty().container(container);
     let mut process = match pods.exec(&pod, shell, &params).await {
         Ok(p) => p,
         Err(e) => {
@@ -79,8 +102,14 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, session: Ses
                 Some(Ok(_)) => {}
             },
             _ = recheck.tick() => {
-                if !session.still_allowed(&state).await {
-                    close(&mut socket, REVOKED, "access revoked").await;
+                if let Some(standing) = session.ended(&mut socket, &state).await {
+                    tracing::info!(
+                        asset = %session.asset.id, user = %session.caller.user.uid, ?standing, %pod,
+                        "a terminal's caller lost access: restarting its pod"
+                    );
+                    if let Err(e) = pods.delete(&pod, &kube::api::DeleteParams::default()).await {
+                        tracing::warn!(%pod, error = %e, "failed to restart the pod of a closed terminal");
+                    }
                     return;
                 }
             }

@@ -56,6 +56,20 @@ impl Workload {
         }
     }
 
+    /// The container a terminal of someone at `level` opens in: a project's preview for its
+    /// editors; for everyone below edit, the preview pod's shell container, which holds neither
+    /// the project's variables (whose values the API shows only to editors) nor its storage
+    /// identity, and mounts the workspace read-only. An application's container holds no
+    /// variables of the project.
+    pub fn terminal_container(&self, level: crate::domain::AccessLevel) -> &'static str {
+        match self.kind {
+            AssetKind::ProjectV2 if level < crate::domain::AccessLevel::Edit => {
+                ludis_crds::PREVIEW_SHELL_CONTAINER
+            }
+            _ => self.container(),
+        }
+    }
+
     /// Where the operator archives this workload's logs.
     pub fn log_owner(&self) -> LogOwner {
         match self.kind {

@@ -27,6 +27,8 @@ export function logStatusLine(state: StreamState, logStatus: LogStatus | null, m
       return logStatus === 'running' ? 'The log stream ended.' : 'The container has ended. This is its archived log.';
     case 'revoked':
       return 'Your access to this project was revoked.';
+    case 'signedOut':
+      return 'Your session ended (signed out, password changed or account deactivated): sign in again.';
     case 'refused':
       return `The server refused the log stream${state.reason ? `: ${state.reason}` : ` (code ${state.code})`}.`;
     case 'failed':

@@ -87,7 +87,15 @@ describe('terminal: every connection state', () => {
     const { sockets } = await mount();
     sockets.latest().accept();
     sockets.latest().serverClose(4403);
-    expect(statusLine()).toHaveTextContent('Your access to this project was revoked.');
+    expect(statusLine()).toHaveTextContent('Your access to this project was revoked; what you started in its container was stopped.');
+    expect(screen.queryByRole('button', { name: /Reconnect|New session/ })).not.toBeInTheDocument();
+  });
+
+  it('ends the session when the caller signed out elsewhere (4401), saying so', async () => {
+    const { sockets } = await mount();
+    sockets.latest().accept();
+    sockets.latest().serverClose(4401, 'signed out');
+    expect(statusLine()).toHaveTextContent('Your session ended (signed out, password changed or account deactivated): sign in again.');
     expect(screen.queryByRole('button', { name: /Reconnect|New session/ })).not.toBeInTheDocument();
   });
 

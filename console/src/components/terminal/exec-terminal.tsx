@@ -21,7 +21,9 @@ export function terminalStatusLine(state: StreamState): string {
     case 'ended':
       return 'The shell exited.';
     case 'revoked':
-      return 'Your access to this project was revoked.';
+      return 'Your access to this project was revoked; what you started in its container was stopped.';
+    case 'signedOut':
+      return 'Your session ended (signed out, password changed or account deactivated): sign in again.';
     case 'refused':
       return `The server refused the terminal${state.reason ? `: ${state.reason}` : ` (code ${state.code})`}.`;
     case 'failed':

@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use k8s_openapi::{
     api::core::v1::{
         Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction, PersistentVolumeClaim,
-        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, SecretEnvSource, Service, ServicePort, ServiceSpec,
-        VolumeMount, VolumeResourceRequirements,
+        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, ResourceRequirements, SecretEnvSource, Service,
+        ServicePort, ServiceSpec, VolumeMount, VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
 use kube::{ResourceExt as _, api::ObjectMeta};
 use ludis_crds::{
-    LABEL_PROJECT, Project,
+    LABEL_PROJECT, PREVIEW_SHELL_CONTAINER, Project,
     launch::{self, Purpose, Supervision},
     project::ProjectFlavour,
 };
@@ -154,6 +154,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     if let Some(identity) = &identity {
         identity.give(&mut main);
     }
+    let shell = shell_container(&valid.image, &workspace_mount);
     let checkout = project
         .spec
         .git
@@ -171,7 +172,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
     }
     let pod_spec = PodSpec {
         init_containers: checkout.as_ref().map(|c| vec![c.container.clone()]),
-        containers: vec![main],
+        containers: vec![main, shell],
         restart_policy: Some("Always".into()),
         volumes: Some(volumes),
         ..pods::restricted(config)
@@ -204,6 +205,36 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
         pvc,
         pod: Some(pod),
         service: Some(service),
+    }
+}
+
+/// The container terminals of people below edit open in ([`PREVIEW_SHELL_CONTAINER`]): the
+/// preview's image and working folder, the workspace read-only, and nothing else — not the
+/// project's variables, not its storage identity. It idles until a terminal execs into it.
+fn shell_container(image: &str, workspace: &VolumeMount) -> Container {
+    Container {
+        name: PREVIEW_SHELL_CONTAINER.into(),
+        image: Some(image.to_owned()),
+        args: Some(vec![
+            "sh".into(),
+            "-c".into(),
+            "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done".into(),
+        ]),
+        working_dir: Some(WORKSPACE.into()),
+        resources: Some(ResourceRequirements {
+            requests: Some(BTreeMap::from([
+                ("cpu".into(), Quantity("10m".into())),
+                ("memory".into(), Quantity("32Mi".into())),
+            ])),
+            limits: Some(BTreeMap::from([("memory".into(), Quantity("1Gi".into()))])),
+            ..Default::default()
+        }),
+        security_context: Some(pods::container_security_context()),
+        volume_mounts: Some(vec![VolumeMount {
+            read_only: Some(true),
+            ..workspace.clone()
+        }]),
+        ..Default::default()
     }
 }
 
@@ -380,6 +411,24 @@ mod tests {
                 .all(|m| m.name != "storage-identity")
         );
         assert!(init.env.iter().flatten().all(|e| !e.name.starts_with("AWS_")));
+        // Collaborators' terminals open beside it: no variables, no storage, the workspace
+        // read-only.
+        let shell = &spec.containers[1];
+        assert_eq!(shell.name, ludis_crds::PREVIEW_SHELL_CONTAINER);
+        assert_eq!(shell.image.as_deref(), Some("python:3.12"));
+        assert!(shell.env.is_none() && shell.env_from.is_none());
+        assert_eq!(
+            shell.volume_mounts.as_deref(),
+            Some(
+                &[VolumeMount {
+                    name: "workspace".into(),
+                    mount_path: WORKSPACE.into(),
+                    read_only: Some(true),
+                    ..Default::default()
+                }][..]
+            )
+        );
+        assert_eq!(spec.containers.len(), 2);
 
         // Without a gateway: the locations, and nothing to reach them with.
         let pod = build(&p, &v, &Config::for_tests("ludis-system")).pod.unwrap();
