@@ -129,9 +129,11 @@ impl Workload {
         }
     }
 
-    /// The last lines a failing workload printed, for the page that says it failed: of its
-    /// newest pod, the container that failed — the checkout (an init container that ended with an
-    /// error), else the program's previous run when it keeps restarting, else its current one.
+    /// The last lines a failing workload printed, for the page that says it failed: of its newest
+    /// pod with a run that failed (a newer pod may have just started and printed nothing of the
+    /// error yet), the container that failed — the checkout (an init container that ended with
+    /// an error), else the program's previous run when it keeps restarting, else its current one;
+    /// without a failed run, the newest pod's program.
     pub async fn failure_log(&self, state: &AppState) -> Option<Vec<String>> {
         let pods = self.pods(state)?;
         let selector = match self.kind {
@@ -139,12 +141,17 @@ impl Workload {
             _ => format!("{LABEL_PROJECT}={},{COMPONENT}=preview", self.name),
         };
         let list = pods.list(&ListParams::default().labels(&selector)).await.ok()?;
-        let pod = list
+        let mut live: Vec<&Pod> = list
             .items
             .iter()
             .filter(|p| p.metadata.deletion_timestamp.is_none())
-            .max_by_key(|p| p.metadata.creation_timestamp.clone().map(|t| t.0))?;
-        let (container, previous) = failed_container(pod, self.container())?;
+            .collect();
+        live.sort_by_key(|p| std::cmp::Reverse(p.metadata.creation_timestamp.clone().map(|t| t.0)));
+        let main = self.container();
+        let (pod, (container, previous, _)) = live
+            .iter()
+            .find_map(|p| failed_container(p, main).filter(|f| f.2).map(|f| (*p, f)))
+            .or_else(|| live.first().and_then(|p| Some((*p, failed_container(p, main)?))))?;
         let params = LogParams {
             container: Some(container),
             previous,
@@ -194,9 +201,10 @@ pub async fn failure_log_for(
 /// How many of a failing container's last lines are shown.
 const FAILURE_LINES: i64 = 20;
 
-/// Pure: which container of `pod` failed and whether its previous run holds the error (it was
-/// restarted since): an init container that ended with an error, else `main`.
-fn failed_container(pod: &Pod, main: &str) -> Option<(String, bool)> {
+/// Pure: which container of `pod` failed, whether its previous run holds the error (it was
+/// restarted since), and whether a run of it failed at all: an init container that ended with an
+/// error, else `main`.
+fn failed_container(pod: &Pod, main: &str) -> Option<(String, bool, bool)> {
     let status = pod.status.as_ref()?;
     let ended_badly = |c: &k8s_openapi::api::core::v1::ContainerStatus| {
         let state = |s: Option<&k8s_openapi::api::core::v1::ContainerState>| {
@@ -213,14 +221,15 @@ fn failed_container(pod: &Pod, main: &str) -> Option<(String, bool)> {
         .flatten()
         .find_map(|c| ended_badly(c).map(|previous| (c, previous)))
     {
-        return Some((c.name.clone(), previous));
+        return Some((c.name.clone(), previous, true));
     }
     let c = status
         .container_statuses
         .iter()
         .flatten()
         .find(|c| c.name == main)?;
-    Some((c.name.clone(), ended_badly(c).unwrap_or(false)))
+    let failed = ended_badly(c);
+    Some((c.name.clone(), failed.unwrap_or(false), failed.is_some()))
 }
 
 fn phase(pod: &Pod) -> Option<&str> {
@@ -250,16 +259,29 @@ mod tests {
         };
         let crashing = pod(json!({"containerStatuses": [status("app",
             json!({"waiting": {"reason": "CrashLoopBackOff"}}), json!({"terminated": {"exitCode": 1}}))]}));
-        assert_eq!(failed_container(&crashing, "app"), Some(("app".into(), true)));
+        assert_eq!(
+            failed_container(&crashing, "app"),
+            Some(("app".into(), true, true))
+        );
         let checkout = pod(json!({
             "initContainerStatuses": [status("git-checkout", json!({"terminated": {"exitCode": 128}}), json!({}))],
             "containerStatuses": [status("preview", json!({"waiting": {"reason": "PodInitializing"}}), json!({}))]}));
         assert_eq!(
             failed_container(&checkout, "preview"),
-            Some(("git-checkout".into(), false))
+            Some(("git-checkout".into(), false, true))
         );
         let running = pod(json!({"containerStatuses": [status("app", json!({"running": {}}), json!({}))]}));
-        assert_eq!(failed_container(&running, "app"), Some(("app".into(), false)));
+        assert_eq!(
+            failed_container(&running, "app"),
+            Some(("app".into(), false, false))
+        );
+        // Running again after a crash: the crashed run is the previous one.
+        let restarted = pod(json!({"containerStatuses": [status("app",
+            json!({"running": {}}), json!({"terminated": {"exitCode": 1}}))]}));
+        assert_eq!(
+            failed_container(&restarted, "app"),
+            Some(("app".into(), true, true))
+        );
         assert_eq!(failed_container(&Pod::default(), "app"), None);
     }
 }

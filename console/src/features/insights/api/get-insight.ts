@@ -22,8 +22,9 @@ export function getInsightQueryOptions(id: string) {
 /** How long the page waits before it looks at an insight again, by its status. */
 export function followInterval(status: string | undefined): number | false {
   if (status === 'starting' || status === 'rendering') return INSIGHT_CHECK_MS;
-  // A running app may fail later.
-  if (status === 'running') return PREVIEW_WATCH_MS;
+  // A running app may fail later; a failed one keeps restarting, and its last log lines (the
+  // crash, once the run that printed them ended) and its status change with it.
+  if (status === 'running' || status === 'failed') return PREVIEW_WATCH_MS;
   return false;
 }
 
@@ -32,7 +33,7 @@ export function useInsight(id: string, options: { enabled?: boolean; follow?: bo
     ...getInsightQueryOptions(id),
     enabled: options.enabled ?? true,
     // Followed live: a starting app is looked at every 3 s until it serves or fails, a running
-    // one every 10 s (it may fail later).
+    // or failed one every 10 s (it may fail later, or its log may say more).
     refetchInterval: options.follow ? (query) => followInterval(query.state.data?.application.status) : false,
   });
 }
