@@ -22,8 +22,8 @@ use ludis_api::Settings;
 use serde_json::json;
 
 use crate::{
-    helpers::{apps_with, cluster, missing_dir, spawn_app_with},
-    real_node::{exec, free_port, image, node_env, organization, ready_pods, superadmin},
+    helpers::{apps_with, cluster, spawn_app_with},
+    real_node::{LinkApp, app_on_link, exec, image, node_env, organization, ready_pods, superadmin},
 };
 
 /// Waits until the policy `name` is there (or gone).
@@ -203,7 +203,6 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
     let Some(client) = cluster().await else {
         return;
     };
-    let host_ip = node_env("LUDIS_NODE_HOST_IP");
     let node_ip = node_env("LUDIS_NODE_IP");
     let service_ip = node_env("LUDIS_NODE_SVC_IP");
     let enforcer = node_env("LUDIS_NODE_NETWORK_POLICY_ENFORCER");
@@ -221,26 +220,12 @@ async fn pods_are_reached_only_by_the_api_and_reach_only_what_they_need() {
 
     // The API listens at the host's end of the link, where pods reach its git server, as
     // dev/up.sh's does (through a forwarder there).
-    let api_port = free_port(host_ip.parse().unwrap());
-    let storage_port = free_port(host_ip.parse().unwrap());
-    let (api_cidrs, egress) = (
-        format!("{host_ip}/32"),
-        node_env("LUDIS_ORG_NETWORK_EGRESS_CIDRS"),
-    );
-    let app = spawn_app_with(move |dir| {
-        let mut s = Settings::for_tests(
-            format!("sqlite://{}?mode=rwc", dir.path().join("ludis.db").display()),
-            missing_dir(),
-        );
-        s.listen = SocketAddr::new(host_ip.parse().unwrap(), api_port);
-        s.storage_listen = format!("{host_ip}:{storage_port}").parse().unwrap();
-        s.org_network_policy = true;
-        s.org_network_api_cidrs = api_cidrs.parse().unwrap();
-        s.org_network_egress_cidrs = egress.parse().unwrap();
-        s
-    })
-    .await;
-    let host_ip = node_env("LUDIS_NODE_HOST_IP");
+    let LinkApp {
+        app,
+        host_ip,
+        api_port,
+        storage_port,
+    } = app_on_link(|_| {}).await;
     let root = superadmin(&app).await;
     let ((_, a), (_, b)) = (organization(&app, &root).await, organization(&app, &root).await);
 

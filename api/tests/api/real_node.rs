@@ -3,7 +3,7 @@
 //! Ready, commands run in them.
 
 use std::{
-    net::IpAddr,
+    net::{IpAddr, SocketAddr},
     time::{Duration, Instant},
 };
 
@@ -12,10 +12,50 @@ use kube::{
     Api, Client,
     api::{AttachParams, PostParams},
 };
+use ludis_api::Settings;
 use serde_json::json;
 use tokio::io::AsyncReadExt as _;
 
-use crate::helpers::{TestApp, unique};
+use crate::helpers::{TestApp, missing_dir, spawn_app_with, unique};
+
+/// An API where pods reach it, and its ports there.
+pub struct LinkApp {
+    pub app: TestApp,
+    /// The host's end of the node's link.
+    pub host_ip: String,
+    pub api_port: u16,
+    pub storage_port: u16,
+}
+
+/// An API (SQLite) listening at the host's end of the node's link, where pods reach its git
+/// server and its storage gateway (as dev/up.sh's does through its forwarders), with the
+/// organizations' NetworkPolicies node.env says an API there needs; `tweak` adds settings.
+pub async fn app_on_link(tweak: impl FnOnce(&mut Settings)) -> LinkApp {
+    let host_ip = node_env("LUDIS_NODE_HOST_IP");
+    let ip: IpAddr = host_ip.parse().unwrap();
+    let (api_port, storage_port) = (free_port(ip), free_port(ip));
+    let egress = node_env("LUDIS_ORG_NETWORK_EGRESS_CIDRS");
+    let app = spawn_app_with(|dir| {
+        let mut s = Settings::for_tests(
+            format!("sqlite://{}?mode=rwc", dir.path().join("ludis.db").display()),
+            missing_dir(),
+        );
+        s.listen = SocketAddr::new(ip, api_port);
+        s.storage_listen = SocketAddr::new(ip, storage_port).to_string().parse().unwrap();
+        s.org_network_policy = true;
+        s.org_network_api_cidrs = format!("{host_ip}/32").parse().unwrap();
+        s.org_network_egress_cidrs = egress.parse().unwrap();
+        tweak(&mut s);
+        s
+    })
+    .await;
+    LinkApp {
+        app,
+        host_ip,
+        api_port,
+        storage_port,
+    }
+}
 
 /// A superadmin's token on `app`.
 pub async fn superadmin(app: &TestApp) -> String {

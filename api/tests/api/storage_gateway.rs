@@ -13,20 +13,20 @@
 //! Needs the test command's cluster with its real node and its S3 server (a missing one fails
 //! with what to start).
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::{Api, api::DeleteParams};
 use ludis_api::{
-    Settings, db,
+    db,
     domain::{AssetKind, DatasetStatus, DeletionPolicy},
 };
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{TestApp, cluster, missing_dir, s3_settings, spawn_app_with},
+    helpers::{TestApp, cluster, s3_settings},
     pod_tokens::{pod_token, wait_until},
-    real_node::{exec, free_port, image, node_env, organization, ready_pods, superadmin},
+    real_node::{LinkApp, app_on_link, exec, image, organization, ready_pods, superadmin},
 };
 
 /// What the attacker runs in their pod: each step an S3 call with boto3's default credentials
@@ -227,27 +227,12 @@ async fn a_pod_reaches_only_the_datasets_its_owner_may_at_their_level() {
         return;
     };
     // The API listens at the host's end of the node's link, where pods reach it; its gateway too.
-    let host_ip = node_env("LUDIS_NODE_HOST_IP");
-    let api_port = free_port(host_ip.parse().unwrap());
-    let storage_port = free_port(host_ip.parse().unwrap());
-    let (api_cidrs, egress) = (
-        format!("{host_ip}/32"),
-        node_env("LUDIS_ORG_NETWORK_EGRESS_CIDRS"),
-    );
-    let listen_ip = host_ip.clone();
-    let app = spawn_app_with(move |dir| {
-        let mut s = Settings::for_tests(
-            format!("sqlite://{}?mode=rwc", dir.path().join("ludis.db").display()),
-            missing_dir(),
-        );
-        with_s3(&mut s);
-        s.listen = SocketAddr::new(listen_ip.parse().unwrap(), api_port);
-        s.storage_listen = format!("{listen_ip}:{storage_port}").parse().unwrap();
-        s.org_network_api_cidrs = api_cidrs.parse().unwrap();
-        s.org_network_egress_cidrs = egress.parse().unwrap();
-        s
-    })
-    .await;
+    let LinkApp {
+        app,
+        host_ip,
+        storage_port,
+        ..
+    } = app_on_link(with_s3).await;
     let gateway = format!("http://{host_ip}:{storage_port}");
     let bucket = app.state.settings.s3_bucket.clone();
     let root = superadmin(&app).await;
