@@ -180,6 +180,7 @@ impl App {
             git,
             ai,
             metrics,
+            runners: crate::runners::Recorded::default(),
         };
         if state.settings.seed {
             seeds::run(&state)
@@ -238,6 +239,8 @@ impl App {
         // their NetworkPolicy (in the background).
         tokio::spawn(crate::cluster::storage_client::ensure_all(self.state.clone()));
         tokio::spawn(crate::cluster::network_policy::reconcile_all(self.state.clone()));
+        // Pods where others than their owners ran code are restarted when those lose access.
+        tokio::spawn(crate::runners::sweep(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
         // Collections whose indexing was interrupted go on where they stopped.

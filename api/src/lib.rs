@@ -17,6 +17,7 @@ pub mod policy;
 pub mod projects;
 pub mod proxy;
 mod routes;
+pub mod runners;
 pub mod samples;
 pub mod seeds;
 mod settings;

@@ -29,4 +29,6 @@ pub struct AppState {
     pub metrics: Arc<crate::telemetry::Metrics>,
     /// Where template apps' computations run (a worker limit, one at a time per user).
     pub templates: Arc<crate::templates::pool::Pool>,
+    /// Uses of workload pods recorded lately ([`crate::runners`]).
+    pub runners: crate::runners::Recorded,
 }

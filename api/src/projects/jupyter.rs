@@ -6,7 +6,7 @@
 
 use crate::{
     crypto,
-    db::projects as rows,
+    db::projects::{self as rows, Project},
     error::{ApiError, Result},
     state::AppState,
 };
@@ -16,10 +16,17 @@ use axum::http::HeaderValue;
 pub const TOKEN_VARIABLE: &str = "JUPYTER_TOKEN";
 
 /// Makes a new token for project `id`'s next start.
-pub async fn rotate_token(state: &AppState, id: &str) -> Result<()> {
+async fn rotate_token(state: &AppState, id: &str) -> Result<()> {
     let token = crypto::random_token(32);
     rows::set_jupyter_token(&state.db, id, &state.auth.keyring.encrypt(&token)).await?;
     Ok(())
+}
+
+/// Gives `project`'s notebook server a new token for its next start (the project's environment
+/// Secret carries it to the container).
+pub async fn renew(state: &AppState, project: &Project) -> Result<()> {
+    rotate_token(state, &project.asset.id).await?;
+    crate::routes::projects::sync_secret(state, project).await
 }
 
 /// Project `id`'s token, when it has one.

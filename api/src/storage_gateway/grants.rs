@@ -8,7 +8,9 @@
 //!   nothing. The owner is the owner of the pod's asset — the project, insight or workflow whose
 //!   id it carries ([`ludis_crds::LABEL_ID`]), else whose resource its labels name (a resource
 //!   applied with kubectl or GitOps has no id label); an owner who is no longer active reaches
-//!   nothing.
+//!   nothing. When others ran code where the pod's identity is (an editor's terminal, a
+//!   collaborator's notebook cells: [`crate::runners`]), each dataset is at the least of their
+//!   levels and the owner's.
 //! - [`Scope::Output`]: the one location of [`ludis_crds::ANNOTATION_OUTPUT`] (a report's
 //!   rendered files), write only.
 //!
@@ -29,6 +31,7 @@ use crate::{
     assets,
     db::{self, datasets::DatasetRow},
     domain::{AccessLevel, AssetKind},
+    runners,
     state::AppState,
 };
 
@@ -151,8 +154,16 @@ pub async fn of(state: &AppState, session: &Session) -> Result<Grants, Refused> 
         Scope::Datasets => {
             let names = annotation(ludis_crds::ANNOTATION_DATASETS);
             async {
-                let runner = workload(state, &session.namespace, &pod).await?;
-                datasets(state, &session.namespace, runner.as_ref(), names.split(',')).await
+                let runner = runners::workload_asset(state, &session.namespace, &pod).await?;
+                let others = runners::of(&pod);
+                datasets(
+                    state,
+                    &session.namespace,
+                    runner.as_ref(),
+                    &others,
+                    names.split(','),
+                )
+                .await
             }
             .await
             .map_err(|e| Refused::Unavailable(e.to_string()))
@@ -160,41 +171,30 @@ pub async fn of(state: &AppState, session: &Session) -> Result<Grants, Refused> 
     }
 }
 
-/// The labels naming a pod's workload resource, by kind.
-const WORKLOAD_LABELS: [(&str, AssetKind); 3] = [
-    (ludis_crds::LABEL_PROJECT, AssetKind::Project),
-    (ludis_crds::LABEL_INSIGHT, AssetKind::Insight),
-    (ludis_crds::LABEL_WORKFLOW, AssetKind::Workflow),
-];
-
-/// The asset a pod works for: by its id label, else by the resource its labels name.
-async fn workload(
-    state: &AppState,
-    namespace: &str,
-    pod: &Pod,
-) -> anyhow::Result<Option<db::assets::AssetRow>> {
-    let labels = pod.labels();
-    if let Some(id) = labels.get(ludis_crds::LABEL_ID) {
-        return Ok(db::assets::by_id(&state.db, id)
-            .await?
-            .filter(|a| a.namespace.as_deref() == Some(namespace)));
-    }
-    for (label, kind) in WORKLOAD_LABELS {
-        if let Some(name) = labels.get(label) {
-            return Ok(db::assets::by_resource(&state.db, kind, namespace, name).await?);
-        }
-    }
-    Ok(None)
-}
-
-/// The datasets `names` of `namespace` at the level the owner of the asset `runner` has on each.
+/// The datasets `names` of `namespace` at the least level that the owner of the asset `runner`
+/// and each of `others` (runners who held the pod's identity) has on each.
 async fn datasets(
     state: &AppState,
     namespace: &str,
     runner: Option<&db::assets::AssetRow>,
+    others: &[runners::Runner],
     names: impl Iterator<Item = &str>,
 ) -> anyhow::Result<Grants> {
-    let Some(owner) = owner_of(state, runner).await? else {
+    let Some(owner) = runner.and_then(|a| a.owner_uid.as_deref()) else {
+        return Ok(Grants::default());
+    };
+    let uids = std::iter::once(owner).chain(
+        others
+            .iter()
+            .filter(|r| r.holds_identity())
+            .map(|r| r.uid.as_str()),
+    );
+    // Someone without an active account reaches nothing, nor does a pod their code ran in.
+    let Some(people) = runners::active_users(state, uids)
+        .await?
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+    else {
         return Ok(Grants::default());
     };
     let mut grants = Vec::new();
@@ -203,7 +203,11 @@ async fn datasets(
         else {
             continue;
         };
-        let level = match assets::level(state, &owner, &asset).await? {
+        let mut least = AccessLevel::Edit;
+        for person in &people {
+            least = least.min(assets::level(state, person, &asset).await?);
+        }
+        let level = match least {
             AccessLevel::None => continue,
             AccessLevel::Edit => Level::Write,
             _ => Level::Read,
@@ -222,19 +226,6 @@ async fn datasets(
         });
     }
     Ok(Grants(grants))
-}
-
-/// The active owner of `asset`.
-async fn owner_of(
-    state: &AppState,
-    asset: Option<&db::assets::AssetRow>,
-) -> anyhow::Result<Option<db::users::UserRow>> {
-    let Some(owner) = asset.and_then(|a| a.owner_uid.as_deref()) else {
-        return Ok(None);
-    };
-    Ok(db::users::by_uid(&state.db, owner)
-        .await?
-        .filter(db::users::UserRow::is_active))
 }
 
 /// `s3://<bucket>/<prefix>/` as (bucket, prefix); the prefix must end with `/`.

@@ -118,6 +118,38 @@ async fn env_vars_are_for_editors_and_reach_the_projects_secret() {
 }
 
 #[tokio::test]
+async fn a_notebook_project_keeps_no_variables() {
+    // Its notebook server runs the cells of everyone who opens it, executors included, whom the
+    // API never shows a value.
+    for app in apps().await {
+        let org = app.unique_org("Notebook vars").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let id = app.project(&owner, "Notebooks").await;
+        sqlx::query("UPDATE projects SET flavour = 'notebook' WHERE id = $1")
+            .bind(&id)
+            .execute(&app.state.db)
+            .await
+            .unwrap();
+        let (status, body) = app
+            .post(
+                "/v2/projects/envvar",
+                Some(&owner.token),
+                json!({"project_uid": id, "key": "API_KEY", "value": "secret"}),
+            )
+            .await;
+        assert_eq!(status, 409, "{}: {body}", app.kind);
+        assert_eq!(
+            body["message"],
+            "Notebook projects keep no environment variables: everyone who opens a notebook runs code beside them"
+        );
+        let (_, body) = app
+            .get(&format!("/v2/projects/envvar?id={id}"), &owner.token)
+            .await;
+        assert_eq!(body["envVariables"], json!([]), "nothing was kept");
+    }
+}
+
+#[tokio::test]
 async fn images_are_listed_and_chosen_and_the_cluster_is_one() {
     for app in apps().await {
         let org = app.unique_org("Images").await;

@@ -11,10 +11,10 @@ use tokio_tungstenite::tungstenite::{self, protocol::frame::coding::CloseCode};
 
 use crate::helpers::{Person, StreamSocket, TestApp, apps, open_stream};
 
-type Socket = StreamSocket;
+pub(crate) type Socket = StreamSocket;
 
 /// Opens a stream; the socket, or the HTTP status that refused it.
-async fn open(
+pub(crate) async fn open(
     app: &TestApp,
     path: &str,
     id: &str,
@@ -25,7 +25,7 @@ async fn open(
 }
 
 /// The next frame that is not a ping.
-async fn next(socket: &mut Socket) -> tungstenite::Message {
+pub(crate) async fn next(socket: &mut Socket) -> tungstenite::Message {
     use futures::StreamExt as _;
     loop {
         let frame = tokio::time::timeout(std::time::Duration::from_secs(60), socket.next())
@@ -163,9 +163,9 @@ const LINES: usize = 300;
 /// container of the python image, restricted) running `program`, names it in the Project's
 /// status, and waits until it runs.
 /// A project variable's value in the test previews (the API shows it to editors only).
-const SECRET: &str = "ludis-variable-value-4e1f";
+pub(crate) const SECRET: &str = "ludis-variable-value-4e1f";
 
-async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> {
+pub(crate) async fn node_preview(app: &TestApp, id: &str, program: &str) -> Option<String> {
     use k8s_openapi::api::core::v1::Pod;
     use kube::{
         Api,
@@ -331,7 +331,11 @@ async fn logs_and_a_shell_come_from_the_projects_own_pod() {
 }
 
 /// The command lines of the processes of `pod`'s `container`, one a line.
-async fn processes(pods: &kube::Api<k8s_openapi::api::core::v1::Pod>, pod: &str, container: &str) -> String {
+pub(crate) async fn processes(
+    pods: &kube::Api<k8s_openapi::api::core::v1::Pod>,
+    pod: &str,
+    container: &str,
+) -> String {
     use tokio::io::AsyncReadExt as _;
     let script = r#"for p in /proc/[0-9]*; do tr '\0' ' ' < "$p/cmdline" 2>/dev/null; echo; done"#;
     let mut attached = pods
@@ -352,7 +356,7 @@ async fn processes(pods: &kube::Api<k8s_openapi::api::core::v1::Pod>, pod: &str,
 }
 
 /// What `who`'s terminal prints for `input`, until `until` appears.
-async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, until: &str) -> String {
+pub(crate) async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, until: &str) -> String {
     use futures::SinkExt as _;
     let mut socket = open(app, "terminalConnection", id, Some(who), None)
         .await
@@ -377,120 +381,6 @@ async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, until: &str) 
         }
     }
     seen
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_collaborators_terminal_holds_no_variable_and_ends_with_their_access_with_what_it_started() {
-    let app = apps().await.remove(0);
-    let client =
-        app.state.kube.clone().expect(
-            "no cluster: this test runs on the real node (dev/test.sh starts it and sets KUBECONFIG)",
-        );
-    let org = app.unique_org("Revoked shell").await;
-    let owner = app.person(&org, "developer", "Owner").await;
-    let runner = app.person(&org, "developer", "Runner").await;
-    let id = app.project(&owner, "Shared shell").await;
-    app.share(&id, "user", &runner.uid, "execute", &owner.uid).await;
-    let pod = node_preview(&app, &id, "import time\ntime.sleep(3600)")
-        .await
-        .expect("the project has a resource");
-    let asset = ludis_api::db::assets::by_id(&app.state.db, &id)
-        .await
-        .unwrap()
-        .unwrap();
-    let pods: kube::Api<k8s_openapi::api::core::v1::Pod> =
-        kube::Api::namespaced(client, asset.namespace.as_deref().unwrap());
-    let uid = pods.get(&pod).await.unwrap().metadata.uid;
-
-    // The owner's terminal is the preview's own: the project's variables, a writable workspace.
-    // The executor's holds no variable (the API hides their values below edit) and cannot
-    // change the workspace.
-    let owners = typed(
-        &app,
-        &id,
-        &owner,
-        "echo \"v=[$LUDIS_TEST_SECRET]\"; touch /workspace/mine && echo wrote-$((1+1))\n",
-        "wrote-2",
-    )
-    .await;
-    assert!(owners.contains(&format!("v=[{SECRET}]")), "{owners}");
-    let theirs = typed(
-        &app,
-        &id,
-        &runner,
-        "echo \"v=[$LUDIS_TEST_SECRET]\"; touch /workspace/theirs; echo tried-$((1+1))\n",
-        "tried-2",
-    )
-    .await;
-    assert!(theirs.contains("v=[]") && !theirs.contains(SECRET), "{theirs}");
-    assert!(theirs.contains("Read-only file system"), "{theirs}");
-
-    // The executor starts a process that outlives its shell (nohup, in the background).
-    let mut socket = open(&app, "terminalConnection", &id, Some(&runner), None)
-        .await
-        .unwrap();
-    use futures::SinkExt as _;
-    socket
-        .send(tungstenite::Message::Text(
-            r#"{"type":"resize","cols":100,"rows":30}"#.into(),
-        ))
-        .await
-        .unwrap();
-    socket
-        .send(tungstenite::Message::Binary(
-            b"nohup sleep 4321 >/dev/null 2>&1 & echo ludis-started-$((40+2))\n"
-                .to_vec()
-                .into(),
-        ))
-        .await
-        .unwrap();
-    let mut seen = String::new();
-    while !seen.contains("ludis-started-42") {
-        match next(&mut socket).await {
-            tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
-            tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
-            _ => {}
-        }
-    }
-    // The control: it runs (in the collaborators' shell, not in the preview's own container).
-    assert!(
-        processes(&pods, &pod, ludis_crds::PREVIEW_SHELL_CONTAINER)
-            .await
-            .contains("sleep 4321"),
-        "the started process runs"
-    );
-
-    // Revoked: the terminal closes with 4403 within 5 s, and the pod the process ran in goes.
-    sqlx::query("DELETE FROM shares WHERE asset_id = $1 AND to_id = $2")
-        .bind(&id)
-        .bind(&runner.uid)
-        .execute(&app.state.db)
-        .await
-        .unwrap();
-    let started = std::time::Instant::now();
-    loop {
-        match next(&mut socket).await {
-            tungstenite::Message::Close(Some(frame)) => {
-                assert_eq!(frame.code, CloseCode::from(4403));
-                assert_eq!(frame.reason, "access revoked");
-                break;
-            }
-            tungstenite::Message::Binary(_) | tungstenite::Message::Text(_) => {}
-            other => panic!("expected a close after the revoke, got {other:?}"),
-        }
-    }
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(5),
-        "the terminal outlived the revoke by {:?}",
-        started.elapsed()
-    );
-    crate::gitops::eventually("the pod of the revoked terminal is restarted", || async {
-        match pods.get_opt(&pod).await.unwrap() {
-            None => true,
-            Some(p) => p.metadata.uid != uid || p.metadata.deletion_timestamp.is_some(),
-        }
-    })
-    .await;
 }
 
 /// Writes two runs' archives of the project's preview log (the newer one last), deletes its pod,

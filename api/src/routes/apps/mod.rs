@@ -188,6 +188,8 @@ struct Served {
     external: bool,
     /// What the upstream asks of every request (a notebook server's token).
     authorization: Option<HeaderValue>,
+    /// A notebook server's project: whoever opens it runs code in its pod.
+    notebook: Option<db::assets::AssetRow>,
 }
 
 /// The app or preview as the caller may see it (404 without access, 403 below the level).
@@ -207,6 +209,7 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
         let d = p.details;
         let up = d.running && d.status == ProjectStatus::Running;
         return Ok(Served {
+            notebook: d.is_notebook().then_some(p.asset),
             upstream: d.upstream_url.filter(|_| up),
             external: false,
             authorization,
@@ -217,6 +220,7 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
     let d = app.details;
     Ok(Served {
         authorization: None,
+        notebook: None,
         external: d.app_type == AppType::Application && !d.runs_in_cluster(),
         upstream: match (d.upstream_url, d.app_type, d.status) {
             (Some(url), AppType::Application, InsightStatus::Running) => Some(url),
@@ -370,6 +374,9 @@ async fn proxy_app(
         ));
     }
     let upstream = app.upstream.ok_or_else(not_running)?;
+    if let Some(project) = &app.notebook {
+        record_notebook_runner(&state, project, &viewer).await?;
+    }
     let Some(mut base) = Upstream::parse(&upstream) else {
         tracing::warn!(app = %app_id, %upstream, "the application's upstream URL is not a plain http URL");
         return Err(not_running());
@@ -420,6 +427,33 @@ async fn proxy_app(
         )),
         Err(e @ (ForwardError::Uri(_) | ForwardError::Header(_))) => Err(ApiError::internal(e)),
     }
+}
+
+/// Records `viewer` as a runner of `project`'s notebook server before their request reaches it
+/// (they run cells in its kernels; [`crate::runners`]); its owner is not recorded.
+async fn record_notebook_runner(
+    state: &AppState,
+    project: &db::assets::AssetRow,
+    viewer: &Viewer,
+) -> Result<()> {
+    if state.kube.is_none() || project.owner_uid.as_deref() == Some(viewer.user.uid.as_str()) {
+        return Ok(());
+    }
+    let Some(workload) = crate::routes::streams::workload::Workload::of(project) else {
+        return Ok(());
+    };
+    let crate::routes::streams::workload::Found::Pod(pod) = workload.find(state).await else {
+        return Err(not_running());
+    };
+    let runner = crate::runners::Runner {
+        uid: viewer.user.uid.clone(),
+        session: viewer.session.clone(),
+        need: AccessLevel::Execute,
+        container: workload.container().to_owned(),
+    };
+    crate::runners::record(state, &workload.namespace, &pod, runner)
+        .await
+        .map_err(|e| ApiError::internal(format!("failed to record a notebook server's user: {e:#}")))
 }
 
 /// An upstream named by a Service name, reached at the Service's cluster address (the name stays

@@ -1,7 +1,8 @@
 //! A project's environment variables (spec 001 §3 "Environment variable", §7
 //! `/v2/projects/envvar…`): listed with view access, values only for edit; added, changed and
 //! removed with edit access. Values are encrypted at rest; the project's `<name>-env` Secret
-//! carries them all to the preview container, which reads them at its next start.
+//! carries them all to the preview container, which reads them at its next start. A legacy
+//! (notebook) project has none ([`NOTEBOOK_VARIABLES`]).
 
 use std::collections::BTreeMap;
 
@@ -25,6 +26,10 @@ use crate::{
 
 /// The spec's message for a bad key or value.
 pub const INVALID: &str = "Please add valid inputs";
+/// A legacy project's notebook server runs the cells of everyone who opens it, executors
+/// included, whom the API never shows a value: it holds no variables.
+pub const NOTEBOOK_VARIABLES: &str =
+    "Notebook projects keep no environment variables: everyone who opens a notebook runs code beside them";
 const KEY_MAX: usize = 256;
 const VALUE_MAX: usize = 32 * 1024;
 
@@ -80,7 +85,13 @@ pub async fn sync_secret(state: &AppState, p: &Project) -> Result<()> {
         return Ok(());
     };
     let mut data = BTreeMap::new();
-    for v in rows::env_vars(&state.db, &p.asset.id).await? {
+    // A notebook server holds none (see [`NOTEBOOK_VARIABLES`]), even of a project from before.
+    let variables = if p.details.is_notebook() {
+        Vec::new()
+    } else {
+        rows::env_vars(&state.db, &p.asset.id).await?
+    };
+    for v in variables {
         let value =
             state.auth.keyring.decrypt(&v.value_enc).map_err(|e| {
                 ApiError::internal(format!("failed to decrypt an environment variable: {e:#}"))
@@ -179,7 +190,7 @@ pub struct EnvVarAnswer {
         (status = 400, description = "Please add valid inputs", body = ErrorBody),
         (status = 403, description = "You need edit access to this project", body = ErrorBody),
         (status = 404, description = "Project not found", body = ErrorBody),
-        (status = 409, description = "The key exists", body = ErrorBody),
+        (status = 409, description = "The key exists, or the project is a notebook project", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
 pub(super) async fn create_env_var(
@@ -188,6 +199,9 @@ pub(super) async fn create_env_var(
     AppJson(req): AppJson<NewEnvVar>,
 ) -> Result<(StatusCode, Json<EnvVarAnswer>)> {
     let (project, level) = load(&state, &caller, &req.project_uid, AccessLevel::Edit).await?;
+    if project.details.is_notebook() {
+        return Err(ApiError::conflict("notebook_env_vars", NOTEBOOK_VARIABLES));
+    }
     let key = req.key.trim();
     if !valid_key(key) {
         return Err(invalid());

@@ -60,8 +60,7 @@ pub(crate) async fn set_running(state: &AppState, project: &mut Project, running
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
     if running && project.details.is_notebook() {
-        crate::projects::jupyter::rotate_token(state, &project.asset.id).await?;
-        super::sync_secret(state, project).await?;
+        crate::projects::jupyter::renew(state, project).await?;
     }
     project.details.running = running;
     project.details.status = if running {

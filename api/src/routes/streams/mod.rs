@@ -39,6 +39,7 @@ use crate::{
     domain::{AccessLevel, AssetKind},
     error::{ApiError, Result},
     proxy::headers::forwarded_proto,
+    runners::{self, Standing},
     state::AppState,
     telemetry::{self, WebSocketKind},
 };
@@ -53,24 +54,12 @@ const REVOKED: u16 = 4403;
 /// Close code of a session whose caller is no longer signed in.
 const SIGNED_OUT: u16 = 4401;
 
-/// Where an open stream's caller stands now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Standing {
-    Allowed,
-    /// The caller no longer has execute access.
-    Revoked,
-    /// The caller's session ended: signed out, the password changed, the account deactivated.
-    SignedOut,
-}
-
-impl Standing {
-    /// The close frame that ends a stream for this, if it ends.
-    fn close(self) -> Option<(u16, &'static str)> {
-        match self {
-            Standing::Allowed => None,
-            Standing::Revoked => Some((REVOKED, "access revoked")),
-            Standing::SignedOut => Some((SIGNED_OUT, "signed out")),
-        }
+/// The close frame that ends a stream for `standing`, if it ends.
+fn close_frame(standing: Standing) -> Option<(u16, &'static str)> {
+    match standing {
+        Standing::Allowed => None,
+        Standing::Revoked => Some((REVOKED, "access revoked")),
+        Standing::SignedOut => Some((SIGNED_OUT, "signed out")),
     }
 }
 const PROTOCOL: &str = "ludis.v1";
@@ -198,31 +187,24 @@ fn host<'a>(headers: &'a HeaderMap, uri: &'a Uri) -> &'a str {
 }
 
 impl Session {
-    /// Where the caller stands now: still signed in (the same session, an active account), and
-    /// still with execute access. A database that cannot be asked ends nothing.
+    /// Where the caller stands now ([`runners::standing`]): still signed in, still with the
+    /// level the stream needs.
     async fn standing(&self, state: &AppState) -> Standing {
-        let user = match crate::routes::apps::still_signed_in(
+        let caller = &self.caller;
+        runners::standing(
             state,
-            &self.caller.user.uid,
-            self.caller.session.as_deref(),
+            &caller.user.uid,
+            caller.session.as_deref(),
+            &self.asset,
+            self.need,
         )
         .await
-        {
-            Ok(Some(user)) => user,
-            Ok(None) => return Standing::SignedOut,
-            Err(_) => return Standing::Allowed,
-        };
-        match assets::require(state, &user, self.asset.kind, &self.asset.id, self.need).await {
-            Ok(_) => Standing::Allowed,
-            Err(e) if e.status().is_server_error() => Standing::Allowed,
-            Err(_) => Standing::Revoked,
-        }
     }
 
     /// Closes `socket` when the caller may no longer have it; whether it was closed.
     async fn ended(&self, socket: &mut WebSocket, state: &AppState) -> Option<Standing> {
         let standing = self.standing(state).await;
-        let (code, reason) = standing.close()?;
+        let (code, reason) = close_frame(standing)?;
         close(socket, code, reason).await;
         Some(standing)
     }

@@ -4,7 +4,9 @@
 //!
 //! When the caller's access or session ends while the terminal is open, the socket closes and the
 //! pod is restarted (deleted; its controller makes it again): a shell's children outlive it
-//! (`nohup`, `setsid`), and nothing the caller started there may run on after their access.
+//! (`nohup`, `setsid`), and nothing the caller started there may run on after their access. A
+//! terminal of someone other than the owner is recorded on the pod first ([`runners`]), so the
+//! same happens when their access ends after the terminal closed.
 
 use axum::extract::ws::{Message, WebSocket};
 use futures::SinkExt as _;
@@ -13,7 +15,11 @@ use serde::Deserialize;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 use super::{RECHECK, Session, Waited, close};
-use crate::{domain::AccessLevel, state::AppState};
+use crate::{
+    domain::AccessLevel,
+    runners::{self, Runner},
+    state::AppState,
+};
 
 #[derive(Deserialize)]
 struct Resize {
@@ -53,6 +59,21 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, mut session:
     // keep edit.
     if container != session.workload.terminal_container(AccessLevel::Execute) {
         session.need = AccessLevel::Edit;
+    }
+    // Someone else's code in the owner's pod: recorded before it runs (their storage reach, and
+    // the pod's restart when their access or session ends, even after this terminal closed).
+    if session.asset.owner_uid.as_deref() != Some(session.caller.user.uid.as_str()) {
+        let runner = Runner {
+            uid: session.caller.user.uid.clone(),
+            session: session.caller.session.clone(),
+            need: session.need,
+            container: container.to_owned(),
+        };
+        if let Err(e) = runners::record(&state, &session.workload.namespace, &pod, runner).await {
+            tracing::warn!(asset = %session.asset.id, error = %e, "failed to record a terminal's runner");
+            close(&mut socket, 1011, "the terminal could not be opened").await;
+            return;
+        }
     }
     let params = AttachParams::interactive_tty().container(container);
     let mut process = match pods.exec(&pod, shell, &params).await {

@@ -10161,7 +10161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The key exists */
+            /** @description The key exists, or the project is a notebook project */
             409: {
                 headers: {
                     [name: string]: unknown;

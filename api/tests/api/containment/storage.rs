@@ -58,7 +58,7 @@ print(json.dumps(out))
 
 /// A dataset of `org` placed in `namespace` (its resource `name`), owned by `owner`, with one
 /// object `file` written by the API's own client; returns (id, the object's key).
-async fn dataset(
+pub(crate) async fn dataset(
     app: &TestApp,
     org: &str,
     namespace: &str,
@@ -106,7 +106,13 @@ async fn project(app: &TestApp, org: &str, namespace: &str, owner: &str, name: &
         &app.state.db,
         &db::assets::AssetRow {
             owner_uid: Some(owner.to_owned()),
-            ..db::assets::AssetRow::new(AssetKind::Project, id.clone(), org.into(), name.into(), db::now())
+            ..db::assets::AssetRow::new(
+                AssetKind::ProjectV2,
+                id.clone(),
+                org.into(),
+                name.into(),
+                db::now(),
+            )
         }
         .placed(Some((namespace.to_owned(), name.to_owned()))),
     )
