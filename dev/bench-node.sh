@@ -7,7 +7,12 @@
 #   2. dev/up.sh on this machine: the first start of a platform (the node imports the images),
 #      then a warm start after dev/down.sh;
 #   3. pod start on the node: 20 pods of the python image created at once (BENCH_PODS), create ->
-#      Running as seen through a watch, p50 and p99 against the Kubernetes SLO (p99 <= 5 s).
+#      Running as seen through a watch, p50 and p99 against the Kubernetes SLO (p99 <= 5 s); then
+#      the same for the same pods as the operator's workloads (an organization's namespace, its
+#      NetworkPolicies enforced, a storage identity each);
+#   4. S3 read throughput from a pod: one 64 MiB object (BENCH_MIB) of a dataset read by boto3 with
+#      the root key straight from the S3 server and with a workload's scoped credentials through
+#      the API's storage gateway, and their ratio (target >= 0.9).
 #   dev/bench-node.sh
 # It stops its platform at the end and keeps its state (remove it: LUDIS_STATE=<that folder>
 # dev/down.sh --purge with the same ports).
@@ -62,7 +67,15 @@ trap '"$DEV_DIR/down.sh" >/dev/null 2>&1 || true; [ "${BENCH_COLD:-}" = 1 ] && r
 log "== 3. pod start on the node"
 # The client's own speed is nothing next to a pod's start: the debug build dev/test.sh makes.
 cargo build --locked --quiet -p ludis-operator --example pod_start_bench
+# The platform as its pods reach it (the node's settings) and its administrator, for the contained
+# round and the reads.
+pod_s3=$(sed -n "s/^LUDIS_POD_S3_ENDPOINT='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env")
+node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env")
+[ -n "$pod_s3" ] && [ -n "$node_host_ip" ] || die "the node's settings ($LUDIS_STATE/node/node.env) name no S3 endpoint or link address"
 pods=$(KUBECONFIG=$LUDIS_STATE/cluster/kubeconfig BENCH_IMAGE=$("$DEV_DIR/images.sh" refs | awk '$1 == "python" {print $2}') \
+  BENCH_API=http://127.0.0.1:$LUDIS_API_PORT BENCH_ADMIN_EMAIL=admin@ludis.local \
+  BENCH_ADMIN_PASSWORD="$(cat "$LUDIS_STATE/api/admin-password")" \
+  BENCH_STORAGE_URL=http://$node_host_ip:$((LUDIS_API_PORT + 2)) BENCH_POD_S3=$pod_s3 \
   "$CARGO_TARGET_DIR/debug/examples/pod_start_bench")
 
 echo
@@ -73,5 +86,5 @@ echo "dev/up.sh (this machine, caches warm):"
 printf '  first start of a platform (images imported into the node)  %ss\n' "$first_up"
 printf '  warm start after dev/down.sh                               %ss\n' "$warm_up"
 echo
-echo "Pod start:"
+echo "Pod start, and a pod's S3 reads:"
 echo "$pods" | sed 's/^/  /'

@@ -471,6 +471,8 @@ async fn dags(client: &Client, ns: &str, pid: u32, shape: &str) -> anyhow::Resul
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // The S3 gateway's crates bring a second TLS provider: choose ring, as the operator does.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let engine = match std::env::var("BENCH_ENGINE").as_deref() {
         Ok("argo") => Engine::Argo,
         Ok("ludis") | Err(_) => Engine::Ludis,

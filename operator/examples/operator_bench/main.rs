@@ -66,6 +66,8 @@ impl Operator {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // The S3 gateway's crates bring a second TLS provider: choose ring, as the operator does.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let mode = Mode::parse(std::env::args().nth(1).as_deref())?;
     let n: usize = count_from_env("BENCH_COUNT", 1000);
     let operator = Operator::from_env()?;

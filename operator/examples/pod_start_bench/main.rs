@@ -5,7 +5,15 @@
 //! round runs after the first pods are deleted, since the first start of an image on a node also
 //! reads it from disk.
 //!
-//! Environment: KUBECONFIG, BENCH_IMAGE (the python image's reference), BENCH_PODS.
+//! With BENCH_API (the platform's API), [`contained`] then measures what containment costs: the
+//! same start for pods as the operator makes them — in an organization's namespace, whose
+//! NetworkPolicies the node enforces, with a storage identity — and a pod's S3 read throughput
+//! with its scoped credentials through the API's storage gateway against the root key.
+//!
+//! Environment: KUBECONFIG, BENCH_IMAGE (the python image's reference), BENCH_PODS; for
+//! [`contained`] its own.
+
+mod contained;
 
 use std::{
     collections::HashMap,
@@ -24,7 +32,8 @@ use serde_json::json;
 
 const SLO: Duration = Duration::from_secs(5);
 
-fn pod(name: &str, image: &str) -> Pod {
+/// A bare pod of `image` that sleeps.
+pub fn pod(name: &str, image: &str) -> Pod {
     serde_json::from_value(json!({
         "metadata": {"name": name, "labels": {"bench": "pod-start"}},
         "spec": {
@@ -47,8 +56,9 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).ceil() as usize]
 }
 
-/// Starts `count` pods at once; returns each one's create → Running time, sorted.
-async fn round(pods: &Api<Pod>, image: &str, count: usize, tag: &str) -> Vec<Duration> {
+/// Starts `count` pods at once (`make` names them and gives them the `bench=pod-start` label);
+/// returns each one's create → Running time, sorted.
+pub async fn round(pods: &Api<Pod>, count: usize, tag: &str, make: impl Fn(&str) -> Pod) -> Vec<Duration> {
     let running: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
     let seen = running.clone();
     let stream = watcher(pods.clone(), watcher::Config::default().labels("bench=pod-start"))
@@ -68,9 +78,10 @@ async fn round(pods: &Api<Pod>, image: &str, count: usize, tag: &str) -> Vec<Dur
     // Let the watch list first, so every Running is seen as it happens.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let names: Vec<String> = (0..count).map(|i| format!("{tag}-{i}")).collect();
+    let make = &make;
     let created: Vec<(String, Instant)> = futures::future::join_all(names.iter().map(|name| async move {
         let start = Instant::now();
-        pods.create(&PostParams::default(), &pod(name, image))
+        pods.create(&PostParams::default(), &make(name))
             .await
             .unwrap_or_else(|e| panic!("creating {name}: {e}"));
         (name.clone(), start)
@@ -97,7 +108,18 @@ async fn round(pods: &Api<Pod>, image: &str, count: usize, tag: &str) -> Vec<Dur
     latencies
 }
 
-fn report(label: &str, latencies: &[Duration]) {
+/// Deletes the pods of the rounds in `pods`' namespace and waits until they are gone, so the
+/// next round has the node to itself.
+pub async fn clear(pods: &Api<Pod>) -> anyhow::Result<()> {
+    let ours = ListParams::default().labels("bench=pod-start");
+    pods.delete_collection(&DeleteParams::default(), &ours).await?;
+    while !pods.list(&ours).await?.items.is_empty() {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(())
+}
+
+pub fn report(label: &str, latencies: &[Duration]) {
     let p50 = percentile(latencies, 0.5);
     let p99 = percentile(latencies, 0.99);
     println!(
@@ -112,6 +134,8 @@ fn report(label: &str, latencies: &[Duration]) {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // The S3 gateway's crates bring a second TLS provider: choose ring, as the operator does.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let image = std::env::var("BENCH_IMAGE").expect("BENCH_IMAGE: the python image's reference");
     let count: usize = std::env::var("BENCH_PODS")
         .ok()
@@ -129,18 +153,15 @@ async fn main() -> anyhow::Result<()> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), &ns_name);
 
     println!("{count} pods of {image}, created at once, create -> Running seen through a watch:");
-    let first = round(&pods, &image, count, "first").await;
+    let first = round(&pods, count, "first", |n| pod(n, &image)).await;
     report("first round", &first);
-    pods.delete_collection(
-        &DeleteParams::default(),
-        &ListParams::default().labels("bench=pod-start"),
-    )
-    .await?;
-    while !pods.list(&ListParams::default()).await?.items.is_empty() {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let second = round(&pods, &image, count, "second").await;
+    clear(&pods).await?;
+    let second = round(&pods, count, "second", |n| pod(n, &image)).await;
     report("second round", &second);
+    clear(&pods).await?;
+    if let Some(platform) = contained::Platform::from_env() {
+        contained::run(&client, &platform, &pods, &image, count).await?;
+    }
     namespaces.delete(&ns_name, &DeleteParams::background()).await?;
     Ok(())
 }
