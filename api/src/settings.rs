@@ -130,6 +130,13 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_THROTTLE_ADDRESS_FAILURES", default_value_t = 50)]
     pub throttle_address_failures: i64,
 
+    /// The reverse proxies in front of the API (an ingress, a load balancer): comma-separated
+    /// addresses or networks whose `Forwarded`/`X-Forwarded-For` name the client's address for
+    /// the sign-in throttle and sign-in events; anyone else's are ignored. Empty: the socket's
+    /// peer is the client.
+    #[arg(long, env = "LUDIS_TRUSTED_PROXIES", default_value = "")]
+    pub trusted_proxies: crate::auth::client_address::TrustedProxies,
+
     /// S3 endpoint for user images; empty disables presigned photo uploads.
     #[arg(long, env = "LUDIS_S3_ENDPOINT", default_value = "")]
     pub s3_endpoint: String,

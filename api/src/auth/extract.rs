@@ -76,11 +76,12 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-pub fn client_ip(parts: &Parts) -> String {
+/// The client's address of a request ([`super::client_address`]).
+pub fn client_ip(parts: &Parts, trusted: &super::client_address::TrustedProxies) -> String {
     parts
         .extensions
         .get::<ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
+        .map(|c| super::client_address::client_address(c.0.ip(), &parts.headers, trusted).to_string())
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -273,10 +274,10 @@ impl FromRequestParts<AppState> for TwoFactorCaller {
 /// The client address, for throttling and sign-in events.
 pub struct ClientIp(pub String);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(client_ip(parts)))
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(Self(client_ip(parts, &state.settings.trusted_proxies)))
     }
 }

@@ -9,6 +9,7 @@
 //! cannot both keep going). Logout revokes the family; access tokens of a revoked family stop
 //! working at once because the extractor checks the family.
 
+pub mod client_address;
 pub mod extract;
 pub mod jwt;
 pub mod password;

@@ -161,6 +161,134 @@ async fn password_guessing_is_throttled_per_address() {
     }
 }
 
+/// A sign-in attempt of `email` from the local address `from` (all of 127.0.0.0/8 is this
+/// machine), with `X-Forwarded-For: forwarded` when given; the status.
+async fn sign_in_from(
+    app: &TestApp,
+    from: &str,
+    forwarded: Option<&str>,
+    email: &str,
+    password: &str,
+) -> u16 {
+    let client = reqwest::Client::builder()
+        .local_address(from.parse::<std::net::IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let mut req = client
+        .post(app.url("/v1/auth/login"))
+        .json(&login_body(email, password));
+    if let Some(f) = forwarded {
+        req = req.header("x-forwarded-for", f);
+    }
+    req.send().await.unwrap().status().as_u16()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_one_client_locks_out_only_itself() {
+    // The proxy is 127.0.0.1; clients reach it from 127.0.0.2 and 127.0.0.3.
+    for app in crate::helpers::apps_with(|s| {
+        s.throttle_address_failures = 3;
+        s.trusted_proxies = "127.0.0.1/32".parse().unwrap();
+    })
+    .await
+    {
+        let (org, _) = setup(&app).await;
+        app.user("bob@acme.example", "bob-password", "developer", &org)
+            .await;
+        // One client guesses through the proxy until its address is locked …
+        for email in ["x1@acme.example", "x2@acme.example", "x3@acme.example"] {
+            assert_eq!(
+                sign_in_from(&app, "127.0.0.1", Some("203.0.113.9"), email, "guess").await,
+                401
+            );
+        }
+        assert_eq!(
+            sign_in_from(
+                &app,
+                "127.0.0.1",
+                Some("203.0.113.9"),
+                "bob@acme.example",
+                "bob-password"
+            )
+            .await,
+            429,
+            "{}: the guessing client is locked",
+            app.kind
+        );
+        // … and another client through the same proxy signs in.
+        assert_eq!(
+            sign_in_from(
+                &app,
+                "127.0.0.1",
+                Some("198.51.100.7"),
+                "bob@acme.example",
+                "bob-password"
+            )
+            .await,
+            200,
+            "{}: another client behind the proxy is not",
+            app.kind
+        );
+        // A client that is not the proxy cannot choose its address: its header is ignored.
+        for (i, email) in ["y1@acme.example", "y2@acme.example", "y3@acme.example"]
+            .iter()
+            .enumerate()
+        {
+            let forged = format!("192.0.2.{}", i + 10);
+            assert_eq!(
+                sign_in_from(&app, "127.0.0.2", Some(&forged), email, "guess").await,
+                401
+            );
+        }
+        assert_eq!(
+            sign_in_from(
+                &app,
+                "127.0.0.2",
+                Some("192.0.2.200"),
+                "bob@acme.example",
+                "bob-password"
+            )
+            .await,
+            429,
+            "{}: forged addresses do not escape the lock",
+            app.kind
+        );
+        assert_eq!(
+            sign_in_from(&app, "127.0.0.3", None, "bob@acme.example", "bob-password").await,
+            200
+        );
+    }
+    // Without trusted proxies nobody's header counts: rotating it escapes nothing.
+    for app in crate::helpers::apps_with(|s| s.throttle_address_failures = 3).await {
+        let (org, _) = setup(&app).await;
+        app.user("bob@acme.example", "bob-password", "developer", &org)
+            .await;
+        for (email, forged) in [
+            ("x1@acme.example", "192.0.2.1"),
+            ("x2@acme.example", "192.0.2.2"),
+            ("x3@acme.example", "192.0.2.3"),
+        ] {
+            assert_eq!(
+                sign_in_from(&app, "127.0.0.4", Some(forged), email, "guess").await,
+                401
+            );
+        }
+        assert_eq!(
+            sign_in_from(
+                &app,
+                "127.0.0.4",
+                Some("192.0.2.4"),
+                "bob@acme.example",
+                "bob-password"
+            )
+            .await,
+            429,
+            "{}",
+            app.kind
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_successful_sign_in_resets_the_account_count() {
     for app in apps().await {
