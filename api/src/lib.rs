@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod networks;
 pub mod notebooks;
 pub mod openapi;
 pub mod outbound;

@@ -135,7 +135,7 @@ pub struct Settings {
     /// the sign-in throttle and sign-in events; anyone else's are ignored. Empty: the socket's
     /// peer is the client.
     #[arg(long, env = "LUDIS_TRUSTED_PROXIES", default_value = "")]
-    pub trusted_proxies: crate::auth::client_address::TrustedProxies,
+    pub trusted_proxies: crate::networks::Networks,
 
     /// S3 endpoint for user images; empty disables presigned photo uploads.
     #[arg(long, env = "LUDIS_S3_ENDPOINT", default_value = "")]
@@ -195,6 +195,20 @@ pub struct Settings {
     /// otherwise only `https://`).
     #[arg(long, env = "LUDIS_GIT_ALLOW_HTTP_LOOPBACK", default_value_t = false, action = clap::ArgAction::Set)]
     pub git_allow_http_loopback: bool,
+
+    /// Private networks (comma-separated CIDRs) where external git remotes may be nevertheless,
+    /// e.g. a company's GitLab on `10.20.0.0/16`; otherwise a remote's host must resolve to
+    /// public addresses only (loopback, private, link-local and metadata addresses are refused).
+    #[arg(long, env = "LUDIS_GIT_ALLOWED_NETWORKS", default_value = "")]
+    pub git_allowed_networks: crate::networks::Networks,
+
+    /// The most one fetch of an external remote downloads, in MiB.
+    #[arg(long, env = "LUDIS_GIT_MAX_FETCH_MIB", default_value_t = 1024)]
+    pub git_max_fetch_mib: u64,
+
+    /// The longest one fetch of an external remote takes, in seconds.
+    #[arg(long, env = "LUDIS_GIT_FETCH_TIMEOUT_SECONDS", default_value_t = 300)]
+    pub git_fetch_timeout_seconds: u64,
 
     /// Seed the superadmin, demo organization, flighting and default images on first start.
     #[arg(long, env = "LUDIS_SEED", default_value_t = true, action = clap::ArgAction::Set)]

@@ -56,6 +56,10 @@ pub enum Error {
         #[source]
         source: git2::Error,
     },
+    #[error("The repository at {host} is larger than {limit_mib} MiB, the most Ludis downloads")]
+    RemoteTooLarge { host: String, limit_mib: u64 },
+    #[error("The git server at {host} took longer than {seconds} s to send the repository")]
+    RemoteTooSlow { host: String, seconds: u64 },
     #[error("The git server at {host} refused the change: {reason}")]
     PushRefused { host: String, reason: String },
     #[error("The repository is busy with other changes; please try again")]
@@ -114,11 +118,12 @@ impl Error {
             | Error::FileDeleted { .. }
             | Error::FileExists { .. }
             | Error::RepositoryExists => ErrorKind::Conflict,
-            Error::FileTooLarge { .. } => ErrorKind::TooLarge,
+            Error::FileTooLarge { .. } | Error::RemoteTooLarge { .. } => ErrorKind::TooLarge,
             Error::RemoteAuth | Error::RemoteForbidden { .. } => ErrorKind::RemoteCredentials,
-            Error::RemoteUnreachable { .. } | Error::Remote { .. } | Error::PushRefused { .. } => {
-                ErrorKind::RemoteFailed
-            }
+            Error::RemoteUnreachable { .. }
+            | Error::Remote { .. }
+            | Error::RemoteTooSlow { .. }
+            | Error::PushRefused { .. } => ErrorKind::RemoteFailed,
             Error::Busy => ErrorKind::Busy,
             Error::Git { .. } | Error::Io { .. } | Error::Task(_) => ErrorKind::Internal,
         }

@@ -24,6 +24,7 @@ use crate::change::{Change, Committed, Planned, plan};
 use crate::error::{Error, Result};
 use crate::hosted::MAX_ATTEMPTS;
 use crate::input::{BranchName, GitCredentials, RepoId};
+use crate::outbound::{Outbound, Transfer};
 use crate::remote_url::RemoteUrl;
 use crate::tree;
 
@@ -44,6 +45,7 @@ pub(crate) fn tracking_reference(branch: &BranchName) -> String {
 pub(crate) struct Caches {
     root: PathBuf,
     freshness: Duration,
+    outbound: Arc<Outbound>,
     projects: Mutex<HashMap<RepoId, Arc<tokio::sync::Mutex<Option<Fetched>>>>>,
 }
 
@@ -55,10 +57,11 @@ struct Fetched {
 }
 
 impl Caches {
-    pub(crate) fn new(root: PathBuf, freshness: Duration) -> Self {
+    pub(crate) fn new(root: PathBuf, freshness: Duration, outbound: Outbound) -> Self {
         Caches {
             root,
             freshness,
+            outbound: Arc::new(outbound),
             projects: Mutex::new(HashMap::new()),
         }
     }
@@ -102,7 +105,17 @@ impl Caches {
         if !fresh {
             *fetched = None;
             let (cache, remote, branch_owned) = (path.clone(), external.clone(), branch.clone());
-            blocking(move || fetch(&open_cache(&cache)?, &remote, &branch_owned)).await?;
+            let outbound = self.outbound.clone();
+            let wait = outbound.wait_limit();
+            let host = external.url.host();
+            let fetching = blocking(move || fetch(&open_cache(&cache)?, &remote, &branch_owned, &outbound));
+            // A server that sends nothing at all never reaches the progress callback's clock.
+            tokio::time::timeout(wait, fetching)
+                .await
+                .map_err(|_| Error::RemoteTooSlow {
+                    host,
+                    seconds: self.outbound.fetch_timeout.as_secs(),
+                })??;
             *fetched = Some(Fetched {
                 at: Instant::now(),
                 url: external.url.as_str().to_owned(),
@@ -127,8 +140,12 @@ impl Caches {
         for _ in 0..MAX_ATTEMPTS {
             let path = self.refresh_locked(id, external, branch, &mut fetched).await?;
             let (external, branch, change) = (external.clone(), branch.clone(), change.clone());
-            let pushed =
-                blocking(move || push_change(&open_cache(&path)?, &external, &branch, &change)).await?;
+            let outbound = self.outbound.clone();
+            let pushed = blocking(move || {
+                outbound.check_target(&external.url)?;
+                push_change(&open_cache(&path)?, &external, &branch, &change)
+            })
+            .await?;
             match pushed {
                 Pushed::Done(outcome) => return Ok(outcome),
                 // The remote moved: fetch now, whatever the window says.
@@ -158,8 +175,8 @@ impl Caches {
     ) -> Result<Option<BranchName>> {
         let lock = self.lock_of(id);
         let _turn = lock.lock().await;
-        let (path, external) = (self.path(id), external.clone());
-        blocking(move || default_branch(&open_cache(&path)?, &external)).await
+        let (path, external, outbound) = (self.path(id), external.clone(), self.outbound.clone());
+        blocking(move || default_branch(&open_cache(&path)?, &external, &outbound)).await
     }
 
     /// Removes a project's cache (when the project is deleted or its remote changes).
@@ -251,10 +268,12 @@ impl<'a> Auth<'a> {
     }
 }
 
-fn fetch_options<'a>(auth: &'a Auth<'a>) -> FetchOptions<'a> {
+fn fetch_options<'a>(auth: &'a Auth<'a>, transfer: &'a Transfer<'a>) -> FetchOptions<'a> {
+    let mut callbacks = auth.callbacks();
+    callbacks.transfer_progress(|progress| transfer.go_on(progress.received_bytes()));
     let mut options = FetchOptions::new();
     options
-        .remote_callbacks(auth.callbacks())
+        .remote_callbacks(callbacks)
         .download_tags(AutotagOption::None)
         .update_fetchhead(false)
         .follow_redirects(RemoteRedirect::None);
@@ -263,15 +282,21 @@ fn fetch_options<'a>(auth: &'a Auth<'a>) -> FetchOptions<'a> {
 
 /// Fetches the branch into the cache's tracking reference; removes that reference when the
 /// remote has no such branch (an empty repository, or a branch deleted on the remote).
-fn fetch(repo: &Repository, external: &External, branch: &BranchName) -> Result<()> {
+fn fetch(repo: &Repository, external: &External, branch: &BranchName, outbound: &Outbound) -> Result<()> {
+    outbound.check_target(&external.url)?;
     let auth = Auth::new(&external.credentials);
+    let transfer = Transfer::new(outbound);
     let mut remote = repo
         .remote_anonymous(external.url.as_str())
         .map_err(Error::git("set up the remote"))?;
     let refspec = format!("+{}:{}", branch.reference(), tracking_reference(branch));
     remote
-        .fetch(&[refspec], Some(&mut fetch_options(&auth)), None)
-        .map_err(|error| auth.error(error, &external.url))?;
+        .fetch(&[refspec], Some(&mut fetch_options(&auth, &transfer)), None)
+        .map_err(|error| {
+            transfer
+                .error(&external.url)
+                .unwrap_or_else(|| auth.error(error, &external.url))
+        })?;
     let on_remote = advertised(&remote, branch)?;
     if on_remote.is_none()
         && let Ok(mut stale) = repo.find_reference(&tracking_reference(branch))
@@ -387,14 +412,20 @@ fn push_change(
 
 /// Connects to the remote from the project's cache without downloading anything: checks the
 /// credentials and answers the remote's default branch (`None` for an empty repository).
-fn default_branch(repo: &Repository, external: &External) -> Result<Option<BranchName>> {
+fn default_branch(repo: &Repository, external: &External, outbound: &Outbound) -> Result<Option<BranchName>> {
+    outbound.check_target(&external.url)?;
     let auth = Auth::new(&external.credentials);
+    let transfer = Transfer::new(outbound);
     let mut remote = repo
         .remote_anonymous(external.url.as_str())
         .map_err(Error::git("set up the remote"))?;
     remote
-        .fetch(&[] as &[&str], Some(&mut fetch_options(&auth)), None)
-        .map_err(|error| auth.error(error, &external.url))?;
+        .fetch(&[] as &[&str], Some(&mut fetch_options(&auth, &transfer)), None)
+        .map_err(|error| {
+            transfer
+                .error(&external.url)
+                .unwrap_or_else(|| auth.error(error, &external.url))
+        })?;
     let name = match remote.default_branch() {
         Ok(name) => name,
         Err(error) if error.code() == ErrorCode::NotFound => return Ok(None),

@@ -38,6 +38,8 @@ pub enum UrlError {
     MissingRepository,
     /// A repository or owner name with characters a project name may not have.
     Name,
+    /// A host at a loopback, private or link-local address ([`crate::outbound`]).
+    PrivateHost,
 }
 
 impl fmt::Display for UrlError {
@@ -54,6 +56,9 @@ impl fmt::Display for UrlError {
             }
             UrlError::Name => {
                 "The repository name can only contain letters, numbers, underscores, hyphens, and periods"
+            }
+            UrlError::PrivateHost => {
+                "The repository's host must be on the internet: private, loopback and link-local addresses are refused"
             }
         })
     }
@@ -83,6 +88,9 @@ impl RemoteUrl {
         }
         if url.host().is_none() || url.cannot_be_a_base() {
             return Err(UrlError::NotAUrl);
+        }
+        if policy == UrlPolicy::HttpsOnly && !names_the_internet(url.host()) {
+            return Err(UrlError::PrivateHost);
         }
         if !url.username().is_empty() || url.password().is_some() {
             return Err(UrlError::EmbeddedCredentials);
@@ -118,6 +126,20 @@ impl RemoteUrl {
     /// The URL as given (normalised by the URL parser), for libgit2 and for display.
     pub fn as_str(&self) -> &str {
         self.url.as_str()
+    }
+
+    /// The host's name or address, to connect to (an IPv6 address without brackets).
+    pub fn host_name(&self) -> String {
+        match self.url.host() {
+            Some(Host::Ipv6(ip)) => ip.to_string(),
+            Some(host) => host.to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// The port connected to (the scheme's when none is given).
+    pub fn port(&self) -> u16 {
+        self.url.port_or_known_default().unwrap_or(443)
     }
 
     /// The host (and port, when one is given), for messages.
@@ -173,9 +195,51 @@ fn is_loopback(host: Option<Host<&str>>) -> bool {
     }
 }
 
+/// Pure: whether a host may be of the internet: a public address, or a name other than
+/// `localhost` (names are resolved and checked before each connection, [`crate::outbound`]).
+fn names_the_internet(host: Option<Host<&str>>) -> bool {
+    match host {
+        Some(Host::Ipv4(ip)) => crate::outbound::is_public(ip.into()),
+        Some(Host::Ipv6(ip)) => crate::outbound::is_public(ip.into()),
+        Some(Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name != "localhost" && !name.ends_with(".localhost")
+        }
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_off_the_internet_are_refused_in_production() {
+        for url in [
+            "https://127.0.0.1/o/r.git",
+            "https://10.0.0.5/o/r.git",
+            "https://169.254.169.254/latest/meta-data",
+            "https://[::1]/o/r.git",
+            "https://[fd00::5]:8443/o/r.git",
+            "https://localhost/o/r.git",
+            "https://git.localhost./o/r.git",
+            "https://0x7f000001/o/r.git",
+        ] {
+            assert_eq!(
+                RemoteUrl::parse(url, UrlPolicy::HttpsOnly),
+                Err(UrlError::PrivateHost),
+                "{url}"
+            );
+            assert!(
+                RemoteUrl::parse(url, UrlPolicy::AllowHttpOnLoopback).is_ok(),
+                "{url}"
+            );
+        }
+        let ok = RemoteUrl::parse("https://140.82.112.3:8443/o/r.git", UrlPolicy::HttpsOnly).unwrap();
+        assert_eq!((ok.host_name(), ok.port()), ("140.82.112.3".to_owned(), 8443));
+        let v6 = RemoteUrl::parse("https://[2606:4700::1111]/o/r.git", UrlPolicy::HttpsOnly).unwrap();
+        assert_eq!((v6.host_name(), v6.port()), ("2606:4700::1111".to_owned(), 443));
+    }
 
     fn import(text: &str) -> Result<(String, String), UrlError> {
         RemoteUrl::parse(text, UrlPolicy::HttpsOnly).map(|url| {

@@ -11,8 +11,8 @@ use crate::error::Result;
 use crate::external::{self, Caches, External};
 use crate::hosted::{self, NewRepository};
 use crate::input::{BranchName, RepoId, Sha};
+use crate::outbound::Outbound;
 use crate::paths::RepoPath;
-use crate::remote_url::UrlPolicy;
 use crate::tree::{self, Contents, File, Listing};
 
 /// Where repositories live and how external remotes are treated.
@@ -25,8 +25,10 @@ pub struct StoreConfig {
     pub cache_root: PathBuf,
     /// A cache fetched this recently is read without fetching again.
     pub fetch_freshness: Duration,
-    /// Whether plain `http://` remotes on loopback are allowed (development and tests only).
-    pub url_policy: UrlPolicy,
+    /// What external remotes may be reached and how much is taken from them: the URL rule
+    /// (`http://` on loopback and private addresses for development and tests only), allowed
+    /// private networks, the size and time of a fetch.
+    pub outbound: Outbound,
 }
 
 impl StoreConfig {
@@ -37,7 +39,7 @@ impl StoreConfig {
             hosted_root: folder.join("hosted"),
             cache_root: folder.join("cache"),
             fetch_freshness: DEFAULT_FETCH_FRESHNESS,
-            url_policy: UrlPolicy::HttpsOnly,
+            outbound: Outbound::default(),
         }
     }
 }
@@ -103,7 +105,11 @@ struct Inner {
 
 impl GitStore {
     pub fn new(config: StoreConfig) -> Self {
-        let caches = Caches::new(config.cache_root.clone(), config.fetch_freshness);
+        let caches = Caches::new(
+            config.cache_root.clone(),
+            config.fetch_freshness,
+            config.outbound.clone(),
+        );
         GitStore {
             inner: Arc::new(Inner { config, caches }),
         }

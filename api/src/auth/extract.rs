@@ -77,7 +77,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The client's address of a request ([`super::client_address`]).
-pub fn client_ip(parts: &Parts, trusted: &super::client_address::TrustedProxies) -> String {
+pub fn client_ip(parts: &Parts, trusted: &crate::networks::Networks) -> String {
     parts
         .extensions
         .get::<ConnectInfo<std::net::SocketAddr>>()

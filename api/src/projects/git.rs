@@ -28,14 +28,17 @@ pub const NO_GIT_TOKEN: &str = "Please save your Git username and personal acces
 pub fn git_store(settings: &Settings) -> GitStore {
     let mut config = StoreConfig::under(settings.data_dir.join("git"));
     if settings.git_allow_http_loopback {
-        config.url_policy = UrlPolicy::AllowHttpOnLoopback;
+        config.outbound.policy = UrlPolicy::AllowHttpOnLoopback;
     }
+    config.outbound.allowed_networks = settings.git_allowed_networks.0.clone();
+    config.outbound.max_fetch_bytes = settings.git_max_fetch_mib.saturating_mul(1024 * 1024);
+    config.outbound.fetch_timeout = std::time::Duration::from_secs(settings.git_fetch_timeout_seconds);
     GitStore::new(config)
 }
 
 /// The URL rule of external remotes (HTTPS; plain HTTP on loopback when the settings allow it).
 pub fn url_policy(state: &AppState) -> UrlPolicy {
-    state.git.config().url_policy
+    state.git.config().outbound.policy
 }
 
 /// The namespace of an organization's repositories (and resources): `ludis-<slug>`.

@@ -183,6 +183,38 @@ async fn bad_projects_are_refused_with_the_specs_messages() {
 }
 
 #[tokio::test]
+async fn an_import_never_reaches_an_address_off_the_internet() {
+    // The production rule (tests otherwise allow their git servers on loopback).
+    for app in crate::helpers::apps_with(|s| s.git_allow_http_loopback = false).await {
+        let org = app.unique_org("Import targets").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        for url in [
+            "https://127.0.0.1/ada/demo.git",
+            "https://169.254.169.254/latest/meta-data.git",
+            "https://10.0.0.1:8080/ada/demo.git",
+            "https://[::1]/ada/demo.git",
+            "https://localhost/ada/demo.git",
+            "https://ludis-api.localhost/ada/demo.git",
+        ] {
+            let (status, answer) = create(&app, &owner, json!({"name": "", "repo_url": url})).await;
+            assert_eq!(
+                (status.as_u16(), answer["message"].as_str()),
+                (
+                    400,
+                    Some(
+                        "The repository's host must be on the internet: private, loopback and link-local addresses are refused"
+                    )
+                ),
+                "{}: {url}",
+                app.kind
+            );
+        }
+        let (_, list) = app.get("/v2/projects", &owner.token).await;
+        assert_eq!(list["total"], 0, "{list}");
+    }
+}
+
+#[tokio::test]
 async fn the_list_has_all_mine_and_shared_with_pages_and_search() {
     for app in apps().await {
         let org = app.unique_org("Project lists").await;

@@ -307,3 +307,42 @@ async fn the_mirror_of_a_remote_is_cloned_without_its_token_and_follows_it() {
     .await;
     assert!(!other.status.success(), "the hosted repository has no mirror");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_larger_than_the_fetch_limit_is_refused_with_why() {
+    let server = TestServer::start_limited(ludis_git::Outbound {
+        max_fetch_bytes: 1024 * 1024,
+        ..ludis_git::Outbound::default()
+    })
+    .await;
+    let remote = server.project().await;
+    let repo = server.external(&remote, "writer", WRITER_TOKEN);
+    // The control: a small repository fetches.
+    assert!(server.store.list(&repo, &RepoPath::root()).await.is_ok());
+
+    // 4 MiB of hexadecimal noise: about 2 MiB however git packs it.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let noise: String = (0..4 * 1024 * 1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from_digit((state % 16) as u32, 16).unwrap()
+        })
+        .collect();
+    let clone = server.clone_repo(&remote).await;
+    push_file(clone.path(), "data/noise.txt", &noise).await;
+
+    let refused = server.store.list(&repo, &RepoPath::root()).await.unwrap_err();
+    assert!(
+        matches!(refused, Error::RemoteTooLarge { limit_mib: 1, .. }),
+        "{refused:?}"
+    );
+    assert_eq!(refused.kind(), ErrorKind::TooLarge);
+    assert!(
+        refused
+            .to_string()
+            .ends_with("is larger than 1 MiB, the most Ludis downloads"),
+        "{refused}"
+    );
+}

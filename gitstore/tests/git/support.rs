@@ -9,7 +9,7 @@ use axum::Router;
 use ludis_git::server::{self, Access, Authorize, BasicCredentials, ServerConfig};
 use ludis_git::{
     Author, BranchName, CommitMessage, Expected, External, FileCommit, GitCredentials, GitStore, Language,
-    NewRepository, ProjectRepo, RemoteUrl, RepoId, RepoPath, StoreConfig, UrlPolicy,
+    NewRepository, Outbound, ProjectRepo, RemoteUrl, RepoId, RepoPath, StoreConfig, UrlPolicy,
 };
 use tempfile::TempDir;
 use uuid::Uuid;
@@ -53,12 +53,24 @@ impl TestServer {
     /// stay fresh for `freshness` (an hour: only a rejected push makes it fetch again; zero:
     /// every operation fetches first).
     pub async fn start_with(max_push_bytes: u64, freshness: Duration) -> Self {
+        Self::start_configured(max_push_bytes, freshness, Outbound::default()).await
+    }
+
+    /// A server whose store fetches every time, within `limits` (its URL rule allows loopback).
+    pub async fn start_limited(limits: Outbound) -> Self {
+        Self::start_configured(server::DEFAULT_MAX_PUSH_BYTES, Duration::ZERO, limits).await
+    }
+
+    async fn start_configured(max_push_bytes: u64, freshness: Duration, outbound: Outbound) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let config = StoreConfig {
             hosted_root: dir.path().join("hosted"),
             cache_root: dir.path().join("cache"),
             fetch_freshness: freshness,
-            url_policy: UrlPolicy::AllowHttpOnLoopback,
+            outbound: Outbound {
+                policy: UrlPolicy::AllowHttpOnLoopback,
+                ..outbound
+            },
         };
         std::fs::create_dir_all(&config.hosted_root).unwrap();
         let server_config = ServerConfig {
