@@ -135,6 +135,7 @@ pub struct UploadTask {
     /// File to upload, relative to the project root; needs an extension.
     #[schemars(length(min = 1, max = 1024))]
     #[x_kube(validation = Rule::new("self.matches('^.*[^/]\\\\.[A-Za-z0-9]+$')").message("Please enter a valid file name with an extension"))]
+    #[x_kube(validation = Rule::new("!self.startsWith('/') && !self.matches('(^|/)\\\\.\\\\.(/|$)')").message("file must stay inside the project"))]
     pub file: String,
     /// Name of the destination Dataset in this namespace.
     #[schemars(length(min = 1, max = 253))]

@@ -217,6 +217,13 @@ fn designed(
             ..Default::default()
         }
     } else if let Some(upload) = &task.upload {
+        // As the API and the CRD's rules: a resource applied around them is checked again here.
+        if !stays_inside(&upload.file) || !stays_inside(&upload.destination_path) {
+            return Err(format!(
+                "task {:?}: an upload's file and destination folder must stay inside the project and the dataset",
+                task.name
+            ));
+        }
         let dest = destinations.get(&upload.dataset).ok_or_else(|| {
             format!(
                 "task {:?}: the dataset {:?} does not exist or is not ready",
@@ -253,6 +260,12 @@ fn designed(
         return Err(format!("task {:?} is neither a script nor an upload", task.name));
     };
     Ok(result)
+}
+
+/// Pure: whether a relative path stays below where it starts: not absolute, no `..` segment, no
+/// control character.
+fn stays_inside(path: &str) -> bool {
+    !path.starts_with('/') && !path.split('/').any(|s| s == "..") && !path.chars().any(char::is_control)
 }
 
 #[cfg(test)]
@@ -332,6 +345,50 @@ mod tests {
             r.spec.unwrap().containers[0].image.as_deref(),
             Some("rocker/r-ver:4.4")
         );
+    }
+
+    #[test]
+    fn an_upload_never_leaves_the_workspace_or_the_dataset() {
+        for (file, folder) in [
+            ("../secrets.csv", "daily"),
+            ("/var/run/secrets/token.txt", ""),
+            ("out/../../x.csv", ""),
+            ("out/sales.csv", "../other-dataset"),
+            ("out/sales.csv", "daily/../../x"),
+            ("out/sales.csv", "/elsewhere"),
+            ("out/sales.csv", "daily\n"),
+        ] {
+            let mut wf = diamond();
+            let upload = wf
+                .spec
+                .tasks
+                .iter_mut()
+                .find(|t| t.name == "load")
+                .and_then(|t| t.upload.as_mut())
+                .unwrap();
+            upload.file = file.into();
+            upload.destination_path = folder.replace("\\n", "\n");
+            let o = observed(Some(wf.clone()));
+            let valid = super::super::validate::validate(&run(&[]), &o).unwrap();
+            let task = wf.spec.tasks.iter().find(|t| t.name == "load").unwrap();
+            let why = build_pod(
+                &run(&[]),
+                &valid,
+                TaskWork::Designed(task),
+                1,
+                &o.images,
+                &o.destinations,
+                &config(),
+            )
+            .unwrap_err();
+            assert_eq!(
+                why,
+                "task \"load\": an upload's file and destination folder must stay inside the project and the dataset",
+                "{file} -> {folder}"
+            );
+        }
+        // The control: names with dots are fine.
+        assert!(stays_inside("out/sales..v2.csv") && stays_inside("daily/2026.11") && stays_inside(""));
     }
 
     #[test]
