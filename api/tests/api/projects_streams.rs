@@ -176,7 +176,9 @@ pub(crate) async fn node_preview(app: &TestApp, id: &str, program: &str) -> Opti
     let (ns, name) = (a.namespace?, a.resource_name?);
     let pod_name = format!("{name}-preview");
     let pod: Pod = serde_json::from_value(serde_json::json!({
-        "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_PROJECT: name}},
+        // The operator's labels, which its organization's policies select: the API reaches it.
+        "metadata": {"name": pod_name, "labels": {ludis_crds::LABEL_PROJECT: name,
+            "app.kubernetes.io/component": "preview", "app.kubernetes.io/managed-by": "ludis-operator"}},
         "spec": {
             "tolerations": [{"key": "ludis.dev/workloads", "operator": "Exists", "effect": "NoSchedule"}],
             "automountServiceAccountToken": false,

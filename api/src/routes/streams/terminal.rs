@@ -97,7 +97,11 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, mut session:
         tokio::select! {
             read = stdout.read(&mut buffer) => match read {
                 Ok(0) | Err(_) => {
-                    close(&mut socket, 1000, "the shell exited").await;
+                    // A shell ends with its pod too, which the runners' sweep restarts when the
+                    // caller's access ends: then the caller hears why.
+                    if session.ended(&mut socket, &state).await.is_none() {
+                        close(&mut socket, 1000, "the shell exited").await;
+                    }
                     return;
                 }
                 Ok(n) => {

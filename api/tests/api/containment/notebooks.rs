@@ -135,7 +135,11 @@ async fn a_collaborators_notebook_use_narrows_the_pod_and_ends_with_their_access
                 .status()
         }
     };
-    assert_eq!(get(owner.token.clone()).await, 200);
+    // Running is not listening yet: the server answers once Python has started it.
+    crate::gitops::eventually("the notebook server answers its owner", || async {
+        get(owner.token.clone()).await == 200
+    })
+    .await;
     assert!(runners::of(&pods.get(&pod).await.unwrap()).is_empty());
 
     // The executor opens it: recorded before the request reaches the server, and the pod now
