@@ -43,6 +43,18 @@ pub struct Checkout {
 }
 
 impl Checkout {
+    /// The tree of the commit without the repository (`.git`): a published app's or report's
+    /// checkout, whose viewers must not fetch the history — newer, unpublished commits included —
+    /// from a server that shows files. Its volume is the pod's own and new, so nothing needs the
+    /// repository afterwards.
+    pub fn tree_only(mut self) -> Self {
+        self.container
+            .env
+            .get_or_insert_default()
+            .push(pods::env_var("LUDIS_TREE_ONLY", "1"));
+        self
+    }
+
     /// `volumes` and the checkout's own.
     pub fn volumes(&self, mut volumes: Vec<Volume>) -> Vec<Volume> {
         volumes.extend(self.identity.clone());
@@ -144,8 +156,9 @@ pub fn git_checkout(
 /// but ours (none of the system's or the user's, `GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL`), the
 /// repository is cloned afresh into a folder of the container's own, its files written over the
 /// workspace's tracked ones (untracked files stay; files the new commit deleted since the last
-/// checkout go), and the fresh `.git` replaces the workspace's. `LUDIS_WORKSPACE` (tests only)
-/// moves it from [`WORKSPACE`].
+/// checkout go), and the fresh `.git` replaces the workspace's — or, with `LUDIS_TREE_ONLY`
+/// ([`Checkout::tree_only`]), is removed. `LUDIS_WORKSPACE` (tests only) moves it from
+/// [`WORKSPACE`].
 pub const CHECKOUT_SCRIPT: &str = r#"set -eu
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 HOME=/tmp
 workspace=${LUDIS_WORKSPACE:-/workspace}
@@ -165,6 +178,7 @@ ours --git-dir="$fresh/.git" --work-tree="$workspace" reset --quiet --hard "$tar
 rm -rf "$workspace/.git"
 mv "$fresh/.git" "$workspace/.git"
 echo "$target" >"$workspace/.git/ludis-checkout"
+if [ -n "${LUDIS_TREE_ONLY:-}" ]; then rm -rf "$workspace/.git"; fi
 echo "ludis: checked out $target""#;
 
 /// The mount of the volume `workspace` at [`WORKSPACE`].
@@ -322,7 +336,17 @@ mod tests {
         workspace: &std::path::Path,
         revision: Option<&str>,
     ) -> std::process::Output {
+        check_out_with(origin, workspace, revision, &[])
+    }
+
+    fn check_out_with(
+        origin: &std::path::Path,
+        workspace: &std::path::Path,
+        revision: Option<&str>,
+        more: &[(&str, &str)],
+    ) -> std::process::Output {
         let mut cmd = std::process::Command::new("sh");
+        cmd.envs(more.iter().copied());
         cmd.args(["-c", CHECKOUT_SCRIPT])
             .env("LUDIS_WORKSPACE", workspace)
             .env("REPO_URL", format!("file://{}", origin.display()))
@@ -404,6 +428,17 @@ mod tests {
             !std::fs::read_to_string(workspace.join(".git/config"))
                 .unwrap()
                 .contains("fsmonitor")
+        );
+
+        // A published tree: the files, without the repository and its newer commits.
+        let published = dir.path().join("published");
+        std::fs::create_dir(&published).unwrap();
+        let out = check_out_with(&origin, &published, Some(&first), &[("LUDIS_TREE_ONLY", "1")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(std::fs::read_to_string(published.join("app.py")).unwrap(), "v1\n");
+        assert!(
+            !published.join(".git").exists(),
+            "the repository is not in a published tree"
         );
 
         // A pinned revision: exactly that commit.

@@ -130,16 +130,19 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
     // repository is run from its workspace volume.
     let (checkout, source_volume) = match git {
         Some(git) => (
-            Some(checkout::git_checkout(
-                git,
-                source.revision.as_deref(),
-                config,
-                VolumeMount {
-                    name: "source".into(),
-                    mount_path: WORKSPACE.into(),
-                    ..Default::default()
-                },
-            )),
+            Some(
+                checkout::git_checkout(
+                    git,
+                    source.revision.as_deref(),
+                    config,
+                    VolumeMount {
+                        name: "source".into(),
+                        mount_path: WORKSPACE.into(),
+                        ..Default::default()
+                    },
+                )
+                .tree_only(),
+            ),
             Volume {
                 name: "source".into(),
                 empty_dir: Some(EmptyDirVolumeSource::default()),
@@ -392,6 +395,14 @@ mod tests {
         assert_eq!(
             revision.value.as_deref(),
             Some("0123456789abcdef0123456789abcdef01234567")
+        );
+        // The published tree without the repository: viewers fetch no history.
+        assert!(
+            checkout
+                .env
+                .iter()
+                .flatten()
+                .any(|e| e.name == "LUDIS_TREE_ONLY" && e.value.as_deref() == Some("1"))
         );
         // Its own volume, never the project's live workspace.
         let volume = &pod.volumes.as_ref().unwrap()[0];
