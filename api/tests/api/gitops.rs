@@ -117,11 +117,8 @@ fn ids_of(list: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Deletes a test's namespace (whoever made it).
 pub(crate) async fn delete_namespace(client: &kube::Client, namespace: &str) {
-    let _ = kube::Api::<k8s_openapi::api::core::v1::Namespace>::all(client.clone())
-        .delete(namespace, &kube::api::DeleteParams::default())
-        .await;
+    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]
