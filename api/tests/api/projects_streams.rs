@@ -359,6 +359,17 @@ pub(crate) async fn processes(
 
 /// What `who`'s terminal prints for `input`, until `until` appears.
 pub(crate) async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, until: &str) -> String {
+    typed_in(app, id, who, input, until).await.1
+}
+
+/// [`typed`], and the terminal, still open.
+pub(crate) async fn typed_in(
+    app: &TestApp,
+    id: &str,
+    who: &Person,
+    input: &str,
+    until: &str,
+) -> (Socket, String) {
     use futures::SinkExt as _;
     let mut socket = open(app, "terminalConnection", id, Some(who), None)
         .await
@@ -382,7 +393,7 @@ pub(crate) async fn typed(app: &TestApp, id: &str, who: &Person, input: &str, un
             _ => {}
         }
     }
-    seen
+    (socket, seen)
 }
 
 /// Writes two runs' archives of the project's preview log (the newer one last), deletes its pod,

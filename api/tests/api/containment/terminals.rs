@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::{self, protocol::frame::coding::CloseCode};
 
 use crate::{
     helpers::apps,
-    projects_streams::{SECRET, next, node_preview, open, processes, typed},
+    projects_streams::{SECRET, next, node_preview, processes, typed, typed_in},
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -60,32 +60,14 @@ async fn a_collaborators_terminal_holds_no_variable_and_ends_with_their_access_w
     assert!(theirs.contains("Read-only file system"), "{theirs}");
 
     // The executor starts a process that outlives its shell (nohup, in the background).
-    let mut socket = open(&app, "terminalConnection", &id, Some(&runner), None)
-        .await
-        .unwrap();
-    use futures::SinkExt as _;
-    socket
-        .send(tungstenite::Message::Text(
-            r#"{"type":"resize","cols":100,"rows":30}"#.into(),
-        ))
-        .await
-        .unwrap();
-    socket
-        .send(tungstenite::Message::Binary(
-            b"nohup sleep 4321 >/dev/null 2>&1 & echo ludis-started-$((40+2))\n"
-                .to_vec()
-                .into(),
-        ))
-        .await
-        .unwrap();
-    let mut seen = String::new();
-    while !seen.contains("ludis-started-42") {
-        match next(&mut socket).await {
-            tungstenite::Message::Binary(b) => seen.push_str(&String::from_utf8_lossy(&b)),
-            tungstenite::Message::Close(c) => panic!("closed before the echo: {c:?}; saw {seen:?}"),
-            _ => {}
-        }
-    }
+    let (mut socket, _) = typed_in(
+        &app,
+        &id,
+        &runner,
+        "nohup sleep 4321 >/dev/null 2>&1 & echo ludis-started-$((40+2))\n",
+        "ludis-started-42",
+    )
+    .await;
     // The control: it runs (in the collaborators' shell, not in the preview's own container).
     assert!(
         processes(&pods, &pod, ludis_crds::PREVIEW_SHELL_CONTAINER)
