@@ -133,12 +133,24 @@ rust_tests() {
 phase "rust: tests" rust_tests
 # The API's tests leave projects, apps and workflows whose previews and pods the end-to-end
 # operator would start, taking the node's CPU from the previews the end-to-end tests run: they go
-# (their pods and volumes with them, by owner). Namespaces stay: datasets' finalizers need an
-# operator to let them go.
+# (their pods and volumes with them, by owner). Their organizations' namespaces go too: an
+# organization only uses a namespace labelled as its own, and the tests' Demo organization (another
+# database, another id) labelled ludis-demo, which the end-to-end platform's Demo needs. No
+# operator runs now to release the datasets' finalizers, so they are removed here first.
 clear_test_workloads() {
-  "$(tool_dir kubernetes)/kubectl" delete projects.ludis.dev,insights.ludis.dev,workflows.ludis.dev,workflowruns.ludis.dev \
+  local kubectl dataset
+  kubectl="$(tool_dir kubernetes)/kubectl"
+  "$kubectl" delete projects.ludis.dev,insights.ludis.dev,workflows.ludis.dev,workflowruns.ludis.dev \
     --all-namespaces --all --wait=true --timeout=180s >/dev/null ||
     log "some of the tests' workloads are still being deleted"
+  "$kubectl" get datasets.ludis.dev --all-namespaces --no-headers \
+    -o custom-columns=NS:.metadata.namespace,NAME:.metadata.name 2>/dev/null |
+    while read -r ns dataset; do
+      "$kubectl" patch datasets.ludis.dev "$dataset" -n "$ns" --type=merge \
+        -p '{"metadata":{"finalizers":null}}' >/dev/null
+    done
+  "$kubectl" delete namespaces -l ludis.dev/organization --wait=true --timeout=300s >/dev/null ||
+    die "the tests' organization namespaces were not deleted within 300 s: $("$kubectl" get namespaces -l ludis.dev/organization --no-headers 2>&1 | tr '\n' ' ')"
 }
 phase "clear the tests' workloads" clear_test_workloads
 phase "console: lint + typecheck + build + size" bash -c 'cd console && npm run --silent lint && npm run --silent build && npm run --silent size && npm run --silent check:api'

@@ -120,8 +120,12 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
     if flighting::for_org(&state.db, &org.id).await?.is_empty() {
         flighting::upsert_all(&state.db, &org.id, &policy::flags::defaults()).await?;
     }
-    if let Some(client) = &state.kube {
-        cluster::organizations::ensure_namespace_of(state, client, &org).await?;
+    // Another installation's demo organization (sharing the cluster) may own the namespace:
+    // then this one's resources are not applied, and the rest of the seeding goes on.
+    if let Some(client) = &state.kube
+        && let Err(e) = cluster::organizations::ensure_namespace_of(state, client, &org).await
+    {
+        tracing::warn!(error = format!("{e:#}"), organization = %org.name, "the demo organization's namespace is not set up");
     }
 
     let superadmins = users::count_with_role(&state.db, Role::Superadmin).await?;

@@ -44,7 +44,7 @@ use kube::{
 };
 use ludis_crds::FIELD_MANAGER_API;
 
-use crate::{db, settings::Settings, state::AppState};
+use crate::{settings::Settings, state::AppState};
 
 /// The policy of every pod of an organization namespace: no ingress, the needed egress.
 pub const NAME: &str = "ludis-default";
@@ -389,17 +389,16 @@ pub async fn reconcile_all(state: AppState) {
     let Some(client) = state.kube.clone() else {
         return;
     };
-    let namespaces: BTreeSet<String> =
-        match db::organizations::list(&state.db, None, i64::from(u32::MAX), 0).await {
-            Ok((orgs, _)) => orgs
-                .iter()
-                .map(|org| ludis_crds::organization_namespace(&org.slug))
-                .collect(),
-            Err(e) => {
-                tracing::warn!(error = %e, "failed to list organizations for their NetworkPolicies");
-                return;
-            }
-        };
+    let namespaces: BTreeSet<String> = match super::organizations::own_namespaces(&state, &client).await {
+        Ok(namespaces) => namespaces.into_iter().collect(),
+        Err(e) => {
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "failed to list organizations for their NetworkPolicies"
+            );
+            return;
+        }
+    };
     if !state.settings.org_network_policy {
         tracing::warn!(
             "LUDIS_ORG_NETWORK_POLICY is off: user pods of every organization can be reached from any pod of the cluster"

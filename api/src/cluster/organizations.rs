@@ -67,14 +67,80 @@ pub async fn ensure_namespace_of(
     super::network_policy::ensure(state, client, &namespace).await
 }
 
+/// The platform's own namespace besides the configured system namespace (the chart's default).
+const PLATFORM_NAMESPACE: &str = "ludis-system";
+
+/// Pure: whether namespace `name` is the platform's (the API, its keys, the hosted git): never an
+/// organization's.
+pub fn is_platform_namespace(name: &str, system_namespace: &str) -> bool {
+    name == system_namespace || name == PLATFORM_NAMESPACE
+}
+
+/// Who namespace `name` is, for organization `organization_id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamespaceOwner {
+    /// It does not exist.
+    Free,
+    /// Ludis made it for this organization (its label says so).
+    This,
+    /// Anyone else's: another organization's, or one Ludis did not make.
+    Other,
+}
+
+/// Pure: who `ns` belongs to for organization `organization_id`, by its label.
+pub fn owner_of(ns: Option<&Namespace>, organization_id: &str) -> NamespaceOwner {
+    match ns {
+        None => NamespaceOwner::Free,
+        Some(ns) if ns.labels().get(LABEL_ORGANIZATION).map(String::as_str) == Some(organization_id) => {
+            NamespaceOwner::This
+        }
+        Some(_) => NamespaceOwner::Other,
+    }
+}
+
+/// Who namespace `name` is for organization `organization_id`, on the cluster.
+pub async fn namespace_owner(
+    client: &Client,
+    name: &str,
+    organization_id: &str,
+) -> anyhow::Result<NamespaceOwner> {
+    let ns = Api::<Namespace>::all(client.clone())
+        .get_opt(name)
+        .await
+        .with_context(|| format!("failed to read namespace {name}"))?;
+    Ok(owner_of(ns.as_ref(), organization_id))
+}
+
+/// The namespaces Ludis made for the organizations of the database, skipping (with a warning)
+/// one of an organization's name that is not labelled as its own.
+pub async fn own_namespaces(state: &AppState, client: &Client) -> anyhow::Result<Vec<String>> {
+    let (orgs, _) = db::organizations::list(&state.db, None, i64::from(u32::MAX), 0).await?;
+    let mut own = Vec::new();
+    for org in orgs {
+        let namespace = ludis_crds::organization_namespace(&org.slug);
+        match namespace_owner(client, &namespace, &org.id).await? {
+            NamespaceOwner::This => own.push(namespace),
+            NamespaceOwner::Free => {}
+            NamespaceOwner::Other => {
+                tracing::warn!(%namespace, organization = %org.id, "an organization's namespace is not labelled as its own: left alone");
+            }
+        }
+    }
+    Ok(own)
+}
+
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and
-/// annotated with the organization's bucket ([`ANNOTATION_BUCKET`], [`bucket_of`]).
+/// annotated with the organization's bucket ([`ANNOTATION_BUCKET`], [`bucket_of`]). A namespace of
+/// that name that Ludis did not make for the organization is left as it is (an error).
 pub async fn ensure_namespace(
     client: &Client,
     name: &str,
     organization_id: &str,
     bucket: &str,
 ) -> anyhow::Result<()> {
+    if namespace_owner(client, name, organization_id).await? == NamespaceOwner::Other {
+        anyhow::bail!("namespace {name} exists and is not this organization's: it is left as it is");
+    }
     let ns = Namespace {
         metadata: ObjectMeta {
             name: Some(name.to_owned()),
@@ -106,7 +172,13 @@ pub async fn ensure_namespace(
     Ok(())
 }
 
-pub async fn delete_namespace(client: &Client, name: &str) -> anyhow::Result<()> {
+/// Deletes organization `organization_id`'s namespace `name` — only when Ludis made it for the
+/// organization (its label); any other is left, with a warning.
+pub async fn delete_namespace(client: &Client, name: &str, organization_id: &str) -> anyhow::Result<()> {
+    if namespace_owner(client, name, organization_id).await? == NamespaceOwner::Other {
+        tracing::warn!(namespace = %name, organization = %organization_id, "not deleting a namespace that is not the organization's");
+        return Ok(());
+    }
     match Api::<Namespace>::all(client.clone())
         .delete(name, &DeleteParams::default())
         .await

@@ -14,7 +14,7 @@ use kube::{
 };
 use ludis_crds::{FIELD_MANAGER_API, STORAGE_CLIENT_CONFIG_KEY, STORAGE_CLIENT_CONFIGMAP};
 
-use crate::{db, state::AppState};
+use crate::state::AppState;
 
 /// The SDKs' config file (botocore, the AWS CLI, the C++ SDK under arrow, paws).
 pub const CONFIG: &str = "[default]\ns3 =\n    addressing_style = path\n";
@@ -56,15 +56,17 @@ pub async fn ensure_all(state: AppState) {
     let Some(client) = state.kube.clone() else {
         return;
     };
-    let orgs = match db::organizations::list(&state.db, None, i64::from(u32::MAX), 0).await {
-        Ok((orgs, _)) => orgs,
+    let namespaces = match super::organizations::own_namespaces(&state, &client).await {
+        Ok(namespaces) => namespaces,
         Err(e) => {
-            tracing::warn!(error = %e, "failed to list organizations for their storage client configuration");
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "failed to list organizations for their storage client configuration"
+            );
             return;
         }
     };
-    for org in orgs {
-        let namespace = ludis_crds::organization_namespace(&org.slug);
+    for namespace in namespaces {
         if let Err(e) = ensure(&client, &namespace).await {
             tracing::warn!(%namespace, error = format!("{e:#}"), "the storage client configuration is not applied");
         }

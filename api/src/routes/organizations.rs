@@ -276,6 +276,22 @@ pub struct CreatedOrganization {
     pub namespace_created: bool,
 }
 
+/// The answer to an organization whose namespace would be the platform's own.
+pub const RESERVED_NAME: &str = "This name is reserved for the platform. Please choose another name.";
+
+/// Whether the namespace of `slug` is free for a new organization `id` on the cluster (none
+/// exists); always without a cluster.
+async fn namespace_free(state: &AppState, slug: &str, id: &str) -> Result<bool> {
+    let Some(client) = &state.kube else {
+        return Ok(true);
+    };
+    let namespace = ludis_crds::organization_namespace(slug);
+    let owner = cluster::organizations::namespace_owner(client, &namespace, id)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(owner == cluster::organizations::NamespaceOwner::Free)
+}
+
 /// Create an organization (superadmins): its namespace `ludis-<slug>` on the cluster and its
 /// flighting (the defaults, or the `flightings` sent).
 #[utoipa::path(post, path = "/v1/organizations", tag = "organizations", request_body = OrganizationRequest,
@@ -305,14 +321,27 @@ async fn create_organization(
         return Err(name_taken());
     }
     let base = cluster::organizations::slugify(&v.name);
+    let platform = |slug: &str| {
+        cluster::organizations::is_platform_namespace(
+            &ludis_crds::organization_namespace(slug),
+            &state.settings.system_namespace,
+        )
+    };
+    if platform(&base) {
+        return Err(ApiError::bad_request("organization_name_reserved", RESERVED_NAME));
+    }
+    let id = db::new_id();
     let mut slug = base.clone();
     let mut n = 2;
-    while organizations::slug_taken(&state.db, &slug).await? {
+    while organizations::slug_taken(&state.db, &slug).await?
+        || platform(&slug)
+        || !namespace_free(&state, &slug, &id).await?
+    {
         slug = format!("{base}-{n}");
         n += 1;
     }
     let org = organizations::OrganizationRow {
-        id: db::new_id(),
+        id,
         name: v.name,
         slug,
         admin_email: v.admin_email,
@@ -468,7 +497,7 @@ async fn delete_organization(
         ));
     }
     if let Some(client) = &state.kube {
-        cluster::organizations::delete_namespace(client, &namespace)
+        cluster::organizations::delete_namespace(client, &namespace, &org.id)
             .await
             .map_err(ApiError::Internal)?;
     }

@@ -108,3 +108,97 @@ async fn organizations_own_a_namespace_and_cannot_be_deleted_while_they_own_asse
         "the namespace is deleted"
     );
 }
+
+/// The answer to an organization whose namespace would be the platform's own.
+const RESERVED: &str = "This name is reserved for the platform. Please choose another name.";
+
+#[tokio::test]
+async fn an_organization_never_takes_a_namespace_it_did_not_make() {
+    // The platform's namespace (the API's, its keys, the hosted git): refused by name, whatever
+    // the spelling, with or without a cluster.
+    for app in apps().await {
+        let home = app.org("Home", 10).await;
+        app.user("root@ludis.example", "root-pass", "superadmin", &home)
+            .await;
+        let (root, _) = app.login("root@ludis.example", "root-pass").await;
+        for name in ["System", "  SYSTEM ", "system!"] {
+            let (s, b) = app
+                .post("/v1/organizations", Some(&root), json!({"organization": {"name": name, "admin_email": "a@b.example", "tier": "free", "max_seats": 3}}))
+                .await;
+            assert_eq!(
+                (s.as_u16(), b["message"].as_str()),
+                (400, Some(RESERVED)),
+                "{}: {name}: {b}",
+                app.kind
+            );
+        }
+        assert!(
+            ludis_api::db::organizations::by_name(&app.state.db, "System")
+                .await
+                .unwrap()
+                .is_none(),
+            "{}: nothing was created",
+            app.kind
+        );
+    }
+
+    // A namespace `ludis-<slug>` that Ludis did not make for the organization is neither taken
+    // (labelled, written) nor deleted with it.
+    let Some(client) = cluster().await else {
+        return;
+    };
+    let app = apps().await.remove(0);
+    let home = app.org("Home", 10).await;
+    app.user("root@ludis.example", "root-pass", "superadmin", &home)
+        .await;
+    let (root, _) = app.login("root@ludis.example", "root-pass").await;
+    let name = format!("Foreign {}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let theirs = ludis_crds::organization_namespace(&ludis_api::cluster::organizations::slugify(&name));
+    let namespaces = Api::<Namespace>::all(client.clone());
+    let foreign: Namespace =
+        serde_json::from_value(json!({"metadata": {"name": theirs, "labels": {"team": "someone-else"}}}))
+            .unwrap();
+    namespaces.create(&PostParams::default(), &foreign).await.unwrap();
+
+    let (s, b) = app
+        .post("/v1/organizations", Some(&root), json!({"organization": {"name": name, "admin_email": "a@b.example", "tier": "free", "max_seats": 3}}))
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let org = b["organization"]["id"].as_str().unwrap().to_owned();
+    let own = b["organization"]["namespace"].as_str().unwrap().to_owned();
+    assert_ne!(own, theirs, "the organization got a namespace of its own");
+    assert_eq!(
+        namespaces.get(&own).await.unwrap().labels()["ludis.dev/organization"],
+        org
+    );
+    let untouched = namespaces.get(&theirs).await.unwrap();
+    assert_eq!(untouched.labels().get("ludis.dev/organization"), None);
+    assert_eq!(untouched.labels()["team"], "someone-else");
+
+    // Its namespace given to someone else meanwhile (relabelled): deleting the organization
+    // leaves it, as it leaves the foreign one (the test above shows its own namespace deleted).
+    let relabel = json!({"metadata": {"labels": {"ludis.dev/organization": "someone-else"}}});
+    namespaces
+        .patch(
+            &own,
+            &kube::api::PatchParams::default(),
+            &kube::api::Patch::Merge(&relabel),
+        )
+        .await
+        .unwrap();
+    let (s, b) = app.delete(&format!("/v1/organizations/{org}"), &root).await;
+    assert_eq!(
+        (s.as_u16(), b["message"].as_str()),
+        (200, Some("Organization Deleted!")),
+        "{b}"
+    );
+    for ns in [&theirs, &own] {
+        let kept = namespaces
+            .get_opt(ns)
+            .await
+            .unwrap()
+            .expect("the namespace is kept");
+        assert!(kept.metadata.deletion_timestamp.is_none(), "{ns} is not deleted");
+        namespaces.delete(ns, &DeleteParams::default()).await.unwrap();
+    }
+}

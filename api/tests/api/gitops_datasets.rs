@@ -146,7 +146,7 @@ async fn delete_namespace(client: &kube::Client, namespace: &str) {
                 .await;
         }
     }
-    let _ = ludis_api::cluster::organizations::delete_namespace(client, namespace).await;
+    crate::gitops::delete_namespace(client, namespace).await;
 }
 
 #[tokio::test]

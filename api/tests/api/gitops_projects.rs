@@ -100,6 +100,6 @@ async fn a_gitops_project_appears_with_its_owner_sharing_and_status() {
             app.get(&format!("/v2/projects/{id}"), &owner_token).await.0 == 404
         })
         .await;
-        let _ = ludis_api::cluster::organizations::delete_namespace(&client, &namespace).await;
+        crate::gitops::delete_namespace(&client, &namespace).await;
     }
 }

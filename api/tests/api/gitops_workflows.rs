@@ -133,6 +133,6 @@ async fn a_gitops_workflow_appears_with_its_project_and_follows_its_status() {
             app.get(&format!("/v2/workflows/{id}"), &owner_token).await.0 == 404
         })
         .await;
-        let _ = ludis_api::cluster::organizations::delete_namespace(&client, &namespace).await;
+        crate::gitops::delete_namespace(&client, &namespace).await;
     }
 }
