@@ -239,6 +239,8 @@ impl App {
         // their NetworkPolicy (in the background).
         tokio::spawn(crate::cluster::storage_client::ensure_all(self.state.clone()));
         tokio::spawn(crate::cluster::network_policy::reconcile_all(self.state.clone()));
+        // Workflows e-mail their organization's members only: the operator's list of them.
+        tokio::spawn(crate::mail_recipients::keep_current(self.state.clone()));
         // Pods where others than their owners ran code are restarted when those lose access.
         tokio::spawn(crate::runners::sweep(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).

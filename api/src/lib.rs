@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod mail_recipients;
 pub mod networks;
 pub mod notebooks;
 pub mod openapi;

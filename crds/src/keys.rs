@@ -65,6 +65,11 @@ pub const STORAGE_ROLE_ARN: &str = "arn:aws:iam::000000000000:role/ludis-workloa
 pub const STORAGE_CLIENT_CONFIGMAP: &str = "ludis-storage-client";
 /// The key of the SDK config file in [`STORAGE_CLIENT_CONFIGMAP`].
 pub const STORAGE_CLIENT_CONFIG_KEY: &str = "config";
+/// ConfigMap of an organization namespace listing who may receive its workflows' e-mail (its
+/// members' addresses, one per line; written by the API, read by the operator before it sends).
+pub const MAIL_RECIPIENTS_CONFIGMAP: &str = "ludis-mail-recipients";
+/// Key of [`MAIL_RECIPIENTS_CONFIGMAP`] holding the addresses.
+pub const MAIL_RECIPIENTS_KEY: &str = "recipients";
 
 /// The container of a preview pod that terminals of people below edit open in: the preview's
 /// image and workspace, read-only, without the project's variables or its storage identity (the

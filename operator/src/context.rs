@@ -70,6 +70,8 @@ pub struct Config {
     pub s3: Option<ludis_storage::S3Settings>,
     /// The SMTP server for workflow notifications (None: none are sent; an event says so).
     pub smtp: Option<crate::notify::SmtpSettings>,
+    /// Deliveries (messages × recipients) of workflow e-mail each organization may make per hour.
+    pub mail_per_hour: u32,
 }
 
 impl Config {
@@ -101,6 +103,7 @@ impl Config {
                     port,
                     from: "ludis@localhost".into(),
                 }),
+            mail_per_hour: crate::mail_policy::DEFAULT_PER_HOUR,
         }
     }
 }
@@ -118,6 +121,8 @@ pub struct Context {
     pub caches: Arc<Caches>,
     /// The administrator's image list, kept current by a watch.
     pub image_watch: ImageWatch,
+    /// The workflow e-mail each organization sent in the last hour.
+    pub mail_budget: Arc<Mutex<crate::mail_policy::MailBudget>>,
     /// Consecutive failures per object, for the retry backoff.
     failures: Arc<Mutex<HashMap<String, u32>>>,
     /// When each object's children were last applied unconditionally.
@@ -135,6 +140,9 @@ impl Context {
         Self {
             recorder: Recorder::new(client.clone(), reporter),
             s3: config.s3.as_ref().map(ludis_storage::client),
+            mail_budget: Arc::new(Mutex::new(crate::mail_policy::MailBudget::new(
+                config.mail_per_hour,
+            ))),
             client,
             config: Arc::new(config),
             metrics,

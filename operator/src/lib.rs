@@ -13,6 +13,7 @@ pub mod events;
 pub mod images;
 pub mod k8s;
 pub mod log_archive;
+pub mod mail_policy;
 pub mod metrics;
 pub mod notify;
 pub mod telemetry;

@@ -79,6 +79,9 @@ struct Args {
     /// Sender address of notifications.
     #[arg(long, env = "LUDIS_SMTP_FROM", default_value = "ludis@localhost")]
     smtp_from: String,
+    /// Workflow e-mail deliveries (messages × recipients) each organization may make per hour.
+    #[arg(long, env = "LUDIS_MAIL_PER_ORGANIZATION_PER_HOUR", default_value_t = ludis_operator::mail_policy::DEFAULT_PER_HOUR)]
+    mail_per_organization_per_hour: u32,
     /// Name of the leader-election Lease.
     #[arg(long, env = "LUDIS_LEASE_NAME", default_value = "ludis-operator")]
     lease_name: String,
@@ -150,6 +153,7 @@ async fn main() -> anyhow::Result<()> {
             )?),
             None => None,
         },
+        mail_per_hour: args.mail_per_organization_per_hour,
         s3: args.s3_endpoint.map(|endpoint| ludis_storage::S3Settings {
             endpoint,
             region: args.s3_region,

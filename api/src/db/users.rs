@@ -179,6 +179,16 @@ pub async fn count_active(db: &AnyPool, organization_id: &str) -> Result<i64, sq
         .await
 }
 
+/// The e-mail addresses of an organization's active users, lower-case and sorted.
+pub async fn active_emails(db: &AnyPool, organization_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT LOWER(email) FROM users WHERE organization_id = $1 AND status = 'active' ORDER BY LOWER(email)",
+    )
+    .bind(organization_id)
+    .fetch_all(db)
+    .await
+}
+
 pub async fn count_in_org(db: &AnyPool, organization_id: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE organization_id = $1")
         .bind(organization_id)

@@ -9,7 +9,10 @@ use kube::{
 use ludis_crds::{ANNOTATION_OWNER, Dataset};
 use serde_json::json;
 
-use crate::helpers::{apps, cluster};
+use crate::{
+    helpers::{apps, cluster},
+    pod_tokens::wait_until,
+};
 
 #[tokio::test]
 async fn organizations_own_a_namespace_and_cannot_be_deleted_while_they_own_assets() {
@@ -201,4 +204,56 @@ async fn an_organization_never_takes_a_namespace_it_did_not_make() {
         assert!(kept.metadata.deletion_timestamp.is_none(), "{ns} is not deleted");
         namespaces.delete(ns, &DeleteParams::default()).await.unwrap();
     }
+}
+
+/// The recipients the operator may e-mail for an organization (its namespace's ConfigMap).
+async fn mail_recipients(client: &kube::Client, namespace: &str) -> Option<String> {
+    let map = Api::<k8s_openapi::api::core::v1::ConfigMap>::namespaced(client.clone(), namespace)
+        .get_opt(ludis_crds::MAIL_RECIPIENTS_CONFIGMAP)
+        .await
+        .unwrap()?;
+    map.data?.remove(ludis_crds::MAIL_RECIPIENTS_KEY)
+}
+
+#[tokio::test]
+async fn an_organizations_namespace_lists_its_members_as_the_only_mail_recipients() {
+    let client = cluster()
+        .await
+        .expect("no cluster: dev/test.sh starts one and sets KUBECONFIG");
+    let app = apps().await.remove(0);
+    let org = app.unique_org("Mail").await;
+    let ann = app.person(&org, "developer", "Ann").await;
+    let bob = app.person(&org, "developer", "Bob").await;
+    let row = ludis_api::db::organizations::by_id(&app.state.db, &org)
+        .await
+        .unwrap()
+        .unwrap();
+    ludis_api::cluster::organizations::ensure_namespace_of(&app.state, &client, &row)
+        .await
+        .unwrap();
+    let namespace = ludis_crds::organization_namespace(&row.slug);
+    let mut expected: Vec<String> = [&ann.email, &bob.email]
+        .iter()
+        .map(|e| e.to_lowercase())
+        .collect();
+    expected.sort();
+    let expected = expected.join("\n");
+    wait_until("both members are the recipients", || async {
+        mail_recipients(&client, &namespace).await.as_ref() == Some(&expected)
+    })
+    .await;
+
+    // A member who leaves is no recipient any more.
+    ludis_api::db::users::delete(&app.state.db, &bob.uid)
+        .await
+        .unwrap();
+    let ann_only = ann.email.to_lowercase();
+    wait_until("Bob is no recipient any more", || async {
+        mail_recipients(&client, &namespace).await.as_ref() == Some(&ann_only)
+    })
+    .await;
+    Api::<Namespace>::all(client)
+        .delete(&namespace, &DeleteParams::default())
+        .await
+        .unwrap();
 }

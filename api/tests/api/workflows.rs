@@ -257,8 +257,30 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
             )
             .await;
         assert_eq!(status, 400, "{body}");
+        // Only the organization's members are notified: the API is no relay to strangers.
         let (status, body) = app
-            .put(&path, &owner.token, json!({"name": "Renamed", "email_bool": true, "email_list": ["ops@example.com"], "email_on": "failure"}))
+            .put(
+                &path,
+                &owner.token,
+                json!({"email_bool": true, "email_list": [runner.email, "ops@example.com"]}),
+            )
+            .await;
+        assert_eq!(
+            (status.as_u16(), body["message"].as_str()),
+            (
+                400,
+                Some(
+                    "Notifications go to members of your organization only: ops@example.com is not one of them"
+                )
+            )
+        );
+        let member = runner.email.to_uppercase();
+        let (status, body) = app
+            .put(
+                &path,
+                &owner.token,
+                json!({"name": "Renamed", "email_bool": true, "email_list": [member], "email_on": "failure"}),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["message"], "Workflow update successful!");
@@ -269,7 +291,7 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
                 w["email_on"].as_str(),
                 w["email_list"].clone()
             ),
-            (Some("Renamed"), Some("failure"), json!(["ops@example.com"]))
+            (Some("Renamed"), Some("failure"), json!([member]))
         );
 
         // The Active toggle: execute access.
@@ -327,6 +349,14 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
         assert_eq!(
             (status.as_u16(), body["message"].as_str()),
             (403, Some("You need edit access"))
+        );
+        let (status, body) =
+            save(json!({"nodes": nodes, "edges": [edge("1", "2")], "email_list": ["stranger@example.net"]}))
+                .await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (400, Some("not_a_member")),
+            "{body}"
         );
         let (status, body) = save(json!({"nodes": nodes, "edges": [edge("1", "2")], "email_on_success": true, "email_on_failure": true})).await;
         assert_eq!(status, 200, "{body}");

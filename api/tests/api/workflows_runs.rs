@@ -164,7 +164,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             .put(
                 &format!("/v2/workflows/{id}"),
                 &owner.token,
-                json!({"email_bool": true, "email_list": ["ops@example.com"], "email_on": "failure"}),
+                json!({"email_bool": true, "email_list": [owner.email], "email_on": "failure"}),
             )
             .await;
         assert_eq!(status, 200, "{body}");
@@ -176,10 +176,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
         let n = cr.spec.notification.clone().expect("the notification");
         assert_eq!(
             (n.emails, n.on),
-            (
-                vec!["ops@example.com".to_owned()],
-                ludis_crds::workflow::NotifyOn::Failure
-            )
+            (vec![owner.email.clone()], ludis_crds::workflow::NotifyOn::Failure)
         );
         assert_eq!(cr.spec.tasks.len(), 2, "the tasks stay as published");
 

@@ -269,6 +269,9 @@ pub(super) async fn update_workflow(
         req.email_list.as_deref(),
         req.email_on,
     )?;
+    if req.email_list.is_some() {
+        crate::mail_recipients::check(&state, &w.asset.organization_id, &w.details.email_list).await?;
+    }
     w.asset.updated_at = db::now();
     cluster::workflows::patch_settings(&state, &w)
         .await

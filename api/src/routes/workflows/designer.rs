@@ -250,6 +250,9 @@ pub(super) async fn save(
         req.email_list.as_deref(),
         email_on(req.email_on_success, req.email_on_failure),
     )?;
+    if req.email_list.is_some() {
+        crate::mail_recipients::check(&state, &w.asset.organization_id, &w.details.email_list).await?;
+    }
     w.asset.updated_at = db::now();
     cluster::workflows::patch_settings(&state, &w)
         .await

@@ -15,7 +15,7 @@ use crate::{
     error::{Error, Result},
     events,
     k8s::{apply::update_status, children::RESYNC},
-    notify,
+    mail_policy, notify,
     verdict::Verdict,
 };
 
@@ -115,11 +115,8 @@ pub fn email(run: &WorkflowRun, wf: &Workflow, phase: RunPhase, tasks: &[TaskSta
     } else {
         "failed"
     };
-    let subject = format!(
-        "Workflow {} {outcome} (run {})",
-        wf.spec.display_name,
-        run.name_any()
-    );
+    // The subject is ours: what users typed (the workflow's name, its tasks') is only in the body.
+    let subject = format!("Ludis: a workflow run {outcome}");
     let mut body = format!(
         "The run {} of the workflow {} {outcome}.\n\nTasks:\n",
         run.name_any(),
@@ -140,20 +137,60 @@ pub fn email(run: &WorkflowRun, wf: &Workflow, phase: RunPhase, tasks: &[TaskSta
 
 /// Sends `email` over SMTP (with an event on the run either way); without an SMTP server, an
 /// event says that none was sent.
+/// Only the organization's members receive it ([`mail_policy`]), within the organization's hourly
+/// budget; what is not sent is said in an event on the run.
 async fn send(ctx: &Context, run: &WorkflowRun, email: &Email) -> Result<()> {
     let reference = kube::Resource::object_ref(run, &());
+    let not_sent = |why: String| {
+        let reference = reference.clone();
+        async move {
+            ctx.event(
+                &reference,
+                EventType::Warning,
+                "NotificationNotSent",
+                "Notify",
+                why,
+            )
+            .await
+        }
+    };
     let Some(smtp) = ctx.config.smtp.as_ref() else {
-        ctx.event(
-            &reference,
-            EventType::Warning,
-            "NotificationNotSent",
-            "Notify",
-            "no SMTP server is configured".into(),
-        )
-        .await;
+        not_sent("no SMTP server is configured".into()).await;
         return Ok(());
     };
-    notify::send(smtp, &email.to, &email.subject, &email.body)
+    let namespace = run.namespace().unwrap_or_default();
+    let members = mail_policy::members(&ctx.client, &namespace)
+        .await
+        .map_err(|source| Error::Observe {
+            what: "mail recipients",
+            source,
+        })?;
+    let (to, strangers) = mail_policy::split(&email.to, &members);
+    if !strangers.is_empty() {
+        not_sent(format!(
+            "not members of the organization, not e-mailed: {}",
+            strangers.join(", ")
+        ))
+        .await;
+    }
+    if to.is_empty() {
+        return Ok(());
+    }
+    let deliveries = u32::try_from(to.len()).unwrap_or(u32::MAX);
+    let within_budget = ctx
+        .mail_budget
+        .lock()
+        .expect("the mail budget's lock is never poisoned")
+        .take(&namespace, deliveries, std::time::Instant::now());
+    if !within_budget {
+        let per_hour = ctx.config.mail_per_hour;
+        not_sent(format!(
+            "the organization's limit of {per_hour} e-mail deliveries per hour is reached"
+        ))
+        .await;
+        return Ok(());
+    }
+    notify::send(smtp, &to, &email.subject, &email.body)
         .await
         .map_err(Error::Notify)?;
     ctx.event(
@@ -161,7 +198,7 @@ async fn send(ctx: &Context, run: &WorkflowRun, email: &Email) -> Result<()> {
         EventType::Normal,
         "NotificationSent",
         "Notify",
-        format!("e-mailed {}", email.to.join(", ")),
+        format!("e-mailed {}", to.join(", ")),
     )
     .await;
     Ok(())
@@ -193,7 +230,7 @@ mod tests {
         };
         let mail = email(&run(&[]), &on("failure"), RunPhase::Failed, &tasks()).unwrap();
         assert_eq!(mail.to, ["ann@acme.example"]);
-        assert_eq!(mail.subject, "Workflow Nightly failed (run r1)");
+        assert_eq!(mail.subject, "Ludis: a workflow run failed");
         assert!(
             mail.body
                 .starts_with("The run r1 of the workflow Nightly failed.\n\nTasks:\n")
