@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::organizations;
 use crate::{
     db::{
-        assets::AssetRow,
+        assets::{self, AssetRow},
         details::{Details, WithDetails},
     },
     domain::AssetKind,
@@ -147,7 +147,7 @@ pub async fn apply<K: Applied>(state: &AppState, asset: &AssetRow, body: &Value)
     let api = Api::<K>::namespaced(client.clone(), namespace);
     let params = PatchParams::apply(FIELD_MANAGER_API);
     let no_namespace = |e: &kube::Error| matches!(e, kube::Error::Api(r) if r.code == 404 && r.message.contains("namespace"));
-    let patch = || async { api.patch(name, &params, &Patch::Apply(body)).await.map(|_| ()) };
+    let patch = || async { api.patch(name, &params, &Patch::Apply(body)).await };
     let mut done = patch().await;
     if matches!(&done, Err(e) if no_namespace(e)) {
         let ensured = match organizations::by_id(state, &asset.organization_id).await {
@@ -181,7 +181,24 @@ pub async fn apply<K: Applied>(state: &AppState, asset: &AssetRow, body: &Value)
         }
         .into()),
         Err(e) => Err(e).with_context(|| format!("failed to apply {} {namespace}/{name}", K::KIND.noun())),
-        Ok(()) => Ok(()),
+        Ok(applied) => {
+            // The row (written next by the caller) reflects this version: the watcher mirrors no
+            // older one over it (a new asset's row does not exist yet; its first mirror records it).
+            let meta = applied.meta();
+            let (uid, generation) = (
+                meta.uid.as_deref().unwrap_or_default(),
+                meta.generation.unwrap_or_default(),
+            );
+            assets::claim_generation(&state.db, &asset.id, uid, generation)
+                .await
+                .with_context(|| {
+                    format!(
+                        "failed to record the version of {} {namespace}/{name}",
+                        K::KIND.noun()
+                    )
+                })?;
+            Ok(())
+        }
     }
 }
 

@@ -145,6 +145,32 @@ where
     Ok(())
 }
 
+/// Records that row `id` reflects version `generation` of resource `uid`, unless it already
+/// reflects a newer version of that same resource: false then, and nothing changes. The API
+/// records each version it applies; the watcher mirrors a version only when it can record it, so
+/// an event that arrives after the API changed the resource again is never written over the row.
+/// (A resource recreated under the same name has another uid: its versions start again.)
+pub async fn claim_generation<'e, E>(
+    exec: E,
+    id: &str,
+    uid: &str,
+    generation: i64,
+) -> Result<bool, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let done = sqlx::query(
+        "UPDATE assets SET resource_uid = $2, resource_generation = $3 WHERE id = $1 \
+         AND (resource_uid IS NULL OR resource_uid <> $2 OR resource_generation <= $3)",
+    )
+    .bind(id)
+    .bind(uid)
+    .bind(generation)
+    .execute(exec)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 pub async fn by_id(db: &AnyPool, id: &str) -> Result<Option<AssetRow>, sqlx::Error> {
     let sql = format!("SELECT {COLUMNS} FROM assets a WHERE a.id = $1");
     sqlx::query(sqlx::AssertSqlSafe(sql))

@@ -177,16 +177,32 @@ pub async fn update<D: Details>(db: &AnyPool, a: &WithDetails<D>) -> Result<(), 
 }
 
 /// Inserts or updates both rows, and replaces the resource share entries, in one transaction
-/// (the resource watcher's write).
+/// (the resource watcher's write of `version`, the resource's uid and generation). False, and
+/// nothing written, when the row already reflects a newer version
+/// ([`assets::claim_generation`]).
 pub async fn upsert_with_resource_shares<D: Details>(
     db: &AnyPool,
     a: &WithDetails<D>,
     exists: bool,
     shares: &[super::shares::Entry<'_>],
     now: i64,
-) -> Result<(), sqlx::Error> {
+    version: (&str, i64),
+) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
-    write_both(&mut tx, a, !exists).await?;
+    if !exists {
+        assets::insert(&mut *tx, &a.asset).await?;
+    }
+    // Claimed first: the row is locked (PostgreSQL) or the database is (SQLite) until the commit,
+    // so the API's record of a newer version comes before this check or after this write.
+    if !assets::claim_generation(&mut *tx, &a.asset.id, version.0, version.1).await? {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    if exists {
+        assets::update(&mut *tx, &a.asset).await?;
+    }
+    write(&mut *tx, &a.details, !exists).await?;
     super::shares::replace_resource(&mut tx, &a.asset.id, shares, now).await?;
-    tx.commit().await
+    tx.commit().await?;
+    Ok(true)
 }

@@ -714,3 +714,93 @@ async fn the_api_creates_a_missing_organization_namespace_before_applying() {
         delete_namespace(&client, &namespace).await;
     }
 }
+
+/// Creates an application through the API and renames it; answers its id and the resource as it
+/// was before the rename (what a late event of the watch carries).
+async fn renamed_with_its_old_version(
+    app: &TestApp,
+    token: &str,
+    client: &kube::Client,
+) -> (String, Insight) {
+    let (s, b) = app
+        .post(
+            "/v1/applications",
+            Some(token),
+            json!({"application": {"name": "Q3 sales", "description": "Quarterly", "app_type": "application",
+                "app_url": "https://dash.example/q3"}}),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["application"]["id"].as_str().unwrap().to_owned();
+    let row = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+    let (namespace, name) = row.resource().expect("the application has a resource");
+    let old = Api::<Insight>::namespaced(client.clone(), namespace)
+        .get(name)
+        .await
+        .unwrap();
+    assert_eq!(old.spec.display_name, "Q3 sales");
+    let (s, b) = app
+        .put(
+            &format!("/v1/applications/{id}"),
+            token,
+            json!({"entity": {"name": "Q3 sales (final)"}}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    (id, old)
+}
+
+#[tokio::test]
+async fn a_late_event_of_the_watch_never_undoes_the_users_last_write() {
+    let client = cluster()
+        .await
+        .expect("no cluster: dev/test.sh starts one and sets KUBECONFIG");
+    for app in apps().await {
+        let k = app.kind;
+        let org = app.unique_org("Late events").await;
+        let admin = app.person(&org, "administrator", "Admin").await;
+        let name_of = |id: String| {
+            let db = app.state.db.clone();
+            async move { db::assets::by_id(&db, &id).await.unwrap().unwrap().name }
+        };
+
+        // The version before the rename arrives after it (a busy watcher): the row keeps the new
+        // name, and the deletion is recorded under it.
+        let (id, old) = renamed_with_its_old_version(&app, &admin.token, &client).await;
+        ludis_api::cluster::watcher::replay_insight(app.state.clone(), client.clone(), old).await;
+        assert_eq!(name_of(id.clone()).await, "Q3 sales (final)", "{k}");
+        let (s, _) = app.delete(&format!("/v1/applications/{id}"), &admin.token).await;
+        assert_eq!(s, 200, "{k}");
+        let (_, b) = app
+            .get("/v1/metrics/applications?period=day&searchTerm=q3", &admin.token)
+            .await;
+        assert_eq!(b["rows"][0]["action"], "deleted", "{k}: {b}");
+        assert_eq!(b["rows"][0]["entity_name"], "Q3 sales (final)", "{k}: {b}");
+
+        // The control: a replay is mirrored when its version is the row's own — a row changed
+        // behind the resource's back (no newer version applied) gets the resource's name again.
+        let (s, b) = app
+            .post(
+                "/v1/applications",
+                Some(&admin.token),
+                json!({"application": {"name": "Q4 sales", "app_type": "application", "app_url": "https://dash.example/q4"}}),
+            )
+            .await;
+        assert_eq!(s, 201, "{k}: {b}");
+        let id = b["application"]["id"].as_str().unwrap().to_owned();
+        let row = db::assets::by_id(&app.state.db, &id).await.unwrap().unwrap();
+        let (namespace, name) = row.resource().unwrap();
+        let current = Api::<Insight>::namespaced(client.clone(), namespace)
+            .get(name)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE assets SET name = 'Changed behind its back' WHERE id = $1")
+            .bind(&id)
+            .execute(&app.state.db)
+            .await
+            .unwrap();
+        ludis_api::cluster::watcher::replay_insight(app.state.clone(), client.clone(), current).await;
+        assert_eq!(name_of(id.clone()).await, "Q4 sales", "{k}");
+        app.delete(&format!("/v1/applications/{id}"), &admin.token).await;
+    }
+}

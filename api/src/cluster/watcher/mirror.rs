@@ -348,7 +348,19 @@ impl Mirror {
             if !same {
                 new.asset.updated_at = now;
             }
-            details::upsert_with_resource_shares(db, &new, true, &entries(&shares), now).await?;
+            if !details::upsert_with_resource_shares(
+                db,
+                &new,
+                true,
+                &entries(&shares),
+                now,
+                version(cr.meta()),
+            )
+            .await?
+            {
+                let (namespace, name) = key(cr.meta());
+                tracing::debug!(%namespace, %name, "a newer version of this {} is already in its row; this older one is not mirrored", K::KIND.noun());
+            }
         } else {
             K::write_observed(db, &old, &new).await?;
         }
@@ -389,7 +401,15 @@ impl Mirror {
         let Some(rows) = K::new_rows(self, cr, seen, row).await? else {
             return Ok(());
         };
-        details::upsert_with_resource_shares(&self.state.db, &rows, false, &entries(shares), now).await?;
+        details::upsert_with_resource_shares(
+            &self.state.db,
+            &rows,
+            false,
+            &entries(shares),
+            now,
+            version(cr.meta()),
+        )
+        .await?;
         tracing::info!(%namespace, %name, id = %rows.asset.id, "a new {} resource is mirrored", K::KIND.noun());
         Ok(())
     }
@@ -453,6 +473,14 @@ fn meta<K: Mirrored>(obj: &DeserializeGuard<K>) -> &ObjectMeta {
         Ok(cr) => cr.meta(),
         Err(invalid) => &invalid.metadata,
     }
+}
+
+/// Pure: the version of a resource its row records (uid, `metadata.generation`).
+fn version(meta: &ObjectMeta) -> (&str, i64) {
+    (
+        meta.uid.as_deref().unwrap_or_default(),
+        meta.generation.unwrap_or_default(),
+    )
 }
 
 fn key(meta: &ObjectMeta) -> (String, String) {

@@ -25,6 +25,10 @@
 //!   organization.
 //! - **Status**: an insight's phase, url and output go to the observed columns (only when the
 //!   status describes the current generation); a status-only change writes only those.
+//! - **Versions**: a row records the version of its resource it reflects (uid and
+//!   `metadata.generation`), recorded too when the API applies the resource; an event of an older
+//!   version than the row's is not mirrored (a rename by the API is never undone by the late event
+//!   of the version before it).
 //! - **Deletion**: a Delete event deletes the row; after every (re)list, rows of the kind with a
 //!   resource that the list did not contain are deleted too (after checking the resource is
 //!   really gone, and not for rows changed since the list began).
@@ -60,6 +64,15 @@ mod shares;
 mod workflows;
 
 use mirror::{Mirror, Mirrored as _};
+
+/// Mirrors `cr` now, as an `Apply` event of the watch would, whatever the watch itself has
+/// delivered: a replay. When the resource changed since, the event is a late one; tests replay
+/// such events to force their interleaving with the API's writes.
+pub async fn replay_insight(state: AppState, client: Client, cr: InsightCr) {
+    Mirror::new(state, client)
+        .event::<InsightCr>(Event::Apply(DeserializeGuard(Ok(cr))))
+        .await;
+}
 
 /// Starts the watcher when a cluster is configured.
 pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
