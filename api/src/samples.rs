@@ -80,56 +80,75 @@ pub async fn ensure_for(state: &AppState, organization_id: &str) -> anyhow::Resu
     let given = datasets::seeded_samples(&state.db, organization_id).await?;
     let mut added = 0;
     for sample in SAMPLES.iter().filter(|s| !given.iter().any(|g| g == s.slug)) {
-        let id = db::new_id();
-        let (bucket, prefix) = cluster::datasets::location(state, organization_id, &id).await?;
-        ludis_storage::ensure_bucket(s3, &bucket).await?;
-        let mut bytes = 0i64;
-        for (name, content_type, body) in sample.files {
-            ludis_storage::objects::put(
-                s3,
-                &bucket,
-                &format!("{prefix}{name}"),
-                body.as_bytes().to_vec(),
-                content_type,
-            )
-            .await?;
-            bytes += body.len() as i64;
+        // Claimed before it is made: of two API replicas (or a start and a new organization's
+        // task) giving the same sample, one makes it. A claim whose sample could not be made is
+        // let go, so that the next start tries again.
+        if !datasets::record_sample_seed(&state.db, organization_id, sample.slug, db::now()).await? {
+            continue;
         }
-        let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;
-        let has_resource = placement.is_some();
-        let now = db::now();
-        let dataset = Dataset {
-            details: DatasetRow {
-                // Each organization has its own copy: deleting it removes the copy.
-                deletion_policy: DeletionPolicy::Delete,
-                object_count: sample.files.len() as i64,
-                bytes,
-                sample: Some(sample.slug.into()),
-                ..DatasetRow::new(id.clone(), (bucket, prefix), has_resource)
-            },
-            asset: AssetRow {
-                description: sample.description.into(),
-                ..AssetRow::new(
-                    AssetKind::Dataset,
-                    id,
-                    organization_id.to_owned(),
-                    sample.name.into(),
-                    now,
-                )
-            }
-            .placed(placement),
-        };
-        assets::create(
-            state,
-            &dataset,
-            db::details::insert_shared_with_organization(&state.db, &dataset, now),
-        )
-        .await
-        .with_context(|| format!("failed to add the sample dataset {}", sample.slug))?;
-        datasets::record_sample_seed(&state.db, organization_id, sample.slug, now).await?;
+        if let Err(e) = give(state, s3, organization_id, sample).await {
+            datasets::forget_sample_seed(&state.db, organization_id, sample.slug).await?;
+            return Err(e);
+        }
         added += 1;
     }
     Ok(added)
+}
+
+/// Makes one sample dataset of an organization: its files, resource and rows.
+async fn give(
+    state: &AppState,
+    s3: &aws_sdk_s3::Client,
+    organization_id: &str,
+    sample: &Sample,
+) -> anyhow::Result<()> {
+    let id = db::new_id();
+    let (bucket, prefix) = cluster::datasets::location(state, organization_id, &id).await?;
+    ludis_storage::ensure_bucket(s3, &bucket).await?;
+    let mut bytes = 0i64;
+    for (name, content_type, body) in sample.files {
+        ludis_storage::objects::put(
+            s3,
+            &bucket,
+            &format!("{prefix}{name}"),
+            body.as_bytes().to_vec(),
+            content_type,
+        )
+        .await?;
+        bytes += body.len() as i64;
+    }
+    let placement = cluster::datasets::placement(state, organization_id, &id, sample.name).await?;
+    let has_resource = placement.is_some();
+    let now = db::now();
+    let dataset = Dataset {
+        details: DatasetRow {
+            // Each organization has its own copy: deleting it removes the copy.
+            deletion_policy: DeletionPolicy::Delete,
+            object_count: sample.files.len() as i64,
+            bytes,
+            sample: Some(sample.slug.into()),
+            ..DatasetRow::new(id.clone(), (bucket, prefix), has_resource)
+        },
+        asset: AssetRow {
+            description: sample.description.into(),
+            ..AssetRow::new(
+                AssetKind::Dataset,
+                id,
+                organization_id.to_owned(),
+                sample.name.into(),
+                now,
+            )
+        }
+        .placed(placement),
+    };
+    assets::create(
+        state,
+        &dataset,
+        db::details::insert_shared_with_organization(&state.db, &dataset, now),
+    )
+    .await
+    .with_context(|| format!("failed to add the sample dataset {}", sample.slug))?;
+    Ok(())
 }
 
 /// Gives a new organization its samples, in the background (failures are logged; the next start

@@ -208,6 +208,20 @@ pub async fn record_sample_seed(
     Ok(done > 0)
 }
 
+/// Lets go of an organization's claim on a sample (it could not be made).
+pub async fn forget_sample_seed(
+    db: &AnyPool,
+    organization_id: &str,
+    sample: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sample_seeds WHERE organization_id = $1 AND sample = $2")
+        .bind(organization_id)
+        .bind(sample)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 /// The samples an organization was given (whether or not it still has them).
 pub async fn seeded_samples(db: &AnyPool, organization_id: &str) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT sample FROM sample_seeds WHERE organization_id = $1")

@@ -362,15 +362,35 @@ async fn each_chunk<T: serde::Serialize>(
     Ok(())
 }
 
-/// Stores a range's changes and moves the collection's `indexed_block` to `last_block`, in one
-/// transaction: a job stopped midway resumes from the last range stored, never counting twice.
+/// Stores a range's changes and moves the collection's `indexed_block` from `first_block - 1` to
+/// `last_block`, in one transaction: a job stopped midway resumes from the last range stored,
+/// never counting twice. False, and nothing stored, when `indexed_block` is no longer
+/// `first_block - 1` (another API replica's job stored this range or a later one first).
 pub async fn store_range(
     db: &AnyPool,
     id: &str,
     rows: &RangeRows,
-    last_block: i64,
-) -> Result<(), sqlx::Error> {
+    (first_block, last_block): (i64, i64),
+) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
+    // Compare and set first: the row is locked (PostgreSQL) or the database is (SQLite) until
+    // the commit, so two jobs of one collection never both store a range.
+    let moved = sqlx::query(
+        "UPDATE web3_collections SET indexed_block = $2, transfers = transfers + $3, updated_at = $4 \
+         WHERE id = $1 AND indexed_block = $5",
+    )
+    .bind(id)
+    .bind(last_block)
+    .bind(rows.events)
+    .bind(super::now())
+    .bind(first_block - 1)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if moved == 0 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
     let from = json_rows(tx.backend_name().eq_ignore_ascii_case("sqlite"));
     // `WHERE true`: SQLite's upsert needs it after a SELECT, to tell ON CONFLICT from a join.
     each_chunk(
@@ -421,14 +441,6 @@ pub async fn store_range(
         &rows.mints,
     )
     .await?;
-    sqlx::query(
-        "UPDATE web3_collections SET indexed_block = $2, transfers = transfers + $3, updated_at = $4 WHERE id = $1",
-    )
-    .bind(id)
-    .bind(last_block)
-    .bind(rows.events)
-    .bind(super::now())
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await
+    tx.commit().await?;
+    Ok(true)
 }

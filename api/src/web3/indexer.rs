@@ -3,7 +3,8 @@
 //! applies them to the collection's [`Ledger`], and stores each range's changes with the new
 //! `indexed_block` in one transaction. The next range is fetched while the current one is
 //! stored. A range the node refuses as too large is halved; a network failure is retried three
-//! times. A job stopped midway (the API restarted) resumes from the last range stored.
+//! times. A job stopped midway (the API restarted) resumes from the last range stored; of two
+//! jobs of one collection (two replicas resuming it), only one stores each range ([`Job`]).
 
 use std::time::Duration;
 
@@ -30,6 +31,8 @@ const RETRIES: u32 = 3;
 pub enum IndexError {
     #[error("the collection is gone")]
     Gone,
+    #[error("another job (another API replica's) stored a range first; it goes on alone")]
+    Superseded,
     #[error("the chain refused the logs of block {block}: {reason}")]
     Refused { block: u64, reason: String },
     #[error("the chain cannot be reached: {0}")]
@@ -70,6 +73,7 @@ pub fn spawn(state: &AppState, id: &str) {
                 tracing::info!(collection = %id, ranges = done.ranges, events = done.events, "collection indexed")
             }
             Err(IndexError::Gone) => {}
+            Err(e @ IndexError::Superseded) => tracing::info!(collection = %id, "{e}"),
             Err(e) => {
                 tracing::warn!(collection = %id, error = %e, "collection indexing failed");
                 let target = store::by_id(&db, &id)
@@ -105,12 +109,57 @@ pub async fn index(
     id: &str,
     block_range: u64,
 ) -> Result<Indexed, IndexError> {
-    let c = store::by_id(db, id).await?.ok_or(IndexError::Gone)?;
-    let address: Address = c
-        .contract_address
-        .parse()
-        .map_err(|e| IndexError::Stored(format!("stored address {:?}: {e}", c.contract_address)))?;
-    let mut ledger = Ledger::with_balances(parse_balances(store::balances(db, id).await?)?);
+    Job::load(db, id).await?.run(db, provider, block_range).await
+}
+
+/// A job of one collection, from where its stored state stands when it is loaded. Two jobs of a
+/// collection may run at once (two API replicas resuming it): the first to store a range goes on,
+/// the other stops ([`IndexError::Superseded`]) — each range is stored only over the
+/// `indexed_block` its job started from.
+pub struct Job {
+    collection: store::CollectionRow,
+    address: Address,
+    ledger: Ledger,
+}
+
+impl Job {
+    /// The collection and its balances as stored now.
+    pub async fn load(db: &AnyPool, id: &str) -> Result<Self, IndexError> {
+        let collection = store::by_id(db, id).await?.ok_or(IndexError::Gone)?;
+        let address: Address = collection.contract_address.parse().map_err(|e| {
+            IndexError::Stored(format!("stored address {:?}: {e}", collection.contract_address))
+        })?;
+        let ledger = Ledger::with_balances(parse_balances(store::balances(db, id).await?)?);
+        Ok(Self {
+            collection,
+            address,
+            ledger,
+        })
+    }
+
+    /// Reads and stores the ranges up to the target, then marks the collection `success`.
+    pub async fn run(
+        self,
+        db: &AnyPool,
+        provider: &RootProvider,
+        block_range: u64,
+    ) -> Result<Indexed, IndexError> {
+        run(db, provider, self, block_range).await
+    }
+}
+
+async fn run(
+    db: &AnyPool,
+    provider: &RootProvider,
+    job: Job,
+    block_range: u64,
+) -> Result<Indexed, IndexError> {
+    let Job {
+        collection: c,
+        address,
+        mut ledger,
+    } = job;
+    let id = c.id.as_str();
     let target = u64::try_from(c.target_block).unwrap_or(0);
     let mut from = u64::try_from(c.indexed_block + 1).unwrap_or(0);
     let mut span = block_range.max(1);
@@ -153,7 +202,13 @@ pub async fn index(
         let rows = rows(changes);
         let stored = std::time::Instant::now();
         done.events += u64::try_from(rows.events).unwrap_or(0);
-        store::store_range(db, id, &rows, i64::try_from(end).unwrap_or(i64::MAX)).await?;
+        let blocks = (
+            i64::try_from(start).unwrap_or(i64::MAX),
+            i64::try_from(end).unwrap_or(i64::MAX),
+        );
+        if !store::store_range(db, id, &rows, blocks).await? {
+            return Err(IndexError::Superseded);
+        }
         tracing::debug!(
             collection = %id, start, end, logs = logs.len(),
             decode_ms = (stored - applied).as_millis() as u64,

@@ -1064,3 +1064,41 @@ async fn the_datasets_feature_switched_off_for_a_role_is_refused_with_a_token_or
         assert_eq!(r.0, 200, "{k}");
     }
 }
+
+#[tokio::test]
+async fn two_replicas_giving_an_organization_its_samples_make_each_once() {
+    let s3 = s3_settings()
+        .expect("no object storage: dev/test.sh starts the S3 server and sets LUDIS_S3_ENDPOINT");
+    for app in apps_with(move |s| {
+        s3(s);
+        s.sample_datasets = true;
+    })
+    .await
+    {
+        let org = app.unique_org("Samples").await;
+        // Two API replicas starting at once (or a start and a new organization's task) both
+        // find the samples missing.
+        let (a, b) = tokio::join!(
+            ludis_api::samples::ensure_for(&app.state, &org),
+            ludis_api::samples::ensure_for(&app.state, &org)
+        );
+        let added = a.unwrap() + b.unwrap();
+        assert_eq!(added, ludis_api::samples::SAMPLES.len(), "{}", app.kind);
+        let samples: Vec<String> = sqlx::query_scalar(
+            "SELECT d.sample FROM datasets d JOIN assets a ON a.id = d.id \
+             WHERE a.organization_id = $1 AND d.sample IS NOT NULL ORDER BY d.sample",
+        )
+        .bind(&org)
+        .fetch_all(&app.state.db)
+        .await
+        .unwrap();
+        assert_eq!(
+            samples,
+            ["city-weather", "retail-sales"],
+            "{}: each once",
+            app.kind
+        );
+        // Given once: a later start adds nothing.
+        assert_eq!(ludis_api::samples::ensure_for(&app.state, &org).await.unwrap(), 0);
+    }
+}

@@ -13,6 +13,7 @@ use ludis_api::{
     Settings,
     db::web3::{self as store, CollectionRow},
     domain::{Chain, CollectionStatus, ContractType},
+    web3::indexer::{IndexError, Job},
 };
 use serde_json::{Value, json};
 
@@ -556,5 +557,59 @@ async fn an_interrupted_job_resumes_where_it_stopped() {
             .unwrap();
         assert_eq!(again.ranges, 0);
         check_starmap(&app, &who, "resumed", &llh).await;
+    }
+}
+
+#[tokio::test]
+async fn two_replicas_resuming_one_collection_count_each_transfer_once() {
+    let Some((deployed, settings)) = chains() else {
+        return;
+    };
+    let llh = collection(&deployed, "ETHEREUM", "lighthouses").clone();
+    for app in apps_with(move |s| {
+        settings(s);
+        s.web3_block_range = 4;
+    })
+    .await
+    {
+        let who = app
+            .person(&app.unique_org("Web3 replicas").await, "developer", "Dev")
+            .await;
+        let start = llh["deployment_block"].as_i64().unwrap();
+        let row = CollectionRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            chain: Chain::Ethereum,
+            contract_address: address(&llh).to_owned(),
+            name: "Ludis Lighthouses".into(),
+            symbol: "LLH".into(),
+            contract_type: ContractType::Erc721,
+            gcp_slug: "replicas".into(),
+            status: CollectionStatus::Running,
+            error: None,
+            start_block: start,
+            indexed_block: start - 1,
+            target_block: deployed["chains"]["ETHEREUM"]["last_block"].as_i64().unwrap(),
+            transfers: 0,
+            created_by: None,
+            created_at: ludis_api::db::now(),
+            updated_at: ludis_api::db::now(),
+        };
+        assert!(store::insert(&app.state.db, &row).await.unwrap());
+        // Both replicas read where the job stands before either stores a range (the interleaving
+        // forced): the first stores every range, the second stops at its first.
+        let provider = app.state.web3.chains.provider(Chain::Ethereum).unwrap();
+        let first = Job::load(&app.state.db, &row.id).await.unwrap();
+        let second = Job::load(&app.state.db, &row.id).await.unwrap();
+        let done = first.run(&app.state.db, provider, 4).await.unwrap();
+        assert!(done.ranges > 1, "{}: several ranges ({done:?})", app.kind);
+        let late = second.run(&app.state.db, provider, 4).await;
+        assert!(
+            matches!(late, Err(IndexError::Superseded)),
+            "{}: the second job stops: {late:?}",
+            app.kind
+        );
+        // Counted once: the seeded transfers, holders and overlaps exactly.
+        indexed(&app, &who, "replicas").await;
+        check_starmap(&app, &who, "replicas", &llh).await;
     }
 }
