@@ -224,7 +224,7 @@ pub(crate) fn entries() -> Vec<Entry> {
             method: "GET",
             path: "/v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}",
             variant: "unpublished: 409",
-            need: Need::Level(View),
+            need: Need::Level(Execute),
             destructive: false,
             call: |c, id, p| {
                 Box::pin(async move {
@@ -238,7 +238,7 @@ pub(crate) fn entries() -> Vec<Entry> {
             method: "POST",
             path: "/v2/workflows/latest/{id}",
             variant: "",
-            need: Need::Level(View),
+            need: Need::Level(Execute),
             destructive: false,
             call: |c, id, p| {
                 Box::pin(async move {

@@ -347,11 +347,31 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
         );
         assert_ne!(requests[0].id, requests[1].id);
 
+        // Logs need execute access, as every log does (the spec's level): a viewer sees the
+        // tasks' states, not what they printed.
+        for (status, body) in [
+            app.get(
+                &format!("/v2/workflows/tasks/{id}/{run}/extract/1"),
+                &viewer.token,
+            )
+            .await,
+            app.post(
+                &format!("/v2/workflows/latest/{id}"),
+                Some(&viewer.token),
+                json!({"limit": "all"}),
+            )
+            .await,
+        ] {
+            assert_eq!(
+                (status.as_u16(), body["message"].as_str()),
+                (403, Some("Execute access needed"))
+            );
+        }
         // Logs: none for try 0; the archive once the pod is gone.
         let (status, body) = app
             .get(
                 &format!("/v2/workflows/tasks/{id}/{run}/extract/0"),
-                &viewer.token,
+                &runner.token,
             )
             .await;
         assert_eq!(
@@ -380,7 +400,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             let (status, body) = app
                 .get(
                     &format!("/v2/workflows/tasks/{id}/{run}/extract/1"),
-                    &viewer.token,
+                    &runner.token,
                 )
                 .await;
             assert_eq!(status, 200, "{body}");
@@ -392,7 +412,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             let (status, body) = app
                 .post(
                     &format!("/v2/workflows/latest/{id}"),
-                    Some(&viewer.token),
+                    Some(&runner.token),
                     json!({"limit": "all"}),
                 )
                 .await;
@@ -430,7 +450,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
         })
         .await;
         let (status, body) = app
-            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/2"), &viewer.token)
+            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/2"), &runner.token)
             .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(
@@ -439,7 +459,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
                    "content": "loading 7 rows\n", "archived": false})
         );
         let (_, body) = app
-            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/1"), &viewer.token)
+            .get(&format!("/v2/workflows/tasks/{id}/{run}/load/1"), &runner.token)
             .await;
         assert_eq!(
             body["message"], "No Logs available for this task",

@@ -8,7 +8,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{
-    NEED_EDIT, load,
+    NEED_EXECUTE_TASKS, load,
     runs::{newest_first, run_of},
 };
 use crate::{
@@ -100,13 +100,14 @@ pub struct TaskLogAnswer {
     pub message: Option<String>,
 }
 
-/// The log of one try of a task (view access); try 0, or a try without a log: `log: null` and
+/// The log of one try of a task (execute access, as every log); try 0, or a try without a log: `log: null` and
 /// 'No Logs available for this task'.
 #[utoipa::path(get, path = "/v2/workflows/tasks/{id}/{dagRunId}/{taskId}/{tryNumber}", tag = "workflows",
     params(("id" = String, Path, description = "Workflow id"), ("dagRunId" = String, Path, description = "Run name"),
            ("taskId" = String, Path, description = "Task id"), ("tryNumber" = i32, Path, description = "Try, from 1")),
     responses(
         (status = 200, body = TaskLogAnswer),
+        (status = 403, description = "Execute access needed", body = ErrorBody),
         (status = 404, description = "Workflow or run not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
@@ -115,7 +116,7 @@ pub(super) async fn task_log(
     caller: AuthUser,
     AppPath((id, run, task, try_number)): AppPath<(String, String, String, i32)>,
 ) -> Result<Json<TaskLogAnswer>> {
-    let (w, _) = load(&state, &caller, &id, AccessLevel::View, NEED_EDIT).await?;
+    let (w, _) = load(&state, &caller, &id, AccessLevel::Execute, NEED_EXECUTE_TASKS).await?;
     let none = || {
         Json(TaskLogAnswer {
             success: true,
@@ -188,12 +189,13 @@ fn latest_limit(v: &Value) -> Result<usize> {
     }
 }
 
-/// Every try's log of the newest runs (view access), for download (at most 500 logs).
+/// Every try's log of the newest runs (execute access, as every log), for download (at most 500 logs).
 #[utoipa::path(post, path = "/v2/workflows/latest/{id}", tag = "workflows", request_body = LatestRequest,
     params(("id" = String, Path, description = "Workflow id")),
     responses(
         (status = 200, body = LatestAnswer),
         (status = 400, description = "A bad limit", body = ErrorBody),
+        (status = 403, description = "Execute access needed", body = ErrorBody),
         (status = 404, description = "Workflow not found", body = ErrorBody),
     ),
     security(("bearer" = []), ("api_key" = [])))]
@@ -203,7 +205,7 @@ pub(super) async fn latest(
     AppPath(id): AppPath<String>,
     AppJson(req): AppJson<LatestRequest>,
 ) -> Result<Json<LatestAnswer>> {
-    let (w, _) = load(&state, &caller, &id, AccessLevel::View, NEED_EDIT).await?;
+    let (w, _) = load(&state, &caller, &id, AccessLevel::Execute, NEED_EXECUTE_TASKS).await?;
     let limit = latest_limit(&req.limit)?;
     let mut runs = workflow_runs::list(&state, &w).await.map_err(ApiError::cluster)?;
     newest_first(&mut runs);

@@ -2137,7 +2137,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every try's log of the newest runs (view access), for download (at most 500 logs). */
+        /** Every try's log of the newest runs (execute access, as every log), for download (at most 500 logs). */
         post: operations["latest"];
         delete?: never;
         options?: never;
@@ -2318,7 +2318,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The log of one try of a task (view access); try 0, or a try without a log: `log: null` and
+         * The log of one try of a task (execute access, as every log); try 0, or a try without a log: `log: null` and
          *     'No Logs available for this task'.
          */
         get: operations["task_log"];
@@ -10972,6 +10972,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Workflow not found */
             404: {
                 headers: {
@@ -11456,6 +11465,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskLogAnswer"];
+                };
+            };
+            /** @description Execute access needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Workflow or run not found */

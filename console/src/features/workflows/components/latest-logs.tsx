@@ -1,7 +1,8 @@
-import { Button, Code, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Code, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconDownload, IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 
+import { GatedButton } from '@/components/ui/gated-button';
 import { QueryError } from '@/components/ui/query-error';
 import { getLatestLogs, logsAsText, useLatestLogs } from '@/features/workflows/api/get-latest-logs';
 import { LATEST_LOGS_LIMIT } from '@/config/constants';
@@ -19,9 +20,9 @@ function saveText(text: string, fileName: string) {
 
 /**
  * The latest logs (every try of the newest 5 runs, spec 001 §9) in a dialog, and "download all"
- * (limit 'all') as a text file.
+ * (limit 'all') as a text file. Logs need execute access: `blocked` says why they may not be read.
  */
-export function LatestLogs({ workflowId, workflowName }: { workflowId: string; workflowName: string }) {
+export function LatestLogs({ workflowId, workflowName, blocked }: { workflowId: string; workflowName: string; blocked?: string | null }) {
   const [open, setOpen] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const logs = useLatestLogs(workflowId, { enabled: open });
@@ -40,12 +41,12 @@ export function LatestLogs({ workflowId, workflowName }: { workflowId: string; w
   return (
     <>
       <Group gap="xs">
-        <Button variant="default" size="xs" leftSection={<IconFileText size={14} />} onClick={() => setOpen(true)}>
+        <GatedButton variant="default" size="xs" leftSection={<IconFileText size={14} />} blocked={blocked} onClick={() => setOpen(true)}>
           Latest logs
-        </Button>
-        <Button variant="default" size="xs" leftSection={<IconDownload size={14} />} loading={downloading} onClick={() => void downloadAll()}>
+        </GatedButton>
+        <GatedButton variant="default" size="xs" leftSection={<IconDownload size={14} />} blocked={blocked} loading={downloading} onClick={() => void downloadAll()}>
           Download all
-        </Button>
+        </GatedButton>
       </Group>
       <Modal opened={open} onClose={() => setOpen(false)} title={`Logs of the latest ${LATEST_LOGS_LIMIT} runs`} size="xl" centered>
         {logs.isPending ? (

@@ -140,9 +140,9 @@ export function TaskGrid({ workflow, dagRunId }: { workflow: Pick<WorkflowView, 
               <Table.Td>{formatDuration(t.duration)}</Table.Td>
               <Table.Td>
                 <Group gap={6} justify="flex-end" wrap="nowrap">
-                  <Button size="compact-xs" variant="subtle" leftSection={<IconFileText size={12} />} onClick={() => setLogsOf(t)} aria-label={`Logs of ${t.task_id}`}>
+                  <GatedButton size="compact-xs" variant="subtle" leftSection={<IconFileText size={12} />} blocked={blocked} onClick={() => setLogsOf(t)} aria-label={`Logs of ${t.task_id}`}>
                     Logs
-                  </Button>
+                  </GatedButton>
                   <MarkStateMenu
                     task={t}
                     blocked={taskControlBlocked(workflow)}

@@ -225,9 +225,16 @@ describe('workflow detail', () => {
     expect(screen.getByRole('switch', { name: 'Active' })).toBeDisabled();
     await expectTooltip(screen.getByRole('button', { name: 'Re-run with downstream' }), WORKFLOW_MESSAGES.executeNeeded);
     await expectTooltip(within(taskRow('train')).getByRole('button', { name: 'Mark State As' }), WORKFLOW_MESSAGES.executeNeeded);
+    // Logs need execute access too (the API answers a viewer 403).
+    await expectTooltip(screen.getByRole('button', { name: 'Logs of train' }), WORKFLOW_MESSAGES.executeNeeded);
+    await expectTooltip(screen.getByRole('button', { name: 'Latest logs' }), WORKFLOW_MESSAGES.executeNeeded);
+    await expectTooltip(screen.getByRole('button', { name: 'Download all' }), WORKFLOW_MESSAGES.executeNeeded);
     await user().click(screen.getByRole('button', { name: 'Run now' }));
     await user().click(screen.getByRole('button', { name: 'Save schedule' }));
+    await user().click(screen.getByRole('button', { name: 'Logs of train' }));
+    await user().click(screen.getByRole('button', { name: 'Download all' }));
     expect(paths(calls, 'POST')).toEqual([]);
+    expect(paths(calls, 'GET').filter((u) => /\/v2\/workflows\/tasks\/w1\/run-2\/train\//.test(u))).toEqual([]);
   });
 
   it("saves the schedule as a UTC cron from days and a time in the user's zone (days move across midnight)", async () => {

@@ -16,7 +16,7 @@ import { RunsPanel } from '@/features/workflows/components/runs-panel';
 import { ScheduleEditor } from '@/features/workflows/components/schedule-editor';
 import type { OnShare } from '@/features/workflows/components/slots';
 import { ActiveToggle, ImportError, StateBadge, TypeCell } from '@/features/workflows/components/workflow-cells';
-import { canEditWorkflow, projectLinkBlocked, runBlocked } from '@/features/workflows/utils/access';
+import { canEditWorkflow, projectLinkBlocked, runBlocked, taskControlBlocked } from '@/features/workflows/utils/access';
 import { formatDuration } from '@/features/workflows/utils/duration';
 import { WORKFLOW_MESSAGES } from '@/features/workflows/utils/messages';
 import { useDates } from '@/lib/dates';
@@ -148,7 +148,7 @@ export function WorkflowDetail({ id, onShare, discussion }: { id: string; onShar
       )}
       <Group justify="space-between">
         <Title order={4}>Runs</Title>
-        <LatestLogs workflowId={w.id} workflowName={w.name} />
+        <LatestLogs workflowId={w.id} workflowName={w.name} blocked={taskControlBlocked(w)} />
       </Group>
       <RunsPanel workflow={w} />
     </Stack>

@@ -20,7 +20,7 @@ export function scheduleBlocked(w: Levels): string | null {
 }
 export const publishBlocked = scheduleBlocked;
 
-/** Mark state and re-run need more than view. */
+/** Mark state, re-run and the tasks' logs need more than view. */
 export function taskControlBlocked(w: Levels): string | null {
   return atLeastExecute(w) ? null : WORKFLOW_MESSAGES.executeNeeded;
 }
