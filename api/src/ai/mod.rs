@@ -52,6 +52,8 @@ pub enum AiError {
     Protocol(String),
     #[error("the provider did not answer in time")]
     Timeout,
+    #[error("the assistant's request budget could not be read: {0}")]
+    Budget(String),
 }
 
 /// What the platform says when no provider is configured.

@@ -3,6 +3,7 @@
 //! parameters, TEXT/BIGINT columns, `ON CONFLICT … DO UPDATE`, `LOWER(x) LIKE` for search.
 
 pub mod activity;
+pub mod ai_usage;
 pub mod app_passes;
 pub mod assets;
 pub mod comments;

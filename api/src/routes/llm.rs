@@ -30,6 +30,7 @@ pub fn ai_error(e: AiError) -> ApiError {
     match e {
         AiError::NotConfigured => ApiError::unavailable("ai_not_configured", ai::NOT_CONFIGURED),
         AiError::Limited(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "ai_rate_limited", e.to_string()),
+        AiError::Budget(_) => ApiError::internal(e),
         other => {
             tracing::warn!(error = %other, "the assistant's provider failed");
             ApiError::new(StatusCode::BAD_GATEWAY, "ai_unavailable", other.to_string())
@@ -37,13 +38,17 @@ pub fn ai_error(e: AiError) -> ApiError {
     }
 }
 
-/// The configured assistant, after taking one request from the caller's budget.
-pub fn assistant_for<'s>(
+/// The configured assistant, after taking one request from the caller's budget (shared by every
+/// API replica: the database).
+pub async fn assistant_for<'s>(
     state: &'s AppState,
     caller: &AuthUser,
 ) -> std::result::Result<&'s ai::Assistant, AiError> {
     let assistant = state.ai.as_deref().ok_or(AiError::NotConfigured)?;
-    assistant.limit.take(&caller.user.uid)?;
+    assistant
+        .limit
+        .take(&state.db, &caller.user.uid, crate::db::now())
+        .await?;
     Ok(assistant)
 }
 
@@ -91,7 +96,7 @@ async fn log_summary(
             "There is no log to summarise yet",
         ));
     }
-    let assistant = assistant_for(&state, &caller).map_err(ai_error)?;
+    let assistant = assistant_for(&state, &caller).await.map_err(ai_error)?;
     let what = format!("the {} \"{}\"", asset.kind.label(), asset.name);
     let summary = assistant
         .provider

@@ -237,7 +237,7 @@ async fn the_chat_streams_the_answer_with_what_the_caller_may_read_of_the_entity
 #[tokio::test]
 async fn the_chat_checks_the_caller_before_the_upgrade_and_reports_failures_on_the_socket() {
     let (_provider, addr) = Provider::start().await;
-    for app in apps_with_provider(addr, 3).await {
+    for app in apps_with_provider(addr, 4).await {
         let org = app.unique_org("Chat checks").await;
         let user = app.person(&org, "developer", "User").await;
         assert_eq!(
@@ -252,7 +252,8 @@ async fn the_chat_checks_the_caller_before_the_upgrade_and_reports_failures_on_t
         );
 
         let mut socket = open_chat(&app, Some(&user), None, None).await.unwrap();
-        // Not a message list: said on the socket, which stays open (and costs nothing).
+        // Not a message list: said on the socket, which stays open. It costs a request: the
+        // budget is taken before a message is read.
         let (_, end) = ask(&mut socket, json!({"nope": true})).await;
         assert_eq!(
             end,
@@ -269,7 +270,7 @@ async fn the_chat_checks_the_caller_before_the_upgrade_and_reports_failures_on_t
             end["content"].as_str().unwrap().contains("the model crashed"),
             "{end}"
         );
-        // The third request of the minute is the last: the next one waits.
+        // The fourth request of the minute is the last: the next one waits.
         let (tokens, end) = ask(&mut socket, json!([{"role": "user", "content": "hi"}])).await;
         assert_eq!(
             (tokens.len(), end["type"].as_str()),
@@ -285,6 +286,12 @@ async fn the_chat_checks_the_caller_before_the_upgrade_and_reports_failures_on_t
                 .starts_with("too many requests to the assistant"),
             "{end}"
         );
+        // Another API replica on the same database takes from the same budget.
+        let replica = ludis_api::ai::limit::PerUser::per_minute(4);
+        assert!(matches!(
+            replica.take(&app.state.db, &user.uid, ludis_api::db::now()).await,
+            Err(ludis_api::ai::AiError::Limited(_))
+        ));
         // Another user's budget is their own.
         let other = app.person(&org, "developer", "Other").await;
         let mut socket = open_chat(&app, Some(&other), None, None).await.unwrap();

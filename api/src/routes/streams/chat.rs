@@ -80,6 +80,10 @@ impl Frame<'_> {
     }
 }
 
+/// The largest message a client may send (a conversation with its history): larger ones end the
+/// connection before they are read whole.
+const MAX_MESSAGE_BYTES: usize = 1 << 20;
+
 pub(super) async fn upgrade(
     State(state): State<AppState>,
     Query(q): Query<ChatQuery>,
@@ -97,6 +101,7 @@ pub(super) async fn upgrade(
         .filter(|id| !id.is_empty());
     let counted = telemetry::session(state.metrics.clone(), WebSocketKind::Chat);
     ws.protocols([PROTOCOL])
+        .max_message_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| counted.run(session(socket, state, caller, entity_id)))
 }
 
@@ -135,12 +140,13 @@ async fn answer(
     entity_id: Option<&str>,
     text: &str,
 ) -> Result<Answered, String> {
+    // The budget first: a message is counted before any work is done for it, read or not.
+    let assistant = assistant_for(state, caller).await.map_err(|e| e.to_string())?;
     let (conversation, file) = match serde_json::from_str::<Ask>(text) {
         Ok(Ask::Conversation { messages, file }) => (messages, file),
         Ok(Ask::Messages(messages)) => (messages, None),
         Err(_) => return Err("The message list could not be read".into()),
     };
-    let assistant = assistant_for(state, caller).map_err(|e| e.to_string())?;
     let entity = match entity_id {
         Some(id) => entity(state, caller, id, file.as_deref()).await,
         None => None,
