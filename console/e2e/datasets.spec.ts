@@ -235,6 +235,20 @@ test.describe.serial('datasets', () => {
     await screen(page, 'access-url');
     await page.keyboard.press('Escape');
     expect((await (await request.get(temporary)).body()).toString()).toBe(csv);
+    // The owner sees the link among the dataset's temporary links and revokes it: it stops at once.
+    await page.getByRole('button', { name: 'Temporary links' }).click();
+    const links = page.getByRole('table', { name: 'Temporary links' });
+    await expect(links.getByTestId('dataset-link').first()).toContainText('sales.csv');
+    await screen(page, 'temporary-links');
+    // (Each opening of the dialog made a link: every one to sales.csv is revoked.)
+    const revokeButtons = links.getByRole('button', { name: /^Revoke the link to sales\.csv/ });
+    for (let left = await revokeButtons.count(); left > 0; left -= 1) {
+      await revokeButtons.first().click();
+      await expect(revokeButtons).toHaveCount(left - 1);
+    }
+    await expect(page.getByText('Link revoked').first()).toBeVisible();
+    await expect(page.getByText(/No temporary links/)).toBeVisible();
+    expect((await request.get(temporary)).status()).toBe(404);
     const login = await apiLogin(request, owner.email, owner.password);
     const key = await request.post(`/v1/users/${login.user.id}/api_key`, { headers: { Authorization: `Bearer ${login.token}` } });
     expect(key.ok(), await key.text()).toBe(true);

@@ -852,7 +852,9 @@ async fn the_permanent_url_needs_the_api_key_and_the_temporary_one_none() {
             .await;
         assert_eq!(r.0, 200, "{k}: {}", r.1);
         let temporary = r.1["temporary_url"].as_str().unwrap();
-        assert!(temporary.contains("X-Amz-Expires=604800"), "{k}: {temporary}");
+        assert!(temporary.contains("/v1/datasets/link/"), "{k}: {temporary}");
+        let week = r.1["expires_at"].as_i64().unwrap() - db::now();
+        assert!((604_700..=604_800).contains(&week), "{k}: 7 days ({week} s)");
         let permanent = r.1["permanent_url"].as_str().unwrap();
         assert!(
             permanent.ends_with(&format!("/v1/datasets/download/{id}?path=dir%2Fmy%20file.csv")),
@@ -1100,5 +1102,118 @@ async fn two_replicas_giving_an_organization_its_samples_make_each_once() {
         );
         // Given once: a later start adds nothing.
         assert_eq!(ludis_api::samples::ensure_for(&app.state, &org).await.unwrap(), 0);
+    }
+}
+
+/// A temporary link to `path` of dataset `id`, made by `who`.
+async fn temporary_link(app: &TestApp, who: &Person, id: &str, path: &str) -> String {
+    let r = app
+        .post(
+            &format!("/v1/datasets/get/ludisurl/{id}"),
+            Some(&who.token),
+            json!({"path": path}),
+        )
+        .await;
+    assert_eq!(r.0, 200, "{}", r.1);
+    r.1["temporary_url"].as_str().unwrap().to_owned()
+}
+
+/// What an anonymous GET of `link` answers: its status, and the file's text when it is 200.
+async fn use_link(link: &str) -> (u16, String) {
+    let got = reqwest::get(link).await.unwrap();
+    (got.status().as_u16(), got.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn temporary_links_are_listed_to_editors_revocable_and_die_with_the_dataset_and_the_share() {
+    for app in s3_apps().await {
+        let w = world(&app).await;
+        let k = app.kind;
+        let d = create(&app, &w.ann, "Shared links", "Retain").await;
+        let id = d["id"].as_str().unwrap();
+        upload(&app, &w.ann, id, "q3.csv", b"q,3\n").await;
+        app.share(id, "user", &w.bob.uid, "view", &w.ann.uid).await;
+        let gone_body = |r: (u16, String)| {
+            let v: Value = serde_json::from_str(&r.1).unwrap_or(Value::Null);
+            (r.0, v["message"].as_str().unwrap_or_default().to_owned())
+        };
+
+        // Ann's link and Bob's (a viewer's) work without any key.
+        let anns = temporary_link(&app, &w.ann, id, "q3.csv").await;
+        let bobs = temporary_link(&app, &w.bob, id, "q3.csv").await;
+        assert_eq!(use_link(&anns).await, (200, "q,3\n".into()), "{k}");
+        assert_eq!(use_link(&bobs).await, (200, "q,3\n".into()), "{k}");
+
+        // The editor sees both (who, which file, until when); a viewer may not list them.
+        let r = app.get(&format!("/v1/datasets/links/{id}"), &w.ann.token).await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        let links = r.1["links"].as_array().unwrap().clone();
+        let makers: std::collections::BTreeSet<&str> =
+            links.iter().map(|l| l["created_by"].as_str().unwrap()).collect();
+        assert_eq!(
+            makers,
+            std::collections::BTreeSet::from([w.ann.email.as_str(), w.bob.email.as_str()]),
+            "{k}"
+        );
+        assert!(links.iter().all(|l| l["path"] == "q3.csv"), "{k}");
+        assert!(
+            !r.1.to_string().contains(anns.rsplit('/').next().unwrap()),
+            "{k}: no token is listed"
+        );
+        let r = app.get(&format!("/v1/datasets/links/{id}"), &w.bob.token).await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app
+            .get(&format!("/v1/datasets/links/{id}"), &w.outsider.token)
+            .await;
+        assert_eq!(r.0, 404, "{k}");
+
+        // Revoked by the editor: it stops at once; the other goes on.
+        let anns_id = links
+            .iter()
+            .find(|l| l["created_by"] == w.ann.email.as_str())
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let r = app
+            .delete(&format!("/v1/datasets/links/{id}/{anns_id}"), &w.bob.token)
+            .await;
+        assert_eq!(msg(&r), (403, "You need edit access".into()), "{k}");
+        let r = app
+            .delete(&format!("/v1/datasets/links/{id}/{anns_id}"), &w.ann.token)
+            .await;
+        assert_eq!(msg(&r), (200, "Link revoked".into()), "{k}");
+        assert_eq!(
+            gone_body(use_link(&anns).await),
+            (404, "This link has expired or was revoked".into()),
+            "{k}"
+        );
+        assert_eq!(use_link(&bobs).await.0, 200, "{k}");
+
+        // Bob's link dies with his access.
+        db::shares::apply_console(
+            &app.state.db,
+            id,
+            &[],
+            &[("user".parse().unwrap(), w.bob.uid.as_str())],
+            &w.ann.uid,
+            db::now(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(gone_body(use_link(&bobs).await).0, 404, "{k}");
+
+        // Every link dies with the dataset. A token that never was: the same answer.
+        let again = temporary_link(&app, &w.ann, id, "q3.csv").await;
+        assert_eq!(use_link(&again).await.0, 200, "{k}");
+        let r = app.delete(&format!("/v1/datasets/{id}"), &w.ann.token).await;
+        assert_eq!(r.0, 200, "{k}: {}", r.1);
+        assert_eq!(
+            gone_body(use_link(&again).await),
+            (404, "This link has expired or was revoked".into()),
+            "{k}"
+        );
+        let made_up = format!("{}/never-made", again.rsplit_once('/').unwrap().0);
+        assert_eq!(gone_body(use_link(&made_up).await).0, 404, "{k}");
     }
 }

@@ -527,6 +527,30 @@ fn other_entries() -> Vec<Entry> {
             },
         },
         Entry {
+            method: "GET",
+            path: "/v1/datasets/links/{id}",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move { c.app.get(&format!("/v1/datasets/links/{id}"), &p.token).await })
+            },
+        },
+        Entry {
+            method: "DELETE",
+            path: "/v1/datasets/links/{id}/{linkId}",
+            variant: "",
+            need: Need::Level(Edit),
+            destructive: false,
+            call: |c, id, p| {
+                Box::pin(async move {
+                    c.app
+                        .delete(&format!("/v1/datasets/links/{id}/no-such-link"), &p.token)
+                        .await
+                })
+            },
+        },
+        Entry {
             method: "POST",
             path: "/v1/datasets/share",
             variant: "",

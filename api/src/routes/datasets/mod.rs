@@ -50,6 +50,7 @@ use crate::{
 mod config;
 mod files;
 mod lifecycle;
+mod links;
 mod list;
 mod previews;
 mod sharing;
@@ -59,6 +60,7 @@ mod view;
 use config::*;
 use files::*;
 use lifecycle::*;
+use links::*;
 use list::*;
 use previews::*;
 use sharing::*;
@@ -80,6 +82,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(file_preview))
         .routes(routes!(access_url))
         .routes(routes!(download))
+        .routes(routes!(open_link))
+        .routes(routes!(list_links))
+        .routes(routes!(revoke_link))
         .routes(routes!(share_dataset))
         .routes(routes!(share_list))
         .routes(routes!(get_datasets_config))

@@ -108,7 +108,8 @@ pub(super) async fn presigned_url(
 #[derive(Serialize, ToSchema)]
 pub struct AccessUrlResponse {
     pub success: bool,
-    /// Anyone with it can download the file for 7 days; no key needed.
+    /// Anyone with it can download the file for 7 days, no key needed — until the dataset's
+    /// editors revoke it, the dataset is deleted or its maker loses access.
     pub temporary_url: String,
     /// When the temporary URL stops working (Unix seconds).
     pub expires_at: i64,
@@ -161,8 +162,9 @@ pub(super) fn query_encode(s: &str) -> String {
     out
 }
 
-/// The two access URLs of a file (view access): a temporary one valid 7 days that needs no key,
-/// and a permanent one that needs the user's API key and never expires.
+/// The two access URLs of a file (view access): a temporary one valid 7 days that needs no key
+/// (listed to the dataset's editors, who may revoke it; it dies with the dataset and with its
+/// maker's access), and a permanent one that needs the user's API key and never expires.
 #[utoipa::path(post, path = "/v1/datasets/get/ludisurl/{id}", tag = "datasets", request_body = PathRequest,
     params(("id" = String, Path, description = "Dataset id")),
     responses(
@@ -180,23 +182,14 @@ pub(super) async fn access_url(
 ) -> Result<Json<AccessUrlResponse>> {
     let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let key = keys::file(&req.path).map_err(path_error)?;
-    let (_, presigner) = s3(&state)?;
-    let absolute = keys::absolute(&dataset.details.prefix, &key);
-    let temporary_url = presigner
-        .url(
-            "GET",
-            &dataset.details.bucket,
-            &absolute,
-            presign::ACCESS_URL_EXPIRES,
-            None,
-        )
-        .await
-        .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
+    s3(&state)?;
+    let base = public_base(&state, &headers);
+    let (temporary_url, expires_at) = super::links::create(&state, &caller, &dataset, &key, &base).await?;
     Ok(Json(AccessUrlResponse {
         success: true,
         temporary_url,
-        expires_at: db::now() + presign::ACCESS_URL_EXPIRES.as_secs() as i64,
-        permanent_url: download_url(&public_base(&state, &headers), &dataset.asset.id, &key),
+        expires_at,
+        permanent_url: download_url(&base, &dataset.asset.id, &key),
         pod_url: state
             .settings
             .pod_api_base()

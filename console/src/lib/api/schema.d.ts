@@ -529,8 +529,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The two access URLs of a file (view access): a temporary one valid 7 days that needs no key,
-         *     and a permanent one that needs the user's API key and never expires.
+         * The two access URLs of a file (view access): a temporary one valid 7 days that needs no key
+         *     (listed to the dataset's editors, who may revoke it; it dies with the dataset and with its
+         *     maker's access), and a permanent one that needs the user's API key and never expires.
          */
         post: operations["access_url"];
         delete?: never;
@@ -608,6 +609,66 @@ export interface paths {
          */
         post: operations["presigned_url"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A temporary link (no key): a redirect to a one-minute presigned download of its file, while
+         *     the link is unexpired and unrevoked and its creator may still view the dataset; else 404.
+         */
+        get: operations["open_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dataset's unexpired temporary links (edit access): who made them, for which file, until
+         *     when. (The addresses themselves are not kept: only their makers had them.)
+         */
+        get: operations["list_links"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/links/{id}/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revokes one of the dataset's temporary links (edit access): it stops working at once. A link
+         *     already gone is revoked too.
+         */
+        delete: operations["revoke_link"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2422,7 +2483,10 @@ export interface components {
         AccessLevel: "none" | "view" | "execute" | "edit";
         AccessUrlResponse: {
             success: boolean;
-            /** @description Anyone with it can download the file for 7 days; no key needed. */
+            /**
+             * @description Anyone with it can download the file for 7 days, no key needed — until the dataset's
+             *     editors revoke it, the dataset is deleted or its maker loses access.
+             */
             temporary_url: string;
             /**
              * Format: int64
@@ -2849,6 +2913,23 @@ export interface components {
             description?: string;
             /** @default null */
             deletion_policy?: null | components["schemas"]["DeletionPolicy"];
+        };
+        /** @description A temporary link as its dataset's editors see it. */
+        DatasetLink: {
+            id: string;
+            /** @description The file, relative to the dataset. */
+            path: string;
+            /** @description Who made it (their e-mail; null when the account is gone). */
+            created_by: string | null;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            expires_at: number;
+        };
+        DatasetLinks: {
+            success: boolean;
+            /** @description The unexpired links, newest first. */
+            links: components["schemas"]["DatasetLink"][];
         };
         DatasetMessage: {
             success: boolean;
@@ -6612,6 +6693,119 @@ export interface operations {
                 };
             };
             /** @description You need edit access (uploads) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    open_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To a presigned download */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This link has expired or was revoked / File not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_links: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetLinks"];
+                };
+            };
+            /** @description You need edit access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Dataset not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Dataset id */
+                id: string;
+                /** @description Link id */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Link revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description You need edit access */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -108,6 +108,7 @@ export type ListFilesResponse = Schemas['FileListing'];
 export type CreateFolderRequest = Schemas['CreateDirectoryRequest'];
 export type CreateFolderResponse = Schemas['CreateDirectoryResponse'];
 export type DeleteObjectsResponse = Schemas['DeleteObjectsResponse'];
+export type DatasetLink = Schemas['DatasetLink'];
 export type DatasetPresignResponse = Schemas['DatasetPresignResponse'];
 /** A file's first rows or lines. */
 export type FilePreview = Schemas['FilePreview'];

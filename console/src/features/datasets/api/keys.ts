@@ -16,4 +16,5 @@ export const datasetKeys = {
   folderPage: (id: string, path: string, token: string | null) => ['datasets', 'files', id, path, token] as const,
   preview: (id: string, path: string) => ['datasets', 'preview', id, path] as const,
   accessUrl: (id: string, path: string) => ['datasets', 'access-url', id, path] as const,
+  links: (id: string) => ['datasets', 'links', id] as const,
 };

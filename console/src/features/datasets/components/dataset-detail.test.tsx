@@ -356,3 +356,49 @@ describe('dataset page', () => {
 
 
 
+
+describe('temporary links', () => {
+  it('lists the links to editors when opened, and revokes one', async () => {
+    let links = [
+      { id: 'l1', path: 'a.csv', created_by: 'ada@example.com', created_at: 1_700_000_000, expires_at: 1_700_604_800 },
+      { id: 'l2', path: 'raw/b.csv', created_by: null, created_at: 1_700_000_100, expires_at: 1_700_604_900 },
+    ];
+    const { calls } = setup(
+      makeDataset({ id: 'd1', name: 'Sales' }),
+      () => ROOT,
+      '/datasets/d1',
+      on('GET', '/v1/datasets/links/d1', () => ({ body: { success: true, links } })),
+      on('DELETE', '/v1/datasets/links/d1/l1', () => {
+        links = links.filter((l) => l.id !== 'l1');
+        return { body: { success: true, message: 'Link revoked' } };
+      }),
+    );
+    await screen.findByRole('heading', { name: 'Sales' });
+    // Nothing is asked until the section is opened.
+    expect(calls.some((c) => c.url === '/v1/datasets/links/d1')).toBe(false);
+    await user().click(screen.getByRole('button', { name: 'Temporary links' }));
+    const table = await screen.findByRole('table', { name: 'Temporary links' });
+    expect(within(table).getAllByTestId('dataset-link')).toHaveLength(2);
+    expect(within(table).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(table).getByText('a former user')).toBeInTheDocument();
+
+    await user().click(screen.getByRole('button', { name: 'Revoke the link to a.csv made by ada@example.com' }));
+    expect(await screen.findByText('Link revoked')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/v1/datasets/links/d1/l1')).toBe(true);
+    await screen.findByText('a former user');
+    expect(screen.queryByText('ada@example.com')).not.toBeInTheDocument();
+  });
+
+  it('says how a link is made when there is none', async () => {
+    setup(makeDataset({ id: 'd1', name: 'Sales' }), () => ROOT, '/datasets/d1', on('GET', '/v1/datasets/links/d1', { body: { success: true, links: [] } }));
+    await screen.findByRole('heading', { name: 'Sales' });
+    await user().click(screen.getByRole('button', { name: 'Temporary links' }));
+    expect(await screen.findByText(/No temporary links\. A file’s Access URL makes one/)).toBeInTheDocument();
+  });
+
+  it('is not offered to viewers', async () => {
+    setup(sharedDataset('view'));
+    await screen.findByTestId('dataset-ownership');
+    expect(screen.queryByRole('button', { name: 'Temporary links' })).not.toBeInTheDocument();
+  });
+});

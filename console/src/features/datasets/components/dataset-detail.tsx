@@ -8,6 +8,7 @@ import { paths } from '@/config/paths';
 import { useUsageMeasuring } from '@/features/datasets/api/cache';
 import { useDataset } from '@/features/datasets/api/get-dataset';
 import type { DatasetView } from '@/lib/api/types';
+import { DatasetLinksPanel } from '@/features/datasets/components/dataset-links-panel';
 import { FileBrowser } from '@/features/datasets/components/file-browser';
 import { canEdit, ownershipLine } from '@/features/datasets/utils/access';
 import { folderFromParam, folderSegments, formatBytes } from '@/features/datasets/utils/files';
@@ -140,6 +141,7 @@ export function DatasetDetail({ id, onShare, discussion }: { id: string; onShare
         </Alert>
       )}
       <FileBrowser key={folder} dataset={dataset} folder={folder} />
+      {editable && <DatasetLinksPanel datasetId={dataset.id} />}
     </Stack>
   );
 }
