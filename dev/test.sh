@@ -163,6 +163,10 @@ chart_tests() {
   # Grafana dashboard (charts/ludis/tests/test.sh; its last line counts the checks).
   charts/ludis/tests/test.sh 2>&1 | tee -a "$results"
   [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+  # The namespace policy holds on the real API server: the API's service account changes and
+  # deletes only organization namespaces (charts/ludis/tests/namespace-policy.sh).
+  HELM=$helm KUBECTL=$kubectl charts/ludis/tests/namespace-policy.sh 2>&1 | tee -a "$results"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
   # Every scenario is accepted by the real API server (server-side dry run); the ServiceMonitor's
   # CRD is not on the test cluster, so it is left out there (the golden render covers it).
   "$kubectl" create namespace ludis-system --dry-run=client -o yaml | "$kubectl" apply -f - >/dev/null
