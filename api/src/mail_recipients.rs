@@ -1,5 +1,6 @@
-//! Who may receive a workflow's e-mail: the members of its organization (active users), never an
-//! address a user typed. Checked twice: by the API when a workflow's recipients are saved
+//! Who may receive a workflow's e-mail: the members of its organization (active users) and the
+//! addresses its administrators allowed ([`allowed_list`]), never another address a user typed.
+//! Checked twice: by the API when a workflow's recipients are saved
 //! ([`check`], with a message naming the address), and by the operator before it sends (a run's
 //! e-mail goes only to the addresses listed in the organization namespace's ConfigMap
 //! [`MAIL_RECIPIENTS_CONFIGMAP`], which this module keeps current — so a resource applied with
@@ -28,9 +29,12 @@ use crate::{
 /// How often the organizations' recipient lists are compared with their members.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(15);
 
-/// Pure: the message for `address`, which is no member's.
+/// Pure: the message for `address`, which is no member's and not allowed.
 pub fn not_a_member(address: &str) -> String {
-    format!("Notifications go to members of your organization only: {address} is not one of them")
+    format!(
+        "Notifications go to members of your organization only: {address} is not one of them \
+         (an administrator can allow it in the admin portal's Security tab)"
+    )
 }
 
 /// Pure: the first address of `list` that is not in `members` (lower-case), if any.
@@ -40,10 +44,38 @@ pub fn first_stranger<'a>(list: &'a [String], members: &[String]) -> Option<&'a 
         .find(|e| members.binary_search(&e.trim().to_lowercase()).is_err())
 }
 
-/// Every address of `list` belongs to a member of organization `organization_id` (400 naming the
-/// first that does not).
+/// Who may receive organization `organization_id`'s workflow e-mail: its active members and the
+/// addresses its administrators allowed, lower-case, sorted, once each.
+pub async fn recipients(
+    db: &sqlx::AnyPool,
+    organization_id: &str,
+) -> std::result::Result<Vec<String>, sqlx::Error> {
+    let mut all = db::users::active_emails(db, organization_id).await?;
+    all.extend(db::organizations::mail_allowlist(db, organization_id).await?);
+    all.sort();
+    all.dedup();
+    Ok(all)
+}
+
+/// Pure: the addresses an administrator allows (trimmed, lower-case, once each, sorted), or the
+/// first that is no address.
+pub fn allowed_list(list: &[String]) -> std::result::Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in list.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+        if !crate::views::valid_email(e) {
+            return Err(e.to_owned());
+        }
+        out.push(e.to_lowercase());
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Every address of `list` may receive organization `organization_id`'s workflow e-mail (400
+/// naming the first that may not).
 pub async fn check(state: &AppState, organization_id: &str, list: &[String]) -> Result<()> {
-    let members = db::users::active_emails(&state.db, organization_id).await?;
+    let members = recipients(&state.db, organization_id).await?;
     match first_stranger(list, &members) {
         Some(stranger) => Err(ApiError::bad_request("not_a_member", not_a_member(stranger))),
         None => Ok(()),
@@ -88,8 +120,9 @@ async fn apply(
     Ok(())
 }
 
-/// Keeps every organization's recipient list equal to its members: all of them at start, then
-/// each one whose members changed, every [`REFRESH_EVERY`]. Failures are logged and retried.
+/// Keeps every organization's recipient list equal to its members and allowed addresses: all of
+/// them at start, then each one whose list changed, every [`REFRESH_EVERY`]. Failures are logged
+/// and retried.
 pub async fn keep_current(state: AppState) {
     let Some(client) = state.kube.clone() else { return };
     // What each organization's namespace was last given (organization id → namespace, members).
@@ -107,7 +140,7 @@ pub async fn keep_current(state: AppState) {
         };
         for org in orgs {
             let namespace = ludis_crds::organization_namespace(&org.slug);
-            let members = match db::users::active_emails(&state.db, &org.id).await {
+            let members = match recipients(&state.db, &org.id).await {
                 Ok(m) => m,
                 Err(e) => {
                     tracing::warn!(organization = %org.id, error = %e, "could not list the members for the mail recipients");
@@ -153,5 +186,25 @@ mod tests {
             map.data.unwrap()["recipients"],
             "ann@acme.example\nbob@acme.example"
         );
+    }
+}
+
+#[cfg(test)]
+mod allowed_tests {
+    use super::*;
+
+    #[test]
+    fn allowed_addresses_are_cleaned_or_the_bad_one_named() {
+        let list = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            allowed_list(&list(&[
+                " Ops@Partner.example",
+                "",
+                "ops@partner.example",
+                "a@b.example"
+            ])),
+            Ok(list(&["a@b.example", "ops@partner.example"]))
+        );
+        assert_eq!(allowed_list(&list(&["a@b.example", "nope"])), Err("nope".into()));
     }
 }

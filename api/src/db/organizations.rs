@@ -237,6 +237,30 @@ pub async fn set_2fa_required(db: &AnyPool, id: &str, required: bool) -> Result<
     Ok(())
 }
 
+/// The addresses outside organization `id` its administrators allow workflows to e-mail.
+pub async fn mail_allowlist(db: &AnyPool, id: &str) -> Result<Vec<String>, sqlx::Error> {
+    let listed: Option<String> = sqlx::query_scalar("SELECT mail_allowlist FROM organizations WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(listed
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect())
+}
+
+/// Replaces the addresses outside organization `id` that workflows may e-mail.
+pub async fn set_mail_allowlist(db: &AnyPool, id: &str, addresses: &[String]) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE organizations SET mail_allowlist = $1 WHERE id = $2")
+        .bind(addresses.join("\n"))
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 /// The id of the organization with this slug (its namespace is `ludis-<slug>`).
 pub async fn id_by_slug(db: &AnyPool, slug: &str) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT id FROM organizations WHERE slug = $1")

@@ -15,6 +15,7 @@ pub mod insights;
 pub mod llm;
 pub mod metrics;
 pub mod notebooks;
+mod organization_mail;
 pub mod organizations;
 pub mod people;
 pub mod projects;

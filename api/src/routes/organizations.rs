@@ -34,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(available_seats))
         .routes(routes!(set_2fa_required))
+        .merge(super::organization_mail::router())
 }
 
 pub const TIERS: [&str; 2] = ["paid", "free"];
@@ -52,7 +53,7 @@ fn superadmin_only(caller: &AuthUser, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn admin_only(caller: &AuthUser) -> Result<()> {
+pub(super) fn admin_only(caller: &AuthUser) -> Result<()> {
     if !caller.user.role.is_admin() {
         return Err(ApiError::forbidden(
             "admin_required",
@@ -63,7 +64,11 @@ fn admin_only(caller: &AuthUser) -> Result<()> {
 }
 
 /// An organization the caller may see (their own, or any for a superadmin); 404 otherwise.
-async fn visible(state: &AppState, caller: &AuthUser, id: &str) -> Result<organizations::OrganizationRow> {
+pub(super) async fn visible(
+    state: &AppState,
+    caller: &AuthUser,
+    id: &str,
+) -> Result<organizations::OrganizationRow> {
     if !policy::users::can_see_org(caller.person(), id) {
         return Err(org_not_found());
     }

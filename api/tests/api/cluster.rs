@@ -243,6 +243,26 @@ async fn an_organizations_namespace_lists_its_members_as_the_only_mail_recipient
     })
     .await;
 
+    // An address an administrator allowed is a recipient too.
+    ludis_api::db::organizations::set_mail_allowlist(
+        &app.state.db,
+        &org,
+        &["ops@partner.example".to_owned()],
+    )
+    .await
+    .unwrap();
+    let mut with_allowed: Vec<String> = expected.split('\n').map(str::to_owned).collect();
+    with_allowed.push("ops@partner.example".into());
+    with_allowed.sort();
+    let with_allowed = with_allowed.join("\n");
+    wait_until("the allowed address is a recipient", || async {
+        mail_recipients(&client, &namespace).await.as_ref() == Some(&with_allowed)
+    })
+    .await;
+    ludis_api::db::organizations::set_mail_allowlist(&app.state.db, &org, &[])
+        .await
+        .unwrap();
+
     // A member who leaves is no recipient any more.
     ludis_api::db::users::delete(&app.state.db, &bob.uid)
         .await

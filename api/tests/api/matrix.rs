@@ -46,6 +46,16 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
     ("PUT", "/v1/organizations/{id}/2farequired", "an organization id"),
     (
         "GET",
+        "/v1/organizations/{id}/mailrecipients",
+        "an organization id (tests/api/workflows.rs)",
+    ),
+    (
+        "PUT",
+        "/v1/organizations/{id}/mailrecipients",
+        "an organization id",
+    ),
+    (
+        "GET",
         "/v1/organizations/{id}/availableSeats",
         "an organization id",
     ),

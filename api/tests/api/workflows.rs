@@ -270,10 +270,51 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
             (
                 400,
                 Some(
-                    "Notifications go to members of your organization only: ops@example.com is not one of them"
+                    "Notifications go to members of your organization only: ops@example.com is not one of them (an administrator can allow it in the admin portal's Security tab)"
                 )
             )
         );
+        // An address an administrator allowed may be notified too; only administrators of the
+        // organization allow one.
+        let allow = |token: String, addresses: Value| {
+            let (app, path) = (&app, format!("/v1/organizations/{org}/mailrecipients"));
+            async move { app.put(&path, &token, json!({"addresses": addresses})).await }
+        };
+        let (status, body) = allow(owner.token.clone(), json!(["ops@example.com"])).await;
+        assert_eq!(
+            (status.as_u16(), body["message"].as_str()),
+            (403, Some("Only administrators can do this"))
+        );
+        let admin = app.person(&org, "administrator", "Admin").await;
+        let (status, body) = allow(admin.token.clone(), json!(["ops@example.com", "nope"])).await;
+        assert_eq!(
+            (status.as_u16(), body["message"].as_str()),
+            (400, Some("Please enter valid email (nope)"))
+        );
+        let (status, body) = allow(
+            admin.token.clone(),
+            json!([" Ops@Example.com ", "ops@example.com"]),
+        )
+        .await;
+        assert_eq!(
+            (status.as_u16(), body["addresses"].clone()),
+            (200, json!(["ops@example.com"])),
+            "{body}"
+        );
+        let elsewhere = app.unique_org("Wf elsewhere").await;
+        let stranger_admin = app.person(&elsewhere, "administrator", "Stranger").await;
+        let (status, _) = allow(stranger_admin.token.clone(), json!([])).await;
+        assert_eq!(status, 404, "another organization's administrator");
+        let (status, body) = app
+            .put(
+                &path,
+                &owner.token,
+                json!({"email_bool": true, "email_list": ["ops@example.com"]}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = allow(admin.token.clone(), json!([])).await;
+        assert_eq!((status.as_u16(), body["addresses"].clone()), (200, json!([])));
         let member = runner.email.to_uppercase();
         let (status, body) = app
             .put(

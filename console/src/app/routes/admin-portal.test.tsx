@@ -24,6 +24,7 @@ function api(...first: Handler[]) {
     on('GET', '/v1/metrics/numLogins', { body: makeLoginSeries([{ date: '2026-11-01', logins: 2, series: '7' }], [orgSeries('7', 'Acme', 2)]) }),
     on('GET', '/readyz', { body: { ready: true, checks: { database: 'ok' } } }),
     on('GET', '/v1/users', { body: { users: [], total: 0 } }),
+    on('GET', '/v1/organizations/7/mailrecipients', { body: { success: true, addresses: [] } }),
   );
 }
 
@@ -90,6 +91,25 @@ describe('admin portal', () => {
 
     await user().click(screen.getByRole('tab', { name: 'Security' }));
     expect(await screen.findByRole('switch', { name: 'Require two-factor authentication' })).not.toBeChecked();
+  });
+
+  it("lists the addresses outside the organization its workflows may notify, and saves them", async () => {
+    signIn({ role: 'administrator' }, true);
+    const calls = api(
+      on('PUT', '/v1/organizations/7/mailrecipients', (c) => ({
+        body: { success: true, addresses: [...new Set((c.body as { addresses: string[] }).addresses.map((a) => a.toLowerCase()))].sort() },
+      })),
+    );
+    renderAt('/admin-portal');
+    await user().click(await screen.findByRole('tab', { name: 'Security' }));
+    const field = await screen.findByRole('textbox', { name: 'Other addresses workflows may notify' });
+    expect(screen.getByRole('button', { name: 'Save addresses' })).toBeDisabled();
+    await user().type(field, 'Ops@Partner.example{Enter}audit@firm.example, ops@partner.example');
+    await user().click(screen.getByRole('button', { name: 'Save addresses' }));
+    expect(await screen.findByText('Notification addresses saved')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ addresses: ['Ops@Partner.example', 'audit@firm.example', 'ops@partner.example'] });
+    // What the API kept is shown.
+    expect(field).toHaveValue('audit@firm.example\nops@partner.example');
   });
 
   it("a superadmin's Users tab says each user's organization; one way to add a user on the screen", async () => {

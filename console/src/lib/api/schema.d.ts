@@ -1336,6 +1336,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organizations/{id}/mailrecipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The addresses outside the organization its workflows may e-mail (its administrators). */
+        get: operations["get_mail_recipients"];
+        /**
+         * Replaces the addresses outside the organization its workflows may e-mail (its
+         *     administrators): 'Please enter valid email' names one that is not an address.
+         */
+        put: operations["set_mail_recipients"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects": {
         parameters: {
             query?: never;
@@ -3812,6 +3833,17 @@ export interface components {
          * @enum {string}
          */
         LoginSeriesKind: "organization" | "other" | "deleted";
+        MailRecipients: {
+            /**
+             * @description Addresses outside the organization its workflows may e-mail (lower-case, sorted).
+             * @default []
+             */
+            addresses?: string[];
+        };
+        MailRecipientsAnswer: {
+            success: boolean;
+            addresses: string[];
+        };
         MarkRequest: {
             state: components["schemas"]["MarkState"];
             dagRunId: string;
@@ -8511,6 +8543,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Seats"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_mail_recipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRecipientsAnswer"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_mail_recipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailRecipients"];
+            };
+        };
+        responses: {
+            /** @description Notification addresses saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRecipientsAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
