@@ -315,6 +315,14 @@ async fn a_workflow_is_changed_saved_scheduled_and_deleted_with_the_contracts_le
         assert_eq!(status, 200, "{body}");
         let (status, body) = allow(admin.token.clone(), json!([])).await;
         assert_eq!((status.as_u16(), body["addresses"].clone()), (200, json!([])));
+        let (status, body) = app
+            .put(&path, &owner.token, json!({"email_list": ["ops@example.com"]}))
+            .await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (400, Some("not_a_member")),
+            "no longer allowed: {body}"
+        );
         let member = runner.email.to_uppercase();
         let (status, body) = app
             .put(
