@@ -17,7 +17,7 @@ export function DatasetLinksPanel({ datasetId }: { datasetId: string }) {
   const revoke = useRevokeLink(datasetId, { onSuccess: (m) => notify.success(m) });
   const dates = useDates();
   return (
-    <Accordion variant="contained" value={open} onChange={setOpen}>
+    <Accordion variant="contained" value={open} onChange={setOpen} transitionDuration={0}>
       <Accordion.Item value="links">
         <Accordion.Control icon={<IconLink size={16} />}>Temporary links</Accordion.Control>
         <Accordion.Panel>

@@ -137,6 +137,7 @@ pub fn email(run: &WorkflowRun, wf: &Workflow, phase: RunPhase, tasks: &[TaskSta
 
 /// Sends `email` over SMTP (with an event on the run either way); without an SMTP server, an
 /// event says that none was sent.
+///
 /// Only the organization's members receive it ([`mail_policy`]), within the organization's hourly
 /// budget; what is not sent is said in an event on the run.
 async fn send(ctx: &Context, run: &WorkflowRun, email: &Email) -> Result<()> {
