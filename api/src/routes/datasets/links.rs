@@ -71,26 +71,7 @@ pub(super) async fn open_link(
             Err(_) => return Err(gone()),
         };
     let key = keys::file(&link.object_key).map_err(|_| gone())?;
-    let (s3, presigner) = s3(&state)?;
-    let (bucket, prefix) = (&dataset.details.bucket, &dataset.details.prefix);
-    if objects::head(s3, bucket, prefix, &key)
-        .await
-        .map_err(storage_error)?
-        .is_none()
-    {
-        return Err(ApiError::not_found("file_not_found", FILE_NOT_FOUND));
-    }
-    let url = presigner
-        .url(
-            "GET",
-            bucket,
-            &keys::absolute(prefix, &key),
-            LINK_REDIRECT_EXPIRES,
-            Some(file_name(&key)),
-        )
-        .await
-        .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
-    Ok(Redirect::to(&url).into_response())
+    redirect_to_file(&state, &dataset, &key, LINK_REDIRECT_EXPIRES).await
 }
 
 /// A temporary link as its dataset's editors see it.

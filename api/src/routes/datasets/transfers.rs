@@ -222,9 +222,20 @@ pub(super) async fn download(
 ) -> Result<Response> {
     let (dataset, _) = load(&state, &caller, &id, AccessLevel::View).await?;
     let key = keys::file(&q.path).map_err(path_error)?;
-    let (s3, presigner) = s3(&state)?;
+    redirect_to_file(&state, &dataset, &key, presign::DOWNLOAD_EXPIRES).await
+}
+
+/// A redirect to a presigned download of `key` of `dataset`, valid `expires` (404 'File not
+/// found' when there is no such file).
+pub(super) async fn redirect_to_file(
+    state: &AppState,
+    dataset: &Dataset,
+    key: &str,
+    expires: std::time::Duration,
+) -> Result<Response> {
+    let (s3, presigner) = s3(state)?;
     let (bucket, prefix) = (&dataset.details.bucket, &dataset.details.prefix);
-    if objects::head(s3, bucket, prefix, &key)
+    if objects::head(s3, bucket, prefix, key)
         .await
         .map_err(storage_error)?
         .is_none()
@@ -235,9 +246,9 @@ pub(super) async fn download(
         .url(
             "GET",
             bucket,
-            &keys::absolute(prefix, &key),
-            presign::DOWNLOAD_EXPIRES,
-            Some(file_name(&key)),
+            &keys::absolute(prefix, key),
+            expires,
+            Some(file_name(key)),
         )
         .await
         .map_err(|e| ApiError::internal(format!("failed to presign: {e}")))?;
