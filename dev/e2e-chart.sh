@@ -7,12 +7,15 @@
 # `helm install` into the local cluster, with PostgreSQL (dev/postgres.sh) and the S3 server
 # (dev/s3.sh) outside the cluster as a production install has them. The specs then run against
 # the installed API through its Service. The e2e's steps are the chart's upgrades:
-#   platform_start         helm install, operator.replicas=0 (resources mirrored, not reconciled)
+#   platform_start         helm install, operator.replicas=0 (resources mirrored, not reconciled),
+#                          the API's Service behind a reverse proxy (nginx) on $port
+#   platform_checks        the sign-in throttle behind that proxy (charts/ludis/tests/behind-proxy.sh)
+#                          and the API's rights (charts/ludis/tests/installed-rbac.sh)
 #   platform_operator      helm upgrade --set operator.replicas=1 (the real-node specs run code)
 #   platform_short_tokens  helm upgrade with access tokens of 3 s (the silent-refresh spec)
 #   platform_end           helm uninstall, then a check that nothing of the release is left but
 #                          what the chart keeps on purpose (CRDs with crds.keep, the API's data)
-# Needs: $KUBECONFIG, the real node (node.env), dev/postgres.sh and dev/s3.sh running.
+# Needs: $KUBECONFIG, the real node (node.env), dev/postgres.sh and dev/s3.sh running, nginx.
 
 CHART_RELEASE=ludis
 CHART_NAMESPACE=${LUDIS_E2E_CHART_NAMESPACE:-ludis-platform}
@@ -95,6 +98,8 @@ chart_set_values() {
     -f "$CHART_VALUES"
     --set "api.appsOrigin=http://*.apps.localhost:$port"
     --set "s3.endpoint=$s3"
+    # The reverse proxy (chart_expose) reaches the API's pod from the node's address.
+    --set-json "api.trustedProxies=[\"$(node_setting LUDIS_NODE_IP)/32\"]"
     # Browsers reach the S3 server where pods do: its forwarder on the host's end of the link.
     --set "s3.publicEndpoint=$s3"
     # The organizations' NetworkPolicies (on, as in production): pods reach cluster DNS (the node's
@@ -110,16 +115,70 @@ chart_set_values() {
     --dry-run=client -o yaml | kctl apply -f - >/dev/null
 }
 
-# The API's Service on this machine's loopback ($port), as a browser reaches an ingress.
+# The API's Service on this machine's loopback ($port) behind a real reverse proxy (nginx), as
+# browsers reach it through an ingress: the Host kept (the apps' origins), websockets upgraded,
+# uploads and logs streamed, the client's address appended to X-Forwarded-For. The API trusts the
+# proxy's address as the pod sees it (api.trustedProxies, chart_set_values).
 chart_expose() {
-  local ip
+  local ip dir=$E/nginx
   ip=$(kctl -n "$CHART_NAMESPACE" get service "$CHART_RELEASE-api" -o jsonpath='{.spec.clusterIP}')
   [ -n "$ip" ] || die "the API's Service has no cluster IP"
-  stop_pidfile "$E/pids/chart-api-forward.pid"
-  require_free_port "the installed API's forwarder" "$port"
-  start_bg chart-api-forward "$E" socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" "TCP:$ip:80"
-  wait_for "the installed API (through its Service $ip)" 60 "$E/logs/chart-api-forward.log" \
+  command -v nginx >/dev/null || die "nginx is not installed (run dev/install-deps.sh --browser)"
+  stop_pidfile "$E/pids/chart-api-proxy.pid"
+  require_free_port "the installed API's reverse proxy" "$port"
+  rm -rf "$dir" && mkdir -p "$dir/tmp" "$E/logs"
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $E/logs/chart-api-proxy.error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log $E/logs/chart-api-proxy.access.log;
+  client_body_temp_path $dir/tmp/body;
+  proxy_temp_path $dir/tmp/proxy;
+  fastcgi_temp_path $dir/tmp/fastcgi;
+  uwsgi_temp_path $dir/tmp/uwsgi;
+  scgi_temp_path $dir/tmp/scgi;
+  client_max_body_size 0;
+  map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+  server {
+    listen 127.0.0.1:$port;
+    location / {
+      proxy_pass http://$ip:80;
+      proxy_http_version 1.1;
+      proxy_set_header Host \$http_host;
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto \$scheme;
+      proxy_set_header Upgrade \$http_upgrade;
+      proxy_set_header Connection \$connection_upgrade;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 1h;
+      proxy_send_timeout 1h;
+    }
+  }
+}
+CONF
+  # As root, nginx's workers would run as nobody, who cannot write its temporary files here.
+  [ "$(id -u)" = 0 ] && sed -i '1i user root;' "$dir/nginx.conf"
+  nginx -t -q -c "$dir/nginx.conf" -p "$dir" 2>"$E/logs/chart-api-proxy.log" ||
+    die "the reverse proxy's configuration is refused: $(cat "$E/logs/chart-api-proxy.log")"
+  start_bg chart-api-proxy "$E" nginx -c "$dir/nginx.conf" -p "$dir" -g 'daemon off;'
+  wait_for "the installed API (through nginx and its Service $ip)" 60 "$E/logs/chart-api-proxy.error.log" \
     curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
+}
+
+# The sign-in throttle behind the proxy (charts/ludis/tests/behind-proxy.sh): one client locks out
+# only itself, a client cannot name its own address, the per-account limit holds. The installed
+# API's rights (charts/ludis/tests/installed-rbac.sh): in the Demo organization's namespace, which
+# it made at its start, and nowhere else.
+platform_checks() {
+  local rc=0
+  LUDIS_E2E_URL=http://127.0.0.1:$port charts/ludis/tests/behind-proxy.sh || rc=1
+  KUBECTL="$(tool_dir kubernetes)/kubectl" charts/ludis/tests/installed-rbac.sh "$CHART_NAMESPACE" \
+    "$(kctl -n "$CHART_NAMESPACE" get deployment "$CHART_RELEASE-api" -o jsonpath='{.spec.template.spec.serviceAccountName}')" \
+    ludis-demo || rc=1
+  return $rc
 }
 
 # helm_step VERB ARGS...: helm install/upgrade that waits for the rollout, its output kept.
@@ -180,7 +239,7 @@ platform_logs() {
 # purpose (annotated helm.sh/resource-policy: keep), and the CRDs must stay (crds.keep).
 platform_end() {
   local manifest kept left crd
-  stop_pidfile "$E/pids/chart-api-forward.pid"
+  stop_pidfile "$E/pids/chart-api-proxy.pid"
   manifest=$E/release-manifest.yaml
   helm get manifest "$CHART_RELEASE" --namespace "$CHART_NAMESPACE" >"$manifest" || die "the release is not installed"
   kept=$(kctl create --dry-run=client -f "$manifest" -o json |

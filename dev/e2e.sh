@@ -123,6 +123,7 @@ platform_logs() {
   done
 }
 platform_end() { :; }
+platform_checks() { :; }
 case "${LUDIS_E2E_PLATFORM:-processes}" in
   processes) ;;
   chart)
@@ -135,6 +136,7 @@ esac
 
 rc=0
 platform_start
+platform_checks || rc=$?
 (cd console && npx playwright test e2e/identity.spec.ts e2e/organization-2fa.spec.ts e2e/insights.spec.ts \
   e2e/datasets.spec.ts e2e/admin.spec.ts e2e/templates.spec.ts e2e/layout.spec.ts e2e/web3.spec.ts) || rc=$?
 platform_operator

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine, and nothing twice:
 # Debian packages (PostgreSQL, openssl, curl, git, OpenSSL headers, Python's venv and libgomp1;
-# containerd, runc, the CNI plugins, iptables, ipset, socat and mmdebstrap for the real node; Chromium for
-# browser tests), the console's npm packages, the cluster's binaries (built from source into the
+# containerd, runc, the CNI plugins, iptables, ipset, socat and mmdebstrap for the real node;
+# Chromium for browser tests and nginx in front of the chart install's API; none of them started
+# as a service), the console's npm packages, the cluster's binaries (built from source into the
 # cache, dev/build-tools.sh) and the node's images (dev/images.sh).
 #   dev/install-deps.sh [--browser]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -42,14 +43,25 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 ls /usr/lib/*/libgomp.so.1 >/dev/null 2>&1 || missing+=(libgomp1)
 if $want_browser; then
   command -v chromium >/dev/null || missing+=(chromium)
+  # The reverse proxy in front of the chart install's API (dev/e2e-chart.sh).
+  command -v nginx >/dev/null || missing+=(nginx)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-    die "apt-get install ${missing[*]} failed"
+  # No package starts a system-wide service (nginx would listen on every address's port 80): a
+  # policy-rc.d refusing every start, for the length of the install, unless the machine has one.
+  policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    policy=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod +x "$policy"
+  fi
+  status=0
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || status=$?
+  [ -z "$policy" ] || $sudo rm -f "$policy"
+  [ "$status" = 0 ] || die "apt-get install ${missing[*]} failed"
   # The Debian package starts a system-wide cluster; ours are private, so stop it.
   if [[ " ${missing[*]} " == *" postgresql "* ]] && command -v pg_lsclusters >/dev/null; then
     $sudo pg_ctlcluster --force "$(pg_lsclusters -h | awk 'NR==1 {print $1}')" main stop 2>/dev/null || true

@@ -31,6 +31,11 @@ impl App {
     /// data, binds the listener and builds the router.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
+        crate::cluster::organization_access::Binding::from_settings(
+            &settings.organization_role,
+            settings.service_account.as_ref(),
+        )
+        .map_err(anyhow::Error::msg)?;
         // rustls links two providers (ring, ours; aws-lc-rs, through s3s-aws's SDK features):
         // every TLS client without its own takes ring.
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -235,10 +240,16 @@ impl App {
         let storage = self
             .storage_listener
             .map(|listener| tokio::spawn(crate::storage_gateway::serve(listener, self.state.clone())));
-        // Organization namespaces get their pods' storage client configuration, and get (or lose)
-        // their NetworkPolicy (in the background).
-        tokio::spawn(crate::cluster::storage_client::ensure_all(self.state.clone()));
-        tokio::spawn(crate::cluster::network_policy::reconcile_all(self.state.clone()));
+        // Organization namespaces get the API's RoleBinding, then their pods' storage client
+        // configuration, and get (or lose) their NetworkPolicy (in the background).
+        let state = self.state.clone();
+        tokio::spawn(async move {
+            crate::cluster::organization_access::ensure_all(&state).await;
+            tokio::join!(
+                crate::cluster::storage_client::ensure_all(state.clone()),
+                crate::cluster::network_policy::reconcile_all(state.clone()),
+            );
+        });
         // Workflows e-mail their organization's members only: the operator's list of them.
         tokio::spawn(crate::mail_recipients::keep_current(self.state.clone()));
         // Pods where others than their owners ran code are restarted when those lose access.

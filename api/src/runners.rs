@@ -24,7 +24,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::core::v1::{Namespace, Pod};
 use kube::{
     Api, ResourceExt as _,
     api::{DeleteParams, ListParams, Patch, PatchParams},
@@ -232,27 +232,42 @@ pub async fn active_users(
 }
 
 /// Restarts, every [`SWEEP_EVERY`], the pods with a runner who may no longer be one. Pods of
-/// assets this API does not know are left alone.
+/// assets this API does not know are left alone. Pods are listed namespace by namespace, in the
+/// organizations' namespaces: the API may read pods there only.
 pub async fn sweep(state: AppState) {
     let Some(client) = state.kube.clone() else { return };
-    let pods: Api<Pod> = Api::all(client);
+    let namespaces: Api<Namespace> = Api::all(client.clone());
+    let with_runners = ListParams::default().labels(&format!("{LABEL_RUNNERS}=yes"));
     let mut tick = tokio::time::interval(SWEEP_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let listed = match pods
-            .list(&ListParams::default().labels(&format!("{LABEL_RUNNERS}=yes")))
+        let organizations = match namespaces
+            .list_metadata(&ListParams::default().labels(ludis_crds::LABEL_ORGANIZATION))
             .await
         {
             Ok(l) => l.items,
             Err(e) => {
-                tracing::debug!(error = %e, "could not list the pods with runners");
+                tracing::debug!(error = %e, "could not list the organizations' namespaces");
                 continue;
             }
         };
-        for pod in listed.iter().filter(|p| p.metadata.deletion_timestamp.is_none()) {
-            if let Err(e) = sweep_pod(&state, pod).await {
-                tracing::warn!(pod = %pod.name_any(), error = %e, "could not check the runners of a pod");
+        for namespace in organizations
+            .iter()
+            .filter(|n| n.metadata.deletion_timestamp.is_none())
+        {
+            let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace.name_any());
+            let listed = match pods.list(&with_runners).await {
+                Ok(l) => l.items,
+                Err(e) => {
+                    tracing::debug!(namespace = %namespace.name_any(), error = %e, "could not list the pods with runners");
+                    continue;
+                }
+            };
+            for pod in listed.iter().filter(|p| p.metadata.deletion_timestamp.is_none()) {
+                if let Err(e) = sweep_pod(&state, pod).await {
+                    tracing::warn!(pod = %pod.name_any(), error = %e, "could not check the runners of a pod");
+                }
             }
         }
     }

@@ -191,6 +191,19 @@ pub struct Settings {
     #[arg(long, env = "LUDIS_SYSTEM_NAMESPACE", default_value = "ludis-system")]
     pub system_namespace: String,
 
+    /// The ClusterRole of what the API does inside an organization's namespace (its projects'
+    /// Secrets, its pods' logs, terminals and restarts, its ConfigMaps and NetworkPolicies),
+    /// bound to the API's service account (`LUDIS_SERVICE_ACCOUNT`) by a RoleBinding in each
+    /// namespace the API makes for an organization — and nowhere else. Empty: nothing is bound
+    /// (the API's credentials hold these rights already, as a development cluster's administrator).
+    #[arg(long, env = "LUDIS_ORGANIZATION_ROLE", default_value = "")]
+    pub organization_role: String,
+
+    /// The API's own service account, `namespace:name`: the subject of the organization role's
+    /// RoleBindings (`LUDIS_ORGANIZATION_ROLE`).
+    #[arg(long, env = "LUDIS_SERVICE_ACCOUNT")]
+    pub service_account: Option<crate::cluster::organization_access::ServiceAccount>,
+
     /// Allow external git remotes over plain `http://` on loopback (development and tests only;
     /// otherwise only `https://`).
     #[arg(long, env = "LUDIS_GIT_ALLOW_HTTP_LOOPBACK", default_value_t = false, action = clap::ArgAction::Set)]

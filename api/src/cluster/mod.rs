@@ -9,6 +9,7 @@ pub mod datasets;
 pub mod insights;
 pub mod keys_secret;
 pub mod network_policy;
+pub mod organization_access;
 pub mod organizations;
 pub mod pod_identity;
 pub mod projects;

@@ -419,32 +419,31 @@ pub async fn reconcile_all(state: AppState) {
     }
 }
 
-/// Deletes the policies the API made in `namespaces` (found with one list call).
+/// Deletes the policies the API made in `namespaces`.
 async fn remove(client: &Client, namespaces: &BTreeSet<String>) -> anyhow::Result<()> {
     let ours = ListParams::default().labels(&format!("{MANAGED_BY}={FIELD_MANAGER_API}"));
-    let list = match Api::<NetworkPolicy>::all(client.clone()).list(&ours).await {
-        Ok(list) => list,
-        // Without the right to list them, the API never made any.
-        Err(kube::Error::Api(e)) if e.code == 403 => return Ok(()),
-        Err(e) => return Err(e).context("failed to list NetworkPolicies"),
-    };
-    for policy in list {
-        let name = policy.name_any();
-        let Some(namespace) = policy.namespace().filter(|n| namespaces.contains(n)) else {
-            continue;
-        };
-        if !NAMES.contains(&name.as_str()) {
-            continue;
-        }
-        match Api::<NetworkPolicy>::namespaced(client.clone(), &namespace)
-            .delete(&name, &DeleteParams::default())
-            .await
-        {
-            Ok(_) => {
-                tracing::info!(%namespace, "removed the NetworkPolicy {name} (LUDIS_ORG_NETWORK_POLICY is off)")
+    for namespace in namespaces {
+        let api = Api::<NetworkPolicy>::namespaced(client.clone(), namespace);
+        let list = match api.list(&ours).await {
+            Ok(list) => list,
+            // Without the right to list them there, the API never made any.
+            Err(kube::Error::Api(e)) if e.code == 403 => continue,
+            Err(e) => {
+                return Err(e).with_context(|| format!("failed to list NetworkPolicies in {namespace}"));
             }
-            Err(kube::Error::Api(e)) if e.code == 404 => {}
-            Err(e) => return Err(e).with_context(|| format!("failed to delete {name} in {namespace}")),
+        };
+        for name in list
+            .iter()
+            .map(|p| p.name_any())
+            .filter(|n| NAMES.contains(&n.as_str()))
+        {
+            match api.delete(&name, &DeleteParams::default()).await {
+                Ok(_) => {
+                    tracing::info!(%namespace, "removed the NetworkPolicy {name} (LUDIS_ORG_NETWORK_POLICY is off)")
+                }
+                Err(kube::Error::Api(e)) if e.code == 404 => {}
+                Err(e) => return Err(e).with_context(|| format!("failed to delete {name} in {namespace}")),
+            }
         }
     }
     Ok(())

@@ -53,7 +53,7 @@ pub async fn by_id(state: &AppState, organization_id: &str) -> anyhow::Result<Or
 }
 
 /// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]),
-/// its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]) and its pods'
+/// the API's rights in it ([`super::organization_access::ensure`]), its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]) and its pods'
 /// storage client configuration ([`super::storage_client::ensure`]).
 pub async fn ensure_namespace_of(
     state: &AppState,
@@ -63,6 +63,7 @@ pub async fn ensure_namespace_of(
     let bucket = bucket_of_organization(state, org).await?;
     let namespace = ludis_crds::organization_namespace(&org.slug);
     ensure_namespace(client, &namespace, &org.id, &bucket).await?;
+    super::organization_access::ensure(state, client, &namespace).await?;
     super::storage_client::ensure(client, &namespace).await?;
     super::network_policy::ensure(state, client, &namespace).await
 }
@@ -127,6 +128,33 @@ pub async fn own_namespaces(state: &AppState, client: &Client) -> anyhow::Result
         }
     }
     Ok(own)
+}
+
+/// At start: `ensure` in every namespace Ludis made for an organization ([`own_namespaces`]);
+/// failures are logged, saying `what` was not applied.
+pub async fn ensure_in_own_namespaces<F, Fut>(state: &AppState, what: &str, ensure: F)
+where
+    F: Fn(Client, String) -> Fut,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
+    let Some(client) = state.kube.clone() else {
+        return;
+    };
+    let namespaces = match own_namespaces(state, &client).await {
+        Ok(namespaces) => namespaces,
+        Err(e) => {
+            tracing::warn!(
+                error = format!("{e:#}"),
+                "failed to list organizations' namespaces for {what}"
+            );
+            return;
+        }
+    };
+    for namespace in namespaces {
+        if let Err(e) = ensure(client.clone(), namespace.clone()).await {
+            tracing::warn!(%namespace, error = format!("{e:#}"), "{what} is not applied");
+        }
+    }
 }
 
 /// Creates (or keeps) an organization's namespace, labelled with the organization id and

@@ -53,24 +53,12 @@ pub async fn ensure(client: &Client, namespace: &str) -> anyhow::Result<()> {
 
 /// At start: every organization's namespace gets it. Failures are logged.
 pub async fn ensure_all(state: AppState) {
-    let Some(client) = state.kube.clone() else {
-        return;
-    };
-    let namespaces = match super::organizations::own_namespaces(&state, &client).await {
-        Ok(namespaces) => namespaces,
-        Err(e) => {
-            tracing::warn!(
-                error = format!("{e:#}"),
-                "failed to list organizations for their storage client configuration"
-            );
-            return;
-        }
-    };
-    for namespace in namespaces {
-        if let Err(e) = ensure(&client, &namespace).await {
-            tracing::warn!(%namespace, error = format!("{e:#}"), "the storage client configuration is not applied");
-        }
-    }
+    super::organizations::ensure_in_own_namespaces(
+        &state,
+        "the storage client configuration",
+        |client, namespace| async move { ensure(&client, &namespace).await },
+    )
+    .await;
 }
 
 #[cfg(test)]
