@@ -472,21 +472,33 @@ pub fn script(purpose: Purpose, supervision: Supervision) -> Vec<String> {
 /// (`dev/images/jupyterlab/setup.sh`): JupyterLab uses it when the image has it.
 pub const JUPYTERLAB_TEMPLATES: &str = "/usr/local/share/ludis/jupyterlab";
 
+/// The identity provider of notebook servers ([`jupyterlab_args`]): the app proxy's token, with
+/// JupyterLab's own origin checks kept.
+pub const JUPYTER_IDENTITY: &str = include_str!("launch/ludis_identity.py");
+
 /// The container's arguments for JupyterLab on the workspace (legacy notebook projects), on
 /// `$PORT`, under `base_path` (`/` when its web view has an origin of its own). It asks every
 /// request for the token in `$JUPYTER_TOKEN` (the app proxy sends it), so nothing else in the
-/// cluster can use it. The console frames it, so it may be framed (JupyterLab's default is
-/// `frame-ancestors 'self'`), with the page template of [`JUPYTERLAB_TEMPLATES`] when the image
-/// has it (it keeps JupyterLab working where the browser refuses a framed site its storage).
-/// Nothing is fetched from outside (no news, no update checks).
+/// cluster can use it — through [`JUPYTER_IDENTITY`] (written beside the server at its start),
+/// so that JupyterLab's own origin checks still refuse any API request or websocket from another
+/// page than its own (Jupyter skips them for its own token logins). Its XSRF cookie check stays
+/// off: the console frames JupyterLab from another site, where browsers may withhold its cookie;
+/// the origin check covers the same requests. The console frames it, so it may be framed
+/// (JupyterLab's default is `frame-ancestors 'self'`), with the page template of
+/// [`JUPYTERLAB_TEMPLATES`] when the image has it (it keeps JupyterLab working where the browser
+/// refuses a framed site its storage). Nothing is fetched from outside (no news, no update
+/// checks).
 pub fn jupyterlab_args(base_path: &str) -> Vec<String> {
-    let choose_template = format!(
-        r#"t={JUPYTERLAB_TEMPLATES}; if [ -f "$t/index.html" ]; then set -- "$@" "--LabApp.templates_dir=$t"; fi; echo "ludis: running $*"; exec "$@""#
+    let start = format!(
+        r#"d=$(mktemp -d) && cat >"$d/ludis_identity.py" <<'LUDIS_IDENTITY' || exit 1
+{JUPYTER_IDENTITY}LUDIS_IDENTITY
+export PYTHONPATH="$d${{PYTHONPATH:+:$PYTHONPATH}}"
+t={JUPYTERLAB_TEMPLATES}; if [ -f "$t/index.html" ]; then set -- "$@" "--LabApp.templates_dir=$t"; fi; echo "ludis: running $*"; exec "$@""#
     );
     [
         "sh",
         "-c",
-        &choose_template,
+        &start,
         "jupyterlab",
         "jupyter",
         "lab",
@@ -495,10 +507,9 @@ pub fn jupyterlab_args(base_path: &str) -> Vec<String> {
         "--port=$(PORT)",
         &format!("--ServerApp.base_url={base_path}"),
         "--ServerApp.root_dir=/workspace",
-        "--ServerApp.allow_origin=*",
+        "--ServerApp.identity_provider_class=ludis_identity.ProxyIdentityProvider",
         "--ServerApp.allow_remote_access=True",
         "--ServerApp.disable_check_xsrf=True",
-        "--ServerApp.password=",
         r#"--ServerApp.tornado_settings={"headers": {"Content-Security-Policy": "frame-ancestors *"}}"#,
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",

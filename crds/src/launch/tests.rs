@@ -294,4 +294,34 @@ fn jupyterlab_takes_the_images_page_template_only_where_the_image_has_it() {
     assert!(!Path::new(JUPYTERLAB_TEMPLATES).exists());
     assert!(!ran.contains("templates_dir"), "{ran}");
     assert!(args[2].contains(&format!("t={JUPYTERLAB_TEMPLATES};")));
+    // Jupyter's own origin checks stay on: no wildcard, the proxy's token through Ludis's provider.
+    assert!(!ran.contains("allow_origin"), "{ran}");
+    assert!(
+        ran.contains("--ServerApp.identity_provider_class=ludis_identity.ProxyIdentityProvider"),
+        "{ran}"
+    );
+}
+
+#[test]
+fn jupyterlab_finds_the_identity_provider_written_at_its_start() {
+    let args = jupyterlab_args("/");
+    let bin = tempfile::tempdir().unwrap();
+    // A stand-in that prints the module Python would import first.
+    let jupyter = bin.path().join("jupyter");
+    std::fs::write(
+        &jupyter,
+        "#!/bin/sh\ncat \"${PYTHONPATH%%:*}/ludis_identity.py\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&jupyter, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(&args[0])
+        .args(&args[1..])
+        .env_clear()
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        .env("PYTHONPATH", "/elsewhere")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let module = text.split_once('\n').map(|(_, rest)| rest).unwrap_or_default();
+    assert_eq!(module, JUPYTER_IDENTITY, "{text}");
 }
