@@ -168,6 +168,11 @@ CONF
     curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz"
 }
 
+# chart_account COMPONENT: the service account the release's component runs as.
+chart_account() {
+  kctl -n "$CHART_NAMESPACE" get deployment "$CHART_RELEASE-$1" -o jsonpath='{.spec.template.spec.serviceAccountName}'
+}
+
 # The sign-in throttle behind the proxy (charts/ludis/tests/behind-proxy.sh): one client locks out
 # only itself, a client cannot name its own address, the per-account limit holds. The installed
 # API's rights (charts/ludis/tests/installed-rbac.sh): in the Demo organization's namespace, which
@@ -176,8 +181,7 @@ platform_checks() {
   local rc=0
   LUDIS_E2E_URL=http://127.0.0.1:$port charts/ludis/tests/behind-proxy.sh || rc=1
   KUBECTL="$(tool_dir kubernetes)/kubectl" charts/ludis/tests/installed-rbac.sh "$CHART_NAMESPACE" \
-    "$(kctl -n "$CHART_NAMESPACE" get deployment "$CHART_RELEASE-api" -o jsonpath='{.spec.template.spec.serviceAccountName}')" \
-    ludis-demo || rc=1
+    "$(chart_account api)" "$(chart_account operator)" ludis-demo || rc=1
   return $rc
 }
 
