@@ -27,7 +27,7 @@ use std::{
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use kube::{
     Api, ResourceExt as _,
-    api::{DeleteParams, ListParams, Patch, PatchParams},
+    api::{DeleteParams, ListParams, Patch, PatchParams, Preconditions},
 };
 use serde::{Deserialize, Serialize};
 
@@ -294,22 +294,37 @@ async fn sweep_pod(state: &AppState, pod: &Pod) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Restarts `pod` of `asset`: a notebook server's next start gets a new token first.
+/// Restarts `pod` of `asset`: a notebook server's next start gets a new token first (once, of
+/// however many API replicas restart the pod). Deleting only that pod (its uid), a replica that
+/// comes second deletes nothing.
 pub async fn restart(state: &AppState, asset: &AssetRow, pod: &Pod) -> anyhow::Result<()> {
+    let uid = pod.uid().unwrap_or_default();
     if asset.kind == AssetKind::ProjectV2
         && let Some(project) = db::details::by_id::<db::projects::ProjectRow>(&state.db, &asset.id).await?
         && project.details.is_notebook()
     {
-        crate::projects::jupyter::renew(state, &project).await?;
+        crate::projects::jupyter::renew_for_restart(state, &project, &uid).await?;
     }
     let Some(client) = state.kube.clone() else {
         return Ok(());
     };
     let namespace = pod.namespace().unwrap_or_default();
-    Api::<Pod>::namespaced(client, &namespace)
-        .delete(&pod.name_any(), &DeleteParams::default())
-        .await?;
-    Ok(())
+    let only_this_pod = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: Some(uid),
+            resource_version: None,
+        }),
+        ..DeleteParams::default()
+    };
+    match Api::<Pod>::namespaced(client, &namespace)
+        .delete(&pod.name_any(), &only_this_pod)
+        .await
+    {
+        Ok(_) => Ok(()),
+        // Gone already, or another pod of that name since: restarted by someone else.
+        Err(kube::Error::Api(e)) if e.code == 404 || e.code == 409 => Ok(()),
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[cfg(test)]

@@ -267,14 +267,50 @@ pub async fn encrypted_key_ids(db: &AnyPool) -> Result<Vec<String>, sqlx::Error>
     Ok(ids)
 }
 
-/// Sets the (encrypted) token of project `id`'s notebook server.
+/// Sets the (encrypted) token of project `id`'s notebook server (for a start, not a restart).
 pub async fn set_jupyter_token(db: &AnyPool, id: &str, token_enc: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE projects SET jupyter_token_enc = $2 WHERE id = $1")
+    sqlx::query("UPDATE projects SET jupyter_token_enc = $2, jupyter_token_replaces = NULL WHERE id = $1")
         .bind(id)
         .bind(token_enc)
         .execute(db)
         .await?;
     Ok(())
+}
+
+/// Sets the (encrypted) token of project `id`'s notebook server made for the restart of pod
+/// `pod` (its uid), unless a token was already made for that pod's restart (by another API
+/// replica): whether this call set it.
+pub async fn replace_jupyter_token(
+    db: &AnyPool,
+    id: &str,
+    token_enc: &str,
+    pod: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE projects SET jupyter_token_enc = $2, jupyter_token_replaces = $3 \
+         WHERE id = $1 AND COALESCE(jupyter_token_replaces, '') <> $3",
+    )
+    .bind(id)
+    .bind(token_enc)
+    .bind(pod)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Marks project `id` starting (running, status `starting`) unless it runs already and has not
+/// failed: whether this call started it (of two API replicas asked at once, one does).
+pub async fn claim_start(db: &AnyPool, id: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE projects SET running = 1, status = $2, status_message = NULL \
+         WHERE id = $1 AND (running = 0 OR status = $3)",
+    )
+    .bind(id)
+    .bind(ProjectStatus::Starting.as_str())
+    .bind(ProjectStatus::Failed.as_str())
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// The (encrypted) token of project `id`'s notebook server, when it has one.

@@ -29,6 +29,18 @@ pub async fn renew(state: &AppState, project: &Project) -> Result<()> {
     crate::routes::projects::sync_secret(state, project).await
 }
 
+/// Gives `project`'s notebook server a new token for the restart of its pod `pod_uid`, unless
+/// another API replica restarting that pod made one already (their sweeps find the same pod): a
+/// second token would reach the database but not the new pod. Whether this call made it.
+pub async fn renew_for_restart(state: &AppState, project: &Project, pod_uid: &str) -> Result<bool> {
+    let token = state.auth.keyring.encrypt(&crypto::random_token(32));
+    if !rows::replace_jupyter_token(&state.db, &project.asset.id, &token, pod_uid).await? {
+        return Ok(false);
+    }
+    crate::routes::projects::sync_secret(state, project).await?;
+    Ok(true)
+}
+
 /// Project `id`'s token, when it has one.
 pub async fn token(state: &AppState, id: &str) -> Result<Option<String>> {
     rows::jupyter_token(&state.db, id)

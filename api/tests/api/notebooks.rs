@@ -457,3 +457,70 @@ async fn a_template_project_comes_with_its_notebooks() {
         assert_eq!(status, 400);
     }
 }
+
+/// Two API replicas opening the same notebook server, or sweeping the same pod, at once: one makes
+/// its token (a second would reach the database but not the pod, which then refuses the proxy).
+#[tokio::test]
+async fn two_replicas_make_one_notebook_token_per_start_and_per_restart() {
+    use ludis_api::db::projects::{ProjectRow, claim_start, jupyter_token};
+    use ludis_api::projects::jupyter::renew_for_restart;
+    for app in apps().await {
+        let org = app.unique_org("Token race").await;
+        let owner = app.person(&org, "developer", "Owner").await;
+        let id = app.project(&owner, "Race notebooks").await;
+        sqlx::query(
+            "UPDATE projects SET flavour = 'notebook', running = 0, status = 'stopped' WHERE id = $1",
+        )
+        .bind(&id)
+        .execute(&app.state.db)
+        .await
+        .unwrap();
+        let db = &app.state.db;
+        let one = |a: bool, b: bool| usize::from(a) + usize::from(b);
+        // A start: one of two replicas claims it; a running server is not started again; a
+        // failed one is, once.
+        let (a, b) = tokio::join!(claim_start(db, &id), claim_start(db, &id));
+        assert_eq!(one(a.unwrap(), b.unwrap()), 1, "{}: one start", app.kind);
+        assert!(
+            !claim_start(db, &id).await.unwrap(),
+            "{}: running already",
+            app.kind
+        );
+        sqlx::query("UPDATE projects SET status = 'failed' WHERE id = $1")
+            .bind(&id)
+            .execute(db)
+            .await
+            .unwrap();
+        let (a, b) = tokio::join!(claim_start(db, &id), claim_start(db, &id));
+        assert_eq!(
+            one(a.unwrap(), b.unwrap()),
+            1,
+            "{}: one restart of a failed server",
+            app.kind
+        );
+
+        // Two sweeps restarting pod 1: one new token.
+        let project = ludis_api::db::details::by_id::<ProjectRow>(db, &id)
+            .await
+            .unwrap()
+            .unwrap();
+        let before = jupyter_token(db, &id).await.unwrap();
+        let (a, b) = tokio::join!(
+            renew_for_restart(&app.state, &project, "pod-1"),
+            renew_for_restart(&app.state, &project, "pod-1")
+        );
+        assert_eq!(
+            one(a.unwrap(), b.unwrap()),
+            1,
+            "{}: one token for pod 1",
+            app.kind
+        );
+        let after = jupyter_token(db, &id).await.unwrap();
+        assert!(after.is_some() && after != before, "{}: a new token", app.kind);
+        // A late sweep of pod 1 changes nothing; the restart of the next pod makes a new one.
+        assert!(!renew_for_restart(&app.state, &project, "pod-1").await.unwrap());
+        assert_eq!(jupyter_token(db, &id).await.unwrap(), after, "{}", app.kind);
+        assert!(renew_for_restart(&app.state, &project, "pod-2").await.unwrap());
+        assert_ne!(jupyter_token(db, &id).await.unwrap(), after, "{}", app.kind);
+    }
+}

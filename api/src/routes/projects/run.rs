@@ -59,19 +59,37 @@ pub(crate) async fn set_running(state: &AppState, project: &mut Project, running
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
-    if running && project.details.is_notebook() {
-        crate::projects::jupyter::renew(state, project).await?;
+    let claimed = running && project.details.is_notebook();
+    if claimed {
+        // Of two API replicas asked at once, one starts the server and makes its token: a second
+        // token would reach the database but not the pod.
+        if !rows::claim_start(&state.db, &project.asset.id).await? {
+            project.details.running = true;
+            return Ok(());
+        }
     }
-    project.details.running = running;
-    project.details.status = if running {
-        ProjectStatus::Starting
-    } else {
-        ProjectStatus::Stopped
-    };
-    project.details.status_message = None;
-    cluster::projects::apply(state, project)
-        .await
-        .map_err(ApiError::cluster)?;
+    let started = async {
+        if claimed {
+            crate::projects::jupyter::renew(state, project).await?;
+        }
+        project.details.running = running;
+        project.details.status = if running {
+            ProjectStatus::Starting
+        } else {
+            ProjectStatus::Stopped
+        };
+        project.details.status_message = None;
+        cluster::projects::apply(state, project)
+            .await
+            .map_err(ApiError::cluster)
+    }
+    .await;
+    if let Err(e) = started {
+        if claimed {
+            rows::set_running(&state.db, &project.asset.id, false, ProjectStatus::Stopped).await?;
+        }
+        return Err(e);
+    }
     rows::set_running(&state.db, &project.asset.id, running, project.details.status).await?;
     Ok(())
 }
