@@ -226,3 +226,46 @@ async fn pods_reach_services_and_storage_by_cluster_dns_and_nothing_outside() {
         "this machine's own outside address was reachable: {out}"
     );
 }
+
+/// The node enforces local storage, as sizes will rely on (issue 34): a pod writing more than its
+/// emptyDir's `sizeLimit` is evicted by the kubelet, and one writing less runs on (the control).
+#[tokio::test]
+async fn a_pod_writing_past_its_scratch_size_limit_is_evicted() {
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-evict").await;
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
+    let writer = |name: &str, megabytes: u32| {
+        let program = format!(
+            "with open('/scratch/data', 'wb') as f:\n    f.write(b'x' * ({megabytes} * 1024 * 1024))\n    f.flush()\nimport time\ntime.sleep(3600)"
+        );
+        let mut p = pod(name, "python", &["python", "-c", &program]);
+        let spec = p.spec.as_mut().unwrap();
+        spec.volumes = Some(vec![
+            serde_json::from_value(json!({"name": "scratch", "emptyDir": {"sizeLimit": "16Mi"}})).unwrap(),
+        ]);
+        spec.containers[0].volume_mounts = Some(vec![
+            serde_json::from_value(json!({"name": "scratch", "mountPath": "/scratch"})).unwrap(),
+        ]);
+        p
+    };
+    ready_pod(&client, &ns.name, writer("within", 4)).await;
+    pods.create(&PostParams::default(), &writer("past", 64))
+        .await
+        .unwrap();
+    let evicted = common::eventually("the pod past its limit to be evicted", || async {
+        let status = pods.get("past").await.ok()?.status?;
+        (status.phase.as_deref() == Some("Failed")).then_some(status)
+    })
+    .await;
+    assert_eq!(evicted.reason.as_deref(), Some("Evicted"), "{evicted:?}");
+    assert!(
+        evicted.message.as_deref().unwrap_or_default().contains("scratch"),
+        "the message names the volume: {evicted:?}"
+    );
+    let within = pods.get("within").await.unwrap().status.unwrap();
+    assert_eq!(
+        within.phase.as_deref(),
+        Some("Running"),
+        "the control: {within:?}"
+    );
+}

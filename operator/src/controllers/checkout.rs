@@ -190,13 +190,10 @@ pub fn workspace_mount() -> VolumeMount {
     }
 }
 
-/// An emptyDir volume named `workspace`, for a checkout that lives as long as its pod.
+/// An emptyDir volume named `workspace`, for a checkout that lives as long as its pod, of at most
+/// [`super::pods::SCRATCH_LIMIT`].
 pub fn scratch_workspace() -> k8s_openapi::api::core::v1::Volume {
-    k8s_openapi::api::core::v1::Volume {
-        name: "workspace".into(),
-        empty_dir: Some(Default::default()),
-        ..Default::default()
-    }
+    super::pods::scratch_volume("workspace", super::pods::SCRATCH_LIMIT)
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ pub enum Trouble {
     CannotStart(String),
     /// The program ends with an error and is started again and again.
     Crashing(String),
+    /// The node stopped the pod for using more than it may (its scratch space's size limit).
+    Evicted(String),
 }
 
 impl Trouble {
@@ -34,7 +36,8 @@ impl Trouble {
             | Trouble::BeingCreated(m)
             | Trouble::Checkout(m)
             | Trouble::CannotStart(m)
-            | Trouble::Crashing(m) => m,
+            | Trouble::Crashing(m)
+            | Trouble::Evicted(m) => m,
         }
     }
 }
@@ -76,6 +79,13 @@ fn waiting_reason(c: &ContainerStatus) -> Option<(&str, Option<&str>)> {
 /// Pure: what keeps `pod` from serving, if anything its status shows.
 pub fn trouble(pod: &Pod) -> Option<Trouble> {
     let status = pod.status.as_ref()?;
+    if status.reason.as_deref() == Some("Evicted") {
+        let why = status.message.as_deref().map(str::trim).filter(|m| !m.is_empty());
+        return Some(Trouble::Evicted(match why {
+            Some(why) => format!("the node stopped it for using more than it may: {why}"),
+            None => "the node stopped it for using more than it may".to_owned(),
+        }));
+    }
     if let Some(c) = status.conditions.iter().flatten().find(|c| {
         c.type_ == "PodScheduled" && c.status == "False" && c.reason.as_deref() == Some("Unschedulable")
     }) {
@@ -214,6 +224,18 @@ mod tests {
         assert_eq!(
             t.message(),
             "the container is being created: failed to sync secret cache: timed out waiting for the condition"
+        );
+    }
+
+    #[test]
+    fn a_pod_evicted_for_its_scratch_space_says_so() {
+        let p = pod(json!({"phase": "Failed", "reason": "Evicted",
+            "message": "Usage of EmptyDir volume \"workspace\" exceeds the limit \"4Gi\". "}));
+        let t = trouble(&p).unwrap();
+        assert!(!t.is_waiting());
+        assert_eq!(
+            t.message(),
+            "the node stopped it for using more than it may: Usage of EmptyDir volume \"workspace\" exceeds the limit \"4Gi\"."
         );
     }
 

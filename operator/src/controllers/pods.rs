@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::{
     api::core::v1::{
-        Capabilities, EnvVar, PersistentVolumeClaimVolumeSource, PodSecurityContext, PodSpec,
-        ProjectedVolumeSource, ResourceRequirements, SeccompProfile, SecurityContext,
+        Capabilities, EmptyDirVolumeSource, EnvVar, PersistentVolumeClaimVolumeSource, PodSecurityContext,
+        PodSpec, ProjectedVolumeSource, ResourceRequirements, SeccompProfile, SecurityContext,
         ServiceAccountTokenProjection, Toleration, Volume, VolumeMount, VolumeProjection,
     },
     apimachinery::pkg::api::resource::Quantity,
@@ -95,6 +95,29 @@ pub fn pvc_volume(name: &str, claim: String, read_only: bool) -> Volume {
         }),
         ..Default::default()
     }
+}
+
+/// How much a workload's scratch space (its checkout and what it writes beside it) may hold
+/// before the kubelet evicts the pod: a workload's disk is bounded as its memory is.
+pub const SCRATCH_LIMIT: &str = "4Gi";
+/// How much a report's rendered output may hold.
+pub const OUTPUT_LIMIT: &str = "2Gi";
+
+/// Scratch space of a pod (an emptyDir) named `name`, of at most `limit`.
+pub fn scratch_volume(name: &str, limit: &str) -> Volume {
+    Volume {
+        name: name.to_owned(),
+        empty_dir: Some(EmptyDirVolumeSource {
+            size_limit: Some(Quantity(limit.to_owned())),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// The size limit of an emptyDir volume (`None` for another volume or an unbounded one).
+pub fn scratch_limit(volume: &Volume) -> Option<&str> {
+    Some(volume.empty_dir.as_ref()?.size_limit.as_ref()?.0.as_str())
 }
 
 /// Requests and limits from a resource spec, with defaults for what is unset.

@@ -8,8 +8,8 @@ use k8s_openapi::{
         apps::v1::{Deployment, DeploymentSpec},
         batch::v1::{Job, JobSpec},
         core::v1::{
-            Container, ContainerPort, EmptyDirVolumeSource, EnvVar, PodSpec, PodTemplateSpec, Probe, Service,
-            ServicePort, ServiceSpec, TCPSocketAction, Volume, VolumeMount,
+            Container, ContainerPort, EnvVar, PodSpec, PodTemplateSpec, Probe, Service, ServicePort,
+            ServiceSpec, TCPSocketAction, VolumeMount,
         },
     },
     apimachinery::pkg::{apis::meta::v1::LabelSelector, util::intstr::IntOrString},
@@ -143,11 +143,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                 )
                 .tree_only(),
             ),
-            Volume {
-                name: "source".into(),
-                empty_dir: Some(EmptyDirVolumeSource::default()),
-                ..Default::default()
-            },
+            pods::scratch_volume("source", pods::SCRATCH_LIMIT),
         ),
         None => (
             None,
@@ -286,11 +282,9 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                 ..Default::default()
             };
             let mut spec = pod_spec("Never");
-            spec.volumes.get_or_insert_default().push(Volume {
-                name: "output".into(),
-                empty_dir: Some(EmptyDirVolumeSource::default()),
-                ..Default::default()
-            });
+            spec.volumes
+                .get_or_insert_default()
+                .push(pods::scratch_volume("output", pods::OUTPUT_LIMIT));
             // Only the publish container may write the output, with a token of its own: the
             // program that renders never holds it.
             if let Some(writer) = StorageIdentity::for_report_output(config, &output) {
@@ -407,6 +401,11 @@ mod tests {
         // Its own volume, never the project's live workspace.
         let volume = &pod.volumes.as_ref().unwrap()[0];
         assert!(volume.empty_dir.is_some() && volume.persistent_volume_claim.is_none());
+        assert_eq!(
+            crate::controllers::pods::scratch_limit(volume),
+            Some(crate::controllers::pods::SCRATCH_LIMIT),
+            "its scratch space is bounded"
+        );
         let env = pod.containers[0].env.as_ref().unwrap();
         assert!(
             env.iter()
@@ -497,12 +496,8 @@ mod tests {
         assert!(publish.args.as_ref().unwrap()[2].starts_with("aws s3 cp --recursive"));
         assert_eq!(env(publish, "LUDIS_DESTINATION"), Some(output));
         assert_eq!(publish.security_context, Some(pods::container_security_context()));
-        assert!(
-            pod.volumes
-                .unwrap()
-                .iter()
-                .any(|v| v.name == "output" && v.empty_dir.is_some())
-        );
+        assert!(pod.volumes.unwrap().iter().any(|v| v.name == "output"
+            && crate::controllers::pods::scratch_limit(v) == Some(crate::controllers::pods::OUTPUT_LIMIT)));
         let mut r2 = r.clone();
         r2.spec.redeploy_token = Some("again".into());
         let b = build(&r2, &workload("r:4"), &config, Some("acme")).job.unwrap();

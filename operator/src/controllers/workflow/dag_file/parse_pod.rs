@@ -136,7 +136,10 @@ mod tests {
         );
         assert_eq!(main.image.as_deref(), Some("python:3.12"));
         let volumes = spec.volumes.unwrap();
-        assert!(volumes[0].empty_dir.is_some());
+        assert_eq!(
+            crate::controllers::pods::scratch_limit(&volumes[0]),
+            Some(crate::controllers::pods::SCRATCH_LIMIT)
+        );
         assert_eq!(
             volumes[1].config_map.as_ref().unwrap().name,
             "nightly-ludis-python"

@@ -335,7 +335,11 @@ mod tests {
         assert_eq!(env(&pod, "LUDIS_INSTALL_SCRIPT").as_deref(), Some("setup.sh"));
         assert_eq!(env(&pod, "LUDIS_TRY").as_deref(), Some("2"));
         // The project's repository is checked out into a workspace of the pod's own.
-        assert!(spec.volumes.as_ref().unwrap()[0].empty_dir.is_some());
+        assert_eq!(
+            crate::controllers::pods::scratch_limit(&spec.volumes.as_ref().unwrap()[0]),
+            Some(crate::controllers::pods::SCRATCH_LIMIT),
+            "a bounded workspace"
+        );
         let checkout = &spec.init_containers.as_ref().unwrap()[0];
         assert_eq!(checkout.name, "git-checkout");
         assert_eq!(main.working_dir.as_deref(), Some("/workspace"));
