@@ -28,7 +28,7 @@ log "building the operator and the benchmark (release)"
 cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example operator_bench
 kubectl apply --server-side -f charts/ludis/files/crds/ >/dev/null
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-apply_image_list ludis-system
+apply_admin_lists ludis-system
 
 port=${LUDIS_BENCH_OPERATOR_PORT:-18081}
 require_free_port "the benchmarked operator" "$port"

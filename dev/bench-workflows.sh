@@ -26,7 +26,7 @@ log "building the operator and the benchmark (release)"
 cargo build --release --locked --quiet -p ludis-operator --bin ludis-operator --example workflow_bench
 "$KUBECTL" apply --server-side -f charts/ludis/files/crds/ >/dev/null
 "$KUBECTL" create namespace ludis-system --dry-run=client -o yaml | "$KUBECTL" apply -f - >/dev/null
-apply_image_list ludis-system
+apply_admin_lists ludis-system
 B=$LUDIS_STATE/bench-workflows
 mkdir -p "$B"
 port=18082

@@ -94,7 +94,7 @@ start_operator() {
   fi
   cargo build --locked --quiet -p ludis-operator || die "building the operator failed"
   "$LUDIS_E2E_KUBECTL" create namespace ludis-system --dry-run=client -o yaml | "$LUDIS_E2E_KUBECTL" apply -f - >/dev/null
-  apply_image_list ludis-system || die "applying the image list failed"
+  apply_admin_lists ludis-system || die "applying the image and size lists failed"
   operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
   stop_pidfile "$E/pids/ludis-operator.pid"
   LUDIS_OPERATOR_LISTEN=127.0.0.1:$((port + 1)) \

@@ -225,10 +225,17 @@ KUBECONFIG
 
 # The administrator's image list (seeds/ludis-images.json, the images built here for the node) as
 # the ConfigMap ludis-images in the namespace $1.
-apply_image_list() {
-  local ns=$1
+# apply_admin_lists NS: the administrator's image list (ConfigMap ludis-images, dev/images.sh) and
+# size list (ConfigMap ludis-sizes, key sizes.json: seeds/ludis-sizes.json), as the chart makes them.
+apply_admin_lists() {
+  local ns=$1 kubectl
+  kubectl="$(tool_dir kubernetes)/kubectl"
   "$DEV_DIR/images.sh" configmap "$ns" |
-    "$(tool_dir kubernetes)/kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null || return 1
+  jq 'del(.description)' "$REPO_DIR/seeds/ludis-sizes.json" |
+    "$kubectl" create configmap ludis-sizes -n "$ns" --from-file=sizes.json=/dev/stdin \
+      --dry-run=client -o yaml |
+    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
 }
 
 # node_setting KEY: a setting the running real node wrote to $LUDIS_STATE/node/node.env (dev/node.sh

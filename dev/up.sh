@@ -60,7 +60,7 @@ kubectl() { "$(tool_dir kubernetes)/kubectl" "$@"; }
 # them under their own field managers).
 kubectl apply --server-side --force-conflicts -f charts/ludis/files/crds/ >/dev/null || die "installing the CRDs failed"
 kubectl create namespace ludis-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-apply_image_list ludis-system || die "applying the image list failed"
+apply_admin_lists ludis-system || die "applying the image and size lists failed"
 operator_image() { "$DEV_DIR/images.sh" refs | awk -v i="$(jq -r ".operator.$1" seeds/ludis-images.json)" '$1 == i {print $2}'; }
 node_host_ip=$(sed -n "s/^LUDIS_NODE_HOST_IP='\(.*\)'$/\1/p" "$LUDIS_STATE/node/node.env" 2>/dev/null || true)
 # Where pods clone the projects' repositories: the API's git server, at the host's end of the node's

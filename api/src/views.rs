@@ -165,6 +165,10 @@ pub struct InsightView {
     /// The commit it was published at (null: an insight not published from a project's commit).
     #[schema(required)]
     pub revision: Option<String>,
+    /// The hardware size of its pod (an id of `GET /v2/cluster/sizes/list`); null: the list's
+    /// default for apps and reports.
+    #[schema(required)]
+    pub size_id: Option<String>,
     /// What is saved: a default image URL (`/v1/images/defaults/…`) or an object key.
     pub img_path: Option<String>,
     /// What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour).
@@ -219,6 +223,7 @@ impl InsightView {
             status: d.status,
             status_message: d.status_message.clone(),
             revision: d.revision.clone(),
+            size_id: d.size_id.clone(),
             img_path: a.img_path.clone(),
             img_url: None,
             app_url: d.app_url.clone(),

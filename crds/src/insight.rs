@@ -95,6 +95,14 @@ pub struct InsightSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 64))]
     pub redeploy_token: Option<String>,
+    /// Id of the hardware size, from the administrator's size list (CPU, memory and local disk of
+    /// the pod). Unset: the list's default for apps and reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        length(min = 1, max = 63),
+        regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    )]
+    pub size: Option<String>,
     /// CPU and memory of the application or report container.
     #[serde(default)]
     pub resources: Resources,

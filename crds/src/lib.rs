@@ -14,6 +14,7 @@ pub mod insight;
 pub mod keys;
 pub mod launch;
 pub mod project;
+pub mod sizes;
 pub mod workflow;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;

@@ -68,6 +68,14 @@ pub struct ProjectSpec {
     /// The preview container.
     #[serde(default)]
     pub preview: Preview,
+    /// Id of the hardware size, from the administrator's size list (CPU, memory and local disk of
+    /// the pod). Unset: the list's default for projects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        length(min = 1, max = 63),
+        regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    )]
+    pub size: Option<String>,
     /// CPU and memory of the preview container, within the administrator's limits.
     #[serde(default)]
     pub resources: Resources,

@@ -74,6 +74,14 @@ pub struct WorkflowSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 128))]
     pub image: Option<String>,
+    /// Id of the hardware size, from the administrator's size list (CPU, memory and local disk of
+    /// the pod). Unset: the list's default for workflow tasks; a designed task may name its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        length(min = 1, max = 63),
+        regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    )]
+    pub size: Option<String>,
     /// The commit of the project's repository the tasks run (pinned when the workflow is
     /// published). Unset: the head of the project's branch when a run starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -121,6 +129,14 @@ pub struct ScriptTask {
     /// Id of the container image, from the administrator's image list.
     #[schemars(length(min = 1, max = 128))]
     pub image: String,
+    /// Id of the hardware size of this task's pod, from the administrator's size list. Unset: the
+    /// workflow's size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        length(min = 1, max = 63),
+        regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    )]
+    pub size: Option<String>,
     /// Script run before the task to install dependencies; must end in .sh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 1024))]

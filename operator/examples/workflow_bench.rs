@@ -33,7 +33,7 @@ use kube::{
     runtime::{WatchStreamExt as _, watcher},
 };
 use ludis_crds::{LABEL_WORKFLOW_RUN, Project, Workflow, WorkflowRun};
-use ludis_operator::{controllers::workflow::dag_file::parse_pod, images};
+use ludis_operator::{controllers::workflow::dag_file::parse_pod, images, list_watch::AdminList};
 use serde_json::{Value, json};
 
 const ARGO_LABEL: &str = "workflows.argoproj.io/workflow";
@@ -256,7 +256,7 @@ async fn ludis_dag_file_workflow(
     let images = Api::<ConfigMap>::namespaced(client.clone(), "ludis-system")
         .get("ludis-images")
         .await?;
-    let image = images::catalog(images)
+    let image = <images::ImageCatalog as AdminList>::from_config_map(Some(images))
         .resolve("python-3.11")
         .context("the image python-3.11 is not in the image list")?
         .to_owned();

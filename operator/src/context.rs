@@ -13,12 +13,13 @@ use kube::{
 };
 
 use crate::{
-    images::{ImageCatalog, ImageWatch, catalog},
+    images::{ImageCatalog, ImageWatch},
     k8s::{
         children::{Children, FullApplies},
         stores::Caches,
     },
     metrics::Metrics,
+    sizes::{SizeCatalog, SizeWatch},
 };
 
 /// The longest note the API server accepts on an event (events.k8s.io/v1: 1 kB).
@@ -46,6 +47,8 @@ pub struct Config {
     pub system_namespace: String,
     /// Name of the ConfigMap holding the administrator's image list: data `<image id>: <image ref>`.
     pub images_configmap: String,
+    /// Name of the size list ConfigMap in the system namespace (`ludis-sizes`).
+    pub sizes_configmap: String,
     /// Image of the init container that checks out a project's git repository.
     pub git_image: String,
     /// Where the API serves git to pods (`LUDIS_GIT_URL`, the API's own setting): repositories
@@ -79,6 +82,7 @@ impl Config {
         Self {
             system_namespace: system_namespace.to_owned(),
             images_configmap: "ludis-images".into(),
+            sizes_configmap: ludis_crds::sizes::CONFIGMAP.into(),
             git_image: "localhost/ludis/git:test".into(),
             git_url: None,
             storage_url: None,
@@ -121,6 +125,8 @@ pub struct Context {
     pub caches: Arc<Caches>,
     /// The administrator's image list, kept current by a watch.
     pub image_watch: ImageWatch,
+    /// The administrator's size list, kept current by a watch.
+    pub size_watch: SizeWatch,
     /// The workflow e-mail each organization sent in the last hour.
     pub mail_budget: Arc<Mutex<crate::mail_policy::MailBudget>>,
     /// Consecutive failures per object, for the retry backoff.
@@ -148,6 +154,7 @@ impl Context {
             metrics,
             caches: Arc::default(),
             image_watch: ImageWatch::default(),
+            size_watch: SizeWatch::default(),
             failures: Arc::default(),
             full_applies: Arc::default(),
             stopping: Arc::new(tokio::sync::watch::channel(false).0),
@@ -166,12 +173,28 @@ impl Context {
     /// The administrator's image list (empty when the ConfigMap does not exist): from the watch
     /// once it has listed, read from the API server before that.
     pub async fn images(&self) -> kube::Result<ImageCatalog> {
-        if let Some(images) = self.image_watch.current() {
-            return Ok(images);
-        }
-        let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.system_namespace);
-        let cm = api.get_opt(&self.config.images_configmap).await?;
-        Ok(cm.map(catalog).unwrap_or_default())
+        self.image_watch
+            .current_or_read(self.system_config_maps(), &self.config.images_configmap)
+            .await
+    }
+
+    /// The administrator's size list (the seeded one when the ConfigMap does not exist), as
+    /// [`Self::images`] reads the image list.
+    pub async fn sizes(&self) -> kube::Result<SizeCatalog> {
+        self.size_watch
+            .current_or_read(self.system_config_maps(), &self.config.sizes_configmap)
+            .await
+    }
+
+    /// Fires whenever the image list or the size list changes (after their first listing):
+    /// objects refused an image or a size are looked at again.
+    pub fn list_changes(&self) -> impl futures::Stream<Item = ()> + Send + 'static {
+        futures::stream::select(self.image_watch.changes(), self.size_watch.changes())
+    }
+
+    /// The ConfigMaps of the system namespace (the administrator's lists).
+    pub fn system_config_maps(&self) -> Api<ConfigMap> {
+        Api::namespaced(self.client.clone(), &self.config.system_namespace)
     }
 
     /// The children of `owner` for one reconcile by `controller`.

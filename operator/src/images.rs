@@ -3,17 +3,13 @@
 //! `seeds/ludis-images.json` (the one list: the chart and `dev/images.sh` read it too), and kept
 //! in memory by a watch.
 
-use std::{collections::BTreeMap, sync::Arc};
+use std::collections::BTreeMap;
 
-use futures::{Stream, StreamExt as _};
 use k8s_openapi::api::core::v1::ConfigMap;
-use kube::{
-    Api,
-    runtime::{WatchStreamExt as _, watcher},
-};
 use ludis_crds::common::Language;
 use serde::Deserialize;
-use tokio::sync::watch;
+
+use crate::list_watch::{AdminList, ListWatch};
 
 /// Image ids the administrator allows, and the image reference of each.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -85,100 +81,21 @@ pub struct SeedImage {
     pub purpose: String,
 }
 
-/// The administrator's image list as last seen by a watch (None until the first listing).
-#[derive(Clone)]
-pub struct ImageWatch {
-    tx: Arc<watch::Sender<Option<ImageCatalog>>>,
-}
+impl AdminList for ImageCatalog {
+    const WHAT: &'static str = "image list";
 
-impl Default for ImageWatch {
-    fn default() -> Self {
-        Self {
-            tx: Arc::new(watch::channel(None).0),
-        }
+    /// The ConfigMap's `<id>: <reference>` pairs; none without the ConfigMap.
+    fn from_config_map(cm: Option<ConfigMap>) -> Self {
+        Self(cm.and_then(|cm| cm.data).unwrap_or_default())
     }
 }
 
-impl ImageWatch {
-    /// The current list, if the watch has listed it.
-    pub fn current(&self) -> Option<ImageCatalog> {
-        self.tx.borrow().clone()
-    }
-
-    /// Keeps the list current until the returned future is dropped.
-    pub async fn run(self, api: Api<ConfigMap>, name: String) {
-        let cfg = watcher::Config::default().fields(&format!("metadata.name={name}"));
-        let mut events = watcher(api, cfg).default_backoff().boxed();
-        let mut pending = ImageCatalog::default();
-        while let Some(event) = events.next().await {
-            let next = match event {
-                Ok(watcher::Event::Init) => {
-                    pending = ImageCatalog::default();
-                    continue;
-                }
-                Ok(watcher::Event::InitApply(cm)) => {
-                    pending = catalog(cm);
-                    continue;
-                }
-                Ok(watcher::Event::InitDone) => std::mem::take(&mut pending),
-                Ok(watcher::Event::Apply(cm)) => catalog(cm),
-                Ok(watcher::Event::Delete(_)) => ImageCatalog::default(),
-                Err(e) => {
-                    tracing::warn!(error = %e, "watching the image list failed; retrying");
-                    continue;
-                }
-            };
-            self.tx.send_if_modified(|cur| {
-                let changed = cur.as_ref() != Some(&next);
-                *cur = Some(next);
-                changed
-            });
-        }
-    }
-
-    /// Fires whenever the list changes after it was first listed: objects that were refused an
-    /// image are looked at again.
-    pub fn changes(&self) -> impl Stream<Item = ()> + Send + 'static {
-        let rx = self.tx.subscribe();
-        let listed = rx.borrow().is_some();
-        futures::stream::unfold((rx, listed), |(mut rx, mut listed)| async move {
-            loop {
-                rx.changed().await.ok()?;
-                let was_listed = listed;
-                listed = rx.borrow_and_update().is_some();
-                if was_listed {
-                    return Some(((), (rx, listed)));
-                }
-            }
-        })
-    }
-}
-
-/// The list a ConfigMap holds.
-pub fn catalog(cm: ConfigMap) -> ImageCatalog {
-    ImageCatalog(cm.data.unwrap_or_default())
-}
+/// The image list as last seen by a watch.
+pub type ImageWatch = ListWatch<ImageCatalog>;
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-
-    #[tokio::test]
-    async fn image_changes_fire_after_the_first_listing_only() {
-        let w = ImageWatch::default();
-        let mut changes = Box::pin(w.changes());
-        // The first listing does not fire.
-        w.tx.send_replace(Some(ImageCatalog::default()));
-        let next = tokio::time::timeout(Duration::from_millis(50), changes.next()).await;
-        assert!(next.is_err(), "the first listing fired a change");
-        // A later change does.
-        w.tx.send_replace(Some(ImageCatalog(BTreeMap::from([("a".into(), "img:a".into())]))));
-        let next = tokio::time::timeout(Duration::from_secs(1), changes.next()).await;
-        assert_eq!(next.expect("a change fires"), Some(()));
-        assert_eq!(w.current().unwrap().resolve("a"), Some("img:a"));
-    }
 
     const SEED: &str = include_str!("../../seeds/ludis-images.json");
 

@@ -29,6 +29,9 @@ struct Args {
     /// ConfigMap (in the system namespace) with the administrator's image list.
     #[arg(long, env = "LUDIS_IMAGES_CONFIGMAP", default_value = "ludis-images")]
     images_configmap: String,
+    /// Name of the size list ConfigMap in the system namespace.
+    #[arg(long, env = "LUDIS_SIZES_CONFIGMAP", default_value = ludis_crds::sizes::CONFIGMAP)]
+    sizes_configmap: String,
     /// Image of the git checkout init container.
     #[arg(long, env = "LUDIS_GIT_IMAGE", default_value = "alpine/git:2.47.2")]
     git_image: String,
@@ -134,6 +137,7 @@ async fn main() -> anyhow::Result<()> {
     let config = Config {
         system_namespace: args.system_namespace.clone(),
         images_configmap: args.images_configmap,
+        sizes_configmap: args.sizes_configmap,
         git_image: args.git_image,
         git_url: Some(args.git_url.trim().to_owned()).filter(|url| !url.is_empty()),
         storage_url: Some(args.storage_url.trim().to_owned()).filter(|url| !url.is_empty()),

@@ -23,6 +23,8 @@ pub enum Reason {
     // Why a spec cannot be carried out (Stalled), or what it waits for (Reconciling).
     /// An image outside the administrator's list.
     ImageNotAllowed,
+    /// A size outside the administrator's size list (or the list's ConfigMap is not valid).
+    SizeNotAllowed,
     /// A referenced Secret does not exist (looked at again every 5 s).
     SecretNotFound,
     /// A referenced dataset does not exist (looked at again every 15 s).
@@ -89,6 +91,7 @@ impl Reason {
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::ImageNotAllowed => "ImageNotAllowed",
+            Reason::SizeNotAllowed => "SizeNotAllowed",
             Reason::SecretNotFound => "SecretNotFound",
             Reason::DatasetNotFound => "DatasetNotFound",
             Reason::WaitingForDataset => "WaitingForDataset",

@@ -97,6 +97,7 @@ fn project_cases() -> Vec<Case> {
     };
     let observed = |datasets: BTreeMap<String, DatasetRef>| Observed {
         images: images(),
+        sizes: Default::default(),
         secrets: BTreeMap::new(),
         datasets,
         preview_pods: vec![],
@@ -234,6 +235,7 @@ fn insight_cases() -> Vec<Case> {
     };
     let observed = |project_exists: bool, deployments: Vec<Deployment>, jobs: Vec<Job>| Observed {
         images: images(),
+        sizes: Default::default(),
         project_exists: Some(project_exists),
         git: None,
         datasets: BTreeMap::new(),
@@ -401,7 +403,7 @@ fn workflow_cases() -> Vec<Case> {
     };
     // The operator's steps: validate, then the status (a DAG file's state when it has one).
     let reconciled = |wf: Workflow, dag_state: Option<DagFileState>| -> Workflow {
-        let valid = workflow::validate(&wf, Some(&project), &images()).map(|_| ());
+        let valid = workflow::validate(&wf, Some(&project), &images(), &Default::default()).map(|_| ());
         let valid = match (&valid, &dag_state) {
             (Ok(()), Some(DagFileState::Broken(_, why))) => Err(why.clone()),
             _ => valid,
@@ -510,6 +512,7 @@ fn run_cases() -> Vec<Case> {
         workflow: Some(wf.clone()),
         project: Some(project.clone()),
         images: images(),
+        sizes: Default::default(),
         destinations: BTreeMap::new(),
         pods: pods.into_iter().map(Arc::new).collect(),
     };

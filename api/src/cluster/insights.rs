@@ -227,6 +227,9 @@ pub fn console_spec(
     if let Some(token) = redeploy_token {
         spec.insert("redeployToken".into(), json!(token));
     }
+    if let Some(size) = &d.size_id {
+        spec.insert("size".into(), json!(size));
+    }
     spec
 }
 

@@ -245,6 +245,9 @@ pub fn object(p: &Project, namespace: &str, name: &str, context: &Context) -> Va
     if let Some(file) = &d.run_file {
         spec["preview"]["file"] = json!(file);
     }
+    if let Some(size) = &d.size_id {
+        spec["size"] = json!(size);
+    }
     if d.is_notebook() {
         // JupyterLab serves where the app proxy mounts the project's web view, and the proxy
         // forwards whole paths (the web view's URL carries the base).

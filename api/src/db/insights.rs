@@ -59,6 +59,9 @@ pub struct InsightRow {
     /// A template app's data file, relative to its first dataset (chosen in the wizard); `None`:
     /// the dataset's default.
     pub template_file: Option<String>,
+    /// The hardware size of its pod (an id of the administrator's size list); `None`: the
+    /// list's default for apps and reports.
+    pub size_id: Option<String>,
 }
 
 pub(super) fn json_list(s: &str) -> Vec<String> {
@@ -88,6 +91,7 @@ impl Details for InsightRow {
         "status_message",
         "revision",
         "template_file",
+        "size_id",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -109,6 +113,7 @@ impl Details for InsightRow {
             status_message: r.try_get("status_message")?,
             revision: r.try_get("revision")?,
             template_file: r.try_get("template_file")?,
+            size_id: r.try_get("size_id")?,
         })
     }
 
@@ -133,6 +138,7 @@ impl Details for InsightRow {
             .bind(&self.status_message)
             .bind(&self.revision)
             .bind(&self.template_file)
+            .bind(&self.size_id)
     }
 }
 

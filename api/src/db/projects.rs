@@ -37,6 +37,9 @@ pub struct ProjectRow {
     pub tags: Vec<String>,
     /// The entry file Run runs (chosen beside Run); `None`: the launch rule's first candidate.
     pub run_file: Option<String>,
+    /// The hardware size of the preview (an id of the administrator's size list); `None`: the
+    /// list's default for projects.
+    pub size_id: Option<String>,
 }
 
 impl Details for ProjectRow {
@@ -58,6 +61,7 @@ impl Details for ProjectRow {
         "author",
         "tags",
         "run_file",
+        "size_id",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -79,6 +83,7 @@ impl Details for ProjectRow {
             author: r.try_get("author")?,
             tags: json_list(&r.try_get::<String, _>("tags")?),
             run_file: r.try_get("run_file")?,
+            size_id: r.try_get("size_id")?,
         })
     }
 
@@ -103,6 +108,7 @@ impl Details for ProjectRow {
             .bind(&self.author)
             .bind(json_text(&self.tags))
             .bind(&self.run_file)
+            .bind(&self.size_id)
     }
 }
 

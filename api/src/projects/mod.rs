@@ -6,3 +6,4 @@ pub mod git;
 pub mod images;
 pub mod jupyter;
 pub mod launch;
+pub mod sizes;

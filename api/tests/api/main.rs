@@ -40,6 +40,7 @@ mod proxy_security;
 mod real_node;
 mod seeds;
 mod sharing;
+mod sizes;
 mod templates;
 mod users;
 mod web3;

@@ -22,7 +22,7 @@ use ludis_crds::{
 };
 
 use super::pods;
-use crate::context::Config;
+use crate::{context::Config, sizes::Helper};
 
 /// Where the checkout is, in every pod that has one.
 pub const WORKSPACE: &str = "/workspace";
@@ -141,6 +141,7 @@ pub fn git_checkout(
             image: Some(config.git_image.clone()),
             args: Some(vec!["sh".into(), "-c".into(), CHECKOUT_SCRIPT.into()]),
             env: Some(env),
+            resources: Some(Helper::Checkout.requirements()),
             security_context: Some(pods::container_security_context()),
             volume_mounts: Some(mounts),
             ..Default::default()

@@ -193,20 +193,24 @@ pub async fn run(ctx: Arc<Context>, shutdown: impl Future<Output = ()> + Send + 
     let workflow = workflow::controller(ctx.clone(), shutdown.clone());
     let run = workflow::run::controller(ctx.clone(), shutdown.clone());
     let logs = crate::log_archive::run(ctx.clone(), shutdown.clone());
-    let images = ctx.image_watch.clone().run(
-        kube::Api::namespaced(ctx.client.clone(), &ctx.config.system_namespace),
-        ctx.config.images_configmap.clone(),
+    let lists = futures::future::join(
+        ctx.image_watch
+            .clone()
+            .run(ctx.system_config_maps(), ctx.config.images_configmap.clone()),
+        ctx.size_watch
+            .clone()
+            .run(ctx.system_config_maps(), ctx.config.sizes_configmap.clone()),
     );
-    // The image watch ends with the controllers.
-    let images = async move {
+    // The watches of the administrator's lists end with the controllers.
+    let lists = async move {
         tokio::select! {
-            () = images => {}
+            _ = lists => {}
             () = shutdown => {}
         }
     };
     let _stopper = AbortOnDrop(stopper);
     futures::join!(
-        images,
+        lists,
         project.for_each(|_| async {}),
         insight.for_each(|_| async {}),
         dataset.for_each(|_| async {}),

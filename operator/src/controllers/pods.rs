@@ -12,12 +12,11 @@ use std::collections::BTreeMap;
 use k8s_openapi::{
     api::core::v1::{
         Capabilities, EmptyDirVolumeSource, EnvVar, PersistentVolumeClaimVolumeSource, PodSecurityContext,
-        PodSpec, ProjectedVolumeSource, ResourceRequirements, SeccompProfile, SecurityContext,
-        ServiceAccountTokenProjection, Toleration, Volume, VolumeMount, VolumeProjection,
+        PodSpec, ProjectedVolumeSource, SeccompProfile, SecurityContext, ServiceAccountTokenProjection,
+        Toleration, Volume, VolumeMount, VolumeProjection,
     },
     apimachinery::pkg::api::resource::Quantity,
 };
-use ludis_crds::common::Resources;
 
 /// The user id every Ludis workload runs as.
 pub const RUN_AS_USER: i64 = 1000;
@@ -118,20 +117,6 @@ pub fn scratch_volume(name: &str, limit: &str) -> Volume {
 /// The size limit of an emptyDir volume (`None` for another volume or an unbounded one).
 pub fn scratch_limit(volume: &Volume) -> Option<&str> {
     Some(volume.empty_dir.as_ref()?.size_limit.as_ref()?.0.as_str())
-}
-
-/// Requests and limits from a resource spec, with defaults for what is unset.
-pub fn resources(spec: &Resources, default_cpu: &str, default_memory: &str) -> ResourceRequirements {
-    let cpu = Quantity(spec.cpu.clone().unwrap_or_else(|| default_cpu.to_owned()));
-    let memory = Quantity(spec.memory.clone().unwrap_or_else(|| default_memory.to_owned()));
-    ResourceRequirements {
-        requests: Some(BTreeMap::from([
-            ("cpu".into(), cpu),
-            ("memory".into(), memory.clone()),
-        ])),
-        limits: Some(BTreeMap::from([("memory".into(), memory)])),
-        ..Default::default()
-    }
 }
 
 /// The command that runs a script file of the given language.
@@ -282,21 +267,6 @@ mod tests {
             ..config
         };
         assert_eq!(restricted(&none).tolerations, None);
-    }
-
-    #[test]
-    fn unset_resources_take_the_defaults() {
-        let r = resources(
-            &Resources {
-                cpu: Some("2".into()),
-                memory: None,
-            },
-            "500m",
-            "1Gi",
-        );
-        assert_eq!(r.requests.as_ref().unwrap()["cpu"].0, "2");
-        assert_eq!(r.requests.unwrap()["memory"].0, "1Gi");
-        assert_eq!(r.limits.unwrap()["memory"].0, "1Gi");
     }
 
     #[test]

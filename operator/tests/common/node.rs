@@ -176,14 +176,16 @@ impl Exec {
 }
 
 pub async fn exec(pods: &Api<Pod>, pod: &str, command: &[&str]) -> Exec {
-    let mut attached = pods
-        .exec(
-            pod,
-            command.iter().copied(),
-            &AttachParams::default().stdout(true).stderr(true),
-        )
-        .await
-        .unwrap();
+    exec_in(pods, pod, None, command).await
+}
+
+/// [`exec`] in the named container (`None`: the pod's only one).
+pub async fn exec_in(pods: &Api<Pod>, pod: &str, container: Option<&str>, command: &[&str]) -> Exec {
+    let mut params = AttachParams::default().stdout(true).stderr(true);
+    if let Some(c) = container {
+        params = params.container(c);
+    }
+    let mut attached = pods.exec(pod, command.iter().copied(), &params).await.unwrap();
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let (mut out, mut err) = (attached.stdout().unwrap(), attached.stderr().unwrap());
     let (a, b) = tokio::join!(out.read_to_string(&mut stdout), err.read_to_string(&mut stderr));

@@ -145,6 +145,8 @@ pub struct Seen {
     pub message: Option<String>,
     /// The published revision (`spec.source.revision`).
     pub revision: Option<String>,
+    /// The hardware size (`spec.size`).
+    pub size: Option<String>,
     pub sharing: Option<ludis_crds::common::Sharing>,
 }
 
@@ -195,6 +197,7 @@ impl Reading<InsightCr> for Seen {
                 .filter(|_| current)
                 .and_then(|s| ludis_crds::common::status_message(&s.conditions)),
             revision: spec.source.as_ref().and_then(|s| s.revision.clone()),
+            size: spec.size.clone(),
             sharing: spec.sharing.clone(),
         }
     }
@@ -287,6 +290,7 @@ pub fn new_insight(
             revision: seen.revision.clone(),
             // The wizard's choice; a resource does not name one.
             template_file: None,
+            size_id: seen.size.clone(),
         },
     }
 }
@@ -315,6 +319,7 @@ pub fn updated_insight(
         d.dataset_ids = l.dataset_ids;
         d.publish_filenames = seen.files.clone();
         d.revision = seen.revision.clone();
+        d.size_id = seen.size.clone();
         let in_cluster = seen.app_type == AppType::Application && seen.app_url.is_none();
         d.container_name = in_cluster.then(|| name.to_owned());
     }

@@ -102,6 +102,7 @@ pub struct Seen {
     pub language: Language,
     pub flavour: ProjectFlavour,
     pub image: String,
+    pub size: Option<String>,
     /// `(url, branch)` of an external remote.
     pub git: Option<(String, String)>,
     pub running: bool,
@@ -136,6 +137,7 @@ impl Reading<ProjectCr> for Seen {
                 ludis_crds::project::ProjectFlavour::Notebook => ProjectFlavour::Notebook,
             },
             image: spec.image.clone(),
+            size: spec.size.clone(),
             git: spec.git.as_ref().map(|g| (g.url.clone(), g.branch.clone())),
             running: spec.preview.running,
             sharing: spec.sharing.clone(),
@@ -201,6 +203,7 @@ fn take_fields(d: &mut ProjectRow, seen: &Seen) {
     d.language = seen.language;
     d.flavour = seen.flavour;
     d.image_id = seen.image.clone();
+    d.size_id = seen.size.clone();
     match &seen.git {
         Some((url, branch)) => {
             d.repo_author = repo_author(url);

@@ -115,6 +115,10 @@ pub(super) async fn create_insight(
         (status, None, Some(project.to_owned()), files)
     };
     let dataset_ids = check_datasets(&state, &caller, &a.dataset_ids).await?;
+    let size_id = match external {
+        true => None,
+        false => crate::projects::sizes::chosen(&state, a.size_id.as_deref().unwrap_or_default()).await?,
+    };
     let insight = new_insight(
         &state,
         &caller,
@@ -131,6 +135,7 @@ pub(super) async fn create_insight(
             publish_filenames: files,
             revision,
             dataset_ids,
+            size_id,
             ..Default::default()
         },
     )

@@ -44,6 +44,11 @@ pub(super) async fn update_insight(
             ));
         }
     }
+    if let Some(size) = &c.size_id
+        && insight.details.status != InsightStatus::External
+    {
+        insight.details.size_id = crate::projects::sizes::chosen(&state, size).await?;
+    }
     if insight.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }

@@ -88,6 +88,9 @@ pub struct NewInsight {
     pub publish_filenames: Vec<String>,
     /// Datasets the insight reads (view access needed on each).
     pub dataset_ids: Vec<String>,
+    /// An id of `GET /v2/cluster/sizes/list` for its pod; unset or empty: the list's default
+    /// for apps and reports.
+    pub size_id: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -156,6 +159,9 @@ pub struct InsightChanges {
     pub img_path: Option<String>,
     /// Only for external applications.
     pub app_url: Option<String>,
+    /// An id of `GET /v2/cluster/sizes/list`; empty: the list's default. A running app restarts
+    /// with it.
+    pub size_id: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema, Default)]

@@ -8,7 +8,10 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     auth::AuthUser,
     error::{ApiError, AppPath, AppQuery, ErrorBody, Result},
-    projects::images::{self, DockerImage},
+    projects::{
+        images::{self, DockerImage},
+        sizes::{self, HardwareSize},
+    },
     state::AppState,
 };
 
@@ -35,6 +38,34 @@ pub(super) async fn docker_images(
         success: true,
         docker_images: images::available(&state).await,
     })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SizesAnswer {
+    pub success: bool,
+    pub sizes: Vec<HardwareSize>,
+    /// The size of projects, notebooks and workflow tasks that name none.
+    pub default: String,
+    /// The size of apps and reports that name none.
+    pub default_insight: String,
+}
+
+/// The hardware sizes a project, notebook, app, report or workflow task may choose (the
+/// administrator's list, with its defaults); the choice is saved as `size_id`.
+#[utoipa::path(get, path = "/v2/cluster/sizes/list", tag = "projects",
+    responses(
+        (status = 200, body = SizesAnswer),
+        (status = 503, description = "The administrator's size list is not valid", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("api_key" = [])))]
+pub(super) async fn sizes(State(state): State<AppState>, _caller: AuthUser) -> Result<Json<SizesAnswer>> {
+    let list = sizes::current(&state).await?;
+    Ok(Json(SizesAnswer {
+        success: true,
+        sizes: list.sizes.iter().map(HardwareSize::from).collect(),
+        default: list.default,
+        default_insight: list.default_insight,
+    }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -25,7 +25,7 @@ use crate::{
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result},
     projects::{
         git::{self, git_error},
-        images,
+        images, sizes,
     },
     routes::{
         insights::{image_path, optional_text},
@@ -252,6 +252,8 @@ pub struct NewProject {
     pub language: String,
     /// An id of `GET /v2/cluster/dockerimages/list`; default: the language's first image.
     pub image_id: Option<String>,
+    /// An id of `GET /v2/cluster/sizes/list`; unset or empty: the list's default.
+    pub size_id: Option<String>,
     /// Set: "import project" from this HTTPS remote (needs the caller's saved git token).
     /// Unset: a repository hosted by Ludis with a starter file.
     pub repo_url: Option<String>,
@@ -329,6 +331,7 @@ pub(super) async fn create_project(
                 ApiError::bad_request("invalid_image", format!("No image for {language} is available"))
             })?,
     };
+    let size_id = sizes::chosen(&state, f.size_id.as_deref().unwrap_or_default()).await?;
     let description = optional_text(&f.description, DESCRIPTION_MAX)?;
     let id = db::new_id();
     let org = caller.user.organization_id.clone();
@@ -365,6 +368,7 @@ pub(super) async fn create_project(
             repo_author: source.repo_author,
             branch: source.branch,
             image_id,
+            size_id,
             ..ProjectRow::default()
         },
     };
@@ -449,19 +453,21 @@ pub struct ProjectChanges {
     pub name: Option<String>,
     pub description: Option<String>,
     pub image_id: Option<String>,
+    /// An id of `GET /v2/cluster/sizes/list`; empty: the list's default. Used at the next start.
+    pub size_id: Option<String>,
     /// A default image URL or a key the caller uploaded; empty clears it.
     pub img_path: Option<String>,
     /// Datasets the project reads (each one the caller can see).
     pub dataset_ids: Option<Vec<String>>,
 }
 
-/// Change a project (edit access): name, description, image (`{entity: {image_id}}` saves the
-/// image choice, used at the next start), card image, datasets.
+/// Change a project (edit access): name, description, image and size (`{entity: {image_id,
+/// size_id}}` saves the choice, used at the next start), card image, datasets.
 #[utoipa::path(put, path = "/v2/projects/{id}", tag = "projects", request_body = UpdateProjectRequest,
     params(("id" = String, Path, description = "Project id")),
     responses(
         (status = 200, description = "Project updated!", body = ProjectAnswer),
-        (status = 400, description = "Invalid name, image or dataset", body = ErrorBody),
+        (status = 400, description = "Invalid name, image, size or dataset", body = ErrorBody),
         (status = 403, description = "You need edit access to this project", body = ErrorBody),
         (status = 404, description = "Project not found", body = ErrorBody),
         (status = 409, description = "Managed by its resource, or another tool owns the field", body = ErrorBody),
@@ -486,6 +492,9 @@ pub(super) async fn update_project(
     }
     if let Some(image) = &c.image_id {
         project.details.image_id = image_id(&state, image).await?;
+    }
+    if let Some(size) = &c.size_id {
+        project.details.size_id = sizes::chosen(&state, size).await?;
     }
     if let Some(img) = &c.img_path {
         project.asset.img_path = image_path(img, &caller.user.uid)?;

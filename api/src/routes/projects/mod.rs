@@ -54,6 +54,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(run::project_apps))
         .routes(routes!(run::project_launch))
         .routes(routes!(clusters::docker_images))
+        .routes(routes!(clusters::sizes))
         .routes(routes!(clusters::clusters))
         .routes(routes!(clusters::cluster))
         .merge(
@@ -108,6 +109,7 @@ mod tests {
             hosted: true,
             branch: "main".into(),
             image_id: "python".into(),
+            size_id: None,
             img_path: None,
             img_url: None,
             dataset_ids: Vec::new(),

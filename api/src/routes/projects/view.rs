@@ -38,6 +38,9 @@ pub struct ProjectView {
     pub branch: String,
     /// An id of `GET /v2/cluster/dockerimages/list`.
     pub image_id: String,
+    /// An id of `GET /v2/cluster/sizes/list`; null: the list's default.
+    #[schema(required)]
+    pub size_id: Option<String>,
     #[schema(required)]
     pub img_path: Option<String>,
     #[schema(required)]
@@ -125,6 +128,7 @@ fn one(
         hosted: d.is_hosted(),
         branch: d.branch.clone(),
         image_id: d.image_id.clone(),
+        size_id: d.size_id.clone(),
         img_path: a.img_path.clone(),
         img_url: None,
         dataset_ids: d.dataset_ids.clone(),

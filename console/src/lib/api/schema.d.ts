@@ -1858,6 +1858,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/cluster/sizes/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hardware sizes a project, notebook, app, report or workflow task may choose (the
+         *     administrator's list, with its defaults); the choice is saved as `size_id`.
+         */
+        get: operations["sizes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/cluster/{id}": {
         parameters: {
             query?: never;
@@ -2113,8 +2133,8 @@ export interface paths {
         /** One project (view access) and its preview container. */
         get: operations["project_details"];
         /**
-         * Change a project (edit access): name, description, image (`{entity: {image_id}}` saves the
-         *     image choice, used at the next start), card image, datasets.
+         * Change a project (edit access): name, description, image and size (`{entity: {image_id,
+         *     size_id}}` saves the choice, used at the next start), card image, datasets.
          */
         put: operations["update_project"];
         post?: never;
@@ -3442,6 +3462,21 @@ export interface components {
             /** @description Without aggregation: the rows in the file, of which `labels` are evenly spaced. */
             total: number;
         };
+        /** @description A size as the console offers it. */
+        HardwareSize: {
+            id: string;
+            purpose: string;
+            /** @description CPU set aside (`500m`). */
+            cpu: string;
+            /** @description The most CPU it may use. */
+            cpu_limit: string;
+            /** @description Memory set aside, and the most it may use. */
+            memory: string;
+            /** @description Local disk set aside. */
+            ephemeral_storage: string;
+            /** @description The most local disk it may write. */
+            ephemeral_storage_limit: string;
+        };
         /** @description An external application by its URL. */
         ImportApp: {
             /** @default  */
@@ -3516,6 +3551,12 @@ export interface components {
              * @default null
              */
             app_url?: string | null;
+            /**
+             * @description An id of `GET /v2/cluster/sizes/list`; empty: the list's default. A running app restarts
+             *     with it.
+             * @default null
+             */
+            size_id?: string | null;
         };
         InsightMessage: {
             success: boolean;
@@ -3563,6 +3604,11 @@ export interface components {
             status_message: string | null;
             /** @description The commit it was published at (null: an insight not published from a project's commit). */
             revision: string | null;
+            /**
+             * @description The hardware size of its pod (an id of `GET /v2/cluster/sizes/list`); null: the list's
+             *     default for apps and reports.
+             */
+            size_id: string | null;
             /** @description What is saved: a default image URL (`/v1/images/defaults/…`) or an object key. */
             img_path?: string | null;
             /** @description What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour). */
@@ -3942,6 +3988,12 @@ export interface components {
              * @default []
              */
             dataset_ids?: string[];
+            /**
+             * @description An id of `GET /v2/cluster/sizes/list` for its pod; unset or empty: the list's default
+             *     for apps and reports.
+             * @default null
+             */
+            size_id?: string | null;
         };
         NewLegacyProject: {
             /**
@@ -4012,6 +4064,11 @@ export interface components {
              * @default null
              */
             image_id?: string | null;
+            /**
+             * @description An id of `GET /v2/cluster/sizes/list`; unset or empty: the list's default.
+             * @default null
+             */
+            size_id?: string | null;
             /**
              * @description Set: "import project" from this HTTPS remote (needs the caller's saved git token).
              *     Unset: a repository hosted by Ludis with a starter file.
@@ -4470,6 +4527,11 @@ export interface components {
             /** @default null */
             image_id?: string | null;
             /**
+             * @description An id of `GET /v2/cluster/sizes/list`; empty: the list's default. Used at the next start.
+             * @default null
+             */
+            size_id?: string | null;
+            /**
              * @description A default image URL or a key the caller uploaded; empty clears it.
              * @default null
              */
@@ -4525,6 +4587,8 @@ export interface components {
             branch: string;
             /** @description An id of `GET /v2/cluster/dockerimages/list`. */
             image_id: string;
+            /** @description An id of `GET /v2/cluster/sizes/list`; null: the list's default. */
+            size_id: string | null;
             img_path: string | null;
             img_url: string | null;
             dataset_ids: string[];
@@ -4838,6 +4902,14 @@ export interface components {
             organization?: null | components["schemas"]["OrganizationShare"];
             /** @description The caller's organization without the owner and the caller; only when `can_share`. */
             members: components["schemas"]["MemberView"][];
+        };
+        SizesAnswer: {
+            success: boolean;
+            sizes: components["schemas"]["HardwareSize"][];
+            /** @description The size of projects, notebooks and workflow tasks that name none. */
+            default: string;
+            /** @description The size of apps and reports that name none. */
+            default_insight: string;
         };
         Starmap: {
             success: boolean;
@@ -10125,6 +10197,34 @@ export interface operations {
             };
         };
     };
+    sizes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SizesAnswer"];
+                };
+            };
+            /** @description The administrator's size list is not valid */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     cluster: {
         parameters: {
             query?: never;
@@ -10928,7 +11028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectAnswer"];
                 };
             };
-            /** @description Invalid name, image or dataset */
+            /** @description Invalid name, image, size or dataset */
             400: {
                 headers: {
                     [name: string]: unknown;

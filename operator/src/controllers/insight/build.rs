@@ -33,6 +33,7 @@ use crate::{
         apply::owner_ref,
         labels::{child_labels, pod_selector},
     },
+    sizes::{self, Helper},
 };
 
 /// Scratch folder a report renders into, before it is published.
@@ -53,6 +54,7 @@ pub struct Desired {
 pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Option<&str>) -> Desired {
     let Validated::Workload {
         image,
+        size,
         datasets,
         entry,
         git,
@@ -115,7 +117,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
             ..Default::default()
         }),
         env: Some(env.chain(pods::dataset_env(datasets)).collect()),
-        resources: Some(pods::resources(&insight.spec.resources, "250m", "512Mi")),
+        resources: Some(sizes::requirements(size, &insight.spec.resources)),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![VolumeMount {
             name: "source".into(),
@@ -273,7 +275,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
                         ..Default::default()
                     },
                 ]),
-                resources: Some(pods::resources(&Default::default(), "100m", "256Mi")),
+                resources: Some(Helper::Publish.requirements()),
                 security_context: Some(pods::container_security_context()),
                 volume_mounts: Some(vec![VolumeMount {
                     read_only: Some(true),
@@ -510,6 +512,7 @@ mod tests {
     fn with_sales() -> (Validated, Config) {
         let valid = Validated::Workload {
             image: "python:3.12".into(),
+            size: Box::new(small()),
             datasets: BTreeMap::from([("sales".into(), "s3://acme/datasets/ludis-acme/42/".into())]),
             entry: "app.py".into(),
             git: Some(
@@ -622,6 +625,13 @@ mod tests {
         // Without a gateway: no identity at all, and no key instead.
         let d = build(&r, &valid, &Config::for_tests("ludis-system"), Some("acme"));
         let pod = d.job.unwrap().spec.unwrap().template.spec.unwrap();
+        // The renderer takes the report's size, the publisher its own; all are bounded.
+        crate::sizes::assert_bounded(&pod);
+        let render = &pod.init_containers.as_ref().unwrap()[1];
+        assert_eq!(
+            render.resources.as_ref().unwrap().requests.as_ref().unwrap()["cpu"].0,
+            "250m"
+        );
         for c in pod.init_containers.iter().flatten().chain(&pod.containers) {
             assert!(token_file(c).is_none() && c.env_from.is_none(), "{}", c.name);
         }

@@ -18,6 +18,7 @@ pub fn insight(spec: serde_json::Value) -> Insight {
 pub fn observed(project_exists: Option<bool>) -> Observed {
     Observed {
         images: ImageCatalog(BTreeMap::from([("default-python".into(), "python:3.12".into())])),
+        sizes: Default::default(),
         project_exists,
         git: None,
         datasets: BTreeMap::new(),
@@ -40,8 +41,17 @@ pub fn app(extra: serde_json::Value) -> Insight {
 pub fn workload(image: &str) -> Validated {
     Validated::Workload {
         image: image.into(),
+        size: Box::new(small()),
         datasets: BTreeMap::new(),
         entry: "app.py".into(),
         git: None,
     }
+}
+
+/// The seeded size of apps and reports.
+pub fn small() -> ludis_crds::sizes::Size {
+    ludis_crds::sizes::SizeList::seeded()
+        .get("small")
+        .unwrap()
+        .clone()
 }

@@ -100,7 +100,7 @@ pub fn controller(
             ),
             |pod| insight_of_pod(&pod).into_iter().collect::<Vec<_>>(),
         )
-        .reconcile_all_on(ctx.image_watch.changes());
+        .reconcile_all_on(ctx.list_changes());
     super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }
 

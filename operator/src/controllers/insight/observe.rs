@@ -13,11 +13,13 @@ use crate::{
     error::{self, Error, Result},
     images::ImageCatalog,
     k8s::stores::{metadata, owned_by},
+    sizes::SizeCatalog,
 };
 
 /// What the reconcile reads (a source project missing from the cache is looked up).
 pub struct Observed {
     pub images: ImageCatalog,
+    pub sizes: SizeCatalog,
     /// Whether the source project exists (None: no source).
     pub project_exists: Option<bool>,
     /// The source project's repository, when it has one and the cache holds it (an application
@@ -46,6 +48,7 @@ impl Observed {
 pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
     let ns = &insight.namespace().unwrap_or_default();
     let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let sizes = ctx.sizes().await.map_err(error::observe("size list"))?;
     let caches = &ctx.caches;
     // The source project: from the cache, else (it may lag a project created a moment ago: only
     // a hit is trusted) from the API server.
@@ -86,6 +89,7 @@ pub async fn observe(insight: &Insight, ctx: &Context) -> Result<Observed> {
     pods.sort_by(|a, b| b.metadata.creation_timestamp.cmp(&a.metadata.creation_timestamp));
     Ok(Observed {
         images,
+        sizes,
         project_exists,
         git,
         pods,

@@ -3,7 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use ludis_crds::{Insight, insight::InsightType, launch, project::GitSource};
+use ludis_crds::{
+    Insight,
+    insight::InsightType,
+    launch,
+    project::GitSource,
+    sizes::{Size, WorkloadKind},
+};
 
 use super::observe::Observed;
 use crate::{
@@ -22,6 +28,8 @@ pub enum Validated {
     /// its workspace volume is mounted instead).
     Workload {
         image: String,
+        /// The hardware size of the app's or report's pod.
+        size: Box<Size>,
         datasets: BTreeMap<String, String>,
         entry: String,
         git: Option<GitSource>,
@@ -61,9 +69,13 @@ pub fn validate(insight: &Insight, observed: &Observed) -> Result<Validated, Ver
         .image
         .clone()
         .unwrap_or_else(|| default_image(spec.language).to_owned());
+    let size = observed
+        .sizes
+        .resolve_or_refuse(spec.size.as_deref(), WorkloadKind::Insight)?;
     match observed.images.resolve(&id) {
         Some(image) => Ok(Validated::Workload {
             image: image.to_owned(),
+            size: Box::new(size),
             datasets: datasets::locations(&observed.datasets)?,
             entry,
             git: observed.git.clone(),
@@ -93,6 +105,13 @@ mod tests {
             validate(&i, &observed(Some(true))).unwrap_err().reason(),
             "ImageNotAllowed"
         );
+        let i = app(json!({"size": "huge"}));
+        let refused = validate(&i, &observed(Some(true))).unwrap_err();
+        assert_eq!(refused.reason(), "SizeNotAllowed");
+        let Ok(Validated::Workload { size, .. }) = validate(&app(json!({})), &observed(Some(true))) else {
+            panic!("an app with the default image and size runs")
+        };
+        assert_eq!(size.id, "small");
         for file in ["../x.py", "/etc/passwd.py", "run.sh"] {
             let i = app(json!({"source": {"project": "demo", "files": [file]}}));
             assert_eq!(

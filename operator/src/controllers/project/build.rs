@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use k8s_openapi::{
     api::core::v1::{
         Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction, PersistentVolumeClaim,
-        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, ResourceRequirements, SecretEnvSource, Service,
-        ServicePort, ServiceSpec, VolumeMount, VolumeResourceRequirements,
+        PersistentVolumeClaimSpec, Pod, PodSpec, Probe, SecretEnvSource, Service, ServicePort, ServiceSpec,
+        VolumeMount, VolumeResourceRequirements,
     },
     apimachinery::pkg::{api::resource::Quantity, util::intstr::IntOrString},
 };
@@ -30,6 +30,7 @@ use crate::{
         apply::owner_ref,
         labels::{child_labels, pod_selector},
     },
+    sizes::{self, Helper},
 };
 
 /// Desired children.
@@ -144,7 +145,7 @@ pub fn build(project: &Project, valid: &Validated, config: &Config) -> Desired {
             container_port: port,
             ..Default::default()
         }]),
-        resources: Some(pods::resources(&project.spec.resources, "500m", "1Gi")),
+        resources: Some(sizes::requirements(&valid.size, &project.spec.resources)),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![workspace_mount.clone()]),
         ..Default::default()
@@ -221,14 +222,7 @@ fn shell_container(image: &str, workspace: &VolumeMount) -> Container {
             "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done".into(),
         ]),
         working_dir: Some(WORKSPACE.into()),
-        resources: Some(ResourceRequirements {
-            requests: Some(BTreeMap::from([
-                ("cpu".into(), Quantity("10m".into())),
-                ("memory".into(), Quantity("32Mi".into())),
-            ])),
-            limits: Some(BTreeMap::from([("memory".into(), Quantity("1Gi".into()))])),
-            ..Default::default()
-        }),
+        resources: Some(Helper::Shell.requirements()),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![VolumeMount {
             read_only: Some(true),
@@ -246,10 +240,19 @@ mod tests {
 
     use super::{super::fixtures::project, *};
 
+    /// The seeded size of projects.
+    fn medium() -> ludis_crds::sizes::Size {
+        ludis_crds::sizes::SizeList::seeded()
+            .get("medium")
+            .unwrap()
+            .clone()
+    }
+
     /// A project validated with the image python:3.12 and no datasets.
     fn python() -> Validated {
         Validated {
             image: "python:3.12".into(),
+            size: medium(),
             datasets: BTreeMap::new(),
             entry: None,
         }
@@ -279,6 +282,35 @@ mod tests {
                 .readiness_probe
                 .is_none()
         );
+    }
+
+    #[test]
+    fn the_preview_takes_its_size_and_every_container_is_bounded() {
+        let p = project(
+            json!({"displayName": "D", "image": "py", "preview": {"running": true},
+            "git": {"url": "http://10.0.0.1:8080/git/ludis-acme/p.git"}}),
+        );
+        let large = ludis_crds::sizes::SizeList::seeded()
+            .get("large")
+            .unwrap()
+            .clone();
+        let valid = Validated {
+            size: large,
+            ..python()
+        };
+        let spec = build(&p, &valid, &Config::for_tests("ludis-system"))
+            .pod
+            .unwrap()
+            .spec
+            .unwrap();
+        let r = spec.containers[0].resources.as_ref().unwrap();
+        let requests = r.requests.as_ref().unwrap();
+        assert_eq!(
+            (requests["cpu"].0.as_str(), requests["memory"].0.as_str()),
+            ("1500m", "4Gi")
+        );
+        assert_eq!(r.limits.as_ref().unwrap()["ephemeral-storage"].0, "8Gi");
+        crate::sizes::assert_bounded(&spec);
     }
 
     #[test]
@@ -344,6 +376,7 @@ mod tests {
         );
         let v = Validated {
             image: "python:3.12".into(),
+            size: medium(),
             datasets: BTreeMap::from([
                 ("sales".into(), "s3://acme/datasets/42/".into()),
                 ("a-logs".into(), "s3://acme/datasets/43/".into()),

@@ -25,6 +25,7 @@ pub fn observed(images: &[(&str, &str)], secrets: &[(&str, bool)]) -> Observed {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
         ),
+        sizes: Default::default(),
         secrets: secrets.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
         datasets: BTreeMap::new(),
         preview_pods: Vec::new(),

@@ -59,7 +59,7 @@ pub fn controller(
             Api::<PartialObjectMeta<Service>>::all(client.clone()),
             ours("preview"),
         )))
-        .reconcile_all_on(ctx.image_watch.changes());
+        .reconcile_all_on(ctx.list_changes());
     caches.projects.set(controller.store());
     super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }

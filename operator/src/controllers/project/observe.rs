@@ -13,11 +13,13 @@ use crate::{
     error::{self, Error, Result},
     images::ImageCatalog,
     k8s::stores::{metadata, owned_by},
+    sizes::SizeCatalog,
 };
 
 /// What the reconcile reads.
 pub struct Observed {
     pub images: ImageCatalog,
+    pub sizes: SizeCatalog,
     /// Referenced Secrets, by name: whether each exists.
     pub secrets: BTreeMap<String, bool>,
     pub datasets: BTreeMap<String, DatasetRef>,
@@ -29,6 +31,7 @@ pub struct Observed {
 pub async fn observe(project: &Project, ctx: &Context) -> Result<Observed> {
     let ns = project.namespace().unwrap_or_default();
     let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let sizes = ctx.sizes().await.map_err(error::observe("size list"))?;
     let secrets_api: Api<Secret> = Api::namespaced(ctx.client.clone(), &ns);
     let mut secrets = BTreeMap::new();
     for name in referenced_secrets(project) {
@@ -44,6 +47,7 @@ pub async fn observe(project: &Project, ctx: &Context) -> Result<Observed> {
     let datasets = datasets::resolve(ctx, &ns, &project.spec.datasets).await?;
     Ok(Observed {
         images,
+        sizes,
         secrets,
         datasets,
         preview_pods: owned_by(caches.preview_pods.ready("preview pod").await?, &ns, &uid),

@@ -2,7 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use ludis_crds::{Project, launch};
+use ludis_crds::{
+    Project, launch,
+    sizes::{Size, WorkloadKind},
+};
 
 use super::observe::Observed;
 use crate::{
@@ -14,6 +17,8 @@ use crate::{
 #[derive(Debug, PartialEq)]
 pub struct Validated {
     pub image: String,
+    /// The hardware size of the preview pod.
+    pub size: Size,
     /// Locations of the referenced datasets, by name.
     pub datasets: BTreeMap<String, String>,
     /// The entry file the preview runs, when the user chose one.
@@ -30,6 +35,9 @@ pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Ver
             ),
         ));
     };
+    let size = observed
+        .sizes
+        .resolve_or_refuse(project.spec.size.as_deref(), WorkloadKind::Project)?;
     // Secrets reach only the preview pod (its environment, the checkout's credentials), and the
     // API writes a hosted project's git Secret at its first Run: a stopped project needs none.
     let needs_secrets = project.spec.preview.running;
@@ -55,6 +63,7 @@ pub fn validate(project: &Project, observed: &Observed) -> Result<Validated, Ver
     let datasets = datasets::locations(&observed.datasets)?;
     Ok(Validated {
         image: image.to_owned(),
+        size,
         datasets,
         entry,
     })
@@ -68,6 +77,18 @@ mod tests {
 
     use super::{super::fixtures::*, *};
     use crate::datasets::DatasetRef;
+
+    #[test]
+    fn a_size_outside_the_list_is_refused_and_an_unnamed_one_is_the_default() {
+        let o = observed(&[("py", "python:3.12")], &[]);
+        let p = project(json!({"displayName": "Demo", "image": "py", "size": "huge"}));
+        let err = validate(&p, &o).unwrap_err();
+        assert_eq!(err.reason(), "SizeNotAllowed");
+        let p = project(json!({"displayName": "Demo", "image": "py"}));
+        assert_eq!(validate(&p, &o).unwrap().size.id, "medium");
+        let p = project(json!({"displayName": "Demo", "image": "py", "size": "large"}));
+        assert_eq!(validate(&p, &o).unwrap().size.id, "large");
+    }
 
     #[test]
     fn an_image_outside_the_list_is_refused() {

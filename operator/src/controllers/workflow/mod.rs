@@ -32,10 +32,14 @@ use kube::{
 };
 use ludis_crds::{
     LABEL_WORKFLOW, Project, Workflow, WorkflowRun, WorkflowRunStatus, WorkflowStatus,
+    sizes::WorkloadKind,
     workflow::{RunPhase, Trigger, WorkflowState},
 };
 
-use self::dag_file::DagFileState;
+use self::{
+    dag_file::DagFileState,
+    run::task_pod::{TaskWork, task_size},
+};
 use super::pods;
 use crate::{
     context::{Config, Context},
@@ -49,6 +53,7 @@ use crate::{
         stores::{cached_or_get, metadata, owned_by, primaries},
     },
     metrics::arrivals::Arrivals,
+    sizes::{Helper, SizeCatalog},
     verdict::{Reason, Verdict},
 };
 
@@ -114,7 +119,7 @@ pub fn controller(
             },
         )
         // A workflow broken by an image outside the list is looked at again when the list changes.
-        .reconcile_all_on(ctx.image_watch.changes());
+        .reconcile_all_on(ctx.list_changes());
     caches.workflows.set(controller.store());
     super::drive(controller, arrivals, CONTROLLER, reconcile, ctx, shutdown)
 }
@@ -152,7 +157,8 @@ fn run_summary_hash(run: &WorkflowRun) -> Option<u64> {
 async fn reconcile(wf: Arc<Workflow>, ctx: Arc<Context>) -> Result<Action> {
     let wf = ctx.caches.workflow_statuses.current(wf);
     let observed = observe(&wf, &ctx).await?;
-    let mut valid = validate(&wf, observed.project.as_ref(), &observed.images).map(|_dag| ());
+    let mut valid =
+        validate(&wf, observed.project.as_ref(), &observed.images, &observed.sizes).map(|_dag| ());
     // A workflow written as code is ready once its DAG file is read.
     let mut dag_state = None;
     if let (Ok(()), Some(dag_file), Some(project)) = (&valid, &wf.spec.dag_file, observed.project.as_ref()) {
@@ -198,6 +204,7 @@ pub struct Observed {
     /// The workflow's project (None: it does not exist).
     pub project: Option<Project>,
     pub images: ImageCatalog,
+    pub sizes: SizeCatalog,
     /// The workflow's CronJob, as cached.
     pub cron_jobs: Vec<ObjectMeta>,
     /// The Jobs of its CronJob (ticks and manual runs), without the ones being deleted.
@@ -218,6 +225,7 @@ async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
         .await
         .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let sizes = ctx.sizes().await.map_err(error::observe("size list"))?;
     let uid = wf.uid().unwrap_or_default();
     let cron_jobs = metadata(&owned_by(caches.cron_jobs.ready("cronjob").await?, &ns, &uid));
     let jobs = caches
@@ -249,6 +257,7 @@ async fn observe(wf: &Workflow, ctx: &Context) -> Result<Observed> {
     Ok(Observed {
         project,
         images,
+        sizes,
         cron_jobs,
         jobs,
         runs,
@@ -263,13 +272,21 @@ fn runs_of(store: &Store<WorkflowRun>, ns: &str, name: &str) -> Vec<Arc<Workflow
 }
 
 /// Pure: why a workflow cannot run, if it cannot.
-pub fn validate(wf: &Workflow, project: Option<&Project>, images: &ImageCatalog) -> Result<dag::Dag, String> {
+pub fn validate(
+    wf: &Workflow,
+    project: Option<&Project>,
+    images: &ImageCatalog,
+    sizes: &SizeCatalog,
+) -> Result<dag::Dag, String> {
     let Some(project) = project else {
         return Err(format!("the project {:?} does not exist", wf.spec.project));
     };
     if wf.spec.dag_file.is_some() {
         dag_file_image(wf, project, images)?;
     }
+    sizes
+        .resolve(wf.spec.size.as_deref(), WorkloadKind::Task)
+        .map_err(|e| e.to_string())?;
     for t in &wf.spec.tasks {
         if let Some(s) = &t.script
             && images.resolve(&s.image).is_none()
@@ -279,6 +296,9 @@ pub fn validate(wf: &Workflow, project: Option<&Project>, images: &ImageCatalog)
                 t.name, s.image
             ));
         }
+        sizes
+            .resolve(task_size(wf, TaskWork::Designed(t)), WorkloadKind::Task)
+            .map_err(|e| format!("task {:?}: {e}", t.name))?;
     }
     dag::Dag::new(&wf.spec.tasks, &wf.spec.edges)
 }
@@ -303,6 +323,7 @@ pub fn build_cronjob(wf: &Workflow, config: &Config) -> CronJob {
             name: "tick".into(),
             image: Some(config.tick_image.clone()),
             args: Some(vec!["true".into()]),
+            resources: Some(Helper::Tick.requirements()),
             security_context: Some(pods::container_security_context()),
             ..Default::default()
         }],
@@ -519,20 +540,33 @@ mod tests {
     #[test]
     fn broken_workflows_say_why() {
         let images = ImageCatalog(BTreeMap::from([("py".into(), "python:3".into())]));
+        let sizes = SizeCatalog::default();
         let project = project();
         let p = Some(&project);
-        assert!(validate(&workflow(json!({})), p, &images).is_ok());
+        assert!(validate(&workflow(json!({})), p, &images, &sizes).is_ok());
         assert!(
-            validate(&workflow(json!({})), None, &images)
+            validate(&workflow(json!({})), None, &images, &sizes)
                 .unwrap_err()
                 .contains("project \"demo\" does not exist")
         );
         let bad_image =
             workflow(json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "zz"}}]}));
         assert!(
-            validate(&bad_image, p, &images)
+            validate(&bad_image, p, &images, &sizes)
                 .unwrap_err()
                 .contains("image \"zz\"")
+        );
+        let big_task = workflow(
+            json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "py", "size": "huge"}}]}),
+        );
+        assert_eq!(
+            validate(&big_task, p, &images, &sizes).unwrap_err(),
+            "task \"a\": size \"huge\" is not in the administrator's size list (small, medium, large)"
+        );
+        assert!(
+            validate(&workflow(json!({"size": "xl"})), p, &images, &sizes)
+                .unwrap_err()
+                .starts_with("size \"xl\" is not in")
         );
         let cycle = workflow(
             json!({"tasks": [{"name": "a", "script": {"file": "a.py", "image": "py"}},
@@ -540,7 +574,7 @@ mod tests {
             "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]}),
         );
         assert_eq!(
-            validate(&cycle, p, &images).unwrap_err(),
+            validate(&cycle, p, &images, &sizes).unwrap_err(),
             "the tasks form a cycle through a, b"
         );
     }

@@ -15,6 +15,7 @@ use crate::{
         apply::{content_hash, owner_ref},
         labels::child_labels,
     },
+    sizes::Helper,
 };
 
 /// The `app.kubernetes.io/component` of parse pods.
@@ -63,7 +64,7 @@ pub fn build(
         ]),
         working_dir: Some(checkout::WORKSPACE.into()),
         env: Some(env),
-        resources: Some(pods::resources(&Default::default(), "100m", "512Mi")),
+        resources: Some(Helper::Parse.requirements()),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(vec![checkout::workspace_mount(), package::mount()]),
         ..Default::default()

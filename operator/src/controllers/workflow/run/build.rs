@@ -99,16 +99,8 @@ pub fn build(
                     .expect("a task of the DAG"),
             )
         };
-        let pod = build_pod(
-            run,
-            valid,
-            work,
-            *try_number,
-            &observed.images,
-            &observed.destinations,
-            config,
-        )
-        .map_err(|why| Verdict::degraded(Reason::TaskInvalid, why))?;
+        let pod = build_pod(run, valid, work, *try_number, observed.resolvers(), config)
+            .map_err(|why| Verdict::degraded(Reason::TaskInvalid, why))?;
         start.push(pod);
         if let Some(t) = tasks.iter_mut().find(|t| &t.name == task_name) {
             t.start_time = Some(now.clone());

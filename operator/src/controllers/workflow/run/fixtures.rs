@@ -34,7 +34,7 @@ pub fn diamond() -> Workflow {
         "tasks": [
             {"name": "extract", "script": {"file": "extract.py", "image": "py"}},
             {"name": "clean", "script": {"file": "clean.py", "image": "py", "installScript": "setup.sh"}},
-            {"name": "check", "script": {"file": "check.R", "image": "r"}},
+            {"name": "check", "script": {"file": "check.R", "image": "r", "size": "large"}},
             {"name": "load", "upload": {"file": "out/sales.csv", "dataset": "sales", "destinationPath": "daily"}}
         ],
         "edges": [{"from": "extract", "to": "clean"}, {"from": "extract", "to": "check"},
@@ -52,6 +52,7 @@ pub fn observed(workflow: Option<Workflow>) -> Observed {
             ("py".into(), "python:3.12-slim".into()),
             ("r".into(), "rocker/r-ver:4.4".into()),
         ])),
+        sizes: Default::default(),
         destinations: BTreeMap::from([("sales".into(), "s3://acme/datasets/ludis-acme/42/".into())]),
         pods: Vec::new(),
     }

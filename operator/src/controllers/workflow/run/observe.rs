@@ -15,6 +15,7 @@ use crate::{
     error::{self, Error, Result},
     images::ImageCatalog,
     k8s::stores::{cached_or_get, owned_by},
+    sizes::SizeCatalog,
 };
 
 /// Where upload tasks put their files: dataset name → `s3://bucket/prefix`.
@@ -28,10 +29,22 @@ pub struct Observed {
     /// The workflow's project (its repository is what the tasks check out).
     pub project: Option<Project>,
     pub images: ImageCatalog,
+    pub sizes: SizeCatalog,
     /// The datasets of the workflow's upload tasks that are ready.
     pub destinations: Destinations,
     /// The run's task pods (without their spec).
     pub pods: Vec<Arc<Pod>>,
+}
+
+impl Observed {
+    /// What its task pods are built from.
+    pub fn resolvers(&self) -> super::task_pod::Resolvers<'_> {
+        super::task_pod::Resolvers {
+            images: &self.images,
+            sizes: &self.sizes,
+            destinations: &self.destinations,
+        }
+    }
 }
 
 pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
@@ -47,6 +60,7 @@ pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
         .await
         .map_err(error::observe("project"))?;
     let images = ctx.images().await.map_err(Error::ReadImages)?;
+    let sizes = ctx.sizes().await.map_err(error::observe("size list"))?;
     let mut destinations = Destinations::new();
     for upload in workflow.spec.tasks.iter().filter_map(|t| t.upload.as_ref()) {
         if destinations.contains_key(&upload.dataset) {
@@ -66,6 +80,7 @@ pub async fn observe(run: &WorkflowRun, ctx: &Context) -> Result<Observed> {
         workflow: Some(workflow),
         project,
         images,
+        sizes,
         destinations,
         pods,
     })

@@ -3,8 +3,9 @@
 use k8s_openapi::api::core::v1::{Container, EnvVar, Pod, PodSpec};
 use kube::{ResourceExt as _, api::ObjectMeta};
 use ludis_crds::{
-    LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, WorkflowRun,
+    LABEL_TASK, LABEL_TRY, LABEL_WORKFLOW, LABEL_WORKFLOW_RUN, Workflow, WorkflowRun,
     common::Language,
+    sizes::WorkloadKind,
     workflow::{WorkflowTask, task_label},
 };
 
@@ -21,6 +22,7 @@ use crate::{
     controllers::{checkout, pods, storage_identity::StorageIdentity},
     images::ImageCatalog,
     k8s::{apply::owner_ref, labels::child_labels},
+    sizes::{self, SizeCatalog},
 };
 
 /// What a task does.
@@ -61,6 +63,15 @@ pub fn outcome(pod: &Pod) -> Option<(PodOutcome, Option<f64>)> {
     }
 }
 
+/// What a task's pod is built from beside the task: the administrator's lists and where the
+/// datasets are.
+#[derive(Clone, Copy)]
+pub struct Resolvers<'a> {
+    pub images: &'a ImageCatalog,
+    pub sizes: &'a SizeCatalog,
+    pub destinations: &'a Destinations,
+}
+
 /// The pod of one try of a task (Err: why the task cannot run). It checks out the project's
 /// repository at the run's revision into a workspace of its own.
 pub fn build_pod(
@@ -68,11 +79,14 @@ pub fn build_pod(
     valid: &Validated<'_>,
     work: TaskWork<'_>,
     try_number: i32,
-    images: &ImageCatalog,
-    destinations: &Destinations,
+    from: Resolvers<'_>,
     config: &Config,
 ) -> Result<Pod, String> {
     let wf = valid.workflow;
+    let size = from
+        .sizes
+        .resolve(task_size(wf, work), WorkloadKind::Task)
+        .map_err(|e| format!("task {:?}: {e}", work.name()))?;
     let run_name = run.name_any();
     let task_name = work.name();
     let mut labels = child_labels(LABEL_WORKFLOW_RUN, &run_name, "task");
@@ -121,7 +135,7 @@ pub fn build_pod(
                 ..Default::default()
             }
         }
-        TaskWork::Designed(task) => designed(task, &mut env, images, destinations, config)?,
+        TaskWork::Designed(task) => designed(task, &mut env, from.images, from.destinations, config)?,
     };
     let checkout = checkout::git_checkout(
         valid.git,
@@ -133,7 +147,7 @@ pub fn build_pod(
         name: "task".into(),
         working_dir: Some(checkout::WORKSPACE.into()),
         env: Some(env),
-        resources: Some(pods::resources(&Default::default(), "500m", "1Gi")),
+        resources: Some(sizes::requirements(&size, &Default::default())),
         security_context: Some(pods::container_security_context()),
         volume_mounts: Some(mounts),
         ..work_container
@@ -168,6 +182,15 @@ pub fn build_pod(
         }),
         status: None,
     })
+}
+
+/// The size a task names: its own (a designed script's), else its workflow's.
+pub fn task_size<'a>(wf: &'a Workflow, work: TaskWork<'a>) -> Option<&'a str> {
+    let own = match work {
+        TaskWork::Designed(task) => task.script.as_ref().and_then(|s| s.size.as_deref()),
+        TaskWork::Coded(_) => None,
+    };
+    own.or(wf.spec.size.as_deref())
 }
 
 /// The image and command of a designer's task (the rest of the container is common).
@@ -287,8 +310,11 @@ mod tests {
             &valid,
             TaskWork::Designed(task),
             try_number,
-            &o.images,
-            destinations,
+            Resolvers {
+                images: &o.images,
+                sizes: &o.sizes,
+                destinations,
+            },
             &config(),
         )
     }
@@ -308,6 +334,20 @@ mod tests {
             .iter()
             .find(|e| e.name == name)
             .and_then(|e| e.value.clone())
+    }
+
+    #[test]
+    fn a_task_takes_its_own_size_else_its_workflows() {
+        let cpu = |pod: Pod| {
+            let spec = pod.spec.unwrap();
+            crate::sizes::assert_bounded(&spec);
+            spec.containers[0].resources.clone().unwrap().requests.unwrap()["cpu"]
+                .0
+                .clone()
+        };
+        assert_eq!(cpu(pod_of("check", 1, None).unwrap()), "1500m");
+        assert_eq!(cpu(pod_of("extract", 1, None).unwrap()), "500m");
+        assert_eq!(cpu(pod_of("load", 1, None).unwrap()), "500m");
     }
 
     #[test]
@@ -380,8 +420,7 @@ mod tests {
                 &valid,
                 TaskWork::Designed(task),
                 1,
-                &o.images,
-                &o.destinations,
+                o.resolvers(),
                 &config(),
             )
             .unwrap_err();
@@ -468,8 +507,11 @@ mod tests {
             &valid,
             TaskWork::Coded("Extract.EU_data"),
             1,
-            &o.images,
-            &o.destinations,
+            Resolvers {
+                images: &o.images,
+                sizes: &o.sizes,
+                destinations: &o.destinations,
+            },
             &config(),
         )
         .unwrap();
