@@ -244,6 +244,11 @@ EOF
   for n in $NODE_NAMES; do
     wait_for "kwok node $n" 60 "$D/logs/kwok.log" \
       sh -c "'$K8S_BIN/kubectl' --kubeconfig '$KUBECONFIG_OUT' get node $n -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
+    # kwok's node stage keeps an allocatable it finds and names no local disk: every Ludis pod
+    # asks for ephemeral storage (its size), so a fake node says it has plenty.
+    kubectl patch node "$n" --subresource=status --type=merge >/dev/null \
+      -p '{"status":{"capacity":{"ephemeral-storage":"1Pi"},"allocatable":{"ephemeral-storage":"1Pi"}}}' ||
+      die "giving the kwok node $n local disk failed"
   done
   # Volumes: folders of this machine made by dev/tools/local-volumes (started with the node),
   # behind the default StorageClass, so PersistentVolumeClaims bind and their pods schedule.

@@ -13,6 +13,7 @@ export function makeInsight(patch: Partial<InsightView> = {}): InsightView {
     status: 'running',
     status_message: null,
     revision: null,
+    size_id: null,
     img_path: '/v1/images/defaults/insight-01.svg',
     img_url: '/v1/images/defaults/insight-01.svg',
     app_url: null,

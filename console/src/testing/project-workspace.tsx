@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { ProjectWorkspace, type WorkspaceSlots } from '@/features/projects/components/project-workspace';
 import type { PreviewState, ProjectView, RepoContentItem } from '@/lib/api/types';
 import { type Handler, type MockCall, mockFetch, on } from '@/testing/fetch-mock';
-import { detail, fileContent, IMAGES, item, LAUNCH, STOPPED } from '@/testing/projects';
+import { detail, fileContent, IMAGES, item, LAUNCH, SIZES, STOPPED } from '@/testing/projects';
 import { landing, renderWithProviders } from '@/testing/render';
 import { user } from '@/testing/user';
 
@@ -49,6 +49,7 @@ export function renderWorkspace(
     on('GET', `/v2/projects/${project.id}`, { body: detail(project, preview, failureLog) }),
     on('GET', `/v2/projects/launch/${project.id}`, { body: LAUNCH }),
     on('GET', '/v2/cluster/dockerimages/list', { body: { success: true, dockerImages: IMAGES } }),
+    on('GET', '/v2/cluster/sizes/list', { body: SIZES }),
     repoHandler(repo),
   );
   const view = renderWithProviders(<ProjectWorkspace id={project.id} {...slots} />, {

@@ -1,15 +1,4 @@
-import type {
-  DockerImage,
-  EnvVar,
-  FileContent,
-  GrantedLevel,
-  LaunchView,
-  PreviewState,
-  ProjectDetail,
-  ProjectsPage,
-  ProjectView,
-  RepoContentItem,
-} from '@/lib/api/types';
+import type { DockerImage, EnvVar, FileContent, GrantedLevel, LaunchView, PreviewState, ProjectDetail, ProjectView, ProjectsPage, RepoContentItem, SizesAnswer } from '@/lib/api/types';
 
 let next = 0;
 
@@ -27,6 +16,7 @@ export function makeProject(patch: Partial<ProjectView> = {}): ProjectView {
     hosted: true,
     branch: 'main',
     image_id: 'python-data',
+    size_id: null,
     img_path: null,
     img_url: null,
     dataset_ids: [],
@@ -86,6 +76,18 @@ export function projectsPage(projects: ProjectView[], extra: { page?: number; to
     total_pages: extra.total_pages ?? 1,
   };
 }
+
+/** GET /v2/cluster/sizes/list as the seeded list answers it. */
+export const SIZES: SizesAnswer = {
+  success: true,
+  default: 'medium',
+  default_insight: 'small',
+  sizes: [
+    { id: 'small', purpose: 'Apps', cpu: '250m', cpu_limit: '1', memory: '512Mi', ephemeral_storage: '256Mi', ephemeral_storage_limit: '2Gi' },
+    { id: 'medium', purpose: 'Projects', cpu: '500m', cpu_limit: '2', memory: '1Gi', ephemeral_storage: '512Mi', ephemeral_storage_limit: '4Gi' },
+    { id: 'large', purpose: 'Training', cpu: '1500m', cpu_limit: '2', memory: '4Gi', ephemeral_storage: '1Gi', ephemeral_storage_limit: '8Gi' },
+  ],
+};
 
 export const IMAGES: DockerImage[] = [
   { id: 'python-data', name: 'Python 3.12', language: 'python', purpose: 'data stack' },

@@ -139,6 +139,8 @@ export type EnvVar = Schemas['EnvVar'];
 export type NewEnvVar = Schemas['NewEnvVar'];
 /** An image of the administrator's list (`GET /v2/cluster/dockerimages/list`). */
 export type DockerImage = Schemas['DockerImage'];
+export type HardwareSize = Schemas['HardwareSize'];
+export type SizesAnswer = Schemas['SizesAnswer'];
 
 /* ---- Workflows v2 (issue 15) ---- */
 

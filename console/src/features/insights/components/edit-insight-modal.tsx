@@ -5,6 +5,7 @@ import { EditModal } from '@/components/ui/edit-modal';
 import type { InsightChanges, InsightView } from '@/lib/api/types';
 import { useUpdateInsight } from '@/features/insights/api/update-insight';
 import { ImageSelector } from '@/features/insights/components/image-selector';
+import { SizeSelect } from '@/components/ui/size-select';
 import { notify } from '@/lib/notify';
 import { fieldErrors } from '@/lib/field-errors';
 
@@ -19,7 +20,12 @@ export function hasEditableUrl(insight: Pick<InsightView, 'app_type' | 'containe
   return insight.app_type === 'application' && !insight.container_name;
 }
 
-type Values = { name: string; description: string; img_path: string | null; app_url: string };
+/** Whether a pod runs it (an app or report published from a project), so it has a hardware size. */
+export function hasSize(insight: Pick<InsightView, 'app_type' | 'status' | 'is_template'>) {
+  return insight.app_type !== 'user_report' && insight.status !== 'external' && !insight.is_template;
+}
+
+type Values = { name: string; description: string; img_path: string | null; app_url: string; size_id: string | null };
 
 function initialValues(insight: InsightView): Values {
   return {
@@ -27,12 +33,13 @@ function initialValues(insight: InsightView): Values {
     description: insight.description ?? '',
     img_path: insight.img_path ?? null,
     app_url: insight.app_url ?? '',
+    size_id: insight.size_id ?? null,
   };
 }
 
 /**
  * The edit modal (spec 000 §2, §5): name, description, image and, for applications without a
- * container, the app URL. Closing it with unsaved changes asks 'You have unsaved changes'; so
+ * container, the app URL; for apps and reports a pod runs, the hardware size. Closing it with unsaved changes asks 'You have unsaved changes'; so
  * does leaving the page.
  */
 export function EditInsightModal({ insight, onClose }: { insight: InsightView; onClose: () => void }) {
@@ -42,6 +49,7 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
   const [serverError, setServerError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const withUrl = hasEditableUrl(insight);
+  const sized = hasSize(insight);
   const dirty = (Object.keys(values) as (keyof Values)[]).some((k) => values[k] !== initial[k]);
 
   const update = useUpdateInsight({
@@ -76,6 +84,7 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
       description: values.description.trim(),
       img_path: values.img_path,
       ...(withUrl ? { app_url: values.app_url.trim() } : {}),
+      ...(sized && values.size_id !== initial.size_id ? { size_id: values.size_id ?? '' } : {}),
     };
     update.mutate({ id: insight.id, entity });
   }
@@ -102,6 +111,15 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
           value={values.app_url}
           error={errors.app_url}
           onChange={(e) => set('app_url', e.currentTarget.value)}
+        />
+      )}
+      {sized && (
+        <SizeSelect
+          for="insight"
+          label="Size"
+          description={insight.app_type === 'application' ? 'The CPU, memory and disk its pod gets; a running app restarts with it.' : 'The CPU, memory and disk its renders get.'}
+          value={values.size_id}
+          onChange={(v) => set('size_id', v)}
         />
       )}
       <ImageSelector value={values.img_path} previewUrl={insight.img_url} onChange={(p) => set('img_path', p)} onUploadingChange={setUploading} />

@@ -12,6 +12,8 @@ export type InsightPublication = {
   language: Language;
   /** The driver file, relative to the repository root. */
   driverFile: string;
+  /** The hardware size of its pod; null: the list's default for apps and reports. */
+  sizeId?: string | null;
 };
 
 /**
@@ -26,6 +28,7 @@ export function publishInsight(p: InsightPublication) {
     language: p.language,
     project_id: p.projectId,
     publish_filenames: [p.driverFile],
+    ...(p.sizeId ? { size_id: p.sizeId } : {}),
   };
   return unwrap(api.POST('/v1/applications', { body: { application } }));
 }

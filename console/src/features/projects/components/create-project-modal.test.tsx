@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { CreateProjectModal, imagesFor } from '@/features/projects/components/create-project-modal';
 import { mockFetch, on } from '@/testing/fetch-mock';
-import { IMAGES, makeProject } from '@/testing/projects';
+import { IMAGES, makeProject, SIZES } from '@/testing/projects';
 import { landing, renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
@@ -12,6 +12,7 @@ function mount(created = makeProject({ id: 'p3', name: 'Churn' })) {
   signIn({ has_git_token: false });
   const calls = mockFetch(
     on('GET', '/v2/cluster/dockerimages/list', { body: { success: true, dockerImages: IMAGES } }),
+    on('GET', '/v2/cluster/sizes/list', { body: SIZES }),
     on('POST', '/v2/projects', { status: 201, body: { success: true, project: created } }),
   );
   const onClose = vi.fn();
@@ -57,6 +58,18 @@ describe('create project', () => {
       project: { name: 'Churn model_v1.2', description: 'Who leaves', language: 'r', image_id: 'r-base' },
     });
     expect(screen.getByText('Project Created Successfully')).toBeInTheDocument();
+  });
+
+  it("offers the administrator's sizes, the default first, and sends the one chosen", async () => {
+    const { calls } = mount();
+    const dialog = await screen.findByRole('dialog', { name: 'Create project' });
+    await user().type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Trainer');
+    const size = within(dialog).getByLabelText('Size', { selector: 'input:not([type=hidden])' });
+    await vi.waitFor(() => expect(size).toHaveValue('Default (medium · 0.5–2 CPU · 1Gi memory · 4Gi disk)'));
+    await user().click(size);
+    await user().click(await screen.findByRole('option', { name: 'large · 1.5–2 CPU · 4Gi memory · 8Gi disk', hidden: true }));
+    await user().click(within(dialog).getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ project: { name: 'Trainer', size_id: 'large' } }));
   });
 
   it('shows a refusal in the dialog', async () => {

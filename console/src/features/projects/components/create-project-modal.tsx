@@ -7,6 +7,7 @@ import { PROJECT_LANGUAGES } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import { useDockerImages } from '@/features/projects/api/get-docker-images';
+import { SizeSelect } from '@/components/ui/size-select';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { projectNameError } from '@/features/projects/utils/names';
 import type { DockerImage, Language } from '@/lib/api/types';
@@ -37,7 +38,7 @@ export function LanguageField({ value, onChange }: { value: Language; onChange: 
 
 /**
  * 'create project' (spec 001 §2): name (spec 001 §5's rule), description, language Python or R
- * and an image from the administrator's list. Ludis hosts the new repository, so no git token is
+ * and an image and a size from the administrator's lists. Ludis hosts the new repository, so no git token is
  * needed. Opens the new project's workspace.
  */
 export function CreateProjectModal({ onClose }: { onClose: () => void }) {
@@ -47,6 +48,7 @@ export function CreateProjectModal({ onClose }: { onClose: () => void }) {
   const [description, setDescription] = useState('');
   const [language, setLanguage] = useState<Language>('python');
   const [imageId, setImageId] = useState<string | null>(null);
+  const [sizeId, setSizeId] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const create = useCreateProject({
     onSuccess: (r) => {
@@ -65,7 +67,7 @@ export function CreateProjectModal({ onClose }: { onClose: () => void }) {
     const error = projectNameError(name);
     setNameError(error);
     if (error) return;
-    create.mutate({ name: name.trim(), description: description.trim(), language, ...(image ? { image_id: image.id } : {}) });
+    create.mutate({ name: name.trim(), description: description.trim(), language, ...(image ? { image_id: image.id } : {}), ...(sizeId ? { size_id: sizeId } : {}) });
   }
 
   return (
@@ -94,6 +96,13 @@ export function CreateProjectModal({ onClose }: { onClose: () => void }) {
             onChange={setImageId}
             allowDeselect={false}
             error={images.isError ? images.error.message : undefined}
+          />
+          <SizeSelect
+            for="project"
+            label="Size"
+            description="The CPU, memory and disk its runs get; you can change it later."
+            value={sizeId}
+            onChange={setSizeId}
           />
           <ModalActions error={create.error?.message} submitLabel="Create" loading={create.isPending} onCancel={onClose} />
         </Stack>

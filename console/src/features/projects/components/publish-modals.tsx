@@ -8,6 +8,7 @@ import { type LaunchPurpose, useLaunch } from '@/features/projects/api/get-launc
 import { useProjectApps } from '@/features/projects/api/get-project-apps';
 import { type Publication, usePublishInsight } from '@/features/projects/api/publish-insight';
 import { useRepoFolder } from '@/features/projects/api/repo-contents';
+import { SizeSelect } from '@/components/ui/size-select';
 import { extensionOf } from '@/features/projects/utils/files';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import { notify } from '@/lib/notify';
@@ -120,6 +121,7 @@ export function InsightPublishModal({
   const [file, setFile] = useState<string | null>(null);
   const [appType, setAppType] = useState<Exclude<InsightType, 'user_report'> | null>(null);
   const [appId, setAppId] = useState<string | null>(null);
+  const [sizeId, setSizeId] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const root = useRepoFolder(project.id, '');
   const apps = useProjectApps(project.id, { enabled: mode === 'existing' });
@@ -144,7 +146,7 @@ export function InsightPublishModal({
     if (next.file || next.name || next.app || !file) return;
     const publication: Publication =
       mode === 'new'
-        ? { kind: 'new', insight: { projectId: project.id, name: name.trim(), description: description.trim(), appType: type, language, driverFile: file } }
+        ? { kind: 'new', insight: { projectId: project.id, name: name.trim(), description: description.trim(), appType: type, language, driverFile: file, sizeId } }
         : { kind: 'existing', projectId: project.id, applicationId: appId!, driverFile: file };
     publish.mutate(publication);
   }
@@ -220,6 +222,7 @@ export function InsightPublishModal({
                 />
               </Group>
               {fileSelect}
+              <SizeSelect for="insight" label="Size" description="The CPU, memory and disk its pod gets." value={sizeId} onChange={setSizeId} />
             </>
           ) : (
             <>

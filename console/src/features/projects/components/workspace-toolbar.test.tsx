@@ -208,6 +208,27 @@ describe('workspace toolbar: every control by access level and run state (spec 0
   });
 });
 
+describe('size selector', () => {
+  it('saves the size with PUT {entity:{size_id}}, and the default as an empty one', async () => {
+    signIn();
+    const { calls } = renderWorkspace(makeProject({ id: 'p1', size_id: 'large' }), {
+      handlers: [
+        on('PUT', '/v2/projects/p1', (c) => {
+          const sizeId = (c.body as { entity: { size_id: string } }).entity.size_id;
+          return { body: { success: true, project: makeProject({ id: 'p1', size_id: sizeId || null }) } };
+        }),
+      ],
+    });
+    const select = await screen.findByLabelText('Hardware size', { selector: 'input:not([type=hidden])' });
+    await waitFor(() => expect(select).toHaveValue('large · 1.5–2 CPU · 4Gi memory · 8Gi disk'));
+    await user().click(select);
+    await user().click(await screen.findByRole('option', { name: 'Default (medium · 0.5–2 CPU · 1Gi memory · 4Gi disk)', hidden: true }));
+    expect(await screen.findByText('Project updated!')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ entity: { size_id: '' } }]);
+    await waitFor(() => expect(select).toHaveValue('Default (medium · 0.5–2 CPU · 1Gi memory · 4Gi disk)'));
+  });
+});
+
 describe('dev tools panel', () => {
   it('opens secrets, logs and terminal side by side, splitting the height 100 / 50 / 33.33 %', async () => {
     signIn();

@@ -14,6 +14,7 @@ import {
 import { GatedButton } from '@/components/ui/gated-button';
 import { useDockerImages } from '@/features/projects/api/get-docker-images';
 import { useUpdateProject } from '@/features/projects/api/update-project';
+import { SizeSelect } from '@/components/ui/size-select';
 import type { Gate, WorkspaceGates } from '@/features/projects/utils/access';
 import { PROJECT_MESSAGES } from '@/features/projects/utils/messages';
 import type { PreviewState, ProjectView } from '@/lib/api/types';
@@ -51,6 +52,28 @@ function ImageSelect({ project, gate }: { project: ProjectView; gate: Gate }) {
   );
 }
 
+/** The hardware size the preview runs with, saved with PUT /v2/projects/{id} {entity:{size_id}}. */
+function SizeTool({ project, gate }: { project: ProjectView; gate: Gate }) {
+  const update = useUpdateProject({ onSuccess: () => notify.success(PROJECT_MESSAGES.updated) });
+  const select = (
+    <SizeSelect
+      for="project"
+      size="xs"
+      w={260}
+      value={project.size_id}
+      disabled={!!gate || update.isPending}
+      onChange={(sizeId) => {
+        if (sizeId !== (project.size_id ?? null)) update.mutate({ id: project.id, entity: { size_id: sizeId ?? '' } });
+      }}
+    />
+  );
+  return (
+    <Tooltip label={gate ?? 'The size applies from the next run'}>
+      <div>{select}</div>
+    </Tooltip>
+  );
+}
+
 type Props = {
   project: ProjectView;
   preview: PreviewState;
@@ -70,7 +93,7 @@ type Props = {
 
 /**
  * The workspace toolbar (spec 001 §2): run/stop with what Run runs, commit (ctrl/cmd-S), web view,
- * secrets, logs, terminal, the AI assistant's chat, and the image selector. Every control that may not
+ * secrets, logs, terminal, the AI assistant's chat, and the image and size selectors. Every control that may not
  * be used says why (spec 001 §6, §8).
  */
 export function WorkspaceToolbar({ project, preview, gates, openPanels, onTogglePanel, onRun, runPending, onCommit, commitIdle, assistant, launch }: Props) {
@@ -121,6 +144,7 @@ export function WorkspaceToolbar({ project, preview, gates, openPanels, onToggle
       {toggle('ai', 'AI assistant', IconSparkles, assistant)}
       <Divider orientation="vertical" />
       <ImageSelect project={project} gate={gates.image} />
+      <SizeTool project={project} gate={gates.image} />
     </Group>
   );
 }
