@@ -89,10 +89,16 @@ test.describe.serial('projects v2', () => {
     await expect(create.getByText('Project name can only contain letters, numbers, underscores, hyphens, and periods')).toBeVisible();
     await create.getByRole('textbox', { name: /^Name/ }).fill(projectName);
     await create.getByRole('textbox', { name: 'Description' }).fill('Next quarter, by week');
+    // The administrator's sizes, the default first; a small one is enough for this app.
+    const size = create.getByRole('combobox', { name: /^Size/ });
+    await expect(size).toHaveValue(/^Default \(medium · /);
+    await size.click();
+    await page.getByRole('option', { name: /^small · 0\.25–1 CPU · 512Mi memory/ }).click();
     await screen(page, 'create');
     await create.getByRole('button', { name: 'Create' }).click();
     await expect(page.getByRole('heading', { name: projectName })).toBeVisible();
     await expect(page).toHaveURL(/\/projectsv2\/[^/]+$/);
+    await expect(page.getByRole('combobox', { name: 'Hardware size' })).toHaveValue(/^small · /);
 
     // A new file with a typed name (Enter submits).
     await page.getByRole('button', { name: 'Add file' }).click();

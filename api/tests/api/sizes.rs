@@ -148,5 +148,15 @@ async fn sizes_are_listed_chosen_and_applied_and_an_unknown_one_is_refused() {
                 .as_deref(),
             Some("large")
         );
+
+        // Nothing of this test runs on after it.
+        for path in [
+            format!("/v1/applications/{app_id}"),
+            format!("/v2/projects/{id}"),
+            format!("/v2/projects/{source}"),
+        ] {
+            let (status, body) = app.delete(&path, &owner.token).await;
+            assert_eq!(status, 200, "{k} {path}: {body}");
+        }
     }
 }
