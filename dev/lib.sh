@@ -230,12 +230,13 @@ KUBECONFIG
 apply_admin_lists() {
   local ns=$1 kubectl
   kubectl="$(tool_dir kubernetes)/kubectl"
+  # The platform's lists win over what tests applied (operator/tests/integration_sizes.rs).
   "$DEV_DIR/images.sh" configmap "$ns" |
-    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null || return 1
+    "$kubectl" apply --server-side --force-conflicts --field-manager=ludis-dev -f - >/dev/null || return 1
   jq 'del(.description)' "$REPO_DIR/seeds/ludis-sizes.json" |
     "$kubectl" create configmap ludis-sizes -n "$ns" --from-file=sizes.json=/dev/stdin \
       --dry-run=client -o yaml |
-    "$kubectl" apply --server-side --field-manager=ludis-dev -f - >/dev/null
+    "$kubectl" apply --server-side --force-conflicts --field-manager=ludis-dev -f - >/dev/null
 }
 
 # node_setting KEY: a setting the running real node wrote to $LUDIS_STATE/node/node.env (dev/node.sh

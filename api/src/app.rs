@@ -241,12 +241,14 @@ impl App {
             .storage_listener
             .map(|listener| tokio::spawn(crate::storage_gateway::serve(listener, self.state.clone())));
         // Organization namespaces get the API's RoleBinding, then their pods' storage client
-        // configuration, and get (or lose) their NetworkPolicy (in the background).
+        // configuration and their tier's quota, and get (or lose) their NetworkPolicy (in the
+        // background).
         let state = self.state.clone();
         tokio::spawn(async move {
             crate::cluster::organization_access::ensure_all(&state).await;
             tokio::join!(
                 crate::cluster::storage_client::ensure_all(state.clone()),
+                crate::cluster::quota::ensure_all(state.clone()),
                 crate::cluster::network_policy::reconcile_all(state.clone()),
             );
         });

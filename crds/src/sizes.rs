@@ -4,7 +4,7 @@
 //! ConfigMap, the seeded list itself. A Project, Insight, Workflow or workflow task names a size
 //! by id (`spec.size`); the operator refuses an id outside the list, as it refuses an image.
 
-use std::sync::LazyLock;
+use std::{collections::BTreeMap, sync::LazyLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +25,33 @@ pub struct SizeList {
     /// The size of apps and reports that name none.
     pub default_insight: String,
     pub sizes: Vec<Size>,
+    /// What an organization's namespace may hold in all, by the organization's tier (`free`,
+    /// `paid`): its ResourceQuota. A tier without one has no quota.
+    #[serde(default)]
+    pub quotas: BTreeMap<String, Quota>,
 }
+
+/// An organization's quota: the most its pods may set aside together, and how many pods and
+/// volumes it may have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Quota {
+    /// CPU set aside by all its pods (`4`).
+    pub cpu: String,
+    /// Memory set aside by all its pods.
+    pub memory: String,
+    /// Local disk set aside by all its pods.
+    pub ephemeral_storage: String,
+    /// Pods that run (finished ones do not count).
+    pub pods: u32,
+    /// Volumes (project workspaces).
+    pub persistent_volume_claims: u32,
+    /// Storage of all its volumes.
+    pub storage: String,
+}
+
+/// The tiers of organizations (spec 001 §3: tier), each with its quota in the list.
+pub const TIERS: [&str; 2] = ["free", "paid"];
 
 /// One size. Requests are what the scheduler sets aside; limits the most the pod may use.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,7 +144,18 @@ impl SizeList {
                 return Err(format!("the default {default:?} is not one of its sizes"));
             }
         }
+        for (tier, quota) in &self.quotas {
+            if !TIERS.contains(&tier.as_str()) {
+                return Err(format!("quota {tier:?}: there is no such tier (free, paid)"));
+            }
+            quota.check(tier)?;
+        }
         Ok(())
+    }
+
+    /// The quota of organizations of `tier` (`None`: a tier the list does not know).
+    pub fn quota(&self, tier: &str) -> Option<&Quota> {
+        self.quotas.get(tier)
     }
 
     /// The size of an id.
@@ -184,6 +221,29 @@ impl Size {
     }
 }
 
+impl Quota {
+    fn check(&self, tier: &str) -> Result<(), String> {
+        if millicores(&self.cpu).is_none() {
+            return Err(format!(
+                "quota {tier:?}: cpu {:?} is not a CPU quantity",
+                self.cpu
+            ));
+        }
+        for (field, q) in [
+            ("memory", &self.memory),
+            ("ephemeralStorage", &self.ephemeral_storage),
+            ("storage", &self.storage),
+        ] {
+            if bytes(q).is_none() {
+                return Err(format!(
+                    "quota {tier:?}: {field} {q:?} is not a quantity of bytes"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Whether `id` can name a size: a DNS label.
 pub fn valid_id(id: &str) -> bool {
     static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -236,6 +296,14 @@ mod tests {
         let insight = list.resolve(None, WorkloadKind::Insight).unwrap();
         assert_eq!((insight.cpu.as_str(), insight.memory.as_str()), ("250m", "512Mi"));
         assert_eq!(list.resolve(None, WorkloadKind::Task).unwrap().id, "medium");
+        // Every tier has a quota; a free organization may run its default project and app at
+        // once, and more.
+        assert!(TIERS.iter().all(|t| list.quota(t).is_some()));
+        let free = list.quota("free").unwrap();
+        assert!(
+            millicores(&free.cpu).unwrap()
+                >= millicores(&project.cpu).unwrap() + millicores(&insight.cpu).unwrap()
+        );
         for size in &list.sizes {
             assert!(!size.purpose.trim().is_empty(), "{}: say what it is for", size.id);
         }
@@ -267,6 +335,14 @@ mod tests {
         assert!(with(&|v| v["sizes"][1]["id"] = "small".into()).contains("appears twice"));
         assert!(with(&|v| v["sizes"][0]["id"] = "Small!".into()).contains("not a DNS label"));
         assert!(with(&|v| v["sizes"][0]["gpu"] = "1".into()).contains("unknown field"));
+        assert_eq!(
+            with(&|v| v["quotas"]["paid"]["memory"] = "8GB".into()),
+            "quota \"paid\": memory \"8GB\" is not a quantity of bytes"
+        );
+        assert_eq!(
+            with(&|v| v["quotas"]["gold"] = v["quotas"]["paid"].clone()),
+            "quota \"gold\": there is no such tier (free, paid)"
+        );
         v["sizes"] = serde_json::json!([]);
         assert_eq!(SizeList::parse(&v.to_string()).unwrap_err(), "it has no sizes");
     }

@@ -253,9 +253,12 @@ mod tests {
     #[test]
     fn the_configmap_is_the_list_and_a_broken_one_refuses_with_the_reason() {
         assert_eq!(SizeCatalog::from_config_map(None), SizeCatalog::default());
-        let only_big = r#"{"default":"big","defaultInsight":"big","sizes":[{"id":"big","purpose":"p",
-            "cpu":"1","cpuLimit":"2","memory":"2Gi","ephemeralStorage":"1Gi","ephemeralStorageLimit":"2Gi"}]}"#;
-        let listed = SizeCatalog::from_config_map(Some(cm(&[("sizes.json", only_big)])));
+        let mut only_big = serde_json::to_value(SizeList::seeded()).unwrap();
+        only_big["default"] = "big".into();
+        only_big["defaultInsight"] = "big".into();
+        only_big["sizes"] = serde_json::json!([{"id": "big", "purpose": "p", "cpu": "1", "cpuLimit": "2",
+            "memory": "2Gi", "ephemeralStorage": "1Gi", "ephemeralStorageLimit": "2Gi"}]);
+        let listed = SizeCatalog::from_config_map(Some(cm(&[("sizes.json", &only_big.to_string())])));
         assert_eq!(listed.resolve(None, WorkloadKind::Insight).unwrap().id, "big");
         let refused = listed
             .resolve_or_refuse(Some("medium"), WorkloadKind::Project)

@@ -33,6 +33,8 @@ pub enum Reason {
     WaitingForDataset,
     /// A dataset's object storage did not answer (or refused its bucket); retried.
     WaitingForStorage,
+    /// A pod waits for room in its organization's quota (looked at again every 10 s).
+    WaitingForQuota,
     /// An insight's source project does not exist (looked at again when it appears).
     ProjectNotFound,
     /// The operator has no object storage for datasets.
@@ -96,6 +98,7 @@ impl Reason {
             Reason::DatasetNotFound => "DatasetNotFound",
             Reason::WaitingForDataset => "WaitingForDataset",
             Reason::WaitingForStorage => "WaitingForStorage",
+            Reason::WaitingForQuota => "WaitingForQuota",
             Reason::ProjectNotFound => "ProjectNotFound",
             Reason::StorageNotConfigured => "StorageNotConfigured",
             Reason::InvalidBucket => "InvalidBucket",

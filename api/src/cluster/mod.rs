@@ -13,6 +13,7 @@ pub mod organization_access;
 pub mod organizations;
 pub mod pod_identity;
 pub mod projects;
+pub mod quota;
 pub mod services;
 pub mod storage_client;
 pub mod watcher;

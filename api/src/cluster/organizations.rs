@@ -53,8 +53,9 @@ pub async fn by_id(state: &AppState, organization_id: &str) -> anyhow::Result<Or
 }
 
 /// Creates (or updates) the namespace of `org` with its current bucket ([`ensure_namespace`]),
-/// the API's rights in it ([`super::organization_access::ensure`]), its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]) and its pods'
-/// storage client configuration ([`super::storage_client::ensure`]).
+/// the API's rights in it ([`super::organization_access::ensure`]), its pods' storage client
+/// configuration ([`super::storage_client::ensure`]), its tier's quota ([`super::quota::ensure`])
+/// and its NetworkPolicy when the API applies one ([`super::network_policy::ensure`]).
 pub async fn ensure_namespace_of(
     state: &AppState,
     client: &Client,
@@ -65,6 +66,7 @@ pub async fn ensure_namespace_of(
     ensure_namespace(client, &namespace, &org.id, &bucket).await?;
     super::organization_access::ensure(state, client, &namespace).await?;
     super::storage_client::ensure(client, &namespace).await?;
+    super::quota::ensure(state, client, &namespace, &org.tier).await?;
     super::network_policy::ensure(state, client, &namespace).await
 }
 

@@ -11,7 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::users::paging;
 use crate::{
     auth::AuthUser,
-    cluster,
+    cluster::{self, quota::QuotaLine},
     db::{self, activity::Activity, flighting, organizations, users},
     domain::{ActivityAction, Figure, Role},
     error::{ApiError, AppJson, AppPath, AppQuery, ErrorBody, Result, ResultExt as _},
@@ -33,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             delete_organization
         ))
         .routes(routes!(available_seats))
+        .routes(routes!(quota))
         .routes(routes!(set_2fa_required))
         .merge(super::organization_mail::router())
 }
@@ -426,7 +427,8 @@ async fn update_organization(
             .map_err(|e| ApiError::bad_request("invalid_flighting", e.to_string()))?;
         flighting::upsert_all(&state.db, &id, &flags).await?;
     }
-    let bucket_changed = v.bucket_id != current.bucket_id;
+    // The namespace names the organization's bucket for the operator and holds its tier's quota.
+    let namespace_changed = v.bucket_id != current.bucket_id || v.tier != current.tier;
     let updated = organizations::OrganizationRow {
         name: v.name,
         admin_email: v.admin_email,
@@ -437,12 +439,11 @@ async fn update_organization(
         is_2fa_required: f.is_2fa_required.unwrap_or(current.is_2fa_required),
         ..current
     };
-    // The namespace names the organization's bucket for the operator: the cluster first, so a
-    // refused change leaves both as they were.
-    if bucket_changed && let Some(client) = &state.kube {
+    // The cluster first, so a refused change leaves both as they were.
+    if namespace_changed && let Some(client) = &state.kube {
         let namespace = ludis_crds::organization_namespace(&updated.slug);
         if let Err(e) = cluster::organizations::ensure_namespace_of(&state, client, &updated).await {
-            tracing::error!(error = format!("{e:#}"), %namespace, "the namespace's bucket could not be set");
+            tracing::error!(error = format!("{e:#}"), %namespace, "the namespace's bucket or quota could not be set");
             return Err(ApiError::new(
                 StatusCode::BAD_GATEWAY,
                 "namespace_failed",
@@ -538,6 +539,45 @@ async fn available_seats(
         available_seats: (org.max_seats - active).max(0),
         max_seats: org.max_seats,
         active_users: active,
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct QuotaAnswer {
+    pub success: bool,
+    /// The tier the quota follows.
+    pub tier: String,
+    /// What the organization's pods use of what its quota allows, per resource (null: no quota
+    /// applied, or no cluster).
+    #[schema(required)]
+    pub quota: Option<Vec<QuotaLine>>,
+}
+
+/// The organization's quota and what is used of it (its administrators, or superadmins): CPU,
+/// memory and local disk its pods set aside, running pods, volumes and their storage.
+#[utoipa::path(get, path = "/v1/organizations/{id}/quota", tag = "organizations", params(("id" = String, Path)),
+    responses((status = 200, body = QuotaAnswer), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn quota(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    AppPath(id): AppPath<String>,
+) -> Result<Json<QuotaAnswer>> {
+    let org = visible(&state, &caller, &id).await?;
+    admin_only(&caller)?;
+    let quota = match &state.kube {
+        Some(client) => {
+            let namespace = ludis_crds::organization_namespace(&org.slug);
+            cluster::quota::usage(client, &namespace)
+                .await
+                .map_err(ApiError::cluster)?
+        }
+        None => None,
+    };
+    Ok(Json(QuotaAnswer {
+        success: true,
+        tier: org.tier,
+        quota,
     }))
 }
 

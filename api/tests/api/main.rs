@@ -37,6 +37,7 @@ mod projects_run;
 mod projects_streams;
 mod proxy;
 mod proxy_security;
+mod quota;
 mod real_node;
 mod seeds;
 mod sharing;

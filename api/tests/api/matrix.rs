@@ -56,6 +56,11 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
     ),
     (
         "GET",
+        "/v1/organizations/{id}/quota",
+        "an organization id (tests/api/quota.rs)",
+    ),
+    (
+        "GET",
         "/v1/organizations/{id}/availableSeats",
         "an organization id",
     ),

@@ -36,7 +36,7 @@ for _ in $(seq 1 150); do
   [ "$(can get secrets -n "$org_ns")" = yes ] && break
   sleep 0.2
 done
-for verb_resource in "get secrets" "create pods --subresource=exec" "patch configmaps" "delete pods"; do
+for verb_resource in "get secrets" "create pods --subresource=exec" "patch configmaps" "delete pods" "patch resourcequotas"; do
   # shellcheck disable=SC2086 # a verb and a resource
   check "the API may $verb_resource in the organization's namespace $org_ns" yes $verb_resource -n "$org_ns"
   for ns in kube-system "$release_ns" default; do

@@ -119,27 +119,24 @@ pub(super) async fn create_insight(
         true => None,
         false => crate::projects::sizes::chosen(&state, a.size_id.as_deref().unwrap_or_default()).await?,
     };
-    let insight = new_insight(
-        &state,
-        &caller,
-        name,
-        description,
-        img_path,
-        InsightRow {
-            id: db::new_id(),
-            app_type,
-            status,
-            app_url,
-            language,
-            project_id,
-            publish_filenames: files,
-            revision,
-            dataset_ids,
-            size_id,
-            ..Default::default()
-        },
-    )
-    .await?;
+    let row = InsightRow {
+        id: db::new_id(),
+        app_type,
+        status,
+        app_url,
+        language,
+        project_id,
+        publish_filenames: files,
+        revision,
+        dataset_ids,
+        size_id,
+        ..Default::default()
+    };
+    let insight = new_insight(&state, &caller, name, description, img_path, row).await?;
+    if !external {
+        // A pod the organization's quota has no room for is refused before anything is made.
+        check_quota(&state, &insight).await?;
+    }
     create(&state, &caller, insight, "App Created Successfully").await
 }
 

@@ -118,6 +118,18 @@ pub(super) fn check_runnable(d: &InsightRow) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a start of `insight`'s pod that its organization's quota has no room for (409, saying
+/// which resource and who can raise it).
+pub(super) async fn check_quota(state: &AppState, insight: &Insight) -> Result<()> {
+    let size = crate::cluster::quota::size_of(
+        state,
+        insight.details.size_id.as_deref(),
+        ludis_crds::sizes::WorkloadKind::Insight,
+    )
+    .await?;
+    crate::cluster::quota::check_room(state, insight.asset.namespace.as_deref(), &size).await
+}
+
 pub(super) async fn set_running(
     state: &AppState,
     caller: &AuthUser,
@@ -126,6 +138,9 @@ pub(super) async fn set_running(
 ) -> Result<Json<InsightMessage>> {
     let (insight, level) = load(state, caller, id, AccessLevel::Execute).await?;
     check_runnable(&insight.details)?;
+    if running && insight.details.status != InsightStatus::Running {
+        check_quota(state, &insight).await?;
+    }
     cluster::insights::set_running(state, &insight, running)
         .await
         .map_err(ApiError::cluster)?;

@@ -10,10 +10,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{MANAGED, crud::PreviewAnswer, load, view::PreviewState};
+use ludis_crds::sizes::WorkloadKind;
+
 use crate::{
     assets,
     auth::AuthUser,
     cluster,
+    cluster::quota,
     db::{
         self,
         assets::{Filter, ListQuery, SortBy},
@@ -58,6 +61,11 @@ async fn switch(
 pub(crate) async fn set_running(state: &AppState, project: &mut Project, running: bool) -> Result<()> {
     if project.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
+    }
+    if running && !project.details.running {
+        // A start the organization's quota has no room for is refused before anything changes.
+        let size = quota::size_of(state, project.details.size_id.as_deref(), WorkloadKind::Project).await?;
+        quota::check_room(state, project.asset.namespace.as_deref(), &size).await?;
     }
     let claimed = running && project.details.is_notebook();
     if claimed {

@@ -1357,6 +1357,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organizations/{id}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's quota and what is used of it (its administrators, or superadmins): CPU,
+         *     memory and local disk its pods set aside, running pods, volumes and their storage.
+         */
+        get: operations["quota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects": {
         parameters: {
             query?: never;
@@ -4640,6 +4660,27 @@ export interface components {
              */
             project_id?: string | null;
         };
+        QuotaAnswer: {
+            success: boolean;
+            /** @description The tier the quota follows. */
+            tier: string;
+            /**
+             * @description What the organization's pods use of what its quota allows, per resource (null: no quota
+             *     applied, or no cluster).
+             */
+            quota: components["schemas"]["QuotaLine"][] | null;
+        };
+        /** @description One resource of a quota: what is used of what is allowed (Kubernetes quantities). */
+        QuotaLine: {
+            resource: components["schemas"]["QuotaResource"];
+            used: string;
+            hard: string;
+        };
+        /**
+         * @description What a quota counts, as the admin portal names it.
+         * @enum {string}
+         */
+        QuotaResource: "cpu" | "memory" | "ephemeral_storage" | "pods" | "persistent_volume_claims" | "storage";
         Readiness: {
             ready: boolean;
             checks: components["schemas"]["Checks"];
@@ -8694,6 +8735,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaAnswer"];
                 };
             };
             403: {

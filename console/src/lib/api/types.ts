@@ -141,6 +141,7 @@ export type NewEnvVar = Schemas['NewEnvVar'];
 export type DockerImage = Schemas['DockerImage'];
 export type HardwareSize = Schemas['HardwareSize'];
 export type SizesAnswer = Schemas['SizesAnswer'];
+export type QuotaLine = Schemas['QuotaLine'];
 
 /* ---- Workflows v2 (issue 15) ---- */
 

@@ -6,13 +6,42 @@ use kube::api::ObjectMeta;
 use ludis_crds::WorkflowRun;
 
 use super::{CONTROLLER, build::Desired, observe::Observed};
-use crate::{context::Context, error::Result};
+use crate::{
+    context::Context,
+    error::{Error, Result},
+};
 
-pub async fn apply(ctx: &Context, run: &WorkflowRun, desired: &Desired, observed: &Observed) -> Result<()> {
+/// What the API server said when the organization's quota had no room for a pod: it is not an
+/// error of the run, its task waits.
+pub fn quota_refusal(e: &Error) -> Option<&str> {
+    match e {
+        Error::Create {
+            source: kube::Error::Api(status),
+            ..
+        } if status.code == 403 && status.message.contains("exceeded quota") => Some(&status.message),
+        _ => None,
+    }
+}
+
+/// Creates the pods of the tasks that start, and stops the others. `Ok(Some(why))`: the
+/// organization's quota had no room for a pod (the others were made): the step's tasks wait.
+pub async fn apply(
+    ctx: &Context,
+    run: &WorkflowRun,
+    desired: &Desired,
+    observed: &Observed,
+) -> Result<Option<String>> {
     let children = ctx.children(CONTROLLER, run);
     let pods: Vec<ObjectMeta> = observed.pods.iter().map(|p| p.metadata.clone()).collect();
+    let mut waiting = None;
     for pod in &desired.start {
-        children.create("task pod", pod, &pods).await?;
+        match children.create("task pod", pod, &pods).await {
+            Ok(_) => {}
+            Err(e) => match quota_refusal(&e) {
+                Some(why) => waiting = Some(why.to_owned()),
+                None => return Err(e),
+            },
+        }
     }
     // A pod that could not be stopped now is stopped by a later reconcile; the run goes on.
     let stop: Vec<ObjectMeta> = pods
@@ -22,6 +51,8 @@ pub async fn apply(ctx: &Context, run: &WorkflowRun, desired: &Desired, observed
     if let Err(e) = children.delete_orphans::<Pod>("task pods", &stop, &[]).await {
         tracing::warn!(error = %e, "failed to stop the pods of tasks that no longer run");
     }
-    children.applied();
-    Ok(())
+    if waiting.is_none() {
+        children.applied();
+    }
+    Ok(waiting)
 }

@@ -27,7 +27,13 @@ use kube::{
 };
 use ludis_crds::{LABEL_TASK, WorkflowRun};
 
-use crate::{context::Context, error::Result, k8s::stores::primaries, metrics::arrivals::Arrivals};
+use crate::{
+    context::Context,
+    error::Result,
+    k8s::stores::primaries,
+    metrics::arrivals::Arrivals,
+    verdict::{Reason, Verdict},
+};
 
 const CONTROLLER: &str = "workflowrun";
 
@@ -56,6 +62,9 @@ pub fn controller(
     )
 }
 
+/// How soon a run whose tasks wait for the organization's quota looks again.
+const QUOTA_RETRY: std::time::Duration = std::time::Duration::from_secs(10);
+
 async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
     // The store may not show the status this controller just wrote: a step must start from it.
     let run = ctx.caches.run_statuses.current(run);
@@ -69,7 +78,16 @@ async fn reconcile(run: Arc<WorkflowRun>, ctx: Arc<Context>) -> Result<Action> {
         Ok(desired) => desired,
         Err(verdict) => return status::degrade(&ctx, &run, verdict).await,
     };
-    apply::apply(&ctx, &run, &desired, &observed).await?;
+    if let Some(why) = apply::apply(&ctx, &run, &desired, &observed).await? {
+        // Nothing of this step is written: its tasks wait, and a later look starts them (the pods
+        // already made are kept) once something of the organization stops.
+        let verdict = Verdict::progressing(
+            Reason::WaitingForQuota,
+            format!("waiting for the organization's quota: {why}"),
+        );
+        status::wait(&ctx, &run, &verdict).await?;
+        return Ok(Action::requeue(QUOTA_RETRY));
+    }
     if desired.status_can_wait {
         return Ok(Action::requeue(status::RUNNING_RESYNC));
     }

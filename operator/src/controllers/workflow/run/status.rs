@@ -80,6 +80,17 @@ pub async fn degrade(ctx: &Context, run: &WorkflowRun, verdict: Verdict) -> Resu
     Ok(Action::await_change())
 }
 
+/// Writes `verdict`'s conditions (what the run waits for), nothing else of its status.
+pub async fn wait(ctx: &Context, run: &WorkflowRun, verdict: &Verdict) -> Result<()> {
+    let old = run.status.clone().unwrap_or_default();
+    let status = WorkflowRunStatus {
+        observed_generation: run.metadata.generation,
+        conditions: verdict.conditions(&old.conditions, run.metadata.generation),
+        ..old
+    };
+    write(ctx, run, status, verdict).await.map(drop)
+}
+
 /// Pure: the status of a run that cannot go on.
 pub fn degraded(run: &WorkflowRun, verdict: &Verdict) -> WorkflowRunStatus {
     let old = run.status.clone().unwrap_or_default();

@@ -1,0 +1,110 @@
+//! A workflow task its organization's quota has no room for waits, saying so in the run's
+//! status, and runs on the real node once something else of the organization stops.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{Pod, ResourceQuota};
+use kube::{
+    Api,
+    api::{DeleteParams, ListParams, PostParams},
+};
+use ludis_crds::{
+    Workflow, WorkflowRun, WorkflowRunSpec, WorkflowSpec,
+    workflow::{RunPhase, TaskState, WorkflowState},
+};
+use serde_json::json;
+
+use common::{TestNamespace, client, eventually, start_operator};
+
+mod common;
+
+/// A pod setting aside `cpu` that no node takes (it counts against the quota all the same).
+fn filler(cpu: &str) -> Pod {
+    serde_json::from_value(json!({
+        "metadata": {"name": "filler"},
+        "spec": {"nodeSelector": {"ludis.dev/no-such-node": "x"},
+            "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
+            "containers": [{"name": "c", "image": "localhost/ludis/pause:none",
+                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}},
+                "resources": {"requests": {"cpu": cpu}}}]}
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_task_the_quota_has_no_room_for_waits_then_runs_when_room_frees() {
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-quota").await;
+    let n = ns.name.as_str();
+    let files = BTreeMap::from([("a.py", "print('it fit')\n")]);
+    let _repo = common::project_with_repo(&client, n, "demo", &files).await;
+
+    // The organization may set aside 700m of CPU; something else holds 300m. The task's size
+    // (medium) sets aside 500m: it does not fit.
+    let quota: ResourceQuota = serde_json::from_value(json!({
+        "metadata": {"name": "ludis-quota"}, "spec": {"hard": {"requests.cpu": "700m"}}
+    }))
+    .unwrap();
+    Api::<ResourceQuota>::namespaced(client.clone(), n)
+        .create(&PostParams::default(), &quota)
+        .await
+        .unwrap();
+    let pods: Api<Pod> = Api::namespaced(client.clone(), n);
+    pods.create(&PostParams::default(), &filler("300m"))
+        .await
+        .unwrap();
+
+    let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "Fits", "project": "demo",
+        "tasks": [{"name": "a", "script": {"file": "a.py", "image": "default-python"}}]}))
+    .unwrap();
+    let workflows: Api<Workflow> = Api::namespaced(client.clone(), n);
+    workflows
+        .create(&PostParams::default(), &Workflow::new("fits", spec))
+        .await
+        .unwrap();
+    eventually("the workflow to be ready", || async {
+        let w = workflows.get("fits").await.ok()?;
+        (w.status.as_ref()?.state == Some(WorkflowState::Ready)).then_some(())
+    })
+    .await;
+    let run: WorkflowRunSpec =
+        serde_json::from_value(json!({"workflow": "fits", "trigger": "manual"})).unwrap();
+    let runs: Api<WorkflowRun> = Api::namespaced(client.clone(), n);
+    runs.create(&PostParams::default(), &WorkflowRun::new("fits-1", run))
+        .await
+        .unwrap();
+
+    // It waits, saying for what; no task pod is made.
+    let message = eventually("the run to wait for the quota", || async {
+        let r = runs.get("fits-1").await.ok()?;
+        let c = r
+            .status?
+            .conditions
+            .into_iter()
+            .find(|c| c.type_ == "Reconciling" && c.reason == "WaitingForQuota")?;
+        Some(c.message)
+    })
+    .await;
+    assert!(
+        message.starts_with("waiting for the organization's quota: ") && message.contains("exceeded quota"),
+        "{message}"
+    );
+    let task_pods = ListParams::default().labels("ludis.dev/workflowrun=fits-1");
+    assert!(pods.list(&task_pods).await.unwrap().items.is_empty());
+
+    // Something stops: the task runs, and the run succeeds.
+    pods.delete("filler", &DeleteParams::default()).await.unwrap();
+    let done = eventually("the run to succeed once there is room", || async {
+        let r = runs.get("fits-1").await.ok()?;
+        (r.status.as_ref()?.phase == Some(RunPhase::Succeeded)).then_some(r)
+    })
+    .await;
+    let task = &done.status.unwrap().tasks[0];
+    assert_eq!(task.state, TaskState::Success);
+    let logs = pods
+        .logs(task.pod.as_deref().unwrap(), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(logs, "it fit\n");
+}
