@@ -319,7 +319,8 @@ test.describe.serial('the framework matrix', () => {
       apiVersion: 'ludis.dev/v1alpha1',
       kind: 'Project',
       metadata: { name, namespace: organizationNamespace, annotations: { 'ludis.dev/owner': owner.email } },
-      spec: { displayName, image: 'python-3.11', resources: { cpu: '64', memory: '256Mi' }, preview: { running: true } },
+      // Two CPUs: within the organization's limits, more than the node has left.
+      spec: { displayName, image: 'python-3.11', resources: { cpu: '2', memory: '256Mi' }, preview: { running: true } },
     };
     execFileSync(kubectl, ['apply', '--server-side', '--field-manager=gitops-e2e', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
     try {
@@ -332,6 +333,77 @@ test.describe.serial('the framework matrix', () => {
       await screen(page, 'waiting-for-a-node');
     } finally {
       execFileSync(kubectl, ['delete', 'project', name, '-n', organizationNamespace, '--wait=false'], { stdio: 'ignore' });
+    }
+  });
+
+  test("a preview larger than the organization's limits says why", async ({ page }) => {
+    test.skip(!process.env.KUBECONFIG, 'applies a Project resource with kubectl');
+    test.setTimeout(3 * 60_000);
+    const name = `e2e-huge-${stamp}`;
+    const displayName = `Huge ${stamp}`;
+    const resource = {
+      apiVersion: 'ludis.dev/v1alpha1',
+      kind: 'Project',
+      metadata: { name, namespace: organizationNamespace, annotations: { 'ludis.dev/owner': owner.email } },
+      spec: { displayName, image: 'python-3.11', resources: { cpu: '64', memory: '256Mi' }, preview: { running: true } },
+    };
+    execFileSync(kubectl, ['apply', '--server-side', '--field-manager=gitops-e2e', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
+    try {
+      await signIn(page, owner.email, owner.password);
+      await page.goto('/projectsv2');
+      await page.getByRole('link', { name: displayName }).click({ timeout: 60_000 });
+      const failed = page.getByRole('alert', { name: 'The preview failed' });
+      await expect(failed).toContainText("the organization's limits refuse the pod", { timeout: SERVE_TIMEOUT });
+      await expect(failed).toContainText('maximum cpu usage per Container is 2');
+      await screen(page, 'limits-refused');
+    } finally {
+      execFileSync(kubectl, ['delete', 'project', name, '-n', organizationNamespace, '--wait=false'], { stdio: 'ignore' });
+    }
+  });
+
+  test("a run the organization's quota has no room for is refused, saying who can raise it", async ({ page, request }) => {
+    test.skip(!process.env.KUBECONFIG, 'fills the quota with a pod made with kubectl');
+    test.setTimeout(3 * 60_000);
+    const project = await createProject(request, ownerToken, `Quota ${stamp}`, 'python');
+    // Something else of the organization sets aside all but 400m of its CPU, less than the
+    // project's size (medium, 500m): a pod no node takes counts all the same.
+    const millicores = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
+    const quota = JSON.parse(execFileSync(kubectl, ['get', 'resourcequota', 'ludis-quota', '-n', organizationNamespace, '-o', 'json'], { encoding: 'utf8' })) as {
+      spec: { hard: Record<string, string> };
+      status?: { used?: Record<string, string> };
+    };
+    const left = millicores(quota.spec.hard['requests.cpu']) - millicores(quota.status?.used?.['requests.cpu'] ?? '0');
+    // At most 2 CPUs a container (the organization's limits).
+    const shares = Array.from({ length: Math.ceil((left - 400) / 2000) }, (_, i, all) => (i < all.length - 1 ? 2000 : left - 400 - 2000 * i));
+    const filler = `e2e-filler-${stamp}`;
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: filler, namespace: organizationNamespace },
+      spec: {
+        nodeSelector: { 'ludis.dev/no-such-node': 'x' },
+        securityContext: { runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+        containers: shares.map((cpu, i) => ({
+          name: `c${i}`,
+          image: 'localhost/ludis/pause:none',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+          resources: { requests: { cpu: `${cpu}m`, memory: '64Mi' }, limits: { cpu: `${cpu}m`, memory: '64Mi' } },
+        })),
+      },
+    };
+    try {
+      execFileSync(kubectl, ['apply', '-f', '-'], { input: JSON.stringify(pod), stdio: ['pipe', 'ignore', 'inherit'] });
+      await signIn(page, owner.email, owner.password);
+      await page.goto(`/projectsv2/${project}`);
+      await tool(page, 'Run').click();
+      const refusal = page.getByText(/^Your organization's quota of CPU is used up: /);
+      await expect(refusal).toBeVisible({ timeout: 30_000 });
+      await expect(refusal).toContainText('ask a Ludis administrator (superadmin) to raise the quota');
+      await screen(page, 'quota-refused');
+      await expect(tool(page, 'Run')).toBeVisible();
+    } finally {
+      execFileSync(kubectl, ['delete', 'pod', filler, '-n', organizationNamespace, '--wait=false', '--ignore-not-found'], { stdio: 'ignore' });
+      await cleanUp(request, ownerToken, project, []);
     }
   });
 });

@@ -58,7 +58,61 @@ pub enum CacheError {
     NotReady(&'static str),
 }
 
+/// Why the API server would not make a child, in its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdmissionRefusal<'a> {
+    /// The organization's quota has no room for it now.
+    Quota(&'a str),
+    /// It asks for more than one container or pod may have there.
+    Limits(&'a str),
+}
+
+impl AdmissionRefusal<'_> {
+    /// The verdict of an object whose child was refused: waiting for room, or stalled.
+    pub fn verdict(self) -> crate::verdict::Verdict {
+        use crate::verdict::{Reason, Verdict};
+        match self {
+            Self::Quota(why) => Verdict::progressing(
+                Reason::WaitingForQuota,
+                format!("waiting for the organization's quota: {why}"),
+            ),
+            Self::Limits(why) => Verdict::degraded(
+                Reason::LimitsExceeded,
+                format!("the organization's limits refuse the pod: {why}"),
+            ),
+        }
+    }
+}
+
 impl Error {
+    /// When the API server refused to make a child because of its namespace's quota (the
+    /// organization's ResourceQuota: the child waits for room) or limits (its LimitRange: the
+    /// spec must change), what it said.
+    pub fn admission_refusal(&self) -> Option<AdmissionRefusal<'_>> {
+        let (Error::Create {
+            source: kube::Error::Api(status),
+            ..
+        }
+        | Error::Apply {
+            source: kube::Error::Api(status),
+            ..
+        }) = self
+        else {
+            return None;
+        };
+        if status.code != 403 {
+            return None;
+        }
+        let message = status.message.as_str();
+        if message.contains("exceeded quota") {
+            Some(AdmissionRefusal::Quota(message))
+        } else if message.contains("usage per Container") || message.contains("usage per Pod") {
+            Some(AdmissionRefusal::Limits(message))
+        } else {
+            None
+        }
+    }
+
     /// A stable snake_case label for metrics and event reasons.
     pub fn label(&self) -> String {
         match self {

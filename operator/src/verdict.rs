@@ -35,6 +35,8 @@ pub enum Reason {
     WaitingForStorage,
     /// A pod waits for room in its organization's quota (looked at again every 10 s).
     WaitingForQuota,
+    /// A pod asks for more than its namespace's LimitRange allows one container or pod.
+    LimitsExceeded,
     /// An insight's source project does not exist (looked at again when it appears).
     ProjectNotFound,
     /// The operator has no object storage for datasets.
@@ -99,6 +101,7 @@ impl Reason {
             Reason::WaitingForDataset => "WaitingForDataset",
             Reason::WaitingForStorage => "WaitingForStorage",
             Reason::WaitingForQuota => "WaitingForQuota",
+            Reason::LimitsExceeded => "LimitsExceeded",
             Reason::ProjectNotFound => "ProjectNotFound",
             Reason::StorageNotConfigured => "StorageNotConfigured",
             Reason::InvalidBucket => "InvalidBucket",

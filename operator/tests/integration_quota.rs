@@ -108,3 +108,62 @@ async fn a_task_the_quota_has_no_room_for_waits_then_runs_when_room_frees() {
         .unwrap();
     assert_eq!(logs, "it fit\n");
 }
+
+#[tokio::test]
+async fn a_preview_beyond_the_organizations_limits_is_stalled_saying_why() {
+    use k8s_openapi::api::core::v1::LimitRange;
+    use ludis_crds::{Project, ProjectSpec};
+    start_operator().await;
+    let client = client().await;
+    let ns = TestNamespace::new(&client, "it-limits").await;
+    let n = ns.name.as_str();
+    let limits: LimitRange = serde_json::from_value(json!({
+        "metadata": {"name": "ludis-quota"},
+        "spec": {"limits": [{"type": "Container", "max": {"cpu": "2"}}]}
+    }))
+    .unwrap();
+    Api::<LimitRange>::namespaced(client.clone(), n)
+        .create(&PostParams::default(), &limits)
+        .await
+        .unwrap();
+    let spec: ProjectSpec = serde_json::from_value(json!({"displayName": "Huge", "image": "default-python",
+        "resources": {"cpu": "64"}, "preview": {"running": true}}))
+    .unwrap();
+    let projects: Api<Project> = Api::namespaced(client.clone(), n);
+    projects
+        .create(&PostParams::default(), &Project::new("huge", spec))
+        .await
+        .unwrap();
+    let message = eventually("the project to be refused by the limits", || async {
+        let p = projects.get("huge").await.ok()?;
+        let c = p
+            .status?
+            .conditions
+            .into_iter()
+            .find(|c| c.type_ == "Stalled" && c.reason == "LimitsExceeded")?;
+        Some(c.message)
+    })
+    .await;
+    assert!(
+        message.starts_with("the organization's limits refuse the pod: ")
+            && message.contains("maximum cpu usage per Container is 2"),
+        "{message}"
+    );
+    // Within the limits, it runs (the control).
+    projects
+        .patch(
+            "huge",
+            &kube::api::PatchParams::default(),
+            &kube::api::Patch::Merge(json!({"spec": {"resources": {"cpu": "100m"}}})),
+        )
+        .await
+        .unwrap();
+    eventually("the preview pod to be made within the limits", || async {
+        let list = Api::<Pod>::namespaced(client.clone(), n)
+            .list(&ListParams::default())
+            .await
+            .ok()?;
+        (!list.items.is_empty()).then_some(())
+    })
+    .await;
+}

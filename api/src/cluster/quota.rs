@@ -345,7 +345,7 @@ mod tests {
         let list = SizeList::seeded();
         let (q, l) = build("ludis-acme", list.quota("free").unwrap(), list);
         let hard = q.spec.unwrap().hard.unwrap();
-        assert_eq!(hard["requests.cpu"].0, "2");
+        assert_eq!(hard["requests.cpu"].0, "4");
         assert_eq!(hard["pods"].0, "50");
         assert_eq!(hard["requests.storage"].0, "200Gi");
         let item = &l.spec.unwrap().limits[0];

@@ -44,7 +44,7 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
         let (status, body) = app.get(&path, &admin.token).await;
         assert_eq!(status, 200, "{k}: {body}");
         assert_eq!(body["tier"], "free");
-        assert_eq!(line(&body, "cpu")["hard"], "2", "{k}");
+        assert_eq!(line(&body, "cpu")["hard"], "4", "{k}");
         assert_eq!(line(&body, "pods")["hard"], "50", "{k}");
         assert_eq!(line(&body, "persistent_volume_claims")["hard"], "20", "{k}");
         // Only administrators, and only of their organization (another's is not there at all).
@@ -55,17 +55,18 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
         let (status, _) = app.get(&path, &stranger.token).await;
         assert_eq!(status, 404, "{k}");
 
-        // Something else sets aside 1.9 CPUs (a pod no node takes still counts).
+        // Something else sets aside 3.9 CPUs (a pod no node takes still counts).
         let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
         let filler: Pod = serde_json::from_value(json!({
             "metadata": {"name": "filler"},
             "spec": {"nodeSelector": {"ludis.dev/no-such-node": "x"},
                 "securityContext": {"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": {"type": "RuntimeDefault"}},
-                "containers": [{
-                "name": "c", "image": "localhost/ludis/pause:none",
-                "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}},
-                "resources": {"requests": {"cpu": "1900m", "memory": "64Mi", "ephemeral-storage": "16Mi"},
-                              "limits": {"cpu": "2", "memory": "64Mi", "ephemeral-storage": "16Mi"}}}]}
+                "containers": (["a", "b"].map(|c| json!({
+                    "name": c, "image": "localhost/ludis/pause:none",
+                    "securityContext": {"allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}},
+                    // At most 2 CPUs a container (the organization's LimitRange).
+                    "resources": {"requests": {"cpu": "1950m", "memory": "64Mi", "ephemeral-storage": "16Mi"},
+                                  "limits": {"cpu": "1950m", "memory": "64Mi", "ephemeral-storage": "16Mi"}}})))}
         }))
         .unwrap();
         pods.create(&PostParams::default(), &filler).await.unwrap();
@@ -78,7 +79,7 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
             (
                 409,
                 Some(
-                    "Your organization's quota of CPU is used up: 1900m of 2 is in use and this needs 500m more. \
+                    "Your organization's quota of CPU is used up: 3900m of 4 is in use and this needs 500m more. \
                      Stop something it runs, or ask a Ludis administrator (superadmin) to raise the quota \
                      (it follows the organization's tier)."
                 )
@@ -91,7 +92,7 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
             .unwrap();
         assert!(!cr.spec.preview.running, "{k}: nothing changed");
         let (_, body) = app.get(&path, &admin.token).await;
-        assert_eq!(line(&body, "cpu")["used"], "1900m", "{k}");
+        assert_eq!(line(&body, "cpu")["used"], "3900m", "{k}");
 
         // A superadmin moves the organization to the paid tier: its quota grows, and the run fits.
         let root = superadmin(&app, &org).await;

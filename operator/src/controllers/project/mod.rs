@@ -69,7 +69,15 @@ async fn reconcile(project: Arc<Project>, ctx: Arc<Context>) -> Result<Action> {
     match validate::validate(&project, &observed) {
         Ok(valid) => {
             let desired = build::build(&project, &valid, &ctx.config);
-            apply::apply(&ctx, &project, &desired, &observed).await?;
+            if let Err(e) = apply::apply(&ctx, &project, &desired, &observed).await {
+                // The organization's quota or limits refused the preview pod: the status says
+                // why (waiting for room, looked at again shortly; or until the spec changes).
+                let Some(verdict) = e.admission_refusal().map(|r| r.verdict()) else {
+                    return Err(e);
+                };
+                status::update(&ctx, &project, status::invalid_phase(&verdict), &verdict, None).await?;
+                return Ok(super::retry_invalid(&verdict));
+            }
             let (phase, verdict) = status::phase_of(&project, status::preview_pod(&desired, &observed));
             status::update(&ctx, &project, phase, &verdict, Some(&desired)).await?;
             Ok(Action::requeue(RESYNC))

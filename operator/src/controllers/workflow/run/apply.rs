@@ -8,20 +8,8 @@ use ludis_crds::WorkflowRun;
 use super::{CONTROLLER, build::Desired, observe::Observed};
 use crate::{
     context::Context,
-    error::{Error, Result},
+    error::{AdmissionRefusal, Result},
 };
-
-/// What the API server said when the organization's quota had no room for a pod: it is not an
-/// error of the run, its task waits.
-pub fn quota_refusal(e: &Error) -> Option<&str> {
-    match e {
-        Error::Create {
-            source: kube::Error::Api(status),
-            ..
-        } if status.code == 403 && status.message.contains("exceeded quota") => Some(&status.message),
-        _ => None,
-    }
-}
 
 /// Creates the pods of the tasks that start, and stops the others. `Ok(Some(why))`: the
 /// organization's quota had no room for a pod (the others were made): the step's tasks wait.
@@ -37,9 +25,9 @@ pub async fn apply(
     for pod in &desired.start {
         match children.create("task pod", pod, &pods).await {
             Ok(_) => {}
-            Err(e) => match quota_refusal(&e) {
-                Some(why) => waiting = Some(why.to_owned()),
-                None => return Err(e),
+            Err(e) => match e.admission_refusal() {
+                Some(AdmissionRefusal::Quota(why)) => waiting = Some(why.to_owned()),
+                _ => return Err(e),
             },
         }
     }
