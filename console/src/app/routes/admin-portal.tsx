@@ -18,6 +18,7 @@ import { UsageSummary } from '@/features/admin/components/usage-summary';
 import { useActiveUserCounts } from '@/features/organizations/api/get-active-user-counts';
 import { useOrganization } from '@/features/organizations/api/get-organization';
 import { useOrganizations } from '@/features/organizations/api/get-organizations';
+import { SizesTable } from '@/components/ui/sizes-table';
 import { QuotaUsage } from '@/features/organizations/components/quota-usage';
 import { SecuritySettings } from '@/features/organizations/components/security-settings';
 import { UsersList } from '@/features/users/components/users-list';
@@ -135,6 +136,7 @@ export function AdminPortalRoute() {
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
             {(scope ?? ownOrg) && <QuotaUsage organizationId={(scope ?? ownOrg) as string} />}
+            <SizesTable />
             {(scope ?? ownOrg) && (
               <EntityUsageChart
                 organizationId={(scope ?? ownOrg) as string}
