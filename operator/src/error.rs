@@ -67,9 +67,20 @@ pub enum AdmissionRefusal<'a> {
     Limits(&'a str),
 }
 
-impl AdmissionRefusal<'_> {
+impl<'a> AdmissionRefusal<'a> {
+    /// The refusal a message of the API server's (a 403, or a controller's FailedCreate) is.
+    pub fn of_message(message: &'a str) -> Option<Self> {
+        if message.contains("exceeded quota") {
+            Some(Self::Quota(message))
+        } else if message.contains("usage per Container") || message.contains("usage per Pod") {
+            Some(Self::Limits(message))
+        } else {
+            None
+        }
+    }
+
     /// The verdict of an object whose child was refused: waiting for room, or stalled.
-    pub fn verdict(self) -> crate::verdict::Verdict {
+    pub fn verdict(&self) -> crate::verdict::Verdict {
         use crate::verdict::{Reason, Verdict};
         match self {
             Self::Quota(why) => Verdict::progressing(
@@ -103,14 +114,7 @@ impl Error {
         if status.code != 403 {
             return None;
         }
-        let message = status.message.as_str();
-        if message.contains("exceeded quota") {
-            Some(AdmissionRefusal::Quota(message))
-        } else if message.contains("usage per Container") || message.contains("usage per Pod") {
-            Some(AdmissionRefusal::Limits(message))
-        } else {
-            None
-        }
+        AdmissionRefusal::of_message(&status.message)
     }
 
     /// A stable snake_case label for metrics and event reasons.

@@ -12,7 +12,7 @@ use super::{build::Desired, observe::Observed};
 use crate::{
     context::Context,
     controllers::pod_status,
-    error::{Error, Result},
+    error::{AdmissionRefusal, Error, Result},
     events,
     k8s::apply::update_status,
     verdict::{Reason, Verdict},
@@ -67,10 +67,26 @@ pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (I
                         InsightPhase::Failed,
                         Verdict::degraded(Reason::AppFailed, t.message()),
                     ),
-                    None => (
-                        InsightPhase::Starting,
-                        Verdict::progressing(Reason::Starting, "waiting for the application to be available"),
-                    ),
+                    // No pod at all: its ReplicaSet may be refused one (the organization's quota
+                    // or limits).
+                    None => match deployment.and_then(refused_pods) {
+                        Some(refusal) => {
+                            let verdict = refusal.verdict();
+                            let phase = if verdict.is_progressing() {
+                                InsightPhase::Starting
+                            } else {
+                                InsightPhase::Failed
+                            };
+                            (phase, verdict)
+                        }
+                        None => (
+                            InsightPhase::Starting,
+                            Verdict::progressing(
+                                Reason::Starting,
+                                "waiting for the application to be available",
+                            ),
+                        ),
+                    },
                 }
             }
         }
@@ -102,6 +118,18 @@ pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (I
             }
         }
     }
+}
+
+/// Pure: why a Deployment's ReplicaSet could not make its pod, when the API server refused it for
+/// the namespace's quota or limits (its `ReplicaFailure` condition).
+fn refused_pods(d: &k8s_openapi::api::apps::v1::Deployment) -> Option<AdmissionRefusal<'_>> {
+    d.status
+        .as_ref()?
+        .conditions
+        .as_ref()?
+        .iter()
+        .filter(|c| c.type_ == "ReplicaFailure" && c.status == "True")
+        .find_map(|c| AdmissionRefusal::of_message(c.message.as_deref()?))
 }
 
 /// Pure: the phase of an insight whose spec cannot be carried out (yet).
@@ -163,4 +191,69 @@ pub async fn update(
         .map_err(Error::PatchStatus)?;
     events::announce(ctx, insight, verdict).await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::{
+        super::{build::build, fixtures::*},
+        *,
+    };
+    use crate::context::Config;
+
+    /// The phase of the app `sales` whose Deployment has made no pod, with `conditions`.
+    fn without_pods(conditions: serde_json::Value) -> (InsightPhase, Verdict) {
+        let app = app(json!({}));
+        let desired = build(
+            &app,
+            &workload("python:3.12"),
+            &Config::for_tests("ludis-system"),
+            None,
+        );
+        let mut o = observed(Some(true));
+        o.deployments = vec![Arc::new(
+            serde_json::from_value(json!({
+                "metadata": {"name": "sales", "generation": 1},
+                "status": {"observedGeneration": 1, "replicas": 0, "conditions": conditions}
+            }))
+            .unwrap(),
+        )];
+        phase_of(&app, &desired, &o)
+    }
+
+    #[test]
+    fn an_app_whose_pod_the_quota_or_limits_refuse_says_so() {
+        let quota = "pods \"sales-1\" is forbidden: exceeded quota: ludis-quota, requested: requests.cpu=250m, used: requests.cpu=4, limited: requests.cpu=4";
+        let (phase, verdict) = without_pods(
+            json!([{"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate", "message": quota}]),
+        );
+        assert_eq!(
+            (phase, verdict.reason()),
+            (InsightPhase::Starting, Reason::WaitingForQuota)
+        );
+        assert_eq!(
+            verdict.message(),
+            format!("waiting for the organization's quota: {quota}")
+        );
+        let limits = "pods \"sales-1\" is forbidden: maximum cpu usage per Container is 2, but limit is 64";
+        let (phase, verdict) = without_pods(
+            json!([{"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate", "message": limits}]),
+        );
+        assert_eq!(
+            (phase, verdict.reason()),
+            (InsightPhase::Failed, Reason::LimitsExceeded)
+        );
+        // Another failure to create, or none: it starts.
+        let (phase, verdict) = without_pods(
+            json!([{"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate", "message": "something else"}]),
+        );
+        assert_eq!(
+            (phase, verdict.reason()),
+            (InsightPhase::Starting, Reason::Starting)
+        );
+    }
 }
