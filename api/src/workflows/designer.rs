@@ -70,6 +70,10 @@ pub struct TaskData {
     /// Script: run first; ends in .sh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install_script: Option<String>,
+    /// Script: an id of the administrator's size list (`GET /v2/cluster/sizes/list`); unset: the
+    /// list's default for workflow tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
     /// Upload: the destination dataset's id.
     #[serde(default, rename = "datasetID", skip_serializing_if = "Option::is_none")]
     pub dataset_id: Option<String>,
@@ -112,6 +116,7 @@ pub fn check_graph(nodes: &[DesignerNode], edges: &[DesignerEdge]) -> Result<(),
             d.file_name.as_ref(),
             d.image.as_ref(),
             d.install_script.as_ref(),
+            d.size.as_ref(),
             d.dataset_id.as_ref(),
             d.dataset_name.as_ref(),
             d.dataset_destination.as_ref(),
@@ -201,6 +206,8 @@ pub enum Work {
     Script {
         image: String,
         install_script: Option<String>,
+        /// The task's hardware size (None: the list's default).
+        size: Option<String>,
     },
     Upload {
         /// The dataset's asset id (the caller needs edit on it).
@@ -269,6 +276,7 @@ pub fn tasks(nodes: &[DesignerNode], edges: &[DesignerEdge]) -> Result<(Vec<Task
                 Work::Script {
                     image: image.to_owned(),
                     install_script,
+                    size: trimmed(d.size.as_ref()).map(str::to_owned),
                 }
             }
             NodeTaskType::Upload => {

@@ -108,11 +108,19 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             (status.as_u16(), body["message"].as_str()),
             (400, Some("'gone.py' is not a file of the project"))
         );
-        save(json!([
-            script("1", "Extract", "etl.py"),
-            script("2", "Load", "load.py")
-        ]))
-        .await;
+        // A task may name a size of the administrator's list, and no other.
+        let sized = |size: &str| {
+            let mut load = script("2", "Load", "load.py");
+            load["data"]["taskData"]["size"] = json!(size);
+            json!([script("1", "Extract", "etl.py"), load])
+        };
+        save(sized("huge")).await;
+        let (status, body) = publish(owner.token.clone()).await;
+        assert_eq!(
+            (status.as_u16(), body["message"].as_str()),
+            (400, Some("The task 'load': unknown size huge"))
+        );
+        save(sized("large")).await;
 
         // Publish: the resource with the tasks, pinned to the head commit.
         let (status, body) = publish(owner.token.clone()).await;
@@ -135,6 +143,13 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
             ("extract", "load")
         );
         assert_eq!(cr.spec.tasks[0].script.as_ref().unwrap().image, "python-3.11");
+        let sizes: Vec<Option<&str>> = cr
+            .spec
+            .tasks
+            .iter()
+            .map(|t| t.script.as_ref().unwrap().size.as_deref())
+            .collect();
+        assert_eq!(sizes, [None, Some("large")]);
         assert_eq!(cr.spec.revision.as_deref(), Some(head.as_str()));
         let project_row = ludis_api::db::assets::by_id(&app.state.db, &project)
             .await

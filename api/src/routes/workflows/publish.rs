@@ -175,6 +175,7 @@ pub(super) async fn publish_visual(
         .into_iter()
         .map(|i| i.id)
         .collect();
+    let sizes = crate::projects::sizes::current(&state).await?;
     let namespace = match state.kube {
         Some(_) => Some(git::namespace_of(&state, &w.asset.organization_id).await?),
         None => None,
@@ -184,11 +185,21 @@ pub(super) async fn publish_visual(
     for t in &tasks {
         files.push(t.file.clone());
         applied.push(match &t.work {
-            designer::Work::Script { image, install_script } => {
+            designer::Work::Script {
+                image,
+                install_script,
+                size,
+            } => {
                 if !images.contains(image) {
                     return Err(bad(format!("The task '{}': unknown image {image}", t.name)));
                 }
                 let mut script = json!({"file": t.file, "image": image});
+                if let Some(size) = size {
+                    if sizes.get(size).is_none() {
+                        return Err(bad(format!("The task '{}': unknown size {size}", t.name)));
+                    }
+                    script["size"] = json!(size);
+                }
                 if let Some(s) = install_script {
                     files.push(s.clone());
                     script["installScript"] = json!(s);

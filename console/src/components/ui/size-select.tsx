@@ -4,7 +4,7 @@ import { useSizes } from '@/lib/sizes';
 import type { HardwareSize } from '@/lib/api/types';
 
 /** What a workload is, for the size it takes when it names none. */
-export type SizeFor = 'project' | 'insight';
+export type SizeFor = 'project' | 'task' | 'insight';
 
 /** "medium · 0.5–2 CPU · 1Gi memory · 4Gi disk": what a size gives, in one line. */
 export function describeSize(s: HardwareSize): string {
@@ -40,7 +40,8 @@ export function SizeSelect({ value, onChange, for: kind, ...props }: Props) {
   if (value && !list.some((s) => s.id === value)) data.push({ value, label: `${value} (not in the list)` });
   return (
     <Select
-      aria-label="Hardware size"
+      // Named by its label when it has one.
+      aria-label={props.label ? undefined : 'Hardware size'}
       data={data}
       value={value ?? ''}
       allowDeselect={false}

@@ -4970,6 +4970,11 @@ export interface components {
             image?: string | null;
             /** @description Script: run first; ends in .sh. */
             installScript?: string | null;
+            /**
+             * @description Script: an id of the administrator's size list (`GET /v2/cluster/sizes/list`); unset: the
+             *     list's default for workflow tasks.
+             */
+            size?: string | null;
             /** @description Upload: the destination dataset's id. */
             datasetID?: string | null;
             datasetName?: string | null;

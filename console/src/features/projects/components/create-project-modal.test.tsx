@@ -64,7 +64,7 @@ describe('create project', () => {
     const { calls } = mount();
     const dialog = await screen.findByRole('dialog', { name: 'Create project' });
     await user().type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Trainer');
-    const size = within(dialog).getByLabelText('Size', { selector: 'input:not([type=hidden])' });
+    const size = within(dialog).getByRole('combobox', { name: 'Size' });
     await vi.waitFor(() => expect(size).toHaveValue('Default (medium · 0.5–2 CPU · 1Gi memory · 4Gi disk)'));
     await user().click(size);
     await user().click(await screen.findByRole('option', { name: 'large · 1.5–2 CPU · 4Gi memory · 8Gi disk', hidden: true }));

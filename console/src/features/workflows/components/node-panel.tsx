@@ -1,6 +1,7 @@
 import { Button, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 
+import { SizeSelect } from '@/components/ui/size-select';
 import type { TaskType } from '@/lib/api/types';
 import type { DesignerPickers } from '@/features/workflows/components/slots';
 import { type CanvasNode, withTaskType } from '@/features/workflows/utils/design';
@@ -34,6 +35,14 @@ function ScriptFields({ node, projectId, pickers, readOnly, onChange }: Omit<Pro
         disabled: readOnly,
       })}
       {pickers.image({ value: d.image || null, onChange: (v) => set({ image: v ?? '' }), disabled: readOnly })}
+      <SizeSelect
+        for="task"
+        label="Size"
+        description="The CPU, memory and disk the task's pod gets"
+        value={d.size}
+        onChange={(v) => set({ size: v })}
+        disabled={readOnly}
+      />
       {pickers.file({
         projectId,
         label: 'Install script',

@@ -14,6 +14,7 @@ import { expectTooltip } from '@/testing/project-workspace';
 import { renderWithProviders } from '@/testing/render';
 import { signIn } from '@/testing/session';
 import { user } from '@/testing/user';
+import { SIZES } from '@/testing/projects';
 import { makeWorkflow, scriptNode, sharedWorkflow } from '@/testing/workflows';
 
 /** The pickers the app layer passes in, reduced to native selects over fixed choices. */
@@ -67,6 +68,7 @@ function api(workflow: WorkflowView, visual: VisualAnswer, ...more: Handler[]) {
     ...more,
     on('GET', `/v2/workflows/${workflow.id}`, { body: { success: true, workflow } }),
     on('GET', `/v2/workflows/visual/${workflow.id}`, { body: visual }),
+    on('GET', '/v2/cluster/sizes/list', { body: SIZES }),
   );
 }
 
@@ -98,6 +100,10 @@ describe('visual designer', () => {
     await user().selectOptions(select(/^Script/), 'train.R');
     await user().selectOptions(select(/^Image/), 'python');
     await user().selectOptions(select(/^Install script/), 'setup.sh');
+    // The administrator's sizes, the default first.
+    await waitFor(() => expect(select(/^Size/)).toHaveValue('Default (medium · 0.5–2 CPU · 1Gi memory · 4Gi disk)'));
+    await user().click(select(/^Size/));
+    await user().click(await screen.findByRole('option', { name: 'large · 1.5–2 CPU · 4Gi memory · 8Gi disk', hidden: true }));
 
     await user().click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(WORKFLOW_MESSAGES.saved)).toBeInTheDocument();
@@ -106,7 +112,7 @@ describe('visual designer', () => {
     expect(body.nodes?.map((n) => n.data)).toEqual([
       scriptNode('task-1', 'extract', 'extract.py').data,
       scriptNode('task-2', 'train', 'train.R').data,
-      { label: 'report', taskType: 'script', taskData: { fileName: 'train.R', image: 'python', installScript: 'setup.sh' } },
+      { label: 'report', taskType: 'script', taskData: { fileName: 'train.R', image: 'python', installScript: 'setup.sh', size: 'large' } },
     ]);
     expect(Object.keys(body.nodes?.[2] ?? {}).sort()).toEqual(['data', 'id', 'position', 'type']);
     expect(body).toMatchObject({ email_bool: false, email_list: [], email_on_success: false, email_on_failure: true });

@@ -2,7 +2,7 @@ import type { CanvasNode, TaskNodeData } from '@/features/workflows/utils/design
 import type { TaskData } from '@/lib/api/types';
 
 /** A script task's settings. */
-export type ScriptTaskData = Pick<TaskData, 'fileName' | 'image' | 'installScript'>;
+export type ScriptTaskData = Pick<TaskData, 'fileName' | 'image' | 'installScript' | 'size'>;
 /** An upload task's settings. */
 export type UploadTaskData = Pick<TaskData, 'fileName' | 'datasetID' | 'datasetName' | 'datasetDestination' | 'datasetPath'>;
 
