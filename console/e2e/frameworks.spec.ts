@@ -310,59 +310,57 @@ test.describe.serial('the framework matrix', () => {
     }
   });
 
-  test('a preview that no node can take says why', async ({ page }) => {
-    test.skip(!process.env.KUBECONFIG, 'applies a Project resource with kubectl');
-    test.setTimeout(3 * 60_000);
-    const name = `e2e-greedy-${stamp}`;
-    const displayName = `Greedy ${stamp}`;
+  /** These tests use kubectl: the real node's cluster must be named (dev/e2e.sh exports it). */
+  const needsKubectl = () => expect(process.env.KUBECONFIG, 'KUBECONFIG: these tests apply resources with kubectl (dev/e2e.sh sets it with the real node)').toBeTruthy();
+
+  /**
+   * Applies a running Project asking for `cpu` with kubectl (as GitOps would), opens it in the
+   * console as its owner, runs `check` on its page and deletes it.
+   */
+  async function withGreedyProject(page: Page, label: string, cpu: string, check: () => Promise<void>) {
+    needsKubectl();
+    const name = `e2e-${label.toLowerCase()}-${stamp}`;
+    const displayName = `${label} ${stamp}`;
     const resource = {
       apiVersion: 'ludis.dev/v1alpha1',
       kind: 'Project',
       metadata: { name, namespace: organizationNamespace, annotations: { 'ludis.dev/owner': owner.email } },
-      // Two CPUs: within the organization's limits, more than the node has left.
-      spec: { displayName, image: 'python-3.11', resources: { cpu: '2', memory: '256Mi' }, preview: { running: true } },
+      spec: { displayName, image: 'python-3.11', resources: { cpu, memory: '256Mi' }, preview: { running: true } },
     };
     execFileSync(kubectl, ['apply', '--server-side', '--field-manager=gitops-e2e', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
     try {
       await signIn(page, owner.email, owner.password);
       await page.goto('/projectsv2');
       await page.getByRole('link', { name: displayName }).click({ timeout: 60_000 });
+      await check();
+    } finally {
+      execFileSync(kubectl, ['delete', 'project', name, '-n', organizationNamespace, '--wait=false'], { stdio: 'ignore' });
+    }
+  }
+
+  test('a preview that no node can take says why', async ({ page }) => {
+    test.setTimeout(3 * 60_000);
+    // Two CPUs: within the organization's limits, more than the node has left.
+    await withGreedyProject(page, 'Greedy', '2', async () => {
       const waiting = page.getByRole('status', { name: 'The preview is waiting' });
       await expect(waiting).toContainText('waiting for a node', { timeout: SERVE_TIMEOUT });
       await expect(waiting).toContainText('Insufficient cpu');
       await screen(page, 'waiting-for-a-node');
-    } finally {
-      execFileSync(kubectl, ['delete', 'project', name, '-n', organizationNamespace, '--wait=false'], { stdio: 'ignore' });
-    }
+    });
   });
 
   test("a preview larger than the organization's limits says why", async ({ page }) => {
-    test.skip(!process.env.KUBECONFIG, 'applies a Project resource with kubectl');
     test.setTimeout(3 * 60_000);
-    const name = `e2e-huge-${stamp}`;
-    const displayName = `Huge ${stamp}`;
-    const resource = {
-      apiVersion: 'ludis.dev/v1alpha1',
-      kind: 'Project',
-      metadata: { name, namespace: organizationNamespace, annotations: { 'ludis.dev/owner': owner.email } },
-      spec: { displayName, image: 'python-3.11', resources: { cpu: '64', memory: '256Mi' }, preview: { running: true } },
-    };
-    execFileSync(kubectl, ['apply', '--server-side', '--field-manager=gitops-e2e', '-f', '-'], { input: JSON.stringify(resource), stdio: ['pipe', 'ignore', 'inherit'] });
-    try {
-      await signIn(page, owner.email, owner.password);
-      await page.goto('/projectsv2');
-      await page.getByRole('link', { name: displayName }).click({ timeout: 60_000 });
+    await withGreedyProject(page, 'Huge', '64', async () => {
       const failed = page.getByRole('alert', { name: 'The preview failed' });
       await expect(failed).toContainText("the organization's limits refuse the pod", { timeout: SERVE_TIMEOUT });
       await expect(failed).toContainText('maximum cpu usage per Container is 2');
       await screen(page, 'limits-refused');
-    } finally {
-      execFileSync(kubectl, ['delete', 'project', name, '-n', organizationNamespace, '--wait=false'], { stdio: 'ignore' });
-    }
+    });
   });
 
   test("a run the organization's quota has no room for is refused, saying who can raise it", async ({ page, request }) => {
-    test.skip(!process.env.KUBECONFIG, 'shrinks the quota with kubectl');
+    needsKubectl();
     test.setTimeout(3 * 60_000);
     const project = await createProject(request, ownerToken, `Quota ${stamp}`, 'python');
     // The organization's quota shrinks to 100m of CPU (a superadmin's tier would set it; here

@@ -31,6 +31,18 @@ fn filler(cpu: &str) -> Pod {
     .unwrap()
 }
 
+/// The message of the condition `type_` with `reason`, if there is one.
+fn message_of(
+    conditions: Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
+    type_: &str,
+    reason: &str,
+) -> Option<String> {
+    conditions
+        .into_iter()
+        .find(|c| c.type_ == type_ && c.reason == reason)
+        .map(|c| c.message)
+}
+
 #[tokio::test]
 async fn a_task_the_quota_has_no_room_for_waits_then_runs_when_room_frees() {
     start_operator().await;
@@ -78,12 +90,7 @@ async fn a_task_the_quota_has_no_room_for_waits_then_runs_when_room_frees() {
     // It waits, saying for what; no task pod is made.
     let message = eventually("the run to wait for the quota", || async {
         let r = runs.get("fits-1").await.ok()?;
-        let c = r
-            .status?
-            .conditions
-            .into_iter()
-            .find(|c| c.type_ == "Reconciling" && c.reason == "WaitingForQuota")?;
-        Some(c.message)
+        message_of(r.status?.conditions, "Reconciling", "WaitingForQuota")
     })
     .await;
     assert!(
@@ -136,12 +143,7 @@ async fn a_preview_beyond_the_organizations_limits_is_stalled_saying_why() {
         .unwrap();
     let message = eventually("the project to be refused by the limits", || async {
         let p = projects.get("huge").await.ok()?;
-        let c = p
-            .status?
-            .conditions
-            .into_iter()
-            .find(|c| c.type_ == "Stalled" && c.reason == "LimitsExceeded")?;
-        Some(c.message)
+        message_of(p.status?.conditions, "Stalled", "LimitsExceeded")
     })
     .await;
     assert!(
