@@ -58,14 +58,25 @@ async fn a_task_the_quota_has_no_room_for_waits_then_runs_when_room_frees() {
         "metadata": {"name": "ludis-quota"}, "spec": {"hard": {"requests.cpu": "700m"}}
     }))
     .unwrap();
-    Api::<ResourceQuota>::namespaced(client.clone(), n)
-        .create(&PostParams::default(), &quota)
-        .await
-        .unwrap();
+    let quotas: Api<ResourceQuota> = Api::namespaced(client.clone(), n);
+    quotas.create(&PostParams::default(), &quota).await.unwrap();
+    // The quota controller's first count of a new quota comes from its own cache of pods: a
+    // filler made before it could be counted out again. Wait for that count, then for the
+    // filler's, so that what the task meets is the 300m held.
+    let counted = |cpu: &'static str| {
+        let quotas = quotas.clone();
+        async move {
+            let q = quotas.get("ludis-quota").await.ok()?;
+            let used = q.status?.used?;
+            (used.get("requests.cpu").map(|q| q.0.as_str()) == Some(cpu)).then_some(())
+        }
+    };
+    eventually("the quota's first count", || counted("0")).await;
     let pods: Api<Pod> = Api::namespaced(client.clone(), n);
     pods.create(&PostParams::default(), &filler("300m"))
         .await
         .unwrap();
+    eventually("the quota to count the filler", || counted("300m")).await;
 
     let spec: WorkflowSpec = serde_json::from_value(json!({"displayName": "Fits", "project": "demo",
         "tasks": [{"name": "a", "script": {"file": "a.py", "image": "default-python"}}]}))
