@@ -17,18 +17,27 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, apps, cluster};
 
 /// Polls `check` every 100 ms for up to 10 seconds.
-pub async fn eventually<F, Fut>(what: &str, mut check: F)
+pub async fn eventually<F, Fut>(what: &str, check: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
 {
-    for _ in 0..100 {
+    eventually_within(what, 10, check).await;
+}
+
+/// Polls `check` every 100 ms for up to `seconds`.
+pub async fn eventually_within<F, Fut>(what: &str, seconds: u64, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..seconds * 10 {
         if check().await {
             return;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("not within 10 s: {what}");
+    panic!("not within {seconds} s: {what}");
 }
 
 /// Writes a status as the operator would: its field manager, and the generation it describes

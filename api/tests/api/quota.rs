@@ -2,14 +2,28 @@
 //! administrators see what is used of it; a start it has no room for is refused before anything
 //! changes, saying which resource and who can raise it; a tier change moves the quota.
 
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::core::v1::{Pod, ResourceQuota};
 use kube::{
     Api,
     api::{DeleteParams, PostParams},
 };
 use serde_json::{Value, json};
 
-use crate::{admin::superadmin, helpers::apps};
+use crate::{admin::superadmin, gitops::eventually_within, helpers::apps};
+
+/// Waits until the namespace's quota counts `cpu` as set aside. The quota controller's first
+/// count of a new quota comes from its own cache of pods, which may not have seen a pod made
+/// just before: a pod is made after that count, and the test goes on once the pod is counted.
+async fn counted(quotas: &Api<ResourceQuota>, cpu: &str) {
+    eventually_within(&format!("the quota to count {cpu} of CPU"), 60, || async {
+        let Ok(q) = quotas.get("ludis-quota").await else {
+            return false;
+        };
+        let used = q.status.and_then(|s| s.used).unwrap_or_default();
+        used.get("requests.cpu").is_some_and(|q| q.0 == cpu)
+    })
+    .await;
+}
 
 fn line<'a>(body: &'a Value, resource: &str) -> &'a Value {
     body["quota"]
@@ -56,6 +70,8 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
         assert_eq!(status, 404, "{k}");
 
         // Something else sets aside 3.9 CPUs (a pod no node takes still counts).
+        let quotas: Api<ResourceQuota> = Api::namespaced(client.clone(), &namespace);
+        counted(&quotas, "0").await;
         let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
         let filler: Pod = serde_json::from_value(json!({
             "metadata": {"name": "filler"},
@@ -70,6 +86,7 @@ async fn a_start_the_quota_has_no_room_for_is_refused_and_the_admin_sees_the_usa
         }))
         .unwrap();
         pods.create(&PostParams::default(), &filler).await.unwrap();
+        counted(&quotas, "3900m").await;
 
         // A run that does not fit is refused, and the project stays stopped.
         let run = format!("/v2/projects/run/{id}");
