@@ -440,6 +440,8 @@ async fn listing(
             bucket_id: None,
             is_2fa_required: false,
             created_at: now,
+            idle_minutes: ludis_api::idle::DEFAULT_IDLE_MINUTES,
+            allow_always_on: false,
         },
     )
     .await?;

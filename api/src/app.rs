@@ -186,6 +186,7 @@ impl App {
             ai,
             metrics,
             runners: crate::runners::Recorded::default(),
+            idle: crate::idle::Clocks::default(),
         };
         if state.settings.seed {
             seeds::run(&state)
@@ -256,6 +257,8 @@ impl App {
         tokio::spawn(crate::mail_recipients::keep_current(self.state.clone()));
         // Pods where others than their owners ran code are restarted when those lose access.
         tokio::spawn(crate::runners::sweep(self.state.clone()));
+        // Previews and notebook servers nobody uses stop; such apps scale to zero.
+        tokio::spawn(crate::idle::sweep::run(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
         // Collections whose indexing was interrupted go on where they stopped.

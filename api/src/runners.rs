@@ -18,11 +18,7 @@
 //!
 //! A new pod has no runners: the record is per pod, the pod per start.
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex},
-    time::{Duration, Instant},
-};
+use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use kube::{
@@ -95,19 +91,12 @@ pub fn with(mut runners: Vec<Runner>, new: Runner) -> Option<Vec<Runner>> {
 }
 
 /// Uses recorded in the last [`REMEMBER`], by (namespace, pod, uid, session, container).
-#[derive(Default, Clone)]
-pub struct Recorded(Arc<Mutex<HashMap<String, Instant>>>);
+#[derive(Clone)]
+pub struct Recorded(crate::recent::Recent);
 
-impl Recorded {
-    fn fresh(&self, key: &str) -> bool {
-        let map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        map.get(key).is_some_and(|at| at.elapsed() < REMEMBER)
-    }
-
-    fn remember(&self, key: String) {
-        let mut map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        map.retain(|_, at| at.elapsed() < REMEMBER);
-        map.insert(key, Instant::now());
+impl Default for Recorded {
+    fn default() -> Self {
+        Self(crate::recent::Recent::new(REMEMBER))
     }
 }
 
@@ -123,7 +112,7 @@ pub async fn record(state: &AppState, namespace: &str, pod: &str, runner: Runner
         runner.session.as_deref().unwrap_or(""),
         runner.container
     );
-    if state.runners.fresh(&key) {
+    if state.runners.0.fresh(&key) {
         return Ok(());
     }
     let pods: Api<Pod> = Api::namespaced(client, namespace);
@@ -131,7 +120,7 @@ pub async fn record(state: &AppState, namespace: &str, pod: &str, runner: Runner
     for _ in 0..5 {
         let current = pods.get(pod).await?;
         let Some(runners) = with(of(&current), runner.clone()) else {
-            state.runners.remember(key);
+            state.runners.0.remember(key);
             return Ok(());
         };
         let patch = serde_json::json!({"metadata": {
@@ -145,7 +134,7 @@ pub async fn record(state: &AppState, namespace: &str, pod: &str, runner: Runner
         {
             Ok(_) => {
                 tracing::info!(%namespace, %pod, user = %runner.uid, container = %runner.container, "recorded a runner of a pod");
-                state.runners.remember(key);
+                state.runners.0.remember(key);
                 return Ok(());
             }
             Err(kube::Error::Api(e)) if e.code == 409 => continue,

@@ -108,6 +108,8 @@ pub async fn run(state: &AppState) -> anyhow::Result<Seeded> {
                 bucket_id: Some(bucket_id),
                 is_2fa_required: false,
                 created_at: db::now(),
+                idle_minutes: crate::idle::DEFAULT_IDLE_MINUTES,
+                allow_always_on: false,
             };
             organizations::insert(&state.db, &o)
                 .await

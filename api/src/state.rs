@@ -31,4 +31,6 @@ pub struct AppState {
     pub templates: Arc<crate::templates::pool::Pool>,
     /// Uses of workload pods recorded lately ([`crate::runners`]).
     pub runners: crate::runners::Recorded,
+    /// Workloads whose use this replica recorded lately ([`crate::idle`]).
+    pub idle: crate::idle::Clocks,
 }

@@ -169,6 +169,13 @@ pub struct InsightView {
     /// default for apps and reports.
     #[schema(required)]
     pub size_id: Option<String>,
+    /// Pinned always on by its owner (never scaled to zero when idle, where the organization
+    /// allows pins).
+    pub always_on: bool,
+    /// When the running app scales to zero if nobody uses it (its organization's idle time);
+    /// null in lists, while it does not run, when pinned always on, and without an idle time.
+    #[schema(required)]
+    pub idle: Option<crate::idle::Shutdown>,
     /// What is saved: a default image URL (`/v1/images/defaults/…`) or an object key.
     pub img_path: Option<String>,
     /// What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour).
@@ -224,6 +231,8 @@ impl InsightView {
             status_message: d.status_message.clone(),
             revision: d.revision.clone(),
             size_id: d.size_id.clone(),
+            always_on: d.always_on,
+            idle: None,
             img_path: a.img_path.clone(),
             img_url: None,
             app_url: d.app_url.clone(),
@@ -297,6 +306,11 @@ pub struct OrganizationView {
     pub bucket_id: Option<String>,
     pub is_2fa_required: bool,
     pub created_at: i64,
+    /// Running previews, notebook servers and apps stop after this many minutes without use
+    /// (0: never).
+    pub idle_minutes: i64,
+    /// Whether an app's owner may pin it always on.
+    pub allow_always_on: bool,
     /// Users with status active.
     pub active_users: i64,
     pub flightings: Vec<crate::policy::flags::Flag>,
@@ -313,6 +327,8 @@ impl OrganizationView {
             description: o.description.clone(),
             tier: o.tier.clone(),
             max_seats: o.max_seats,
+            idle_minutes: o.idle_minutes,
+            allow_always_on: o.allow_always_on,
             bucket_id: o.bucket_id.clone(),
             is_2fa_required: o.is_2fa_required,
             created_at: o.created_at,

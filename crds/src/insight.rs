@@ -111,6 +111,21 @@ pub struct InsightSpec {
     pub sharing: Option<Sharing>,
 }
 
+impl Insight {
+    /// An application its owner runs but nobody used for its organization's idle time: scaled
+    /// to zero until the next request ([`crate::keys::ANNOTATION_IDLE_SINCE`]).
+    pub fn is_idle(&self) -> bool {
+        self.spec.type_ == InsightType::Application
+            && self.spec.running
+            && self.spec.app_url.is_none()
+            && self
+                .metadata
+                .annotations
+                .as_ref()
+                .is_some_and(|a| a.contains_key(crate::keys::ANNOTATION_IDLE_SINCE))
+    }
+}
+
 fn default_true() -> bool {
     true
 }
@@ -189,6 +204,9 @@ pub enum InsightPhase {
     Running,
     /// The application is scaled to zero.
     Stopped,
+    /// The application is scaled to zero while nobody uses it (`ludis.dev/idle-since`); the
+    /// next request through Ludis starts it.
+    Idle,
     /// The application is starting or rolling.
     Starting,
     /// The report Job runs.

@@ -29,6 +29,11 @@ pub const LABEL_TRY: &str = "ludis.dev/try";
 /// Annotation on every child the operator applies: the hash of what was applied, so an unchanged
 /// child is not applied again.
 pub const ANNOTATION_APPLIED_HASH: &str = "ludis.dev/applied-hash";
+/// Annotation on an application Insight the API sets when nobody used the app for its
+/// organization's idle time (an RFC 3339 time): the operator scales it to zero (phase `Idle`)
+/// while `spec.running` stays the owner's wish; the API removes it on the next request through
+/// its proxy, and the app starts again. Absent on an always-on app.
+pub const ANNOTATION_IDLE_SINCE: &str = "ludis.dev/idle-since";
 /// Annotation on an application's pod template carrying `spec.redeployToken`: a new token rolls
 /// the pods.
 pub const ANNOTATION_REDEPLOY_TOKEN: &str = "ludis.dev/redeploy-token";

@@ -68,6 +68,8 @@ pub enum Reason {
     Uploaded,
     Starting,
     Running,
+    /// An application scaled to zero while nobody uses it.
+    ScaledToZero,
     Rendering,
     Rendered,
     RenderFailed,
@@ -118,6 +120,7 @@ impl Reason {
             Reason::External => "External",
             Reason::Uploaded => "Uploaded",
             Reason::Starting => "Starting",
+            Reason::ScaledToZero => "ScaledToZero",
             Reason::Running => "Running",
             Reason::Rendering => "Rendering",
             Reason::Rendered => "Rendered",

@@ -89,6 +89,33 @@ pub async fn redeploy(state: &AppState, insight: &Insight) -> anyhow::Result<()>
     .await
 }
 
+/// Marks the app idle since `since` (an RFC 3339 time: the operator scales it to zero) or, with
+/// `None`, not idle (it starts again): the annotation `ludis.dev/idle-since`, merged into the
+/// resource's metadata whoever manages its spec (console or GitOps alike). A resource that is
+/// gone is fine.
+pub async fn set_idle_since(
+    state: &AppState,
+    asset: &assets::AssetRow,
+    since: Option<&str>,
+) -> anyhow::Result<()> {
+    let (Some(client), Some((namespace, name))) = (&state.kube, asset.resource()) else {
+        return Ok(());
+    };
+    let patch = json!({"metadata": {"annotations": {ludis_crds::keys::ANNOTATION_IDLE_SINCE: since}}});
+    match Api::<InsightCr>::namespaced(client.clone(), namespace)
+        .patch(
+            name,
+            &kube::api::PatchParams::default(),
+            &kube::api::Patch::Merge(&patch),
+        )
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(e)) if e.code == 404 => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("failed to mark insight {namespace}/{name} idle")),
+    }
+}
+
 /// Deletes the Insight CR (its children go with it). A CR that is already gone is fine.
 pub async fn delete(state: &AppState, insight: &Insight) -> anyhow::Result<()> {
     apply::delete::<InsightCr>(state, &insight.asset).await

@@ -62,6 +62,9 @@ pub struct InsightRow {
     /// The hardware size of its pod (an id of the administrator's size list); `None`: the
     /// list's default for apps and reports.
     pub size_id: Option<String>,
+    /// Pinned always on by its owner: never scaled to zero when idle (where the organization
+    /// allows pins; [`crate::idle`]).
+    pub always_on: bool,
 }
 
 pub(super) fn json_list(s: &str) -> Vec<String> {
@@ -92,6 +95,7 @@ impl Details for InsightRow {
         "revision",
         "template_file",
         "size_id",
+        "always_on",
     ];
 
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -114,6 +118,7 @@ impl Details for InsightRow {
             revision: r.try_get("revision")?,
             template_file: r.try_get("template_file")?,
             size_id: r.try_get("size_id")?,
+            always_on: r.try_get::<i64, _>("always_on")? != 0,
         })
     }
 
@@ -139,6 +144,7 @@ impl Details for InsightRow {
             .bind(&self.revision)
             .bind(&self.template_file)
             .bind(&self.size_id)
+            .bind(i64::from(self.always_on))
     }
 }
 

@@ -11,6 +11,7 @@ pub mod dataset_links;
 pub mod datasets;
 pub mod details;
 pub mod flighting;
+pub mod idle;
 pub mod insights;
 pub mod metrics;
 pub mod notebooks;

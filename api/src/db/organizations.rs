@@ -16,10 +16,15 @@ pub struct OrganizationRow {
     pub bucket_id: Option<String>,
     pub is_2fa_required: bool,
     pub created_at: i64,
+    /// Running previews, notebook servers and apps stop after this many minutes without use
+    /// (0: never; [`crate::idle`]).
+    pub idle_minutes: i64,
+    /// Whether an app's owner may pin it always on (never scaled to zero when idle).
+    pub allow_always_on: bool,
 }
 
-const COLUMNS: &str =
-    "id, name, slug, admin_email, description, tier, max_seats, bucket_id, is_2fa_required, created_at";
+const COLUMNS: &str = "id, name, slug, admin_email, description, tier, max_seats, bucket_id, is_2fa_required, created_at, \
+     idle_minutes, allow_always_on";
 
 impl OrganizationRow {
     fn from_row(r: &AnyRow) -> Result<Self, sqlx::Error> {
@@ -34,6 +39,8 @@ impl OrganizationRow {
             bucket_id: r.try_get("bucket_id")?,
             is_2fa_required: r.try_get::<i64, _>("is_2fa_required")? != 0,
             created_at: r.try_get("created_at")?,
+            idle_minutes: r.try_get("idle_minutes")?,
+            allow_always_on: r.try_get::<i64, _>("allow_always_on")? != 0,
         })
     }
 }
@@ -128,7 +135,8 @@ pub async fn list(
 pub async fn insert(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO organizations (id, name, slug, admin_email, description, tier, max_seats, bucket_id, \
-         is_2fa_required, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+         is_2fa_required, created_at, idle_minutes, allow_always_on) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(&o.id)
     .bind(&o.name)
@@ -140,6 +148,8 @@ pub async fn insert(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error
     .bind(o.bucket_id.as_deref())
     .bind(i64::from(o.is_2fa_required))
     .bind(o.created_at)
+    .bind(o.idle_minutes)
+    .bind(i64::from(o.allow_always_on))
     .execute(db)
     .await?;
     Ok(())
@@ -148,7 +158,7 @@ pub async fn insert(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error
 pub async fn update(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE organizations SET name = $2, admin_email = $3, description = $4, tier = $5, max_seats = $6, \
-         bucket_id = $7, is_2fa_required = $8 WHERE id = $1",
+         bucket_id = $7, is_2fa_required = $8, idle_minutes = $9, allow_always_on = $10 WHERE id = $1",
     )
     .bind(&o.id)
     .bind(&o.name)
@@ -158,6 +168,8 @@ pub async fn update(db: &AnyPool, o: &OrganizationRow) -> Result<(), sqlx::Error
     .bind(o.max_seats)
     .bind(o.bucket_id.as_deref())
     .bind(i64::from(o.is_2fa_required))
+    .bind(o.idle_minutes)
+    .bind(i64::from(o.allow_always_on))
     .execute(db)
     .await?;
     Ok(())

@@ -22,6 +22,8 @@ names! {
     pub enum InsightStatus ("insight status") {
         Running = "running",
         Stopped = "stopped",
+        /// Scaled to zero while nobody uses it; the next request through the proxy starts it.
+        Idle = "idle",
         #[default]
         Starting = "starting",
         External = "external",

@@ -27,6 +27,8 @@ pub mod users;
 pub mod web3;
 pub mod workflows;
 
+pub(crate) use projects::run::set_running as set_preview_running;
+
 use std::time::Duration;
 
 use axum::{Router, extract::DefaultBodyLimit, http::StatusCode, middleware, response::IntoResponse as _};

@@ -167,6 +167,12 @@ pub struct OrganizationFields {
     pub max_seats: Option<Value>,
     pub bucket_id: Option<String>,
     pub is_2fa_required: Option<bool>,
+    /// Minutes without use after which running previews, notebook servers and apps stop (0:
+    /// never; at most a week). Default 60.
+    #[schema(value_type = Option<i64>)]
+    pub idle_minutes: Option<Value>,
+    /// Whether an app's owner may pin it always on. Default false.
+    pub allow_always_on: Option<bool>,
     /// Flighting to apply (the defaults otherwise).
     pub flightings: Option<Vec<FlagChange>>,
 }
@@ -178,8 +184,10 @@ struct Valid {
     tier: String,
     max_seats: i64,
     bucket_id: Option<String>,
+    idle_minutes: i64,
 }
 
+/// A whole number sent as a number or a string (max seats, idle minutes).
 fn parse_seats(v: &Value) -> Option<i64> {
     match v {
         Value::Number(n) => n.as_i64(),
@@ -270,8 +278,18 @@ async fn validate(
         tier,
         max_seats,
         bucket_id,
+        idle_minutes: match &f.idle_minutes {
+            Some(v) => parse_seats(v)
+                .filter(|n| (0..=crate::idle::MAX_IDLE_MINUTES).contains(n))
+                .ok_or_else(|| ApiError::bad_request("invalid_idle_minutes", IDLE_MINUTES_INVALID))?,
+            None => current.map_or(crate::idle::DEFAULT_IDLE_MINUTES, |c| c.idle_minutes),
+        },
     })
 }
+
+/// The answer to an idle time out of bounds.
+pub const IDLE_MINUTES_INVALID: &str =
+    "Idle shutdown must be a number of minutes from 0 (never) to 10080 (a week)";
 
 #[derive(Serialize, ToSchema)]
 pub struct CreatedOrganization {
@@ -357,6 +375,8 @@ async fn create_organization(
         bucket_id: v.bucket_id,
         is_2fa_required: f.is_2fa_required.unwrap_or(false),
         created_at: db::now(),
+        idle_minutes: v.idle_minutes,
+        allow_always_on: f.allow_always_on.unwrap_or(false),
     };
     organizations::insert(&state.db, &org)
         .await
@@ -437,6 +457,8 @@ async fn update_organization(
         max_seats: v.max_seats,
         bucket_id: v.bucket_id,
         is_2fa_required: f.is_2fa_required.unwrap_or(current.is_2fa_required),
+        idle_minutes: v.idle_minutes,
+        allow_always_on: f.allow_always_on.unwrap_or(current.allow_always_on),
         ..current
     };
     // The cluster first, so a refused change leaves both as they were.

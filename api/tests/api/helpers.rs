@@ -76,6 +76,8 @@ impl TestApp {
                 bucket_id: None,
                 is_2fa_required: false,
                 created_at: db::now(),
+                idle_minutes: ludis_api::idle::DEFAULT_IDLE_MINUTES,
+                allow_always_on: false,
             },
         )
         .await

@@ -18,6 +18,7 @@ mod gitops_reports;
 mod gitops_workflows;
 mod health;
 mod helpers;
+mod idle;
 mod insights;
 mod keys_secret;
 mod listing;

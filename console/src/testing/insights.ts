@@ -14,6 +14,8 @@ export function makeInsight(patch: Partial<InsightView> = {}): InsightView {
     status_message: null,
     revision: null,
     size_id: null,
+    always_on: false,
+    idle: null,
     img_path: '/v1/images/defaults/insight-01.svg',
     img_url: '/v1/images/defaults/insight-01.svg',
     app_url: null,

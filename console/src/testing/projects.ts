@@ -56,10 +56,10 @@ export const LAUNCH: LaunchView = {
   candidates: ['app.py', 'main.py', 'streamlit_app.py', 'app.R', 'main.R'],
 };
 
-export const STOPPED: PreviewState = { running: false, status: 'stopped', message: null, file: null, container_id: null, web_url: null, port: null };
+export const STOPPED: PreviewState = { running: false, status: 'stopped', message: null, file: null, container_id: null, web_url: null, port: null, idle: null };
 
 export function running(id: string, web_url = `https://p-${id}.apps.example/?ticket=t1`): PreviewState {
-  return { running: true, status: 'running', message: null, file: null, container_id: id, web_url, port: 8501 };
+  return { running: true, status: 'running', message: null, file: null, container_id: id, web_url, port: 8501, idle: null };
 }
 
 export function detail(project: ProjectView, preview: PreviewState = STOPPED, failure_log: string[] | null = null): ProjectDetail {

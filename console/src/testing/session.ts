@@ -39,6 +39,8 @@ export function makeOrganization(patch: Partial<Organization> = {}): Organizatio
     max_seats: 5,
     is_2fa_required: false,
     created_at: 0,
+    idle_minutes: 60,
+    allow_always_on: false,
     active_users: 0,
     flightings: [],
     ...patch,

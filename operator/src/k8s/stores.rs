@@ -22,7 +22,7 @@ use kube::{
     Api, Client, Resource, ResourceExt as _,
     core::{DeserializeGuard, PartialObjectMeta, object::HasStatus},
     runtime::{
-        PredicateConfig, WatchStreamExt as _, predicates,
+        Predicate as _, PredicateConfig, WatchStreamExt as _, predicates,
         reflector::{self, ObjectRef, Store},
         watcher,
     },
@@ -242,7 +242,11 @@ where
         .modify(|o| o.meta_mut().managed_fields = None)
         .reflect(writer)
         .applied_objects()
-        .predicate_filter(predicates::generation, PredicateConfig::default());
+        // Annotations too: an application's `ludis.dev/idle-since` scales it to zero and back.
+        .predicate_filter(
+            predicates::generation.combine(predicates::annotations),
+            PredicateConfig::default(),
+        );
     (reader, stream)
 }
 

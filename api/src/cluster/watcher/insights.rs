@@ -221,6 +221,7 @@ pub fn status_of(phase: InsightPhase) -> InsightStatus {
     match phase {
         InsightPhase::Running => InsightStatus::Running,
         InsightPhase::Stopped => InsightStatus::Stopped,
+        InsightPhase::Idle => InsightStatus::Idle,
         InsightPhase::Starting => InsightStatus::Starting,
         InsightPhase::Rendering => InsightStatus::Rendering,
         InsightPhase::Rendered => InsightStatus::Rendered,
@@ -291,6 +292,7 @@ pub fn new_insight(
             // The wizard's choice; a resource does not name one.
             template_file: None,
             size_id: seen.size.clone(),
+            always_on: false,
         },
     }
 }

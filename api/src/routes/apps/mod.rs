@@ -131,6 +131,10 @@ fn not_running() -> ApiError {
     ApiError::unavailable("app_not_running", "The application is not running")
 }
 
+fn starting() -> ApiError {
+    ApiError::unavailable("app_starting", "The application is starting")
+}
+
 async fn active_user(state: &AppState, uid: &str) -> Result<Option<UserRow>> {
     Ok(db::users::by_uid(&state.db, uid)
         .await?
@@ -190,6 +194,10 @@ struct Served {
     authorization: Option<HeaderValue>,
     /// A notebook server's project: whoever opens it runs code in its pod.
     notebook: Option<db::assets::AssetRow>,
+    /// Starting (not answering yet, but asked to run).
+    starting: bool,
+    /// An app scaled to zero while nobody used it: this request wakes it.
+    idle: Option<db::assets::AssetRow>,
 }
 
 /// The app or preview as the caller may see it (404 without access, 403 below the level).
@@ -213,6 +221,8 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
             upstream: d.upstream_url.filter(|_| up),
             external: false,
             authorization,
+            starting: d.running && d.status == ProjectStatus::Starting,
+            idle: None,
         });
     }
     let (app, _) = assets::load::<InsightRow>(state, user, app_id, AccessLevel::View).await?;
@@ -221,6 +231,8 @@ async fn visible(state: &AppState, user: &UserRow, app_id: &str) -> Result<Serve
     Ok(Served {
         authorization: None,
         notebook: None,
+        starting: d.status == InsightStatus::Starting,
+        idle: (d.app_type == AppType::Application && d.status == InsightStatus::Idle).then_some(app.asset),
         external: d.app_type == AppType::Application && !d.runs_in_cluster(),
         upstream: match (d.upstream_url, d.app_type, d.status) {
             (Some(url), AppType::Application, InsightStatus::Running) => Some(url),
@@ -373,7 +385,16 @@ async fn proxy_app(
             "This application is external: open it from Ludis",
         ));
     }
-    let upstream = app.upstream.ok_or_else(not_running)?;
+    if let Some(asset) = &app.idle {
+        crate::idle::wake(&state, asset)
+            .await
+            .map_err(ApiError::cluster)?;
+        return Err(starting());
+    }
+    let Some(upstream) = app.upstream else {
+        return Err(if app.starting { starting() } else { not_running() });
+    };
+    crate::idle::touch(&state, &app_id).await;
     if let Some(project) = &app.notebook {
         record_notebook_runner(&state, project, &viewer).await?;
     }
@@ -406,7 +427,10 @@ async fn proxy_app(
         }) => {
             let until = until_access_ends(state.clone(), viewer, app_id.clone());
             let counted = telemetry::session(state.metrics.clone(), WebSocketKind::Proxy);
+            // An open websocket is use: the app, preview or notebook server does not go idle.
+            let held = crate::idle::hold(&state, &app_id);
             tokio::spawn(counted.run(async move {
+                let _held = held;
                 if let Err(e) = proxy::pipe(client, upstream, until).await {
                     tracing::info!(app = %app_id, error = %e, "an upgrade failed");
                 }

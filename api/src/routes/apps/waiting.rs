@@ -14,7 +14,7 @@ use crate::error::ApiError;
 pub const RETRY_SECONDS: u32 = 2;
 
 /// The error codes of an app that does not answer (yet).
-const NOT_ANSWERING: [&str; 2] = ["app_not_running", "app_unreachable"];
+const NOT_ANSWERING: [&str; 3] = ["app_not_running", "app_starting", "app_unreachable"];
 
 /// Whether the request is a browser loading a page (a top-level or framed navigation).
 pub fn is_navigation(method: &Method, headers: &HeaderMap) -> bool {

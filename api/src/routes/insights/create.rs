@@ -130,6 +130,7 @@ pub(super) async fn create_insight(
         revision,
         dataset_ids,
         size_id,
+        always_on: false,
         ..Default::default()
     };
     let insight = new_insight(&state, &caller, name, description, img_path, row).await?;

@@ -49,6 +49,9 @@ pub(super) async fn update_insight(
     {
         insight.details.size_id = crate::projects::sizes::chosen(&state, size).await?;
     }
+    if let Some(always_on) = c.always_on {
+        set_always_on(&state, &mut insight, always_on).await?;
+    }
     if insight.asset.is_managed() {
         return Err(ApiError::conflict("managed_by_resource", MANAGED));
     }
@@ -104,6 +107,37 @@ pub(super) async fn delete_insight(
     Ok(Done::new("App Deleted!"))
 }
 
+/// The answer to a pin where the organization allows none.
+pub const ALWAYS_ON_NOT_ALLOWED: &str =
+    "Your organization does not allow always-on apps. A Ludis administrator (superadmin) can allow them.";
+
+/// Pins `insight` always on (or unpins it): an application that runs in the cluster, where its
+/// organization allows pins. A pinned app scaled to zero starts again.
+async fn set_always_on(state: &AppState, insight: &mut Insight, always_on: bool) -> Result<()> {
+    if always_on == insight.details.always_on {
+        return Ok(());
+    }
+    if always_on {
+        check_runnable(&insight.details)?;
+        let allowed = db::organizations::by_id(&state.db, &insight.asset.organization_id)
+            .await?
+            .is_some_and(|o| o.allow_always_on);
+        if !allowed {
+            return Err(ApiError::forbidden(
+                "always_on_not_allowed",
+                ALWAYS_ON_NOT_ALLOWED,
+            ));
+        }
+        if insight.details.status == InsightStatus::Idle {
+            crate::idle::wake(state, &insight.asset)
+                .await
+                .map_err(ApiError::cluster)?;
+        }
+    }
+    insight.details.always_on = always_on;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Run switch
 
@@ -144,6 +178,12 @@ pub(super) async fn set_running(
     cluster::insights::set_running(state, &insight, running)
         .await
         .map_err(ApiError::cluster)?;
+    if running {
+        // A restart of an app scaled to zero while idle starts it now.
+        crate::idle::wake(state, &insight.asset)
+            .await
+            .map_err(ApiError::cluster)?;
+    }
     let (status, action, message) = if running {
         (
             InsightStatus::Starting,

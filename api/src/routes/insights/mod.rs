@@ -171,11 +171,15 @@ pub async fn view(
         .await?
         .remove(&i.asset.organization_id)
         .unwrap_or_default();
-    Ok(
-        InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref(), &org_name)
-            .with_img_url(state)
-            .await,
-    )
+    let mut view = InsightView::new(i, level, pinned, &caller.user.uid, owner.as_ref(), &org_name)
+        .with_img_url(state)
+        .await;
+    if i.details.runs_in_cluster() && i.details.status == InsightStatus::Running {
+        view.idle = crate::idle::shutdown_of(state, &i.asset, i.details.always_on)
+            .await
+            .map_err(ApiError::internal)?;
+    }
+    Ok(view)
 }
 
 /// Reloads an insight after a change and answers it with a message.

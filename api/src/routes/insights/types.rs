@@ -162,6 +162,9 @@ pub struct InsightChanges {
     /// An id of `GET /v2/cluster/sizes/list`; empty: the list's default. A running app restarts
     /// with it.
     pub size_id: Option<String>,
+    /// Pin an application always on: never scaled to zero when nobody uses it. Only where the
+    /// organization allows it.
+    pub always_on: Option<bool>,
 }
 
 #[derive(Deserialize, ToSchema, Default)]

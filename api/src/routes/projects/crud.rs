@@ -198,7 +198,9 @@ pub(super) async fn project_details(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<ProjectDetail>> {
     let (project, level) = load(&state, &caller, &id, AccessLevel::View).await?;
-    let preview = PreviewState::of(&state, &caller, &project, level);
+    let preview = PreviewState::of(&state, &caller, &project, level)
+        .with_shutdown(&state, &project)
+        .await?;
     let failed = preview.status == ProjectStatus::Failed;
     let failure_log = failure_log_for(&state, &project.asset, failed, level).await;
     Ok(Json(ProjectDetail {
@@ -228,7 +230,9 @@ pub(super) async fn check_project(
     let (project, level) = load(&state, &caller, &id, AccessLevel::View).await?;
     Ok(Json(PreviewAnswer {
         success: true,
-        preview: PreviewState::of(&state, &caller, &project, level),
+        preview: PreviewState::of(&state, &caller, &project, level)
+            .with_shutdown(&state, &project)
+            .await?,
     }))
 }
 

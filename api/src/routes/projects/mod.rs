@@ -132,6 +132,7 @@ mod tests {
             container_id: None,
             web_url: None,
             port: None,
+            idle: None,
         });
         assert_sent_as_documented(&EnvVar {
             id: "e".into(),

@@ -52,7 +52,9 @@ async fn switch(
     set_running(state, &mut project, running).await?;
     Ok(Json(PreviewAnswer {
         success: true,
-        preview: PreviewState::of(state, caller, &project, level),
+        preview: PreviewState::of(state, caller, &project, level)
+            .with_shutdown(state, &project)
+            .await?,
     }))
 }
 
@@ -99,6 +101,9 @@ pub(crate) async fn set_running(state: &AppState, project: &mut Project, running
         return Err(e);
     }
     rows::set_running(&state.db, &project.asset.id, running, project.details.status).await?;
+    if running {
+        crate::idle::started(state, &project.asset.id).await;
+    }
     Ok(())
 }
 

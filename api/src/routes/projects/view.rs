@@ -85,6 +85,11 @@ pub struct PreviewState {
     pub web_url: Option<String>,
     #[schema(required)]
     pub port: Option<i32>,
+    /// When the running preview stops if nobody uses it (its organization's idle time); null
+    /// while it does not run, without an idle time, and for a resource-managed project (its
+    /// manifest stops it).
+    #[schema(required)]
+    pub idle: Option<crate::idle::Shutdown>,
 }
 
 impl PreviewState {
@@ -104,7 +109,18 @@ impl PreviewState {
             container_id: up.then(|| p.asset.id.clone()),
             web_url,
             port: d.running.then_some(PREVIEW_PORT),
+            idle: None,
         }
+    }
+
+    /// The preview of `p` with when it stops if nobody uses it ([`crate::idle`]).
+    pub async fn with_shutdown(mut self, state: &AppState, p: &Project) -> Result<Self> {
+        if self.running && !p.asset.is_managed() {
+            self.idle = crate::idle::shutdown_of(state, &p.asset, false)
+                .await
+                .map_err(ApiError::internal)?;
+        }
+        Ok(self)
     }
 }
 

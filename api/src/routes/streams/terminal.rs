@@ -36,6 +36,8 @@ pub(super) async fn session(mut socket: WebSocket, state: AppState, mut session:
     ) else {
         return;
     };
+    // An open terminal is use: its preview or app does not go idle while it lasts.
+    let _held = crate::idle::hold(&state, &session.asset.id);
     let shell = [
         "sh",
         "-c",

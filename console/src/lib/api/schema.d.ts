@@ -3577,6 +3577,12 @@ export interface components {
              * @default null
              */
             size_id?: string | null;
+            /**
+             * @description Pin an application always on: never scaled to zero when nobody uses it. Only where the
+             *     organization allows it.
+             * @default null
+             */
+            always_on?: boolean | null;
         };
         InsightMessage: {
             success: boolean;
@@ -3609,7 +3615,7 @@ export interface components {
          * @description An insight's status: the spec's `running` and `external`, and the operator's phases.
          * @enum {string}
          */
-        InsightStatus: "running" | "stopped" | "starting" | "external" | "rendering" | "rendered" | "uploaded" | "failed";
+        InsightStatus: "running" | "stopped" | "idle" | "starting" | "external" | "rendering" | "rendered" | "uploaded" | "failed";
         /** @description What every insight call returns (issue 5 contract "InsightView"). */
         InsightView: {
             id: string;
@@ -3629,6 +3635,12 @@ export interface components {
              *     default for apps and reports.
              */
             size_id: string | null;
+            /**
+             * @description Pinned always on by its owner (never scaled to zero when idle, where the organization
+             *     allows pins).
+             */
+            always_on: boolean;
+            idle: null | components["schemas"]["Shutdown"];
             /** @description What is saved: a default image URL (`/v1/images/defaults/…`) or an object key. */
             img_path?: string | null;
             /** @description What `<img src>` uses: the default image URL, or a presigned GET of the key (one hour). */
@@ -4268,6 +4280,18 @@ export interface components {
             /** @default null */
             is_2fa_required?: boolean | null;
             /**
+             * Format: int64
+             * @description Minutes without use after which running previews, notebook servers and apps stop (0:
+             *     never; at most a week). Default 60.
+             * @default null
+             */
+            idle_minutes?: number | null;
+            /**
+             * @description Whether an app's owner may pin it always on. Default false.
+             * @default null
+             */
+            allow_always_on?: boolean | null;
+            /**
              * @description Flighting to apply (the defaults otherwise).
              * @default null
              */
@@ -4320,6 +4344,14 @@ export interface components {
             is_2fa_required: boolean;
             /** Format: int64 */
             created_at: number;
+            /**
+             * Format: int64
+             * @description Running previews, notebook servers and apps stop after this many minutes without use
+             *     (0: never).
+             */
+            idle_minutes: number;
+            /** @description Whether an app's owner may pin it always on. */
+            allow_always_on: boolean;
             /**
              * Format: int64
              * @description Users with status active.
@@ -4529,6 +4561,7 @@ export interface components {
             web_url: string | null;
             /** Format: int32 */
             port: number | null;
+            idle: null | components["schemas"]["Shutdown"];
         };
         ProjectAnswer: {
             success: boolean;
@@ -4943,6 +4976,20 @@ export interface components {
             organization?: null | components["schemas"]["OrganizationShare"];
             /** @description The caller's organization without the owner and the caller; only when `can_share`. */
             members: components["schemas"]["MemberView"][];
+        };
+        /** @description When a running workload stops if nobody uses it before, for the console. */
+        Shutdown: {
+            /**
+             * Format: int64
+             * @description The organization's idle time, in minutes.
+             */
+            idle_minutes: number;
+            /**
+             * Format: int64
+             * @description When it stops if nobody uses it before (Unix seconds; the sweep may come up to a minute
+             *     later).
+             */
+            stops_at: number;
         };
         SizesAnswer: {
             success: boolean;

@@ -181,7 +181,7 @@ pub fn build(insight: &Insight, valid: &Validated, config: &Config, bucket: Opti
             let deployment = Deployment {
                 metadata: meta(name.clone(), "app"),
                 spec: Some(DeploymentSpec {
-                    replicas: Some(i32::from(insight.spec.running)),
+                    replicas: Some(i32::from(insight.spec.running && !insight.is_idle())),
                     selector: LabelSelector {
                         match_labels: Some(selector.clone()),
                         ..Default::default()

@@ -35,6 +35,13 @@ pub fn phase_of(insight: &Insight, desired: &Desired, observed: &Observed) -> (I
             InsightPhase::Stopped,
             Verdict::ready(Reason::Stopped, "the application is scaled to zero"),
         ),
+        InsightType::Application if insight.is_idle() => (
+            InsightPhase::Idle,
+            Verdict::ready(
+                Reason::ScaledToZero,
+                "the application is scaled to zero while nobody uses it; the next request through Ludis starts it",
+            ),
+        ),
         InsightType::Application => {
             let deployment = observed.deployment(&insight.name_any());
             let status = deployment.and_then(|d| d.status.as_ref());

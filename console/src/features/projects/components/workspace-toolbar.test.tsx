@@ -113,7 +113,7 @@ describe('workspace toolbar: every control by access level and run state (spec 0
     signIn();
     installManualClock();
     let checks = 0;
-    const starting: PreviewState = { running: false, status: 'starting', message: null, file: null, container_id: null, web_url: null, port: null };
+    const starting: PreviewState = { running: false, status: 'starting', message: null, file: null, container_id: null, web_url: null, port: null, idle: null };
     const { calls } = renderWorkspace(makeProject({ id: 'p1' }), {
       handlers: [
         on('POST', '/v2/projects/run/p1', { body: { success: true, preview: starting } }),
@@ -149,7 +149,7 @@ describe('workspace toolbar: every control by access level and run state (spec 0
   it('shows why the preview failed, with its last log lines and a way to its log', async () => {
     signIn();
     renderWorkspace(makeProject({ id: 'p1' }), {
-      preview: { running: true, status: 'failed', message: 'the checkout of the project\'s repository failed (exit code 128)', file: null, container_id: null, web_url: null, port: null },
+      preview: { running: true, status: 'failed', message: 'the checkout of the project\'s repository failed (exit code 128)', file: null, container_id: null, web_url: null, port: null, idle: null },
       failureLog: ['fatal: repository not found'],
     });
     const alert = await screen.findByRole('alert', { name: /The preview failed/ });
@@ -188,7 +188,7 @@ describe('workspace toolbar: every control by access level and run state (spec 0
   it('says what a waiting preview waits for', async () => {
     signIn();
     renderWorkspace(makeProject({ id: 'p1' }), {
-      preview: { running: true, status: 'starting', message: 'waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.', file: null, container_id: null, web_url: null, port: null },
+      preview: { running: true, status: 'starting', message: 'waiting for a node: 0/2 nodes are available: 1 Insufficient cpu.', file: null, container_id: null, web_url: null, port: null, idle: null },
     });
     expect(await screen.findByRole('status', { name: /The preview is waiting/ })).toHaveTextContent('1 Insufficient cpu');
   });
