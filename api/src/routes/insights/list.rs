@@ -139,7 +139,8 @@ pub(super) async fn get_insight(
     };
     let open_url = if d.status == InsightStatus::External {
         d.app_url.clone()
-    } else if d.container_name.is_some() && d.status == InsightStatus::Running {
+    } else if d.container_name.is_some() && matches!(d.status, InsightStatus::Running | InsightStatus::Idle) {
+        // An idle app opens too: its first request through the proxy starts it (and waits).
         apps::open_url(&state, &caller.user.uid, caller.session.as_deref(), &id)
     } else {
         None

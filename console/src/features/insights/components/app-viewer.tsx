@@ -13,6 +13,7 @@ import type { InsightResponse, InsightView } from '@/lib/api/types';
 import { AppConsole } from '@/features/insights/components/app-console';
 import { AppStatePanel } from '@/features/insights/components/app-state-panel';
 import { canRun, isRunning } from '@/features/insights/components/insight-actions';
+import { IdleNote } from '@/components/ui/idle-note';
 import { StatusBadge } from '@/features/insights/components/insight-card';
 import { notify } from '@/lib/notify';
 
@@ -112,6 +113,7 @@ export function AppViewer({
             <Group gap="sm">
               <Title order={2}>{app.name}</Title>
               <StatusBadge status={app.status} message={app.status_message} />
+              <IdleNote idle={app.idle} kind="app" />
             </Group>
             <Group gap="xs">
               {canRun(app) && !app.is_template && (

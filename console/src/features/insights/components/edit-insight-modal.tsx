@@ -1,4 +1,4 @@
-import { Textarea, TextInput } from '@mantine/core';
+import { Switch, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 
 import { EditModal } from '@/components/ui/edit-modal';
@@ -25,7 +25,7 @@ export function hasSize(insight: Pick<InsightView, 'app_type' | 'status' | 'is_t
   return insight.app_type !== 'user_report' && insight.status !== 'external' && !insight.is_template;
 }
 
-type Values = { name: string; description: string; img_path: string | null; app_url: string; size_id: string | null };
+type Values = { name: string; description: string; img_path: string | null; app_url: string; size_id: string | null; always_on: boolean };
 
 function initialValues(insight: InsightView): Values {
   return {
@@ -34,6 +34,7 @@ function initialValues(insight: InsightView): Values {
     img_path: insight.img_path ?? null,
     app_url: insight.app_url ?? '',
     size_id: insight.size_id ?? null,
+    always_on: insight.always_on,
   };
 }
 
@@ -85,6 +86,7 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
       img_path: values.img_path,
       ...(withUrl ? { app_url: values.app_url.trim() } : {}),
       ...(sized && values.size_id !== initial.size_id ? { size_id: values.size_id ?? '' } : {}),
+      ...(values.always_on !== initial.always_on ? { always_on: values.always_on } : {}),
     };
     update.mutate({ id: insight.id, entity });
   }
@@ -120,6 +122,14 @@ export function EditInsightModal({ insight, onClose }: { insight: InsightView; o
           description={insight.app_type === 'application' ? 'The CPU, memory and disk its pod gets; a running app restarts with it.' : 'The CPU, memory and disk its renders get.'}
           value={values.size_id}
           onChange={(v) => set('size_id', v)}
+        />
+      )}
+      {sized && insight.app_type === 'application' && (
+        <Switch
+          label="Always on"
+          description="Never sleeps when nobody uses it (where your organization allows it)"
+          checked={values.always_on}
+          onChange={(e) => set('always_on', e.currentTarget.checked)}
         />
       )}
       <ImageSelector value={values.img_path} previewUrl={insight.img_url} onChange={(p) => set('img_path', p)} onUploadingChange={setUploading} />

@@ -56,6 +56,7 @@ const STATUS_COLORS: Record<string, string> = {
   running: 'green',
   starting: 'yellow',
   stopped: 'gray',
+  idle: 'indigo',
   external: 'blue',
   rendering: 'yellow',
   rendered: 'green',

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { ORGANIZATION_MESSAGES, OrganizationForm } from '@/features/organizations/components/organization-form';
+import { ORGANIZATION_MESSAGES, OrganizationForm, validateOrganization } from '@/features/organizations/components/organization-form';
 import type { Organization } from '@/lib/api/types';
 import { mockFetch, on } from '@/testing/fetch-mock';
 import { renderWithProviders } from '@/testing/render';
@@ -45,6 +45,32 @@ describe('organization form', () => {
     for (const f of body.organization.flightings) {
       expect(f.user_roles).toEqual(['developer', 'management', 'administrator']);
     }
+  });
+
+  it('refuses an idle time that is not whole minutes from 0 to a week', () => {
+    const values = { name: 'Acme', admin_email: 'boss@acme.io', tier: 'free', max_seats: 1, description: '', bucket_id: null, allow_always_on: false };
+    for (const bad of [20000, -1, 1.5, '']) {
+      expect(validateOrganization({ ...values, idle_minutes: bad }, false).idle_minutes).toBe(ORGANIZATION_MESSAGES.idleMinutes);
+    }
+    expect(validateOrganization({ ...values, idle_minutes: 0 }, false).idle_minutes).toBeNull();
+  });
+
+  it('sends the idle shutdown and the always-on leave', async () => {
+    signIn({ role: 'superadmin' });
+    const calls = mockFetch(
+      on('GET', '/v1/organizations/buckets', { body: { buckets: [] } }),
+      on('PUT', '/v1/organizations/7', { body: { success: true, organization: acme } }),
+    );
+    renderWithProviders(<OrganizationForm organization={acme} onSaved={() => undefined} />);
+    const idle = screen.getByLabelText(/Idle shutdown/);
+    expect(idle).toHaveValue('60');
+    await user().clear(idle);
+    await user().type(idle, '15');
+    await user().click(screen.getByRole('switch', { name: /pin apps always on/ }));
+    await user().click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Organization updated successfully!')).toBeInTheDocument();
+    const body = calls.find((c) => c.method === 'PUT')?.body as { organization: Record<string, unknown> };
+    expect(body.organization).toMatchObject({ idle_minutes: 15, allow_always_on: true });
   });
 
   it('switches the 2FA requirement and deletes after confirmation', async () => {

@@ -19,7 +19,11 @@ export const ORGANIZATION_MESSAGES = {
   tier: 'Tier is required',
   maxSeats: 'Max seats must be a number of 0 or more',
   bucket: 'Bucket is required',
+  idleMinutes: 'Idle shutdown must be a number of minutes from 0 (never) to 10080 (a week)',
 } as const;
+
+/** The longest idle time an organization may have, in minutes (a week; the API's bound). */
+const MAX_IDLE_MINUTES = 7 * 24 * 60;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -30,18 +34,22 @@ export type OrganizationValues = {
   max_seats: number | string;
   description: string;
   bucket_id: string | null;
+  idle_minutes: number | string;
+  allow_always_on: boolean;
 };
 
 /** Spec 001 §5: name, valid admin_email, tier, max_seats (number, min 0); bucket where required. */
 export function validateOrganization(values: OrganizationValues, requireBucket: boolean) {
   const email = values.admin_email.trim();
   const seats = typeof values.max_seats === 'number' ? values.max_seats : Number.NaN;
+  const idle = typeof values.idle_minutes === 'number' ? values.idle_minutes : Number.NaN;
   return {
     name: values.name.trim() ? null : ORGANIZATION_MESSAGES.name,
     admin_email: !email ? ORGANIZATION_MESSAGES.adminEmail : EMAIL_PATTERN.test(email) ? null : ORGANIZATION_MESSAGES.adminEmailInvalid,
     tier: values.tier ? null : ORGANIZATION_MESSAGES.tier,
     max_seats: Number.isFinite(seats) && seats >= 0 ? null : ORGANIZATION_MESSAGES.maxSeats,
     bucket_id: requireBucket && !values.bucket_id ? ORGANIZATION_MESSAGES.bucket : null,
+    idle_minutes: Number.isInteger(idle) && idle >= 0 && idle <= MAX_IDLE_MINUTES ? null : ORGANIZATION_MESSAGES.idleMinutes,
   };
 }
 
@@ -76,6 +84,8 @@ export function OrganizationForm({ organization, requireBucket = false, onSaved,
       max_seats: organization?.max_seats ?? 10,
       description: organization?.description ?? '',
       bucket_id: organization?.bucket_id != null ? String(organization.bucket_id) : null,
+      idle_minutes: organization?.idle_minutes ?? 60,
+      allow_always_on: organization?.allow_always_on ?? false,
     },
     validate: (v) => validateOrganization(v, requireBucket),
   });
@@ -109,6 +119,8 @@ export function OrganizationForm({ organization, requireBucket = false, onSaved,
       max_seats: Number(v.max_seats),
       description: v.description.trim(),
       bucket_id: v.bucket_id,
+      idle_minutes: Number(v.idle_minutes),
+      allow_always_on: v.allow_always_on,
     };
     if (organization) update.mutate({ id: organization.id, organization: input });
     else create.mutate({ ...input, flightings: defaultFlightings() });
@@ -138,6 +150,24 @@ export function OrganizationForm({ organization, requireBucket = false, onSaved,
                 <Select label="Bucket" data={bucketData} required={requireBucket} clearable={!requireBucket} {...form.getInputProps('bucket_id')} />
               </Grid.Col>
             )}
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <NumberInput
+                label="Idle shutdown (minutes)"
+                description="Previews and notebooks stop, and apps sleep, after this long without use; 0 never"
+                min={0}
+                max={MAX_IDLE_MINUTES}
+                allowDecimal={false}
+                {...form.getInputProps('idle_minutes')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <Switch
+                mt={{ sm: 'xl' }}
+                label="Owners may pin apps always on"
+                description="A pinned app never sleeps"
+                {...form.getInputProps('allow_always_on', { type: 'checkbox' })}
+              />
+            </Grid.Col>
             <Grid.Col span={12}>
               <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
             </Grid.Col>

@@ -11,6 +11,7 @@ import {
   IconTerminal2,
 } from '@tabler/icons-react';
 
+import { IdleNote } from '@/components/ui/idle-note';
 import { GatedButton } from '@/components/ui/gated-button';
 import { useDockerImages } from '@/features/projects/api/get-docker-images';
 import { useUpdateProject } from '@/features/projects/api/update-project';
@@ -123,6 +124,7 @@ export function WorkspaceToolbar({ project, preview, gates, openPanels, onToggle
         </GatedButton>
       )}
       {launch}
+      {live && <IdleNote idle={preview.idle} kind="preview" />}
       <GatedButton size="xs" variant="default" leftSection={<IconDeviceFloppy size={14} />} blocked={gates.commit ?? commitIdle} onClick={onCommit}>
         Commit
       </GatedButton>
