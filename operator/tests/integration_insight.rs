@@ -143,6 +143,47 @@ async fn an_application_runs_stops_and_redeploys() {
         .unwrap();
     assert_eq!(template.annotations.unwrap()["ludis.dev/redeploy-token"], "r1");
 
+    // Nobody used it for its organization's idle time: the API marks it, and it scales to zero
+    // while the owner's `running` stays; unmarked (its next request came), it serves again.
+    let mark = |since: Option<&str>| json!({"metadata": {"annotations": {ludis_crds::ANNOTATION_IDLE_SINCE: since}}});
+    insights
+        .patch(
+            "sales",
+            &PatchParams::default(),
+            &Patch::Merge(mark(Some("2026-11-29T15:00:00Z"))),
+        )
+        .await
+        .unwrap();
+    let idle = wait_phase(&insights, "sales", InsightPhase::Idle).await;
+    assert!(idle.spec.running);
+    assert_eq!(
+        condition(&serde_json::to_value(&idle.status).unwrap(), "Ready")
+            .unwrap()
+            .1,
+        "ScaledToZero"
+    );
+    assert_eq!(
+        deployments.get("sales").await.unwrap().spec.unwrap().replicas,
+        Some(0)
+    );
+    eventually("the idle app's pod to go", || async {
+        let left = pods
+            .list(&ListParams::default().labels("ludis.dev/insight"))
+            .await
+            .ok()?;
+        left.items.is_empty().then_some(())
+    })
+    .await;
+    insights
+        .patch("sales", &PatchParams::default(), &Patch::Merge(mark(None)))
+        .await
+        .unwrap();
+    wait_phase(&insights, "sales", InsightPhase::Running).await;
+    assert_eq!(
+        node::http_body(&format!("http://{ip}:8050/")).await,
+        "sales app on port 8050"
+    );
+
     // Deleting the insight removes its children.
     insights
         .delete("sales", &DeleteParams::background())
