@@ -386,4 +386,57 @@ test.describe.serial('the framework matrix', () => {
       await cleanUp(request, ownerToken, project, []);
     }
   });
+
+  test('an app asleep after its idle time wakes on its next visit', async ({ page, request }) => {
+    test.setTimeout(6 * 60_000);
+    needsKubectl();
+    const appName = `Sleepy app ${stamp}`;
+    let project: string | null = null;
+    let app: string | null = null;
+    try {
+      project = await createProject(request, ownerToken, `Sleepy ${stamp}`, 'python');
+      const page_ = [
+        'import http.server, os',
+        'class Page(http.server.BaseHTTPRequestHandler):',
+        '    def do_GET(self):',
+        '        self.send_response(200)',
+        '        self.send_header("Content-Type", "text/html")',
+        '        self.end_headers()',
+        '        self.wfile.write(b"<h1>Awake</h1>")',
+        'http.server.HTTPServer(("", int(os.environ["PORT"])), Page).serve_forever()',
+        '',
+      ].join('\n');
+      await commitFile(request, ownerToken, project, 'app.py', page_);
+      const res = await request.post('/v1/applications', {
+        headers: { Authorization: `Bearer ${ownerToken}` },
+        data: { application: { name: appName, description: '', app_type: 'application', language: 'python', project_id: project, publish_filenames: ['app.py'] } },
+      });
+      expect(res.ok(), await res.text()).toBe(true);
+      app = ((await res.json()) as { application: { id: string } }).application.id;
+      await signIn(page, owner.email, owner.password);
+      await expect((await openApp(page, app, appName)).getByRole('heading', { name: 'Awake' })).toBeVisible({ timeout: SERVE_TIMEOUT });
+      // The page says when it goes to sleep if nobody comes.
+      await expect(page.getByText(/^Sleeps at .+ if unused$/)).toBeVisible();
+
+      // Nobody came for the organization's idle time: the API's sweep marks it (as here), and the
+      // operator scales it to zero.
+      const [resource] = execFileSync(kubectl, ['get', 'insights', '-n', organizationNamespace, '-l', `ludis.dev/id=${app}`, '-o', 'name'], { encoding: 'utf8' }).split('\n');
+      const idleSince = (): string =>
+        execFileSync(kubectl, ['get', resource, '-n', organizationNamespace, '-o', "jsonpath={.metadata.annotations['ludis\\.dev/idle-since']}"], { encoding: 'utf8' });
+      execFileSync(kubectl, ['annotate', resource, '-n', organizationNamespace, `ludis.dev/idle-since=${new Date().toISOString()}`], { stdio: 'ignore' });
+      await page.goto('/insights');
+      const card = page.locator(`[data-testid="insight-card"][data-name="${appName}"]`);
+      await expect(card.getByText('idle', { exact: true })).toBeVisible({ timeout: SERVE_TIMEOUT });
+      await screen(page, 'idle-app-card');
+
+      // The next visit wakes it: the frame waits, then shows the app.
+      await page.goto(`/app/${app}`);
+      const frame = page.frameLocator(`iframe[title="${appName}"]`);
+      await expect(frame.getByRole('heading', { name: 'Awake' })).toBeVisible({ timeout: SERVE_TIMEOUT });
+      await screen(page, 'idle-app-woken');
+      expect(idleSince()).toBe('');
+    } finally {
+      await cleanUp(request, ownerToken, project, app ? [app] : []);
+    }
+  });
 });
