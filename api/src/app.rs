@@ -259,6 +259,8 @@ impl App {
         tokio::spawn(crate::runners::sweep(self.state.clone()));
         // Previews and notebook servers nobody uses stop; such apps scale to zero.
         tokio::spawn(crate::idle::sweep::run(self.state.clone()));
+        // What the workloads set aside, minute by minute, for the organizations' usage.
+        tokio::spawn(crate::compute::run(self.state.clone()));
         // Every organization gets the sample datasets it was never given (in the background).
         tokio::spawn(crate::samples::ensure_all(self.state.clone()));
         // Collections whose indexing was interrupted go on where they stopped.

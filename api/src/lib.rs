@@ -6,6 +6,7 @@ mod app;
 pub mod assets;
 pub mod auth;
 pub mod cluster;
+pub mod compute;
 pub mod crypto;
 pub mod db;
 pub mod domain;

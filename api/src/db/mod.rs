@@ -7,6 +7,7 @@ pub mod ai_usage;
 pub mod app_passes;
 pub mod assets;
 pub mod comments;
+pub mod compute;
 pub mod dataset_links;
 pub mod datasets;
 pub mod details;

@@ -15,6 +15,7 @@ pub mod insights;
 pub mod llm;
 pub mod metrics;
 pub mod notebooks;
+mod organization_compute;
 mod organization_mail;
 pub mod organizations;
 pub mod people;
@@ -49,6 +50,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(two_factor::router())
         .merge(users::router())
         .merge(organizations::router())
+        .merge(organization_compute::router())
         .merge(flighting::router())
         .merge(metrics::router())
         .merge(images::router())

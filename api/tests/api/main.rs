@@ -8,6 +8,7 @@ mod auth;
 mod auth_security;
 mod cluster;
 mod comments;
+mod compute;
 mod console;
 mod containment;
 mod datasets;

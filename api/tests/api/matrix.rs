@@ -61,6 +61,11 @@ const NOT_ASSETS: &[(&str, &str, &str)] = &[
     ),
     (
         "GET",
+        "/v1/organizations/{id}/compute",
+        "an organization id (tests/api/compute.rs)",
+    ),
+    (
+        "GET",
         "/v1/organizations/{id}/availableSeats",
         "an organization id",
     ),

@@ -1336,6 +1336,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organizations/{id}/compute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CPU-hours and memory-hours the organization's workloads set aside over the period, in all,
+         *     per user (the owner of what ran) and per item: from the pods sampled each minute as they ran
+         *     (what their size set aside × how long).
+         */
+        get: operations["compute_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organizations/{id}/mailrecipients": {
         parameters: {
             query?: never;
@@ -2856,6 +2877,32 @@ export interface components {
             path: string;
             sha: string;
         };
+        ComputeAnswer: {
+            success: boolean;
+            period: components["schemas"]["Period"];
+            /**
+             * Format: int64
+             * @description The period's start and end (Unix seconds).
+             */
+            from: number;
+            /** Format: int64 */
+            to: number;
+            /** @description The organization's workloads in all. */
+            total: components["schemas"]["Hours"];
+            /** @description Per owner of the items whose pods ran, most CPU-hours first. */
+            users: components["schemas"]["ComputeLine"][];
+            /** @description Per item, most CPU-hours first. */
+            items: components["schemas"]["ComputeLine"][];
+        };
+        /** @description The hours of one user or item. */
+        ComputeLine: components["schemas"]["Hours"] & {
+            /** @description A user's uid or an item's id; null: pods of no known owner or item. */
+            id: string | null;
+            /** @description A user's display name or an item's name (as it was when its pods ran). */
+            name: string;
+            /** @description An item's kind (project, application, workflow); null for users. */
+            kind: string | null;
+        };
         /**
          * @description The token standard a collection speaks (by ERC-165 `supportsInterface`).
          * @enum {string}
@@ -3496,6 +3543,19 @@ export interface components {
             ephemeral_storage: string;
             /** @description The most local disk it may write. */
             ephemeral_storage_limit: string;
+        };
+        /** @description CPU-hours and memory-hours (GiB-hours) of one line of the usage. */
+        Hours: {
+            /**
+             * Format: double
+             * @description Cores set aside × hours.
+             */
+            cpu_hours: number;
+            /**
+             * Format: double
+             * @description GiB of memory set aside × hours.
+             */
+            memory_gib_hours: number;
         };
         /** @description An external application by its URL. */
         ImportApp: {
@@ -8708,6 +8768,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Seats"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    compute_usage: {
+        parameters: {
+            query?: {
+                /** @description day, week (the default), month or year: the period up to now. */
+                period?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComputeAnswer"];
+                };
+            };
+            /** @description Period must be one of day, week, month, year */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
