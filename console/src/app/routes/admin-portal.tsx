@@ -19,6 +19,7 @@ import { useActiveUserCounts } from '@/features/organizations/api/get-active-use
 import { useOrganization } from '@/features/organizations/api/get-organization';
 import { useOrganizations } from '@/features/organizations/api/get-organizations';
 import { SizesTable } from '@/components/ui/sizes-table';
+import { ComputeUsage } from '@/features/organizations/components/compute-usage';
 import { QuotaUsage } from '@/features/organizations/components/quota-usage';
 import { SecuritySettings } from '@/features/organizations/components/security-settings';
 import { UsersList } from '@/features/users/components/users-list';
@@ -136,6 +137,7 @@ export function AdminPortalRoute() {
               <PeriodSelect value={period} onChange={setPeriod} />
             </Group>
             {(scope ?? ownOrg) && <QuotaUsage organizationId={(scope ?? ownOrg) as string} />}
+            {(scope ?? ownOrg) && <ComputeUsage organizationId={(scope ?? ownOrg) as string} period={period} />}
             <SizesTable />
             {(scope ?? ownOrg) && (
               <EntityUsageChart

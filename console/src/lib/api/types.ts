@@ -142,6 +142,7 @@ export type DockerImage = Schemas['DockerImage'];
 export type HardwareSize = Schemas['HardwareSize'];
 export type SizesAnswer = Schemas['SizesAnswer'];
 export type QuotaLine = Schemas['QuotaLine'];
+export type ComputeLine = Schemas['ComputeLine'];
 
 /* ---- Workflows v2 (issue 15) ---- */
 
