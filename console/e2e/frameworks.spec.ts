@@ -439,4 +439,19 @@ test.describe.serial('the framework matrix', () => {
       await cleanUp(request, ownerToken, project, app ? [app] : []);
     }
   });
+
+  test("the organization's administrator sees what the apps above used", async ({ page }) => {
+    test.setTimeout(4 * 60_000);
+    await signIn(page, adminEmail, adminPassword);
+    await page.goto('/admin-portal');
+    await page.getByRole('tab', { name: 'Entity Usage' }).click();
+    await expect(page.getByRole('heading', { name: 'Compute used this week' })).toBeVisible();
+    // The apps ran for minutes (sampled every minute; the list is read again each minute), and
+    // stay accounted after they were deleted.
+    const items = page.getByRole('table', { name: 'Compute per item' });
+    await expect(items.getByRole('row', { name: new RegExp(`^${FRAMEWORKS[0].name} app ${stamp}`) })).toBeVisible({ timeout: 150_000 });
+    await expect(page.getByRole('table', { name: 'Compute per user' }).getByRole('row', { name: new RegExp(`^${owner.first} ${owner.last}`) })).toBeVisible();
+    await items.scrollIntoViewIfNeeded();
+    await screen(page, 'compute-usage');
+  });
 });
