@@ -433,6 +433,8 @@ test.describe.serial('the framework matrix', () => {
       await page.goto(`/app/${app}`);
       const frame = page.frameLocator(`iframe[title="${appName}"]`);
       await expect(frame.getByRole('heading', { name: 'Awake' })).toBeVisible({ timeout: SERVE_TIMEOUT });
+      // The page follows it as it starts: running again.
+      await expect(page.getByLabel('running', { exact: true })).toBeVisible({ timeout: 60_000 });
       await screen(page, 'idle-app-woken');
       expect(idleSince()).toBe('');
     } finally {

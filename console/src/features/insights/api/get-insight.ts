@@ -21,7 +21,8 @@ export function getInsightQueryOptions(id: string) {
 
 /** How long the page waits before it looks at an insight again, by its status. */
 export function followInterval(status: string | undefined): number | false {
-  if (status === 'starting' || status === 'rendering') return INSIGHT_CHECK_MS;
+  // An idle app the page opens wakes up (its frame's first request starts it): followed as it starts.
+  if (status === 'starting' || status === 'rendering' || status === 'idle') return INSIGHT_CHECK_MS;
   // A running app may fail later; a failed one keeps restarting, and its last log lines (the
   // crash, once the run that printed them ended) and its status change with it.
   if (status === 'running' || status === 'failed') return PREVIEW_WATCH_MS;

@@ -20,6 +20,7 @@ describe('insights follow their apps', () => {
   it("an app's page looks again soon while it starts, now and then while it runs or fails (its log fills in), never once it stopped", () => {
     expect(followInterval('starting')).toBe(INSIGHT_CHECK_MS);
     expect(followInterval('rendering')).toBe(INSIGHT_CHECK_MS);
+    expect(followInterval('idle')).toBe(INSIGHT_CHECK_MS);
     expect(followInterval('running')).toBe(PREVIEW_WATCH_MS);
     expect(followInterval('failed')).toBe(PREVIEW_WATCH_MS);
     for (const s of ['stopped', 'external', undefined]) expect(followInterval(s)).toBe(false);
