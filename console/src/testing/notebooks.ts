@@ -76,9 +76,9 @@ export function legacyPage(projects: LegacyProjectView[], extra: { page?: number
   };
 }
 
-export const JUPYTER_STOPPED: JupyterState = { running: false, status: 'stopped', dev_port: null, dev_url: null };
-export const JUPYTER_STARTING: JupyterState = { running: false, status: 'starting', dev_port: null, dev_url: null };
-export const JUPYTER_RUNNING: JupyterState = { running: true, status: 'running', dev_port: 8888, dev_url: 'https://p1.apps.example/lab?ticket=t1' };
+export const JUPYTER_STOPPED: JupyterState = { running: false, status: 'stopped', dev_port: null, dev_url: null, idle: null };
+export const JUPYTER_STARTING: JupyterState = { running: false, status: 'starting', dev_port: null, dev_url: null, idle: null };
+export const JUPYTER_RUNNING: JupyterState = { running: true, status: 'running', dev_port: 8888, dev_url: 'https://p1.apps.example/lab?ticket=t1', idle: { idle_minutes: 60, stops_at: 1795950000 } };
 
 export function legacyDetail(project: LegacyProjectView, jupyter: JupyterState = JUPYTER_STOPPED): LegacyProjectDetail {
   return { success: true, project: { ...project, status: jupyter.status }, jupyter };

@@ -103,7 +103,7 @@ pub(super) async fn notebook_detail(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<NotebookDetail>> {
     let (n, project, level) = load_notebook(&state, &caller, &id, AccessLevel::View).await?;
-    let (iframe, jupyter) = super::jupyter::iframe(&state, &caller, &project, &n, level);
+    let (iframe, jupyter) = super::jupyter::iframe(&state, &caller, &project, &n, level).await?;
     Ok(Json(NotebookDetail {
         success: true,
         notebook: (&n).into(),

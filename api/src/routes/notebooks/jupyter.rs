@@ -38,16 +38,19 @@ pub struct OpenAnswer {
     pub jupyter: JupyterState,
 }
 
-/// The frame's address of notebook `n` in its project's server, as `caller` sees it.
-pub fn iframe(
+/// The frame's address of notebook `n` in its project's server, as `caller` sees it (with when
+/// the server stops if nobody uses it).
+pub async fn iframe(
     state: &AppState,
     caller: &AuthUser,
     p: &Project,
     n: &NotebookRow,
     level: AccessLevel,
-) -> (Option<String>, JupyterState) {
-    let jupyter = JupyterState::of(state, caller, p, level);
-    (jupyter.notebook_url(&n.path), jupyter)
+) -> Result<(Option<String>, JupyterState)> {
+    let jupyter = JupyterState::of(state, caller, p, level)
+        .with_shutdown(state, p)
+        .await?;
+    Ok((jupyter.notebook_url(&n.path), jupyter))
 }
 
 /// Open a notebook (execute access on its project): its project's JupyterLab starts when it
@@ -76,7 +79,7 @@ pub(super) async fn open_notebook(
         let base = head.map(|f| f.sha.as_str().to_owned());
         rows::set_base(&state.db, &n.id, base.as_deref(), db::now()).await?;
     }
-    let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level);
+    let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level).await?;
     Ok(Json(OpenAnswer {
         success: true,
         iframe,
@@ -105,7 +108,7 @@ pub(super) async fn stop_notebook(
     Activity::on_asset(&caller.user, &project.asset, ActivityAction::Stopped)
         .record(&state.db)
         .await;
-    let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level);
+    let (iframe, jupyter) = iframe(&state, &caller, &project, &n, level).await?;
     Ok(Json(OpenAnswer {
         success: true,
         iframe,

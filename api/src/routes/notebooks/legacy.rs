@@ -266,7 +266,9 @@ pub(super) async fn legacy_project_details(
     AppPath(id): AppPath<String>,
 ) -> Result<Json<LegacyProjectDetail>> {
     let (project, level) = load_project(&state, &caller, &id, AccessLevel::View).await?;
-    let jupyter = JupyterState::of(&state, &caller, &project, level);
+    let jupyter = JupyterState::of(&state, &caller, &project, level)
+        .with_shutdown(&state, &project)
+        .await?;
     Ok(Json(LegacyProjectDetail {
         success: true,
         project: view(&state, &caller, project, level).await?,

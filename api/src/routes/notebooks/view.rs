@@ -118,6 +118,10 @@ pub struct JupyterState {
     /// for callers below execute access.
     #[schema(required)]
     pub dev_url: Option<String>,
+    /// When the running server stops if nobody uses it (its organization's idle time); null
+    /// while it does not run and without an idle time.
+    #[schema(required)]
+    pub idle: Option<crate::idle::Shutdown>,
 }
 
 impl JupyterState {
@@ -130,7 +134,18 @@ impl JupyterState {
             status: preview.status,
             dev_port: preview.running.then_some(JUPYTER_PORT),
             dev_url: preview.web_url,
+            idle: None,
         }
+    }
+
+    /// The server of `p` with when it stops if nobody uses it ([`crate::idle`]).
+    pub async fn with_shutdown(mut self, state: &AppState, p: &Project) -> crate::error::Result<Self> {
+        if self.running {
+            self.idle = crate::idle::shutdown_of(state, &p.asset, false)
+                .await
+                .map_err(crate::error::ApiError::internal)?;
+        }
+        Ok(self)
     }
 
     /// The address of notebook file `path` in this server (`…/lab/tree/<path>` with the ticket);
@@ -227,6 +242,7 @@ mod tests {
             status: ProjectStatus::Running,
             dev_port: Some(8080),
             dev_url: Some("https://p1.apps.x/apps/p1/?ticket=T".into()),
+            idle: None,
         };
         assert_eq!(
             s.notebook_url("Sales-review.ipynb").as_deref(),

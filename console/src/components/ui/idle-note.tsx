@@ -16,6 +16,11 @@ const WHAT = {
     why: (minutes: number) =>
       `Your organization stops previews after ${minutes} minutes without use (a request to the web view, an open terminal). Run starts it again.`,
   },
+  notebook: {
+    line: (at: string) => `JupyterLab stops at ${at} if unused`,
+    why: (minutes: number) =>
+      `Your organization stops notebook servers after ${minutes} minutes without use (an open notebook counts). What JupyterLab saved stays for the next open.`,
+  },
   app: {
     line: (at: string) => `Sleeps at ${at} if unused`,
     why: (minutes: number) =>

@@ -3765,6 +3765,7 @@ export interface components {
              *     for callers below execute access.
              */
             dev_url: string | null;
+            idle: null | components["schemas"]["Shutdown"];
         };
         /**
          * @description The language of an insight's code.

@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IdleNote } from '@/components/ui/idle-note';
 import { IconFileImport, IconFilePlus, IconPencil, IconSend, IconShare, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -66,6 +67,7 @@ function Overview({ project, jupyter }: { project: LegacyProjectView; jupyter: J
             <Badge variant="dot" color={JUPYTER_STATUS_COLORS[jupyter.status] ?? 'gray'} aria-label="JupyterLab status">
               {jupyter.status}
             </Badge>
+            {jupyter.running && <IdleNote idle={jupyter.idle} kind="notebook" />}
             {project.status_message && (
               <Text size="xs" c="dimmed">
                 {project.status_message}

@@ -56,6 +56,8 @@ describe('notebook page (/notebooks/{id})', () => {
     // The dev port (PUT /v1/users/{uid}/getJupyterDevUrl once JupyterLab runs).
     await settle(() => expect(screen.getByLabelText('Dev port')).toHaveTextContent('Dev port 8888'));
     expect(calls.find((c) => c.url === '/v1/users/u-1/getJupyterDevUrl')!.body).toEqual({ project_id: 'p1' });
+    // When it stops if nobody uses it.
+    expect(screen.getByText(/^JupyterLab stops at .+ if unused$/)).toBeInTheDocument();
     expect(openCalls(calls)).toHaveLength(1);
   });
 
@@ -120,7 +122,7 @@ describe('notebook page (/notebooks/{id})', () => {
 
   it('a JupyterLab that failed says so and can be tried again', async () => {
     signIn();
-    const failed: JupyterState = { running: false, status: 'failed', dev_port: null, dev_url: null };
+    const failed: JupyterState = { running: false, status: 'failed', dev_port: null, dev_url: null, idle: null };
     const { calls } = renderNotebook(
       on('GET', '/v1/notebook/detail/n1', { body: notebookDetail(NB, failed) }),
       on('POST', '/v1/notebook/n1/open', opened(failed)),

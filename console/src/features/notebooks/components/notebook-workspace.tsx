@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Center, Drawer, Group, Loader, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { IdleNote } from '@/components/ui/idle-note';
 import { IconEye, IconGitCommit, IconPencil, IconPlayerStop, IconTerminal2 } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -102,6 +103,7 @@ export function NotebookWorkspace({ id, frameDelayMs = NOTEBOOK_FRAME_DELAY_MS }
                   {jupyter.status}
                 </Badge>
               )}
+              {running && <IdleNote idle={jupyter?.idle} kind="notebook" />}
               {devPort !== null && (
                 <Tooltip label="The port JupyterLab listens on in its container">
                   <Badge variant="light" color="gray" aria-label="Dev port">
