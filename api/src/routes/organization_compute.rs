@@ -45,6 +45,9 @@ pub struct ComputeLine {
     /// An item's kind (project, application, workflow); null for users.
     #[schema(required)]
     pub kind: Option<String>,
+    /// A user's e-mail (null for items, and for users no longer there).
+    #[schema(required)]
+    pub email: Option<String>,
     #[serde(flatten)]
     pub hours: Hours,
 }
@@ -89,22 +92,27 @@ async fn compute_usage(
     let from = to - seconds;
     let runs = db::compute::overlapping(&state.db, &org.id, from, to).await?;
     let (total, per_user, per_item) = hours_of(&runs, from, to);
-    let mut names = HashMap::new();
+    let mut people = HashMap::new();
     for uid in per_user.keys().flatten() {
         if let Some(u) = db::users::by_uid(&state.db, uid).await? {
-            names.insert(uid.clone(), display_name(&u));
+            people.insert(uid.clone(), (display_name(&u), u.email));
         }
     }
     let mut users: Vec<ComputeLine> = per_user
         .into_iter()
-        .map(|(uid, hours)| ComputeLine {
-            name: match &uid {
-                Some(uid) => names.get(uid).cloned().unwrap_or_else(|| "A deleted user".into()),
-                None => "No known owner".into(),
-            },
-            id: uid,
-            kind: None,
-            hours,
+        .map(|(uid, hours)| {
+            let person = uid.as_ref().and_then(|uid| people.get(uid));
+            ComputeLine {
+                name: match (&uid, person) {
+                    (_, Some((name, _))) => name.clone(),
+                    (Some(_), None) => "A deleted user".into(),
+                    (None, _) => "No known owner".into(),
+                },
+                email: person.map(|(_, email)| email.clone()),
+                id: uid,
+                kind: None,
+                hours,
+            }
         })
         .collect();
     let mut items: Vec<ComputeLine> = per_item
@@ -113,6 +121,7 @@ async fn compute_usage(
             name: name.unwrap_or_else(|| "Other pods".into()),
             id,
             kind,
+            email: None,
             hours,
         })
         .collect();

@@ -51,6 +51,7 @@ async fn administrators_see_the_hours_their_organizations_workloads_set_aside() 
         assert_eq!(body["items"][0]["name"], "Trainer", "{k}");
         assert_eq!(body["items"][0]["kind"], "project", "{k}");
         assert_eq!(body["users"][0]["id"], dev.uid.as_str(), "{k}");
+        assert_eq!(body["users"][0]["email"], dev.email.as_str(), "{k}");
         assert!(close(&body["users"][0]["cpu_hours"], 1.0), "{k}: {body}");
 
         // Only its administrators; another organization's is not there at all; a period is one

@@ -2902,6 +2902,8 @@ export interface components {
             name: string;
             /** @description An item's kind (project, application, workflow); null for users. */
             kind: string | null;
+            /** @description A user's e-mail (null for items, and for users no longer there). */
+            email: string | null;
         };
         /**
          * @description The token standard a collection speaks (by ERC-165 `supportsInterface`).

@@ -24,10 +24,10 @@ describe('compute usage', () => {
           to: 1,
           total: { cpu_hours: 14.2, memory_gib_hours: 30 },
           items: [
-            { id: 'p1', name: 'Trainer', kind: 'project', cpu_hours: 12, memory_gib_hours: 24 },
-            { id: null, name: 'Other pods', kind: null, cpu_hours: 2.2, memory_gib_hours: 6 },
+            { id: 'p1', name: 'Trainer', kind: 'project', email: null, cpu_hours: 12, memory_gib_hours: 24 },
+            { id: null, name: 'Other pods', kind: null, email: null, cpu_hours: 2.2, memory_gib_hours: 6 },
           ],
-          users: [{ id: 'u1', name: 'Ada Lovelace', kind: null, cpu_hours: 14.2, memory_gib_hours: 30 }],
+          users: [{ id: 'u1', name: 'Ada Lovelace', kind: null, email: 'ada@acme.io', cpu_hours: 14.2, memory_gib_hours: 30 }],
         },
       }),
     );
@@ -37,7 +37,7 @@ describe('compute usage', () => {
     const items = screen.getByRole('table', { name: 'Compute per item' });
     expect(within(items).getByRole('row', { name: /^Trainer/ })).toHaveTextContent('TrainerProject1224');
     expect(within(items).getByRole('row', { name: /^Other pods/ })).toHaveTextContent('Other pods—2.26.0');
-    expect(within(screen.getByRole('table', { name: 'Compute per user' })).getByRole('row', { name: /^Ada/ })).toHaveTextContent('14');
+    expect(within(screen.getByRole('table', { name: 'Compute per user' })).getByRole('row', { name: /^Ada/ })).toHaveTextContent('Ada Lovelaceada@acme.io14');
     expect(calls.find((c) => c.url.includes('/compute'))?.url).toContain('period=month');
   });
 

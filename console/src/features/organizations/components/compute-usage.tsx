@@ -25,7 +25,14 @@ function Lines({ label, lines, withKind }: { label: string; lines: ComputeLine[]
       <Table.Tbody>
         {lines.map((l) => (
           <Table.Tr key={l.id ?? '(none)'}>
-            <Table.Td>{l.name}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{l.name}</Text>
+              {l.email && (
+                <Text size="xs" c="dimmed">
+                  {l.email}
+                </Text>
+              )}
+            </Table.Td>
             {withKind && <Table.Td>{l.kind ? (KINDS[l.kind] ?? l.kind) : '—'}</Table.Td>}
             <Table.Td ta="right">{hours(l.cpu_hours)}</Table.Td>
             <Table.Td ta="right">{hours(l.memory_gib_hours)}</Table.Td>
