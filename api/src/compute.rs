@@ -190,31 +190,45 @@ impl Hours {
     }
 }
 
-/// Pure: the hours of `runs` within `[from, to)`: in all, per owner uid (`None`: no known owner)
-/// and per item (`None`: pods of no known item), each with the item's kind and name.
-pub fn hours_of(
-    runs: &[PodRun],
-    from: i64,
-    to: i64,
-) -> (
-    Hours,
-    BTreeMap<Option<String>, Hours>,
-    BTreeMap<Option<String>, (Option<String>, Option<String>, Hours)>,
-) {
-    let (mut all, mut users, mut items) = (Hours::default(), BTreeMap::new(), BTreeMap::new());
+/// The hours of one item, with its kind and name as its pods ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ItemHours {
+    pub kind: Option<String>,
+    pub name: Option<String>,
+    pub hours: Hours,
+}
+
+/// The hours of a period: in all, per owner uid (`None`: no known owner) and per item id
+/// (`None`: pods of no known item).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Totals {
+    pub all: Hours,
+    pub users: BTreeMap<Option<String>, Hours>,
+    pub items: BTreeMap<Option<String>, ItemHours>,
+}
+
+/// Pure: the hours of `runs` within `[from, to)`.
+pub fn hours_of(runs: &[PodRun], from: i64, to: i64) -> Totals {
+    let mut totals = Totals::default();
     for run in runs {
-        all.add(run, from, to);
-        users
+        totals.all.add(run, from, to);
+        totals
+            .users
             .entry(run.owner_uid.clone())
-            .or_insert_with(Hours::default)
+            .or_default()
             .add(run, from, to);
-        items
+        totals
+            .items
             .entry(run.asset_id.clone())
-            .or_insert_with(|| (run.asset_kind.clone(), run.asset_name.clone(), Hours::default()))
-            .2
+            .or_insert_with(|| ItemHours {
+                kind: run.asset_kind.clone(),
+                name: run.asset_name.clone(),
+                hours: Hours::default(),
+            })
+            .hours
             .add(run, from, to);
     }
-    (all, users, items)
+    totals
 }
 
 #[cfg(test)]
@@ -294,21 +308,21 @@ mod tests {
         };
         // Two hours, of which one is in the period; and one whole hour of another owner.
         let runs = [run("1", "ann", 0, 7200), run("2", "bob", 3600, 7200)];
-        let (all, users, items) = hours_of(&runs, 3600, 10_000);
+        let totals = hours_of(&runs, 3600, 10_000);
         assert_eq!(
-            all,
+            totals.all,
             Hours {
                 cpu_hours: 1.0,
                 memory_gib_hours: 4.0
             }
         );
         assert_eq!(
-            users[&Some("ann".to_owned())],
+            totals.users[&Some("ann".to_owned())],
             Hours {
                 cpu_hours: 0.5,
                 memory_gib_hours: 2.0
             }
         );
-        assert_eq!(items[&Some("a".to_owned())].2, all);
+        assert_eq!(totals.items[&Some("a".to_owned())].hours, totals.all);
     }
 }

@@ -91,14 +91,15 @@ async fn compute_usage(
     let to = db::now();
     let from = to - seconds;
     let runs = db::compute::overlapping(&state.db, &org.id, from, to).await?;
-    let (total, per_user, per_item) = hours_of(&runs, from, to);
+    let totals = hours_of(&runs, from, to);
     let mut people = HashMap::new();
-    for uid in per_user.keys().flatten() {
+    for uid in totals.users.keys().flatten() {
         if let Some(u) = db::users::by_uid(&state.db, uid).await? {
             people.insert(uid.clone(), (display_name(&u), u.email));
         }
     }
-    let mut users: Vec<ComputeLine> = per_user
+    let mut users: Vec<ComputeLine> = totals
+        .users
         .into_iter()
         .map(|(uid, hours)| {
             let person = uid.as_ref().and_then(|uid| people.get(uid));
@@ -115,14 +116,15 @@ async fn compute_usage(
             }
         })
         .collect();
-    let mut items: Vec<ComputeLine> = per_item
+    let mut items: Vec<ComputeLine> = totals
+        .items
         .into_iter()
-        .map(|(id, (kind, name, hours))| ComputeLine {
-            name: name.unwrap_or_else(|| "Other pods".into()),
+        .map(|(id, item)| ComputeLine {
+            name: item.name.unwrap_or_else(|| "Other pods".into()),
             id,
-            kind,
+            kind: item.kind,
             email: None,
-            hours,
+            hours: item.hours,
         })
         .collect();
     for lines in [&mut users, &mut items] {
@@ -133,7 +135,7 @@ async fn compute_usage(
         period,
         from,
         to,
-        total,
+        total: totals.all,
         users,
         items,
     }))
