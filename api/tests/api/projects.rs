@@ -62,7 +62,7 @@ async fn a_hosted_project_is_created_listed_changed_and_deleted() {
         assert_eq!(body["project"]["id"], id);
         assert_eq!(
             body["preview"],
-            json!({"running": false, "status": "stopped", "message": null, "file": null, "container_id": null, "web_url": null, "port": null})
+            json!({"running": false, "status": "stopped", "message": null, "file": null, "container_id": null, "web_url": null, "port": null, "idle": null})
         );
         let (status, body) = app.get(&format!("/v2/projects/check/{id}"), &owner.token).await;
         assert_eq!(

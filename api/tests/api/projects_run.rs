@@ -159,7 +159,7 @@ async fn a_project_runs_and_stops_and_only_its_own_pods_clone_its_repository() {
         assert_eq!(status, 200, "{body}");
         assert_eq!(
             body["preview"],
-            json!({"running": false, "status": "stopped", "message": null, "file": null, "container_id": null, "web_url": null, "port": null})
+            json!({"running": false, "status": "stopped", "message": null, "file": null, "container_id": null, "web_url": null, "port": null, "idle": null})
         );
     }
 }
