@@ -57,7 +57,7 @@ export function workflowsPage(workflows: WorkflowView[], extra: Partial<Workflow
 }
 
 export function makeRun(patch: Partial<RunView> = {}): RunView {
-  return { dag_run_id: 'run-1', state: 'running', trigger: 'manual', start_date: 1763700000, end_date: null, duration: null, ...patch };
+  return { dag_run_id: 'run-1', state: 'running', trigger: 'manual', start_date: 1763700000, end_date: null, duration: null, waiting: null, ...patch };
 }
 
 export function makeTask(patch: Partial<TaskInstance> = {}): TaskInstance {

@@ -166,6 +166,7 @@ mod tests {
             start_date: None,
             end_date: None,
             duration: None,
+            waiting: None,
         });
         assert_sent_as_documented(&TaskInstance {
             task_id: "t".into(),

@@ -111,6 +111,10 @@ pub struct RunView {
     /// Seconds.
     #[schema(required)]
     pub duration: Option<i64>,
+    /// What the run waits for, as the operator says ("waiting for the organization's quota:
+    /// …" while its organization's quota has no room for a task); null otherwise.
+    #[schema(required)]
+    pub waiting: Option<String>,
 }
 
 /// Pure: a run as the console shows it.
@@ -125,6 +129,12 @@ pub(super) fn run_view(r: &WorkflowRun) -> RunView {
         start_date: start,
         end_date: end,
         duration: start.zip(end).map(|(a, b)| (b - a).max(0)),
+        waiting: s.and_then(|s| {
+            s.conditions
+                .iter()
+                .find(|c| c.type_ == "Reconciling" && c.status == "True" && c.reason == "WaitingForQuota")
+                .map(|c| c.message.clone())
+        }),
     }
 }
 
@@ -367,6 +377,17 @@ mod tests {
         newest_first(&mut all);
         assert_eq!(all[0].metadata.name.as_deref(), Some("wf-2"));
         assert_eq!(run_view(&all[0]).state, RunState::Queued);
+        assert_eq!(run_view(&all[0]).waiting, None);
+        let waiting = run(
+            "wf-3",
+            "2026-01-03T00:00:00Z",
+            json!({"phase": "Running", "conditions": [{"type": "Reconciling", "status": "True", "reason": "WaitingForQuota",
+                "message": "waiting for the organization's quota: exceeded quota", "lastTransitionTime": "2026-01-03T00:00:00Z"}]}),
+        );
+        assert_eq!(
+            run_view(&waiting).waiting.as_deref(),
+            Some("waiting for the organization's quota: exceeded quota")
+        );
     }
 
     #[test]

@@ -4881,6 +4881,11 @@ export interface components {
              * @description Seconds.
              */
             duration: number | null;
+            /**
+             * @description What the run waits for, as the operator says ("waiting for the organization's quota:
+             *     …" while its organization's quota has no room for a task); null otherwise.
+             */
+            waiting: string | null;
         };
         RunsPage: {
             success: boolean;

@@ -60,7 +60,7 @@ function SizeTool({ project, gate }: { project: ProjectView; gate: Gate }) {
     <SizeSelect
       for="project"
       size="xs"
-      w={260}
+      w={340}
       value={project.size_id}
       disabled={!!gate || update.isPending}
       onChange={(sizeId) => {

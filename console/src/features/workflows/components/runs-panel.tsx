@@ -70,6 +70,11 @@ export function RunsPanel({ workflow }: { workflow: Pick<WorkflowView, 'id' | 'a
                 </Table.Td>
                 <Table.Td>
                   <StateBadge state={r.state} />
+                  {r.waiting && (
+                    <Text size="xs" c="orange" maw={260} role="status">
+                      {r.waiting}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <Badge size="xs" variant="outline" color="gray">

@@ -60,6 +60,17 @@ describe('workflow detail', () => {
     expect(screen.getByText('1m 15s')).toBeInTheDocument();
   });
 
+  it("says what a run waits for: the organization's quota", async () => {
+    signIn();
+    const w = makeWorkflow({ id: 'w1', name: 'Nightly' });
+    const waiting = "waiting for the organization's quota: exceeded quota: ludis-quota, requested: requests.cpu=500m";
+    const runs = { ...settledRuns, runs: [makeRun({ dag_run_id: 'run-3', state: 'running', waiting }), ...settledRuns.runs] };
+    api(w, diamond, on('GET', '/v2/workflows/runs/w1', { body: runs }));
+    render('w1');
+    const row = await screen.findByRole('row', { name: /^run-3/ });
+    expect(within(row).getByRole('status')).toHaveTextContent(waiting);
+  });
+
   it("runs now with 'Workflow run successful!'; a 409 says the API's reason and reloads the workflow; another refusal says 'Workflow run failed'", async () => {
     signIn();
     const w = makeWorkflow({ id: 'w1', name: 'Nightly' });
