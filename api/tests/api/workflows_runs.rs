@@ -269,7 +269,7 @@ async fn a_visual_workflow_is_published_run_and_its_tasks_are_marked_and_cleared
         assert_eq!(body["total"], 1);
         assert_eq!(
             body["runs"][0],
-            json!({"dag_run_id": run, "state": "failed", "trigger": "manual", "start_date": 1767225600, "end_date": 1767225700, "duration": 100})
+            json!({"dag_run_id": run, "state": "failed", "trigger": "manual", "start_date": 1767225600, "end_date": 1767225700, "duration": 100, "waiting": null})
         );
         let (status, body) = app
             .get(&format!("/v2/workflows/tasks/{id}/{run}"), &viewer.token)
