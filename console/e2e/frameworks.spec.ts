@@ -424,9 +424,12 @@ test.describe.serial('the framework matrix', () => {
       const idleSince = (): string =>
         execFileSync(kubectl, ['get', resource, '-n', organizationNamespace, '-o', "jsonpath={.metadata.annotations['ludis\\.dev/idle-since']}"], { encoding: 'utf8' });
       execFileSync(kubectl, ['annotate', resource, '-n', organizationNamespace, `ludis.dev/idle-since=${new Date().toISOString()}`], { stdio: 'ignore' });
-      await page.goto('/insights');
+      // The list is read again until the operator's Idle reached it (it follows only what starts).
       const card = page.locator(`[data-testid="insight-card"][data-name="${appName}"]`);
-      await expect(card.getByText('idle', { exact: true })).toBeVisible({ timeout: SERVE_TIMEOUT });
+      await expect(async () => {
+        await page.goto('/insights');
+        await expect(card.getByText('idle', { exact: true })).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: SERVE_TIMEOUT, intervals: [3_000] });
       await screen(page, 'idle-app-card');
 
       // The next visit wakes it: the frame waits, then shows the app.
