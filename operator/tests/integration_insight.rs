@@ -52,6 +52,22 @@ async fn setup(prefix: &str) -> (TestNamespace, Api<Insight>, kube::Client, node
     (ns, insights, client, repo)
 }
 
+/// App `name`'s Deployment asks for no pod, and its pods are gone.
+async fn scaled_to_zero(deployments: &Api<Deployment>, pods: &Api<Pod>, name: &str) {
+    assert_eq!(
+        deployments.get(name).await.unwrap().spec.unwrap().replicas,
+        Some(0)
+    );
+    eventually(&format!("app {name}'s pods to go"), || async {
+        let left = pods
+            .list(&ListParams::default().labels("ludis.dev/insight"))
+            .await
+            .ok()?;
+        left.items.is_empty().then_some(())
+    })
+    .await;
+}
+
 fn insight(name: &str, spec: serde_json::Value) -> Insight {
     Insight::new(name, serde_json::from_value::<InsightSpec>(spec).unwrap())
 }
@@ -107,19 +123,8 @@ async fn an_application_runs_stops_and_redeploys() {
         .await
         .unwrap();
     wait_phase(&insights, "sales", InsightPhase::Stopped).await;
-    assert_eq!(
-        deployments.get("sales").await.unwrap().spec.unwrap().replicas,
-        Some(0)
-    );
     let pods: Api<Pod> = Api::namespaced(client.clone(), &ns.name);
-    eventually("the app's pod to go", || async {
-        let left = pods
-            .list(&ListParams::default().labels("ludis.dev/insight"))
-            .await
-            .ok()?;
-        left.items.is_empty().then_some(())
-    })
-    .await;
+    scaled_to_zero(&deployments, &pods, "sales").await;
 
     // A redeploy token rolls the pods.
     let patch = json!({"spec": {"running": true, "redeployToken": "r1"}});
@@ -162,18 +167,7 @@ async fn an_application_runs_stops_and_redeploys() {
             .1,
         "ScaledToZero"
     );
-    assert_eq!(
-        deployments.get("sales").await.unwrap().spec.unwrap().replicas,
-        Some(0)
-    );
-    eventually("the idle app's pod to go", || async {
-        let left = pods
-            .list(&ListParams::default().labels("ludis.dev/insight"))
-            .await
-            .ok()?;
-        left.items.is_empty().then_some(())
-    })
-    .await;
+    scaled_to_zero(&deployments, &pods, "sales").await;
     insights
         .patch("sales", &PatchParams::default(), &Patch::Merge(mark(None)))
         .await
